@@ -1,0 +1,238 @@
+"""The ``quarterdeck`` command: build, check, list, new-class, catalog, docs."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn
+from rich.table import Table
+
+from generator import __version__
+from generator.errors import DataError, QuarterdeckError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+console = Console(highlight=False, soft_wrap=True)
+
+
+def data_option(func: F) -> F:
+    """``--data DIR`` (repeatable): the user's own folders of YAML."""
+    return click.option("--data", "data", multiple=True,
+                        type=click.Path(path_type=Path, file_okay=True),
+                        help="Your own folder of YAML classes and scenarios "
+                             "(extends and may override the bundled ones). Repeatable.")(func)
+
+
+def write_options(func: F) -> F:
+    """``--out DIR`` and ``--paper a4|letter`` for every command that writes PDFs."""
+    func = click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4",
+                        show_default=True, help="Paper size.")(func)
+    func = click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+                        default=Path("output"), show_default=True,
+                        help="Output folder.")(func)
+    return func
+
+
+def reported(func: F) -> F:
+    """Turn quarterdeck errors into messages and exit statuses, never tracebacks."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except DataError as exc:
+            for problem in exc.problems:
+                err.print(str(problem), markup=False)
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            sys.exit(exc.exit_code)
+        except QuarterdeckError as exc:
+            err.print(f"[bold red]error:[/] {escape(str(exc))}")
+            sys.exit(exc.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def escape(text: str) -> str:
+    """Escape rich markup in user-provided text."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def warn(message: str) -> None:
+    """Print a warning on stderr."""
+    err.print(f"[yellow]warning:[/] {escape(message)}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="quarterdeck")
+def main() -> None:
+    """Turn naval-wargame ship data into printed kits (status sheets, catalogs, packets)."""
+
+
+@main.command()
+@click.argument("scenario", required=False)
+@click.option("--class", "class_id", help="Build a one-ship kit for this class instead.")
+@click.option("--ship", help="With --class: which ship (default: the first).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@data_option
+@write_options
+@reported
+def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: bool,
+          data: tuple[Path, ...], out: Path, paper: str) -> None:
+    """Build SCENARIO's kit (default: savo-island) into OUT/<scenario>/."""
+    from generator.pipeline import build as run_build
+
+    if scenario and class_id:
+        raise UsageError("give a SCENARIO or --class, not both")
+    show = not quiet and err.is_terminal
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total}"), console=err,
+                  disable=not show, transient=True) as bar:
+        task = bar.add_task("rendering", total=None)
+
+        def progress(step: str, total: int) -> None:
+            bar.update(task, total=total, advance=1, description=f"rendered {step}")
+
+        result = run_build(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
+                           class_id=class_id, ship=ship, progress=progress)
+    for notice in result.notices:
+        err.print(f"note: {escape(notice)}")
+    for message in result.warnings:
+        warn(message)
+    if not quiet:
+        for name, pages in result.files.items():
+            out_path = result.folder / name
+            console.print(f"wrote {out_path} ({pages} page{'s' if pages != 1 else ''})")
+        console.print(f"wrote {result.manifest}")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@reported
+def check(paths: tuple[Path, ...]) -> None:
+    """Validate data: the bundled library plus PATHS (files or folders); report every problem."""
+    from generator.pipeline import validated_library
+    from generator.rulesets import REGISTRY
+
+    library = validated_library(list(paths))
+    for notice in library.notices:
+        err.print(f"note: {escape(notice)}")
+    for ruleset in REGISTRY.values():
+        for message in getattr(ruleset, "warnings", lambda lib: [])(library):
+            warn(message)
+    classes = sum(len(library.classes_of(r)) for r in REGISTRY)
+    console.print(f"ok: {classes} classes and {len(library.scenarios)} scenarios are valid")
+
+
+@main.command(name="list")
+@click.argument("what", type=click.Choice(["all", "rulesets", "scenarios", "classes"]),
+                default="all")
+@data_option
+@reported
+def list_(what: str, data: tuple[Path, ...]) -> None:
+    """List rulesets, scenarios and classes."""
+    from generator.pipeline import validated_library
+    from generator.rulesets import REGISTRY
+
+    library = validated_library(list(data))
+    if what in ("all", "rulesets"):
+        table = Table("ruleset", "title", "classes", "scenarios", title="Rulesets")
+        for name, ruleset in REGISTRY.items():
+            scen = sum(1 for e in library.scenarios.values() if e.model.ruleset == name)
+            table.add_row(name, ruleset.title, str(len(library.classes_of(name))), str(scen))
+        console.print(table)
+    if what in ("all", "scenarios"):
+        table = Table("id", "ruleset", "name", "date", "ships", title="Scenarios")
+        for sid, entry in sorted(library.scenarios.items()):
+            model = entry.model
+            ships = sum(len(s.ships) for s in model.sides)
+            table.add_row(sid, model.ruleset, model.name,
+                          getattr(model, "date_label", None) or str(model.date), str(ships))
+        console.print(table)
+    if what in ("all", "classes"):
+        table = Table("id", "ruleset", "name", "nation", "type", title="Classes")
+        for name, ruleset in REGISTRY.items():
+            for entry in sorted(library.classes_of(name).values(),
+                                key=lambda e: ruleset.describe_class(e)[2:0:-1]):
+                cid, cname, nation, ctype = ruleset.describe_class(entry)
+                table.add_row(cid, name, cname, nation, ctype)
+        console.print(table)
+
+
+@main.command(name="new-class")
+@click.argument("class_id")
+@click.option("--ruleset", default="naval-action", show_default=True)
+@click.option("--nation", default="US", show_default=True)
+@click.option("--type", "ship_type", default="DD", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
+              show_default=True, help="Folder to write CLASS_ID.yaml into.")
+@reported
+def new_class(class_id: str, ruleset: str, nation: str, ship_type: str, out: Path) -> None:
+    """Scaffold a commented class file CLASS_ID.yaml for a designer."""
+    import re
+
+    from generator.output import write_atomic
+    from generator.rulesets import REGISTRY
+    from generator.suggest import did_you_mean
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", class_id):
+        raise UsageError(f"class id '{class_id}' must be lowercase letters, digits and hyphens")
+    if ruleset not in REGISTRY:
+        raise UsageError(f"no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
+    path = out / f"{class_id}.yaml"
+    if path.exists():
+        raise UsageError(f"{path} already exists; not overwriting it")
+    write_atomic(path, REGISTRY[ruleset].new_class_yaml(class_id, nation, ship_type).encode())
+    console.print(f"wrote {path}; edit it, then: quarterdeck check {path}")
+
+
+@main.command()
+@data_option
+@write_options
+@reported
+def catalog(data: tuple[Path, ...], out: Path, paper: str) -> None:
+    """Write the Master List of ship classes as OUT/catalog.pdf."""
+    from generator.output import write_atomic
+    from generator.packets import PacketSpec, assemble
+    from generator.pipeline import validated_library
+    from generator.rulesets import REGISTRY
+
+    library = validated_library(list(data))
+    component = REGISTRY["naval-action"].catalog(library, paper)  # type: ignore[arg-type]
+    pdf = assemble(PacketSpec("catalog.pdf", "Master List of ship classes", ["catalog"]),
+                   {"catalog": component})
+    write_atomic(out / "catalog.pdf", pdf)
+    console.print(f"wrote {out / 'catalog.pdf'} ({component.pages} pages)")
+
+
+@main.command()
+@click.option("--check", "check_only", is_flag=True,
+              help="Exit 1 if the files on disk are stale instead of writing.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("docs"),
+              show_default=True)
+@reported
+def docs(check_only: bool, out: Path) -> None:
+    """Regenerate the data schema reference (docs/shipdata-<ruleset>.md)."""
+    from generator.output import write_atomic
+    from generator.rulesets import REGISTRY
+
+    stale = []
+    for name, ruleset in REGISTRY.items():
+        path = out / f"shipdata-{name}.md"
+        text = ruleset.schema_reference()
+        if check_only:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(str(path))
+        else:
+            write_atomic(path, text.encode())
+            console.print(f"wrote {path}")
+    if stale:
+        err.print(f"stale: {', '.join(stale)}; run `quarterdeck docs`")
+        sys.exit(1)

@@ -1,0 +1,97 @@
+"""Fonts: installed as Python packages, registered once, checked for coverage.
+
+PT Sans (ParaType, OFL) covers Latin Extended and Cyrillic in static TTFs, which
+ReportLab needs; PT Sans Narrow is used for dense tables. No system font is used.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
+
+REGULAR = "QD-Sans"
+BOLD = "QD-Sans-Bold"
+NARROW = "QD-Narrow"
+NARROW_BOLD = "QD-Narrow-Bold"
+
+_FILES = {
+    REGULAR: ("fontpkg_pt_sans", "PT_Sans-Web-Regular.ttf"),
+    BOLD: ("fontpkg_pt_sans", "PT_Sans-Web-Bold.ttf"),
+    NARROW: ("fontpkg_pt_sans_narrow", "PT_Sans-Narrow-Web-Regular.ttf"),
+    NARROW_BOLD: ("fontpkg_pt_sans_narrow", "PT_Sans-Narrow-Web-Bold.ttf"),
+}
+
+MIN_SIZE = 7.0
+"""Smallest type size anything prints at (legibility floor for the whole kit)."""
+
+# Characters every document draws first, in this order, so that each component's
+# first font subset is byte-identical and pypdf can merge them when packets are
+# assembled (ReportLab numbers glyphs in order of first use).
+PRIMER = "".join(chr(c) for c in range(32, 127)) + "°×½⅓⅔–—’“”•…"
+
+
+def _font_path(name: str) -> Path:
+    package, filename = _FILES[name]
+    return Path(str(resources.files(package) / "files" / filename))
+
+
+@functools.cache
+def register() -> None:
+    """Register the kit's fonts with ReportLab (idempotent)."""
+    for name in _FILES:
+        pdfmetrics.registerFont(RLTTFont(name, str(_font_path(name))))
+    pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR,
+                                  boldItalic=BOLD)
+    pdfmetrics.registerFontFamily(NARROW, normal=NARROW, bold=NARROW_BOLD, italic=NARROW,
+                                  boldItalic=NARROW_BOLD)
+
+
+@functools.cache
+def _cmap(name: str) -> frozenset[int]:
+    return frozenset(TTFont(str(_font_path(name)), lazy=True).getBestCmap())
+
+
+def missing_characters(text: str, font: str = REGULAR) -> list[str]:
+    """Characters of ``text`` that ``font`` cannot draw (whitespace ignored).
+
+    Args:
+        text: Text to be printed.
+        font: One of the registered font names.
+
+    Returns:
+        The uncovered characters, each once, in order of appearance.
+    """
+    cmap = _cmap(font)
+    seen: list[str] = []
+    for ch in text:
+        if not ch.isspace() and ord(ch) not in cmap and ch not in seen:
+            seen.append(ch)
+    return seen
+
+
+def string_width(text: str, font: str, size: float) -> float:
+    """Width of ``text`` in points."""
+    register()
+    return float(pdfmetrics.stringWidth(text, font, size))
+
+
+def fit_size(text: str, font: str, size: float, width: float, floor: float = MIN_SIZE) -> float:
+    """Largest size <= ``size`` (and >= ``floor``) at which ``text`` fits ``width``."""
+    natural = string_width(text, font, size)
+    if natural <= width:
+        return size
+    return max(floor, size * width / natural)
+
+
+def clip_text(text: str, font: str, size: float, width: float) -> str:
+    """Shorten ``text`` with an ellipsis until it fits ``width`` at ``size``."""
+    if string_width(text, font, size) <= width:
+        return text
+    while text and string_width(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"

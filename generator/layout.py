@@ -1,0 +1,133 @@
+"""Page geometry shared by every component: paper, the safe box, and drawing helpers.
+
+One layout serves A4 and US Letter: components draw inside a *safe box* of
+190 x 259.4 mm (the narrower width of A4 and the shorter height of Letter, less a
+10 mm printer margin on each side) centred on whichever paper is chosen.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Literal
+
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.pdfgen.canvas import Canvas
+
+from generator import fonts
+from generator.units import MM
+
+Paper = Literal["a4", "letter"]
+PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+MARGIN = 10 * MM
+SAFE_WIDTH = min(A4[0], LETTER[0]) - 2 * MARGIN
+SAFE_HEIGHT = min(A4[1], LETTER[1]) - 2 * MARGIN
+
+
+@dataclass(frozen=True)
+class SafeBox:
+    """The printable area every component draws in, in page coordinates (points)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def top(self) -> float:
+        """Top edge."""
+        return self.y + self.height
+
+    @property
+    def right(self) -> float:
+        """Right edge."""
+        return self.x + self.width
+
+
+def safe_box(paper: Paper) -> SafeBox:
+    """The centred safe box for a paper size."""
+    width, height = PAPER_SIZES[paper]
+    return SafeBox((width - SAFE_WIDTH) / 2, (height - SAFE_HEIGHT) / 2, SAFE_WIDTH, SAFE_HEIGHT)
+
+
+def new_canvas(buffer: io.BytesIO, paper: Paper, title: str) -> Canvas:
+    """A ReportLab canvas set up for byte-identical, mergeable output.
+
+    Args:
+        buffer: Where the PDF goes.
+        paper: ``a4`` or ``letter``.
+        title: Document title (metadata).
+
+    Returns:
+        The canvas, with fonts registered and the font primer drawn invisibly.
+    """
+    fonts.register()
+    canvas = Canvas(buffer, pagesize=PAPER_SIZES[paper], invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setCreator("quarterdeck")
+    canvas.setAuthor("quarterdeck")
+    prime_fonts(canvas)
+    return canvas
+
+
+def prime_fonts(canvas: Canvas) -> None:
+    """Draw the primer string invisibly in each font (see ``fonts.PRIMER``)."""
+    text = canvas.beginText(0, 0)
+    text.setTextRenderMode(3)  # invisible
+    for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
+        text.setFont(name, fonts.MIN_SIZE)
+        text.textOut(fonts.PRIMER)
+    # The render mode is graphics state and outlives the text object: reset it.
+    text.setTextRenderMode(0)
+    canvas.drawText(text)
+
+
+class Pen:
+    """Text and box drawing with the kit's rules built in (no type below 7 pt)."""
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.c = canvas
+
+    def text(self, x: float, y: float, text: str, size: float = 9, bold: bool = False,
+             narrow: bool = False, align: str = "left", width: float | None = None) -> float:
+        """Draw one line of text; shrink (not below 7 pt) then clip to ``width``.
+
+        Returns:
+            The width drawn.
+        """
+        font = (fonts.NARROW_BOLD if bold else fonts.NARROW) if narrow else (
+            fonts.BOLD if bold else fonts.REGULAR)
+        size = max(size, fonts.MIN_SIZE)
+        if width is not None:
+            size = fonts.fit_size(text, font, size, width)
+            text = fonts.clip_text(text, font, size, width)
+        self.c.setFont(font, size)
+        drawn = fonts.string_width(text, font, size)
+        if align == "center":
+            self.c.drawCentredString(x, y, text)
+        elif align == "right":
+            self.c.drawRightString(x, y, text)
+        else:
+            self.c.drawString(x, y, text)
+        return drawn
+
+    def boxes(self, x: float, y: float, count: int, size: float, gap: float,
+              per_row: int, filled: int = 0) -> float:
+        """Draw ``count`` tick boxes in rows; the first ``filled`` are crossed out.
+
+        Returns:
+            The height used (points), rows counted downward from ``y`` (top edge).
+        """
+        if count <= 0:
+            return 0.0
+        rows = (count + per_row - 1) // per_row
+        self.c.setLineWidth(0.6)
+        for i in range(count):
+            row, col = divmod(i, per_row)
+            bx = x + col * (size + gap)
+            by = y - (row + 1) * size - row * gap
+            self.c.rect(bx, by, size, size, stroke=1, fill=0)
+            if i < filled:
+                self.c.line(bx, by, bx + size, by + size)
+                self.c.line(bx, by + size, bx + size, by)
+        return rows * size + (rows - 1) * gap

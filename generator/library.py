@@ -1,0 +1,168 @@
+"""The data library: every YAML file of the bundled data and the user's folders.
+
+Files describe themselves (``kind:`` and ``ruleset:``), so a user's folder may be laid
+out any way they like. A user's class or scenario with the same id as a bundled one
+replaces it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from generator.errors import Problem
+from generator.rulesets import REGISTRY
+from generator.suggest import did_you_mean
+from generator.validation import describe, validate
+from generator.yamlsource import SourceDoc, load_yaml
+
+KINDS = ("ship-class", "scenario")
+
+
+@functools.cache
+def bundled_data_dir() -> Path:
+    """Folder of the bundled ship data (installed package or source checkout)."""
+    try:
+        return Path(str(resources.files("quarterdeck_shipdata")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "shipdata"
+
+
+@dataclass
+class Entry:
+    """One validated data file."""
+
+    model: Any
+    doc: SourceDoc
+    bundled: bool
+
+
+@dataclass
+class Library:
+    """Every class and scenario, by ruleset and id, plus what went wrong loading them."""
+
+    classes: dict[str, dict[str, Entry]] = field(default_factory=dict)
+    scenarios: dict[str, Entry] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+    def classes_of(self, ruleset: str) -> dict[str, Entry]:
+        """Classes of one ruleset, by id."""
+        return self.classes.setdefault(ruleset, {})
+
+
+def _display(path: Path, root: Path, bundled: bool) -> str:
+    if bundled:
+        return str(Path("shipdata") / path.relative_to(root))
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def data_files(root: Path) -> list[Path]:
+    """YAML files under ``root`` (or ``root`` itself), sorted, never leaving ``root``.
+
+    Symbolic links that point outside the folder are skipped, so data cannot pull in
+    files from elsewhere on the machine.
+    """
+    if root.is_file():
+        return [root]
+    base = root.resolve()
+    found = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+            continue
+        if not path.resolve().is_relative_to(base):
+            continue
+        found.append(path)
+    return found
+
+
+def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
+                 bundled: bool = True) -> Library:
+    """Load and validate every data file; never raises for bad data.
+
+    Args:
+        user_paths: The user's folders or files (``--data``), in order of precedence.
+        bundled: Include the bundled data.
+
+    Returns:
+        The library, with ``problems`` listing everything wrong in any file.
+    """
+    library = Library()
+    layers: list[tuple[Path, bool]] = []
+    if bundled:
+        layers.append((bundled_data_dir(), True))
+    for path in user_paths:
+        if not path.exists():
+            library.problems.append(Problem(str(path), 0, 0, "",
+                                            "found no such file or folder, expected a data folder"))
+            continue
+        layers.append((path, False))
+    for root, is_bundled in layers:
+        seen_here: dict[tuple[str, str], str] = {}
+        base = root if root.is_dir() else root.parent
+        for path in data_files(root):
+            display = _display(path, base, is_bundled)
+            entry = _load_entry(path, display, is_bundled, library)
+            if entry is None:
+                continue
+            kind = entry.doc.data["kind"]
+            key = (kind, entry.model.id)
+            if key in seen_here:
+                library.problems.append(entry.doc.problem(
+                    ("id",), f"found id '{entry.model.id}' again (also in {seen_here[key]}), "
+                             "expected each id once"))
+                continue
+            seen_here[key] = display
+            if kind == "scenario":
+                table = library.scenarios
+            else:
+                table = library.classes_of(entry.model.ruleset)
+            if entry.model.id in table and not is_bundled:
+                library.notices.append(f"{display}: replaces the bundled {kind} "
+                                       f"'{entry.model.id}'")
+            table[entry.model.id] = entry
+    return library
+
+
+def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) -> Entry | None:
+    doc, problems = load_yaml(path, display)
+    if problems:
+        library.problems.extend(problems)
+        return None
+    data = doc.data
+    if not isinstance(data, dict):
+        library.problems.append(doc.problem((), f"found {describe(data)}, expected a mapping "
+                                                 "with 'kind' and 'ruleset'"))
+        return None
+    kind, ruleset_name = data.get("kind"), data.get("ruleset")
+    if kind not in KINDS:
+        library.problems.append(doc.problem(
+            ("kind",), f"found {describe(kind)}, expected one of {', '.join(KINDS)}"
+            f"{did_you_mean(str(kind), KINDS) if isinstance(kind, str) else ''}"))
+        return None
+    if ruleset_name not in REGISTRY:
+        library.problems.append(doc.problem(
+            ("ruleset",), f"found {describe(ruleset_name)}, expected one of "
+            f"{', '.join(REGISTRY)}"
+            f"{did_you_mean(str(ruleset_name), REGISTRY) if isinstance(ruleset_name, str) else ''}"))
+        return None
+    ruleset = REGISTRY[ruleset_name]
+    model: type[BaseModel] = ruleset.class_model if kind == "ship-class" else ruleset.scenario_model
+    instance, problems = validate(model, doc)
+    if problems or instance is None:
+        library.problems.extend(problems)
+        return None
+    stem = path.stem
+    if getattr(instance, "id", stem) != stem:
+        library.problems.append(doc.problem(("id",), f"found '{instance.id}', expected '{stem}' "
+                                                     "(the file name without .yaml)"))
+        return None
+    return Entry(instance, doc, is_bundled)

@@ -1,0 +1,101 @@
+"""Packets: rendered components merged into one PDF with bookmarks and page labels."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, ByteStringObject, NameObject
+from pypdf.generic import Fit
+
+
+@dataclass
+class Bookmark:
+    """An outline entry inside a component.
+
+    Attributes:
+        title: What the reader sees in the bookmarks pane.
+        page: 0-based page within the component.
+        top: Vertical position (points from the page bottom) to jump to, or None.
+        children: Nested entries.
+    """
+
+    title: str
+    page: int
+    top: float | None = None
+    children: list[Bookmark] = field(default_factory=list)
+
+
+@dataclass
+class Component:
+    """One rendered component (a PDF of one or more pages) ready to be placed in packets.
+
+    Attributes:
+        key: Stable id, e.g. ``sheets:allied``.
+        title: Top-level bookmark title.
+        label: Page-label prefix, e.g. ``Ships-``.
+        pdf: The component's PDF bytes.
+        pages: Page count.
+        bookmarks: Entries nested under the component's own bookmark.
+    """
+
+    key: str
+    title: str
+    label: str
+    pdf: bytes
+    pages: int
+    bookmarks: list[Bookmark] = field(default_factory=list)
+
+
+@dataclass
+class PacketSpec:
+    """Which components, in which order, make one output file."""
+
+    filename: str
+    title: str
+    components: list[str]
+
+
+def assemble(spec: PacketSpec, components: dict[str, Component]) -> bytes:
+    """Merge components into one PDF with an outline, page labels and no duplicate fonts.
+
+    Args:
+        spec: The packet to build.
+        components: Rendered components by key.
+
+    Returns:
+        The packet's PDF bytes (deterministic for deterministic inputs).
+    """
+    writer = PdfWriter()
+    start = 0
+    for key in spec.components:
+        comp = components[key]
+        reader = PdfReader(io.BytesIO(comp.pdf))
+        for page in reader.pages:
+            writer.add_page(page)
+        parent = writer.add_outline_item(comp.title, start)
+        for mark in comp.bookmarks:
+            _add_bookmark(writer, mark, start, parent)
+        writer.set_page_label(start, start + comp.pages - 1, style="/D", prefix=comp.label)
+        start += comp.pages
+    writer.add_metadata({"/Title": spec.title, "/Creator": "quarterdeck",
+                         "/Producer": "quarterdeck (ReportLab, pypdf)"})
+    writer.page_mode = "/UseOutlines"
+    prefs = writer.create_viewer_preferences()
+    # Rulers and gauges must print at actual size.
+    prefs[NameObject("/PrintScaling")] = NameObject("/None")
+    writer.compress_identical_objects()
+    # A fixed document id keeps builds byte-identical (pypdf would otherwise hash time).
+    ident = ByteStringObject(spec.title.encode("utf-8")[:16].ljust(16, b"-"))
+    writer._ID = ArrayObject([ident, ident])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _add_bookmark(writer: PdfWriter, mark: Bookmark, offset: int, parent: object) -> None:
+    fit = Fit.xyz(top=mark.top) if mark.top is not None else Fit.fit()
+    item = writer.add_outline_item(mark.title, offset + mark.page, parent=parent, fit=fit)
+    for child in mark.children:
+        _add_bookmark(writer, child, offset, item)

@@ -1,0 +1,120 @@
+"""The build pipeline, readable in one function: load, validate, derive, render,
+assemble, write. Nothing is written until everything has been validated and rendered."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator import __version__, fonts
+from generator.errors import DataError, UsageError
+from generator.layout import Paper
+from generator.library import Library, load_library
+from generator.output import write_kit
+from generator.packets import assemble
+from generator.rulesets import REGISTRY
+from generator.rulesets.base import Kit
+from generator.suggest import did_you_mean
+
+DEFAULT_SCENARIO = "savo-island"
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote and what the user should be told."""
+
+    folder: Path
+    files: dict[str, int]
+    manifest: Path
+    warnings: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def validated_library(data: list[Path]) -> Library:
+    """Load every data file and run every ruleset's cross-checks.
+
+    Raises:
+        DataError: With every problem found, in every file.
+    """
+    library = load_library(data)
+    for ruleset in REGISTRY.values():
+        library.problems.extend(ruleset.check(library))
+    if library.problems:
+        raise DataError(library.problems)
+    return library
+
+
+def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
+          out: Path = Path("output"), paper: Paper = "a4", class_id: str | None = None,
+          ship: str | None = None,
+          progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
+    """Build a scenario's kit (or a one-ship kit for ``class_id``) into ``out``.
+
+    Args:
+        scenario_id: Scenario id; the default scenario when None.
+        data: The user's data folders (``--data``), extending the bundled data.
+        out: Output root; the kit goes in ``out/<scenario>/``.
+        paper: ``a4`` or ``letter``.
+        class_id: Build a single-ship kit for this class instead of a scenario.
+        ship: With ``class_id``, which ship (default: the first).
+        progress: Called with each finished step and the expected number of steps.
+
+    Returns:
+        The files written, with warnings and notices.
+    """
+    # 1. load and validate everything (all problems at once)
+    library = validated_library(list(data or []))
+    # 2. find the ruleset that owns the request
+    if class_id is not None:
+        owner = next((r for r in REGISTRY.values() if class_id in library.classes_of(r.name)),
+                     None)
+        if owner is None:
+            every = [c for r in REGISTRY.values() for c in library.classes_of(r.name)]
+            raise UsageError(f"no class '{class_id}'{did_you_mean(class_id, every)}")
+        steps = 2
+
+        def tick(step: str) -> None:
+            progress(step, steps)
+
+        kit: Kit = owner.class_kit_parts(library, class_id, ship, paper, tick)
+    else:
+        scenario_id = scenario_id or DEFAULT_SCENARIO
+        entry = library.scenarios.get(scenario_id)
+        if entry is None:
+            raise UsageError(f"no scenario '{scenario_id}'"
+                             f"{did_you_mean(scenario_id, library.scenarios)}; "
+                             "`quarterdeck list scenarios` shows them")
+        ruleset = REGISTRY[entry.model.ruleset]
+        steps = 2 * len(entry.model.sides) + 3
+
+        def tick(step: str) -> None:
+            progress(step, steps)
+
+        # 3-4. derive and render every component, in memory
+        kit = ruleset.kit_parts(library, scenario_id, paper, tick)
+    # 5. assemble packets (still in memory)
+    files = {spec.filename: assemble(spec, kit.components) for spec in kit.packets}
+    pages = {spec.filename: sum(kit.components[k].pages for k in spec.components)
+             for spec in kit.packets}
+    warnings = list(kit.warnings) + _font_warnings(kit, library)
+    # 6. write: temp files renamed into place, then the manifest
+    folder = out / kit.folder
+    manifest = write_kit(folder, files, pages, {
+        "generator": f"quarterdeck {__version__}", "kit": kit.folder, "paper": paper,
+    })
+    return BuildResult(folder, pages, manifest, warnings, library.notices)
+
+
+def _font_warnings(kit: Kit, library: Library) -> list[str]:
+    """Name every ship whose name has a character no bundled font can draw."""
+    warnings = []
+    for ruleset in REGISTRY.values():
+        for entry in library.classes_of(ruleset.name).values():
+            for ship in getattr(entry.model, "ships", []):
+                missing = fonts.missing_characters(ship.name)
+                if missing:
+                    chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+                    warnings.append(f"{entry.doc.display}: ship '{ship.name}' has {chars} that "
+                                    "no bundled font can print; it would show as an empty box")
+    return warnings

@@ -1,0 +1,67 @@
+"""What a ruleset provides to the shared pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel
+
+from generator.errors import Problem
+from generator.layout import Paper
+from generator.packets import Component, PacketSpec
+
+if TYPE_CHECKING:
+    from generator.library import Library
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Kit:
+    """Everything a ruleset rendered for one scenario, before anything is written."""
+
+    folder: str
+    components: dict[str, Component]
+    packets: list[PacketSpec]
+    warnings: list[str] = field(default_factory=list)
+
+
+class Ruleset(Protocol):
+    """A rule system's plug: schema, cross-file checks, derivations and components."""
+
+    name: str
+    title: str
+    class_model: type[BaseModel]
+    scenario_model: type[BaseModel]
+
+    def check(self, library: Library) -> list[Problem]:
+        """Cross-file problems (unknown classes, ships, batteries...)."""
+        ...
+
+    def kit_parts(self, library: Library, scenario_id: str, paper: Paper,
+                  progress: Progress) -> Kit:
+        """Derive and render every component of a scenario's kit, in memory."""
+        ...
+
+    def class_kit_parts(self, library: Library, class_id: str, ship: str | None,
+                        paper: Paper, progress: Progress) -> Kit:
+        """A kit for one ship of a class (for designers)."""
+        ...
+
+    def new_class_yaml(self, class_id: str, nation: str, ship_type: str) -> str:
+        """A commented class file to start from."""
+        ...
+
+    def schema_reference(self) -> str:
+        """The Markdown reference page for the data schema."""
+        ...
+
+    def catalog(self, library: Library, paper: Paper) -> Component:
+        """The master list of classes."""
+        ...
+
+    def describe_class(self, entry: Any) -> tuple[str, str, str, str]:
+        """(id, name, nation, type) for listings."""
+        ...

@@ -1,0 +1,158 @@
+"""NAVAL ACTION (WWII tactical miniatures, d6): the first ruleset plugged into quarterdeck."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from generator.errors import DataError, UsageError
+from generator.layout import Paper
+from generator.packets import Component, PacketSpec
+from generator.rulesets.base import Kit, Progress
+from generator.rulesets.naval_action import resolve
+from generator.rulesets.naval_action.components.briefing import render_briefing
+from generator.rulesets.naval_action.components.catalog import render_catalog
+from generator.rulesets.naval_action.components.status_sheet import render_master, render_sheets
+from generator.rulesets.naval_action.derive import ShipView, ship_view
+from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef, Side
+from generator.scales import parse_scale
+from generator.suggest import did_you_mean
+from generator.templating import render_text
+
+if TYPE_CHECKING:
+    from generator.errors import Problem
+    from generator.library import Library
+
+NAME = "naval-action"
+
+
+class NavalAction:
+    """The NAVAL ACTION plug (see ``generator.rulesets.base.Ruleset``)."""
+
+    name = NAME
+    title = "NAVAL ACTION"
+    class_model = ShipClass
+    scenario_model = Scenario
+
+    def check(self, library: Library) -> list[Problem]:
+        """Cross-file problems of every NAVAL ACTION scenario."""
+        return resolve.check_library(library)[0]
+
+    def warnings(self, library: Library) -> list[str]:
+        """Non-fatal remarks (ships outside their service dates)."""
+        return resolve.check_library(library)[1]
+
+    def _views(self, library: Library, scenario: Scenario) -> dict[str, list[ShipView]]:
+        classes = library.classes_of(NAME)
+        scale = parse_scale(scenario.scale)
+        out: dict[str, list[ShipView]] = {}
+        for side in scenario.sides:
+            views = []
+            for ref in side.ships:
+                cls: ShipClass = classes[ref.class_].model
+                ship = resolve.find_ship(cls, ref.name)
+                assert ship is not None  # checked before rendering
+                views.append(ship_view(cls, ship, ref, scenario, side.id, side.name,
+                                       scale.units_per_knot(), scale.unit))
+            out[side.id] = views
+        return out
+
+    def kit_parts(self, library: Library, scenario_id: str, paper: Paper,
+                  progress: Progress) -> Kit:
+        """Render every component of a scenario's kit in memory."""
+        entry = library.scenarios.get(scenario_id)
+        if entry is None or entry.model.ruleset != NAME:
+            raise UsageError(f"no scenario '{scenario_id}'"
+                             f"{did_you_mean(scenario_id, library.scenarios)}")
+        problems, warnings = resolve.check_scenario(entry, library)
+        if problems:
+            raise DataError(problems)
+        scenario: Scenario = entry.model
+        views = self._views(library, scenario)
+        return self._kit(scenario, views, library, paper, progress, warnings)
+
+    def _kit(self, scenario: Scenario, views: dict[str, list[ShipView]], library: Library,
+             paper: Paper, progress: Progress, warnings: list[str]) -> Kit:
+        line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
+        components: dict[str, Component] = {}
+
+        def add(component: Component) -> None:
+            components[component.key] = component
+            progress(component.key)
+
+        for side in scenario.sides:
+            add(render_briefing(scenario, side, views, paper))
+            add(render_sheets(views[side.id], paper, f"Ship status: {side.name}", line,
+                              f"sheets:{side.id}", f"{side.id.upper()}-"))
+        add(render_briefing(scenario, None, views, paper))
+        add(render_master(paper))
+        add(self.catalog(library, paper))
+        packets = [PacketSpec(f"{side.id}.pdf", f"{scenario.name}: {side.name}",
+                              [f"briefing:{side.id}", f"sheets:{side.id}", "master"])
+                   for side in scenario.sides]
+        packets.append(PacketSpec("referee.pdf", f"{scenario.name}: referee",
+                                  ["briefing:referee",
+                                   *[f"sheets:{s.id}" for s in scenario.sides],
+                                   "master", "catalog"]))
+        return Kit(scenario.id, components, packets, warnings)
+
+    def class_kit_parts(self, library: Library, class_id: str, ship: str | None, paper: Paper,
+                        progress: Progress) -> Kit:
+        """A one-ship kit for a designer: the ship's sheet, briefing and the master."""
+        classes = library.classes_of(NAME)
+        if class_id not in classes:
+            raise UsageError(f"no class '{class_id}'{did_you_mean(class_id, classes)}")
+        cls: ShipClass = classes[class_id].model
+        name = ship or cls.ships[0].name
+        found = resolve.find_ship(cls, name)
+        if found is None:
+            raise UsageError(f"no ship '{name}' in the {cls.name} class"
+                             f"{did_you_mean(name, [s.name for s in cls.ships])}")
+        date = found.commissioned
+        scenario = Scenario(
+            kind="scenario", ruleset=NAME, id=f"class-{cls.id}", name=f"{found.name} trial",
+            date=date, time_of_day="day", visibility="good", sea_state="calm",
+            scale="tabletop",
+            sides=[Side(id="ship", name=f"{cls.name} class", ships=[
+                ShipRef.model_validate({"class": cls.id, "name": found.name})]),
+                Side(id="none", name="(no opponent)", ships=[
+                    ShipRef.model_validate({"class": cls.id, "name": found.name})])],
+            starting_conditions="A single-ship kit for checking a class's data on paper.",
+            victory="None: this is a proof sheet.", sources=["the class file"],
+        )
+        scale = parse_scale("tabletop")
+        views = {"ship": [ship_view(cls, found, None, scenario, "ship", scenario.sides[0].name,
+                                    scale.units_per_knot(), scale.unit)]}
+        line = f"{cls.name} class · as commissioned {date.isoformat()}"
+        components = {
+            "sheets:ship": render_sheets(views["ship"], paper, f"Ship status: {found.name}",
+                                         line, "sheets:ship", "SHIP-"),
+            "master": render_master(paper),
+        }
+        progress("sheets:ship")
+        return Kit(scenario.id, components,
+                   [PacketSpec(f"{cls.id}.pdf", f"{found.name} ({cls.name} class)",
+                               ["sheets:ship", "master"])])
+
+    def catalog(self, library: Library, paper: Paper) -> Component:
+        """The Master List of every class."""
+        classes = [e.model for e in library.classes_of(NAME).values()]
+        return render_catalog(classes, paper)
+
+    def new_class_yaml(self, class_id: str, nation: str, ship_type: str) -> str:
+        """A commented class file for a designer to fill in."""
+        return render_text("naval_action/new-class.yaml.j2", escape=False, id=class_id,
+                           nation=nation, type=ship_type)
+
+    def schema_reference(self) -> str:
+        """The Markdown schema reference."""
+        from generator.rulesets.naval_action.reference import schema_reference
+
+        return schema_reference()
+
+    def describe_class(self, entry: Any) -> tuple[str, str, str, str]:
+        """(id, name, nation, type) for listings."""
+        cls: ShipClass = entry.model
+        return cls.id, cls.name, cls.nation.value, cls.type.value
+
+
+RULESET = NavalAction()

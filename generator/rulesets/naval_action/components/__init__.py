@@ -1,0 +1,1 @@
+"""NAVAL ACTION components: status sheets, blank master, catalog, briefing."""

@@ -1,0 +1,79 @@
+"""Scenario briefing: conditions, set-up, special rules, victory, order of battle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.layout import Paper
+from generator.packets import Bookmark, Component
+from generator.rulesets.naval_action.derive import ShipView
+from generator.rulesets.naval_action.schema import Scenario, Side
+from generator.scales import parse_scale
+from generator.tablestyle import render_flow
+from generator.templating import markup_to_flowables, render_text
+
+VISIBILITY = {"good": "to 24,000 yd or the best gun's range",
+              "poor": "at most 30,000 yd, rolled each turn",
+              "bad": "at most 20,000 yd, rolled each turn; no dive-bombing"}
+SEAS = {"rough": "ships up to destroyer-leader size: -1 accuracy, speed cut by a third",
+        "very-rough": "up to DL: -2 accuracy, half speed; up to heavy cruisers: -1, "
+                      "speed cut by a third"}
+
+
+@dataclass
+class SideSummary:
+    """A side as the briefing lists it."""
+
+    name: str
+    ships: list[str]
+    views: list[ShipView]
+    strength: str
+
+
+def strength_ratio(totals: list[tuple[str, float]]) -> str:
+    """Describe the CS ratio between the two strongest sides (for victory points)."""
+    if len(totals) < 2:
+        return ""
+    ordered = sorted(totals, key=lambda t: -t[1])
+    (strong, a), (weak, b) = ordered[0], ordered[1]
+    if not b:
+        return ""
+    ratio = a / b
+    return (f"{strong} {a:g} against {weak} {b:g}: a ratio of {ratio:.2f} to 1. Each loss "
+            f"{strong} suffers is worth {ratio:.2f} times its CS to {weak}.")
+
+
+def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list[ShipView]],
+                    paper: Paper) -> Component:
+    """Render a side's (or the referee's) briefing.
+
+    Args:
+        scenario: The scenario.
+        side: The side whose packet this is, or None for the referee.
+        views: Derived ships by side id.
+        paper: Paper size.
+
+    Returns:
+        The component.
+    """
+    shown = [s for s in scenario.sides if side is None or s.id == side.id]
+    summaries = []
+    for s in shown:
+        total = sum(v.comparative_strength for v in views[s.id])
+        summaries.append(SideSummary(s.name, [v.name for v in views[s.id]], views[s.id],
+                                     f"{total:g}"))
+    totals = [(s.name, sum(v.comparative_strength for v in views[s.id])) for s in scenario.sides]
+    text = render_text(
+        "naval_action/briefing.md.j2", scenario=scenario, side=side,
+        date_label=scenario.date_label or f"{scenario.date:%-d %B %Y}",
+        scale=parse_scale(scenario.scale), shown_sides=summaries,
+        visibility_note=VISIBILITY.get(scenario.visibility, ""),
+        sea_note=SEAS.get(scenario.sea_state, ""),
+        ratio=strength_ratio(totals) if side is None else "",
+    )
+    who = side.name if side else "Referee"
+    result = render_flow(markup_to_flowables(text), paper, f"{scenario.name}: briefing",
+                         f"quarterdeck · NAVAL ACTION · {scenario.name} · {who}")
+    marks = [Bookmark(title, page, top) for title, page, top in result.anchors]
+    key = f"briefing:{side.id if side else 'referee'}"
+    return Component(key, "Briefing", "Brief-", result.pdf, result.pages, marks)

@@ -1,0 +1,105 @@
+"""The Master List of ship classes: every class, grouped by nation and type."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable, Paragraph, Spacer
+
+from generator.layout import Paper
+from generator.packets import Bookmark, Component
+from generator.rulesets.naval_action.derive import (
+    aa_factor,
+    armor_factor,
+    battery_view,
+    comparative_strength,
+    format_fraction,
+)
+from generator.rulesets.naval_action.schema import NATION_NAMES, ShipClass, ShipType
+from generator.tablestyle import Anchor, data_table, render_flow, styles
+from generator.units import MM
+
+HEADER = ["Class", "Type", "Ships", "Length ft", "Armor", "Speed", "Gun batteries (guns × bore, CF)",
+          "Torpedoes", "AA", "Radar", "CS"]
+WIDTHS = [27, 10, 32, 12, 11, 11, 38, 20, 8, 12, 9]
+TYPE_ORDER = {t.value: i for i, t in enumerate(ShipType)}
+
+
+def _guns(cls: ShipClass) -> str:
+    parts = []
+    for b in cls.guns:
+        v = battery_view(b)
+        parts.append(f"{v.position} {v.guns}×{v.bore_in:g}in CF{v.caliber_factor}"
+                     f"{' On' if v.old else ''}{' DP' if v.dp else ''}")
+    return "; ".join(parts) or "—"
+
+
+def _torpedoes(cls: ShipClass) -> str:
+    parts = []
+    for t in cls.torpedoes:
+        text = f"{t.mounts}×{t.tubes} {t.size_in}in"
+        if t.reloads:
+            text += f" +{t.reloads}r"
+        if t.two_turn:
+            text += " 2-turn"
+        parts.append(text)
+    return "; ".join(parts) or "—"
+
+
+def _ships(cls: ShipClass) -> str:
+    names = [s.name + (" †" if s.lost else "") for s in cls.ships]
+    return ", ".join(names)
+
+
+def render_catalog(classes: list[ShipClass], paper: Paper) -> Component:
+    """Render the Master List: one table per nation, rows grouped by type.
+
+    Args:
+        classes: Every class of the ruleset.
+        paper: Paper size.
+
+    Returns:
+        The component, with a bookmark per nation.
+    """
+    st = styles()
+    story: list[Flowable] = [
+        Paragraph("Master List of World War II Ship Classes", st["h1"]),
+        Paragraph(
+            "Every class in the library, grouped by navy and then by type, largest first. "
+            "Armor is the derived armor factor (O marks old deck armour); CF is each "
+            "battery's caliber factor; On marks old guns; DP dual-purpose; † a ship lost "
+            "in the war. Radar shows the first fit. Figures a source could not confirm "
+            "are listed per class under <b>Unverified</b>.", st["small"]),
+        Spacer(1, 3 * MM),
+    ]
+    by_nation: dict[str, list[ShipClass]] = {}
+    for cls in classes:
+        by_nation.setdefault(cls.nation.value, []).append(cls)
+    for nation in sorted(by_nation, key=lambda n: NATION_NAMES[n]):
+        group = sorted(by_nation[nation], key=lambda c: (TYPE_ORDER[c.type.value], c.name))
+        title = f"{NATION_NAMES[nation]} ({nation})"
+        story.append(Anchor(title))
+        story.append(Paragraph(title, st["h2"]))
+        rows: list[list[str]] = []
+        heads: list[int] = []
+        current = None
+        for cls in group:
+            if cls.type.value != current:
+                current = cls.type.value
+                heads.append(len(rows))
+                rows.append([current] + [""] * (len(HEADER) - 1))
+            radar = ", ".join(f"{r.type} {r.fitted:%b %Y}" for r in cls.radar) or "—"
+            unverified = f"<br/><i>Unverified: {', '.join(cls.unverified)}</i>" if cls.unverified else ""
+            rows.append([
+                f"<b>{cls.name}</b>{unverified}", cls.type.value, _ships(cls),
+                f"{cls.length_ft:g}",
+                ("O" if cls.armor.old_deck else "") + str(armor_factor(cls)),
+                f"{cls.speed_kn:g}", _guns(cls), _torpedoes(cls),
+                format_fraction(aa_factor(cls)) or "0", radar,
+                f"{comparative_strength(cls):g}",
+            ])
+        story.append(data_table(HEADER, rows, WIDTHS, heads))
+        story.append(Spacer(1, 4 * MM))
+    result = render_flow(story, paper, "Master List of Ship Classes",
+                         "quarterdeck · NAVAL ACTION · Master List of Ship Classes")
+    marks = [Bookmark(title, page, top) for title, page, top in result.anchors]
+    return Component("catalog", "Master List of ship classes", "List-", result.pdf, result.pages,
+                     marks)

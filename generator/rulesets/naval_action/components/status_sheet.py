@@ -1,0 +1,394 @@
+"""Ship status sheets: one or two ships per page, and the blank master.
+
+Each ship block shows identity, every factor (derived values marked), gun batteries
+with arcs, range bands, firing step and ammunition tick boxes, torpedo mounts with
+tube and reload boxes, the damage track and damage control, and notes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
+from generator.packets import Bookmark, Component
+from generator.rulesets.naval_action.derive import BatteryView, ShipView, format_fraction
+from generator.rulesets.naval_action.schema import NATION_NAMES, TYPE_NAMES
+from generator.units import MM
+
+GREY = colors.Color(0.55, 0.55, 0.55)
+LIGHT = colors.Color(0.86, 0.86, 0.86)
+SHADE = colors.Color(0.93, 0.93, 0.93)
+
+BOX = 3.4 * MM
+GAP = 0.9 * MM
+HEADER_H = 13 * MM
+FACTORS_H = 15 * MM
+ROW_MIN = 10.5 * MM
+GAP_BLOCKS = 6 * MM
+# Battery table columns: (title, width in mm). Ammunition takes the rest.
+COLUMNS = [("Bty", 11), ("Arc", 11), ("Guns", 17), ("CF", 8), ("Seq", 8),
+           ("Close to yd", 15), ("Medium to", 15), ("Long to", 15)]
+FIXED_W = sum(w for _, w in COLUMNS) * MM
+
+
+def _ammo_per_row(width: float) -> int:
+    return int((width - FIXED_W - 2 * MM + GAP) // (BOX + GAP))
+
+
+def _battery_height(b: BatteryView | None, per_row: int) -> float:
+    if b is None or b.disabled:
+        return ROW_MIN
+    rows = max(1, math.ceil(b.ammo_boxes / per_row))
+    return max(ROW_MIN, rows * (BOX + GAP) + 4.2 * MM)
+
+
+def ship_height(view: ShipView | None, width: float) -> float:
+    """Height a ship block needs (so two short ships can share a page)."""
+    per_row = _ammo_per_row(width)
+    bats = view.batteries if view else [None] * 5
+    h = HEADER_H + FACTORS_H + 6 * MM  # + table header
+    h += sum(_battery_height(b, per_row) for b in bats) or ROW_MIN
+    torps = len(view.torpedoes) if view else 2
+    h += 6 * MM + max(1, torps) * 6.5 * MM
+    h += 16 * MM  # damage track and damage control
+    notes = len(view.notes) if view else 2
+    h += 5 * MM + max(1, notes) * 4.2 * MM
+    return h
+
+
+def _arc_icon(c: Canvas, cx: float, cy: float, r: float, arcs: list[tuple[float, float]]) -> None:
+    """A small compass: the ship points up; shaded sectors are where the battery bears."""
+    c.setLineWidth(0.4)
+    c.setStrokeColor(GREY)
+    c.setFillColor(colors.white)
+    c.circle(cx, cy, r, stroke=1, fill=1)
+    c.setFillColor(colors.Color(0.35, 0.35, 0.35))
+    for start, end in arcs:
+        # bearings run clockwise from the bow; ReportLab angles anticlockwise from east
+        c.wedge(cx - r, cy - r, cx + r, cy + r, 90 - end, end - start, stroke=0, fill=1)
+    c.setFillColor(colors.white)
+    c.setStrokeColor(colors.black)
+    path = c.beginPath()
+    path.moveTo(cx, cy + r * 0.62)
+    path.lineTo(cx + r * 0.2, cy - r * 0.1)
+    path.lineTo(cx + r * 0.14, cy - r * 0.55)
+    path.lineTo(cx - r * 0.14, cy - r * 0.55)
+    path.lineTo(cx - r * 0.2, cy - r * 0.1)
+    path.close()
+    c.drawPath(path, stroke=1, fill=1)
+    c.setFillColor(colors.black)
+
+
+def _caption_box(pen: Pen, x: float, top: float, w: float, h: float, caption: str,
+                 value: str, sub: str = "") -> None:
+    c = pen.c
+    c.setLineWidth(0.6)
+    c.setStrokeColor(colors.black)
+    c.rect(x, top - h, w, h, stroke=1, fill=0)
+    pen.text(x + 1.5 * MM, top - 3.6 * MM, caption, size=7, narrow=True, width=w - 3 * MM)
+    pen.text(x + w / 2, top - 9.6 * MM, value, size=13, bold=True, align="center",
+             width=w - 2 * MM)
+    if sub:
+        pen.text(x + w / 2, top - h + 1.6 * MM, sub, size=7, narrow=True, align="center",
+                 width=w - 2 * MM)
+
+
+def _yd(value: int) -> str:
+    return f"{value:,}"
+
+
+def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
+              scenario_line: str = "") -> float:
+    """Draw one ship block (or the blank master when ``view`` is None).
+
+    Args:
+        pen: Drawing helper.
+        box: The page's safe box (x and width are used).
+        top: Top edge of the block.
+        view: Derived ship, or None for a blank block.
+        scenario_line: Scenario name and date for the header.
+
+    Returns:
+        The y of the block's bottom edge.
+    """
+    c = pen.c
+    x, w = box.x, box.width
+    y = top
+    # -- header
+    c.setFillColor(SHADE)
+    c.rect(x, y - HEADER_H, w, HEADER_H, stroke=0, fill=1)
+    c.setFillColor(colors.black)
+    if view:
+        cls = view.cls
+        pen.text(x + 2 * MM, y - 8.2 * MM, view.name.upper(), size=17, bold=True, width=w * 0.45)
+        pen.text(x + 2 * MM, y - 11.8 * MM,
+                 f"{view.ship.hull or cls.type.value} · {cls.name} class · "
+                 f"{TYPE_NAMES[cls.type.value]} · {NATION_NAMES[cls.nation.value]}",
+                 size=7.5, narrow=True, width=w * 0.55)
+        pen.text(x + w - 2 * MM, y - 5 * MM, view.side_name, size=8, bold=True, align="right",
+                 width=w * 0.4)
+        pen.text(x + w - 2 * MM, y - 9 * MM, scenario_line, size=7.5, align="right",
+                 width=w * 0.4)
+        if view.start_damage:
+            pen.text(x + w - 2 * MM, y - 12.3 * MM, f"Starts with {view.start_damage} damage",
+                     size=7.5, bold=True, align="right", width=w * 0.4)
+    else:
+        pen.text(x + 2 * MM, y - 5 * MM, "SHIP", size=7, narrow=True)
+        c.line(x + 12 * MM, y - 8.5 * MM, x + w * 0.5, y - 8.5 * MM)
+        pen.text(x + w * 0.52, y - 5 * MM, "TYPE / CLASS / NATION", size=7, narrow=True)
+        c.line(x + w * 0.52, y - 8.5 * MM, x + w - 2 * MM, y - 8.5 * MM)
+        pen.text(x + 2 * MM, y - 12 * MM, "SIDE / SCENARIO", size=7, narrow=True)
+        c.line(x + 25 * MM, y - 12.3 * MM, x + w - 2 * MM, y - 12.3 * MM)
+    y -= HEADER_H + 1.5 * MM
+
+    # -- factors
+    fields: list[tuple[str, str, str]]
+    if view:
+        cls = view.cls
+        air = cls.aircraft
+        if air and (air.fighters or air.dive_bombers or air.torpedo_bombers):
+            aircraft = f"{air.fighters}F {air.dive_bombers}DB {air.torpedo_bombers}TB"
+        elif air and air.floatplanes:
+            aircraft = f"{air.floatplanes} float"
+        else:
+            aircraft = "—"
+        speed_sub = (f"{view.units_per_turn:.1f} {view.move_unit} per turn"
+                     if view.units_per_turn else "")
+        fields = [
+            ("ARMOR", view.armor_label, "O = old deck" if cls.armor.old_deck else
+             f"belt {cls.armor.belt_in:g}in"),
+            ("SPEED kn", f"{view.speed_kn:g}", speed_sub),
+            ("LENGTH ft", f"{cls.length_ft:g}", f"{cls.length_ft * 0.3048:.0f} m"),
+            ("AA FACTOR", format_fraction(view.aa_factor) or "0", "1 per 4 DP guns"),
+            ("DAMAGE CONTROL", view.damage_control, "by nation & date"),
+            ("RADAR", view.radar or "none",
+             f"to {view.radar_range_yd:,} yd" if view.radar_range_yd else ""),
+            ("AIRCRAFT", aircraft, f"{air.catapults} catapult(s)" if air and air.catapults else ""),
+            ("CS", f"{view.comparative_strength:g}", "comparative str."),
+        ]
+    else:
+        fields = [(t, "", "") for t in ("ARMOR", "SPEED kn", "LENGTH ft", "AA FACTOR",
+                                         "DAMAGE CONTROL", "RADAR", "AIRCRAFT", "CS")]
+    fw = w / len(fields)
+    for i, (cap, val, sub) in enumerate(fields):
+        _caption_box(pen, x + i * fw, y, fw - 1 * MM if i < len(fields) - 1 else fw, FACTORS_H,
+                     cap, val, sub)
+    y -= FACTORS_H + 2 * MM
+
+    # -- gun batteries
+    per_row = _ammo_per_row(w)
+    cx = x
+    for title, width in COLUMNS:
+        pen.text(cx + 1 * MM, y - 3.2 * MM, title, size=7, bold=True, narrow=True,
+                 width=width * MM - 1.5 * MM)
+        cx += width * MM
+    pen.text(cx + 1 * MM, y - 3.2 * MM,
+             "Ammunition: one box per turn of fire (cross one off each turn the battery fires)",
+             size=7, bold=True, narrow=True, width=w - FIXED_W - 2 * MM)
+    y -= 4 * MM
+    c.setLineWidth(0.8)
+    c.line(x, y, x + w, y)
+    batteries: list[BatteryView | None] = list(view.batteries) if view else [None] * 5
+    if view and not batteries:
+        pen.text(x + 2 * MM, y - 5 * MM, "No gun batteries.", size=8)
+        y -= ROW_MIN
+    for b in batteries:
+        h = _battery_height(b, per_row)
+        mid = y - 5.2 * MM
+        if b is not None:
+            cx = x
+            cells = [
+                b.position, "", b.label, str(b.caliber_factor),
+                "On" if b.old else str(b.fire_step),
+                _yd(b.close_yd), _yd(b.medium_yd), _yd(b.max_range_yd),
+            ]
+            for (title, width), cell in zip(COLUMNS, cells, strict=True):
+                if title == "Arc":
+                    _arc_icon(c, cx + width * MM / 2, y - 5.2 * MM, 4.2 * MM, b.arcs)
+                else:
+                    pen.text(cx + 1 * MM, mid - 1.2 * MM, cell, size=9 if title != "Bty" else 10,
+                             bold=title in ("Bty", "CF"), narrow=title != "Bty",
+                             width=width * MM - 1.5 * MM)
+                cx += width * MM
+            sub = "DP" if b.dp else ""
+            sub = f"{sub} old" if b.old else sub
+            if sub:
+                pen.text(x + (11 + 11) * MM + 1 * MM, y - h + 1.3 * MM, sub.strip(), size=7,
+                         narrow=True)
+            ax = x + FIXED_W + 1 * MM
+            if b.disabled:
+                pen.text(ax, mid - 1.2 * MM, "OUT OF ACTION in this scenario", size=9, bold=True)
+            else:
+                pen.boxes(ax, y - 1.5 * MM, b.ammo_boxes, BOX, GAP, per_row)
+                rounds = f"{b.rounds_per_gun} rds/gun" + (" (scenario limit)"
+                                                          if b.rounds_limited else "")
+                pen.text(x + w - 1 * MM, y - h + 1.3 * MM, rounds, size=7, narrow=True,
+                         align="right")
+        else:
+            cx = x
+            for _title, width in COLUMNS:
+                cx += width * MM
+                c.setStrokeColor(LIGHT)
+                c.line(cx, y, cx, y - h)
+            c.setStrokeColor(colors.black)
+            pen.boxes(x + FIXED_W + 1 * MM, y - 1.5 * MM, per_row, BOX, GAP, per_row)
+        y -= h
+        c.setLineWidth(0.3)
+        c.setStrokeColor(GREY)
+        c.line(x, y, x + w, y)
+        c.setStrokeColor(colors.black)
+
+    # -- torpedoes
+    y -= 2 * MM
+    pen.text(x, y - 3.2 * MM, "TORPEDOES", size=8, bold=True)
+    pen.text(x + 22 * MM, y - 3.2 * MM,
+             "cross a tube box when fired, a reload box when reloaded · penetration 6/7/8 "
+             "for 18/21/24in", size=7, narrow=True, width=w - 22 * MM)
+    y -= 4.5 * MM
+    torps = view.torpedoes if view else []
+    if view and not torps:
+        pen.text(x + 2 * MM, y - 4 * MM, "None carried.", size=8)
+        y -= 6.5 * MM
+    rows = torps if view else [None, None]
+    for t in rows:
+        if t is not None:
+            side = {"L": "left side", "R": "right side", "C": "centreline"}[t.side]
+            label = f"{t.size_in}in × {t.tubes}  ·  {side}  ·  pen {t.penetration}"
+            if t.two_turn:
+                label += "  ·  2-turn"
+            pen.text(x + 2 * MM, y - 4.2 * MM, label, size=8.5, narrow=True, width=62 * MM)
+            pen.text(x + 66 * MM, y - 4.2 * MM, "tubes", size=7, narrow=True)
+            pen.boxes(x + 74 * MM, y - 1.4 * MM, t.tubes, BOX, GAP, 12)
+            rx = x + 74 * MM + 12 * (BOX + GAP) + 4 * MM
+            if t.reloads:
+                pen.text(rx, y - 4.2 * MM, "reloads", size=7, narrow=True)
+                pen.boxes(rx + 10 * MM, y - 1.4 * MM, t.reloads, BOX, GAP, 12)
+        else:
+            c.setStrokeColor(LIGHT)
+            c.line(x + 2 * MM, y - 5 * MM, x + 62 * MM, y - 5 * MM)
+            c.setStrokeColor(colors.black)
+            pen.text(x + 66 * MM, y - 4.2 * MM, "tubes", size=7, narrow=True)
+            pen.boxes(x + 74 * MM, y - 1.4 * MM, 10, BOX, GAP, 12)
+        y -= 6.5 * MM
+
+    # -- damage track and damage control
+    y -= 1.5 * MM
+    c.setLineWidth(0.3)
+    c.setStrokeColor(GREY)
+    c.line(x, y, x + w, y)
+    c.setStrokeColor(colors.black)
+    y -= 1.5 * MM
+    pen.text(x, y - 4 * MM, "DAMAGE", size=8, bold=True)
+    dx = x + 17 * MM
+    for label in ("D", "HD", "SUNK"):
+        bw = 14 * MM if label != "SUNK" else 17 * MM
+        c.setLineWidth(1.0)
+        c.rect(dx, y - 11 * MM, bw, 10 * MM, stroke=1, fill=0)
+        pen.text(dx + bw / 2, y - 4 * MM, label, size=9, bold=True, align="center")
+        if view and view.start_damage and label in ("D", "HD") and (
+                label == "D" or view.start_damage == "HD"):
+            c.line(dx + 1 * MM, y - 10 * MM, dx + bw - 1 * MM, y - 5 * MM)
+        dx += bw + 2 * MM
+    dc = view.damage_control if view else ""
+    tx = dx + 4 * MM
+    pen.text(tx, y - 4 * MM, f"DAMAGE CONTROL {dc}".strip(), size=8, bold=True)
+    pen.text(tx, y - 8 * MM, "Out of control", size=7, narrow=True)
+    pen.boxes(tx + 20 * MM, y - 5.3 * MM, 6, BOX, GAP, 6)
+    pen.text(tx + 20 * MM + 6 * (BOX + GAP) + 3 * MM, y - 8 * MM, "Controlled", size=7,
+             narrow=True)
+    pen.boxes(tx + 20 * MM + 6 * (BOX + GAP) + 17 * MM, y - 5.3 * MM, 1, BOX, GAP, 1)
+    pen.text(tx + 20 * MM + 6 * (BOX + GAP) + 23 * MM, y - 8 * MM, "Repaired", size=7,
+             narrow=True)
+    pen.boxes(tx + 20 * MM + 6 * (BOX + GAP) + 35 * MM, y - 5.3 * MM, 1, BOX, GAP, 1)
+    pen.text(tx, y - 12 * MM, "Comparative strength lost: ½ CS for HD, full CS if sunk.",
+             size=7, narrow=True)
+    y -= 14.5 * MM
+
+    # -- notes
+    pen.text(x, y - 3.5 * MM, "NOTES", size=8, bold=True)
+    y -= 5 * MM
+    notes = view.notes if view else []
+    if view and view.cls.unverified:
+        notes = [*notes, "Some figures of this class are unverified; see the Master List."]
+    if not notes:
+        for _ in range(2):
+            c.setStrokeColor(LIGHT)
+            c.line(x, y - 3.4 * MM, x + w, y - 3.4 * MM)
+            y -= 4.2 * MM
+        c.setStrokeColor(colors.black)
+    for note in notes:
+        pen.text(x + 2 * MM, y - 3 * MM, note, size=8, width=w - 4 * MM)
+        y -= 4.2 * MM
+    return y
+
+
+def render_sheets(views: list[ShipView], paper: Paper, title: str, scenario_line: str,
+                  key: str, label: str) -> Component:
+    """Status sheets for ``views``, two ships to a page when they fit.
+
+    Args:
+        views: Ships in order.
+        paper: Paper size.
+        title: Bookmark title of the component.
+        scenario_line: Printed in every header.
+        key: Component key.
+        label: Page-label prefix.
+
+    Returns:
+        The rendered component with a bookmark per ship.
+    """
+    buf = io.BytesIO()
+    canvas = new_canvas(buf, paper, title)
+    pen = Pen(canvas)
+    box = safe_box(paper)
+    marks: list[Bookmark] = []
+    page = 0
+    top = box.top
+    used_on_page = 0
+    for view in views:
+        need = ship_height(view, box.width)
+        if used_on_page and top - need < box.y:
+            _footer(pen, box, title, page)
+            canvas.showPage()
+            page += 1
+            top = box.top
+            used_on_page = 0
+        marks.append(Bookmark(view.name, page, top))
+        bottom = draw_ship(pen, box, top, view, scenario_line)
+        used_on_page += 1
+        top = bottom - GAP_BLOCKS
+        canvas.setDash(3, 3)
+        canvas.setStrokeColor(GREY)
+        canvas.line(box.x, top + GAP_BLOCKS / 2, box.right, top + GAP_BLOCKS / 2)
+        canvas.setDash()
+        canvas.setStrokeColor(colors.black)
+    _footer(pen, box, title, page)
+    canvas.showPage()
+    canvas.save()
+    return Component(key, title, label, buf.getvalue(), page + 1, marks)
+
+
+def render_master(paper: Paper) -> Component:
+    """The blank status master: two blank ship blocks per page, for hand-filling."""
+    buf = io.BytesIO()
+    canvas = new_canvas(buf, paper, "Blank ship status master")
+    pen = Pen(canvas)
+    box = safe_box(paper)
+    top = box.top
+    bottom = draw_ship(pen, box, top, None)
+    draw_ship(pen, box, bottom - GAP_BLOCKS, None)
+    _footer(pen, box, "Blank ship status master — copy, or slide into a sleeve and use a "
+                      "washable marker", 0)
+    canvas.showPage()
+    canvas.save()
+    return Component("master", "Blank status master", "Master-", buf.getvalue(), 1)
+
+
+def _footer(pen: Pen, box: SafeBox, title: str, page: int) -> None:
+    pen.text(box.x, box.y + 0.5 * MM, f"quarterdeck · NAVAL ACTION · {title}", size=7,
+             narrow=True, width=box.width * 0.8)
+    pen.text(box.right, box.y + 0.5 * MM, f"{page + 1}", size=7, narrow=True, align="right")

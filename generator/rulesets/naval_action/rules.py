@@ -1,0 +1,109 @@
+"""NAVAL ACTION derivation rules loaded from ``tables/derivation.yaml`` and validated."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from generator.errors import DataError
+from generator.validation import validate
+from generator.yamlsource import load_yaml
+
+TABLES = Path(__file__).parent / "tables"
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CaliberRow(_M):
+    max_bore_in: float
+    factor: int
+
+
+class BeltRow(_M):
+    max_belt_in: float
+    factor: int
+
+
+class DeckBonus(_M):
+    min_deck_in: float
+    add: int
+
+
+class ArmorRules(_M):
+    unarmoured_by_type: dict[str, int]
+    by_belt: list[BeltRow]
+    deck_bonus: DeckBonus
+    maximum: int
+
+
+class RangeBands(_M):
+    close: tuple[int, int]
+    medium: tuple[int, int]
+
+
+class Ammunition(_M):
+    rounds_per_turn_by_caliber_factor: dict[int, int]
+
+
+class GunfireSequence(_M):
+    old_guns_step: int
+
+
+class AARules(_M):
+    guns_per_point: int
+    min_bore_in: float
+    max_bore_in: float
+
+
+class DamageControlRules(_M):
+    always_good: list[str]
+    good_from: dict[str, dt.date]
+
+
+class BombCaliber(_M):
+    default: int
+    us_dive_bomber: int
+
+
+class DerivationRules(_M):
+    """Every number the derivations use (see the YAML's comments for their origin)."""
+
+    caliber_factor: list[CaliberRow]
+    armor_factor: ArmorRules
+    torpedo_penetration: dict[int, int]
+    bomb_caliber: BombCaliber
+    range_bands: RangeBands
+    ammunition: Ammunition
+    gunfire_sequence: GunfireSequence
+    aa_factor: AARules
+    damage_control: DamageControlRules
+    comparative_strength_by_type: dict[str, float]
+    radar_range_yd: dict[str, int]
+    battery_arcs: dict[str, list[tuple[float, float]]]
+
+
+@functools.cache
+def load_rules(path: Path = TABLES / "derivation.yaml") -> DerivationRules:
+    """Load and validate the derivation tables (cached).
+
+    Args:
+        path: The YAML file.
+
+    Returns:
+        The validated rules.
+
+    Raises:
+        DataError: With every problem, located, if the file is invalid.
+    """
+    doc, problems = load_yaml(path, path.name)
+    if problems:
+        raise DataError(problems)
+    rules, problems = validate(DerivationRules, doc)
+    if problems or rules is None:
+        raise DataError(problems)
+    return rules

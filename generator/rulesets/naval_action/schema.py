@@ -1,0 +1,271 @@
+"""NAVAL ACTION data schema: ship classes and scenarios, declared once.
+
+Every field carries a description; ``docs/shipdata-naval-action.md`` is generated
+from these models (``quarterdeck docs``) and a test fails when it is stale.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class Strict(BaseModel):
+    """Base for every data model: unknown keys are errors, values are not coerced."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Nation(enum.StrEnum):
+    """Navies the Master List covers (ISO-like codes)."""
+
+    US = "US"
+    UK = "UK"
+    AU = "AU"
+    CA = "CA"
+    NZ = "NZ"
+    IN = "IN"
+    JP = "JP"
+    DE = "DE"
+    IT = "IT"
+    FR = "FR"
+    NL = "NL"
+    SU = "SU"
+    PL = "PL"
+    GR = "GR"
+    NO = "NO"
+
+
+NATION_NAMES = {
+    "US": "United States", "UK": "Royal Navy", "AU": "Royal Australian Navy",
+    "CA": "Royal Canadian Navy", "NZ": "Royal New Zealand Navy", "IN": "Royal Indian Navy",
+    "JP": "Imperial Japanese Navy", "DE": "Kriegsmarine", "IT": "Regia Marina",
+    "FR": "Marine nationale", "NL": "Koninklijke Marine", "SU": "Soviet Navy",
+    "PL": "Polish Navy", "GR": "Hellenic Navy", "NO": "Royal Norwegian Navy",
+}
+
+
+class ShipType(enum.StrEnum):
+    """Ship types, largest first (the order the Master List uses)."""
+
+    BB = "BB"
+    BC = "BC"
+    CV = "CV"
+    CVL = "CVL"
+    CVE = "CVE"
+    CA = "CA"
+    CL = "CL"
+    CLAA = "CLAA"
+    DL = "DL"
+    DD = "DD"
+    DE = "DE"
+    TB = "TB"
+    SS = "SS"
+    AK = "AK"
+    AP = "AP"
+
+
+TYPE_NAMES = {
+    "BB": "battleship", "BC": "battlecruiser", "CV": "aircraft carrier",
+    "CVL": "light carrier", "CVE": "escort carrier", "CA": "heavy cruiser",
+    "CL": "light cruiser", "CLAA": "anti-aircraft cruiser", "DL": "destroyer leader",
+    "DD": "destroyer", "DE": "destroyer escort", "TB": "torpedo boat", "SS": "submarine",
+    "AK": "cargo ship", "AP": "transport",
+}
+
+
+class Position(enum.StrEnum):
+    """Battery positions; each has its own arc of fire (see the rules' battery arcs)."""
+
+    BOW = "BOW"
+    C = "C"
+    STN = "STN"
+    L = "L"
+    R = "R"
+    LB = "LB"
+    RB = "RB"
+    LS = "LS"
+    RS = "RS"
+
+
+class Ship(Strict):
+    """One named ship of a class."""
+
+    name: str = Field(min_length=1, description="Name as printed on the sheet (Unicode allowed: 'Chōkai', 'Марат').")
+    hull: str | None = Field(None, description="Hull number or pennant, e.g. 'CA-34'.")
+    commissioned: dt.date = Field(description="Date of commissioning (YYYY-MM-DD).")
+    lost: dt.date | None = Field(None, description="Date lost, if she was (YYYY-MM-DD).")
+    aka: list[str] = Field(default_factory=list, description="Other spellings accepted when naming the ship (e.g. 'Chokai', 'Marat').")
+    note: str | None = Field(None, description="Anything particular to this ship (your own words).")
+
+    @model_validator(mode="after")
+    def _lost_after_commissioned(self) -> Ship:
+        if self.lost is not None and self.lost < self.commissioned:
+            raise ValueError("expected 'lost' on or after 'commissioned'")
+        return self
+
+
+class Armor(Strict):
+    """Armour as built (facts); the armor factor is derived from these (see the rules below)."""
+
+    belt_in: float = Field(ge=0, le=25, description="Main belt thickness in inches (0 if none).")
+    deck_in: float = Field(0, ge=0, le=15, description="Main armour deck thickness in inches (0 if none).")
+    old_deck: bool = Field(False, description="The 'O' flag: weak pre-1922 deck armour never substantially thickened.")
+    factor: int | None = Field(None, ge=1, le=10, description="Override the derived armor factor.")
+
+
+class GunBattery(Strict):
+    """One battery: guns of one bore that bear through one arc."""
+
+    position: Position = Field(description="Arc of fire: BOW, C, STN, L, R, LB, RB, LS or RS.")
+    guns: int = Field(ge=1, le=40, description="Number of guns in the battery.")
+    bore_in: float = Field(gt=0, le=20, description="Bore in inches (8 for 8-inch, 5.9 for 150 mm).")
+    old: bool = Field(False, description="'On' guns: a model designed before 1922 (fires with all old guns, last).")
+    max_range_yd: int = Field(ge=1000, le=50000, description="Maximum range in yards.")
+    rounds_per_gun: int = Field(ge=1, le=2000, description="Rounds carried per gun.")
+    dp: bool = Field(False, description="Dual-purpose guns; 3in-5.25in DP guns count towards the AA factor.")
+    turrets: int | None = Field(None, ge=1, le=20, description="Number of mounts (turrets) in the battery.")
+    caliber_factor: int | None = Field(None, ge=1, le=12, description="Override the derived caliber factor.")
+    close_range_yd: int | None = Field(None, ge=1, description="Override the derived close-range limit.")
+    medium_range_yd: int | None = Field(None, ge=1, description="Override the derived medium-range limit.")
+    fire_step: int | None = Field(None, ge=1, le=20, description="Override the derived step in the gunfire sequence.")
+    note: str | None = Field(None, description="Free text, e.g. '5in/25 single mounts'.")
+
+
+class AAGuns(Strict):
+    """Heavy AA guns that are not also listed as surface batteries."""
+
+    guns: int = Field(ge=1, le=60, description="Number of guns.")
+    bore_in: float = Field(gt=0, le=6, description="Bore in inches.")
+    note: str | None = Field(None, description="Free text, e.g. '4in/45 HA twin mounts'.")
+
+
+class TorpedoMount(Strict):
+    """Identical torpedo mounts (each mount fires its spread in one direction per turn)."""
+
+    size_in: Literal[18, 21, 24] = Field(description="Torpedo diameter in inches: 18, 21 or 24.")
+    mounts: int = Field(1, ge=1, le=12, description="How many such mounts (side mounts split evenly left/right).")
+    tubes: int = Field(ge=1, le=10, description="Tubes per mount.")
+    mount: Literal["side", "centerline"] = Field(description="'side' fires to its own side only; 'centerline' to either side.")
+    reloads: int = Field(0, ge=0, le=20, description="Reload torpedoes per mount.")
+    two_turn: bool = Field(False, description="Long-range torpedo that runs for two turns (Japanese 24in Type 93).")
+
+
+class Radar(Strict):
+    """A radar fit, active in scenarios on or after the date fitted."""
+
+    type: Literal["SC", "SG"] = Field(description="SC (early, 20,000 yd) or SG (later, 30,000 yd).")
+    fitted: dt.date = Field(description="Date first fitted (YYYY-MM-DD).")
+
+
+class Aircraft(Strict):
+    """Floatplanes or an air group (aircraft counts, before forming 6-plane elements)."""
+
+    floatplanes: int = Field(0, ge=0, le=40, description="Floatplanes carried.")
+    catapults: int = Field(0, ge=0, le=6, description="Catapults.")
+    fighters: int = Field(0, ge=0, le=200, description="Fighters in the air group.")
+    dive_bombers: int = Field(0, ge=0, le=200, description="Dive and scout bombers.")
+    torpedo_bombers: int = Field(0, ge=0, le=200, description="Torpedo bombers.")
+
+
+class Overrides(Strict):
+    """Per-class overrides of derived values (use sparingly, say why in notes)."""
+
+    aa_factor: float | None = Field(None, ge=0, le=50, description="Replace the derived AA factor.")
+    damage_control: Literal["good", "poor"] | None = Field(None, description="Force Good or Poor damage control whatever the date.")
+
+
+class ShipClass(Strict):
+    """A NAVAL ACTION ship class (one YAML file)."""
+
+    kind: Literal["ship-class"] = Field(description="Always 'ship-class'.")
+    ruleset: Literal["naval-action"] = Field(description="Always 'naval-action' for these files.")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Stable id, lowercase with hyphens; equal to the file name.")
+    name: str = Field(min_length=1, description="Class name, e.g. 'New Orleans'.")
+    nation: Nation = Field(description="Navy: " + ", ".join(n.value for n in Nation) + ".")
+    type: ShipType = Field(description="Type: " + ", ".join(t.value for t in ShipType) + ".")
+    ships: list[Ship] = Field(min_length=1, description="The ships of the class.")
+    length_ft: float = Field(gt=20, le=1300, description="Overall length in feet (sets the 1:12,000 marker).")
+    armor: Armor = Field(description="Armour facts and optional armor-factor override.")
+    speed_kn: float = Field(gt=0, le=45, description="Maximum speed in knots.")
+    guns: list[GunBattery] = Field(default_factory=list, description="Surface gun batteries.")
+    aa_guns: list[AAGuns] = Field(default_factory=list, description="Heavy AA guns not listed as batteries.")
+    torpedoes: list[TorpedoMount] = Field(default_factory=list, description="Torpedo mounts.")
+    radar: list[Radar] = Field(default_factory=list, description="Radar fits with dates.")
+    aircraft: Aircraft | None = Field(None, description="Floatplanes or air group.")
+    comparative_strength: float | None = Field(None, ge=0, le=100, description="Comparative Strength (CS); defaults by type.")
+    overrides: Overrides | None = Field(None, description="Overrides of derived values.")
+    sources: list[str] = Field(min_length=1, description="Where the facts came from (title, address, which facts).")
+    unverified: list[str] = Field(default_factory=list, description="Field paths of figures no source confirmed (e.g. 'guns.0.rounds_per_gun').")
+    notes: str | None = Field(None, description="Designer's notes (your own words).")
+
+    @field_validator("ships")
+    @classmethod
+    def _unique_names(cls, ships: list[Ship]) -> list[Ship]:
+        names = [s.name for s in ships]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"expected each ship once (repeated: {', '.join(dupes)})")
+        return ships
+
+
+class Special(Strict):
+    """Scenario-specific condition of one ship (ammunition left, guns out of action...)."""
+
+    rounds_per_gun: dict[Position, int] = Field(default_factory=dict, description="Rounds left per gun, by battery position (e.g. {BOW: 20}).")
+    disabled: list[Position] = Field(default_factory=list, description="Batteries out of action.")
+    damage: Literal["D", "HD"] | None = Field(None, description="Damage at the start.")
+    max_speed_kn: float | None = Field(None, gt=0, le=45, description="Speed limit for this scenario.")
+    note: str | None = Field(None, description="Printed on the ship's sheet.")
+
+
+class ShipRef(Strict):
+    """A ship in a scenario: class id plus ship name."""
+
+    class_: str = Field(alias="class", description="Class id (file name), e.g. 'new-orleans'.")
+    name: str = Field(description="A ship of that class (any spelling in its 'aka').")
+    special: Special | None = Field(None, description="Scenario conditions for this ship.")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Side(Strict):
+    """One side of a scenario; each side gets its own packet."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Short id used for the packet's file name.")
+    name: str = Field(description="Side's name, e.g. 'Allied Screening Force'.")
+    commander: str | None = Field(None, description="Historical commander.")
+    ships: list[ShipRef] = Field(min_length=1, description="Ships of this side.")
+    briefing: str | None = Field(None, description="What this side knows and wants (only in its own packet).")
+
+
+class Scenario(Strict):
+    """A NAVAL ACTION scenario (one YAML file)."""
+
+    kind: Literal["scenario"] = Field(description="Always 'scenario'.")
+    ruleset: Literal["naval-action"] = Field(description="Always 'naval-action' for these files.")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Stable id, equal to the file name.")
+    name: str = Field(description="Battle name.")
+    date: dt.date = Field(description="Date the action is fought (sets radar fits and damage control).")
+    date_label: str | None = Field(None, description="Date as printed, e.g. '28 Feb/1 Mar 1942'.")
+    time_of_day: Literal["day", "night", "dawn", "dusk"] = Field(description="day, night, dawn or dusk.")
+    start_time: str | None = Field(None, description="Local time the first turn starts, e.g. '01:43'.")
+    visibility: Literal["good", "poor", "bad"] = Field(description="good, poor or bad.")
+    sea_state: Literal["calm", "moderate", "rough", "very-rough"] = Field(description="calm, moderate, rough or very-rough.")
+    scale: str = Field("tabletop", description="Table scale: tabletop, floor, large-floor or 'N yards per cm|in'.")
+    sides: list[Side] = Field(min_length=2, description="The sides (two or more).")
+    starting_conditions: str = Field(description="Set-up: positions, courses, speeds (your own words).")
+    special_rules: list[str] = Field(default_factory=list, description="Special conditions of this battle.")
+    victory: str = Field(description="Victory notes.")
+    sources: list[str] = Field(min_length=1, description="Where the order of battle came from.")
+
+    @field_validator("scale")
+    @classmethod
+    def _scale(cls, value: str) -> str:
+        from generator.scales import parse_scale
+
+        parse_scale(value)
+        return value

@@ -1,0 +1,27 @@
+"""'Did you mean ...' hints, shared by every validator and the CLI."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """Return ``"; did you mean 'x'?"`` for the closest choice, or "" if none is close.
+
+    Args:
+        word: What the user wrote.
+        choices: The valid spellings.
+
+    Returns:
+        A hint to append to a message, possibly empty.
+    """
+    options = list(choices)
+    folded = {c.casefold(): c for c in options}
+    if word.casefold() in folded:
+        return f"; did you mean '{folded[word.casefold()]}'?"
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    if not close:
+        close_folded = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=0.6)
+        close = [folded[c] for c in close_folded]
+    return f"; did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,151 @@
+"""Shared table rendering (platypus): one look for every table quarterdeck prints."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
+from reportlab.platypus import LongTable, TableStyle
+from reportlab.pdfgen.canvas import Canvas
+
+from generator import fonts
+from generator.layout import PAPER_SIZES, Paper, prime_fonts, safe_box
+from generator.units import MM
+
+HEAD_BG = colors.Color(0.2, 0.2, 0.2)
+ZEBRA = colors.Color(0.94, 0.94, 0.94)
+
+
+def styles() -> dict[str, ParagraphStyle]:
+    """Paragraph styles of the kit (sizes never below the 7 pt floor)."""
+    fonts.register()
+    base = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=9.5, leading=12.5)
+    return {
+        "body": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
+        "cell": ParagraphStyle("cell", parent=base, fontName=fonts.NARROW, fontSize=7.5,
+                               leading=8.8),
+        "cellb": ParagraphStyle("cellb", parent=base, fontName=fonts.NARROW_BOLD,
+                                fontSize=7.5, leading=8.8),
+        "head": ParagraphStyle("head", parent=base, fontName=fonts.NARROW_BOLD, fontSize=7.5,
+                               leading=8.8, textColor=colors.white),
+        "h1": ParagraphStyle("h1", parent=base, fontName=fonts.BOLD, fontSize=18, leading=22,
+                             spaceAfter=4),
+        "h2": ParagraphStyle("h2", parent=base, fontName=fonts.BOLD, fontSize=12.5,
+                             leading=15, spaceBefore=8, spaceAfter=3),
+        "h3": ParagraphStyle("h3", parent=base, fontName=fonts.BOLD, fontSize=10, leading=13,
+                             spaceBefore=5, spaceAfter=2),
+        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=10, bulletIndent=2),
+    }
+
+
+def data_table(header: Sequence[str], rows: Sequence[Sequence[str | Flowable]],
+               widths_mm: Sequence[float], group_rows: Sequence[int] = ()) -> LongTable:
+    """A multi-page table with a repeated dark header and zebra rows.
+
+    Args:
+        header: Column titles.
+        rows: Cells (strings become paragraphs so long text wraps).
+        widths_mm: Column widths in mm.
+        group_rows: Row indexes (0-based in ``rows``) that are group headings.
+
+    Returns:
+        The table flowable.
+    """
+    st = styles()
+    body = [[Paragraph(h, st["head"]) for h in header]]
+    for i, row in enumerate(rows):
+        style = st["cellb"] if i in group_rows else st["cell"]
+        body.append([Paragraph(c, style) if isinstance(c, str) else c for c in row])
+    table = LongTable(body, colWidths=[w * MM for w in widths_mm], repeatRows=1)
+    commands: list[tuple[object, ...]] = [
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.Color(0.7, 0.7, 0.7)),
+    ]
+    for i in range(len(rows)):
+        if i in group_rows:
+            commands.append(("BACKGROUND", (0, i + 1), (-1, i + 1), colors.Color(0.8, 0.8, 0.8)))
+            commands.append(("SPAN", (0, i + 1), (-1, i + 1)))
+        elif i % 2:
+            commands.append(("BACKGROUND", (0, i + 1), (-1, i + 1), ZEBRA))
+    table.setStyle(TableStyle(commands))
+    return table
+
+
+@dataclass
+class FlowResult:
+    """A rendered flowing document: bytes, pages, and where each anchor landed."""
+
+    pdf: bytes
+    pages: int
+    anchors: list[tuple[str, int, float]]
+
+
+class Anchor(Flowable):
+    """An invisible flowable that records its page and height (for bookmarks)."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.title = title
+        self.width = self.height = 0
+
+    def draw(self) -> None:
+        """Record where we are."""
+        canvas: Canvas = self.canv
+        _, y = canvas.absolutePosition(0, 0)
+        self.canv._qd_anchors.append((self.title, canvas.getPageNumber() - 1, y + 12))
+
+
+def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) -> FlowResult:
+    """Lay out flowables in the safe box, with a footer, deterministically.
+
+    Args:
+        story: Flowables (Anchor instances record bookmark targets).
+        paper: Paper size.
+        title: Document title.
+        footer: Footer text on each page.
+
+    Returns:
+        The PDF, its page count and the anchors' positions.
+    """
+    fonts.register()
+    buf = io.BytesIO()
+    box = safe_box(paper)
+    frame = Frame(box.x, box.y + 5 * MM, box.width, box.height - 5 * MM, leftPadding=0,
+                  rightPadding=0, topPadding=0, bottomPadding=0, id="safe")
+
+    def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
+        canvas.saveState()
+        canvas.setFont(fonts.NARROW, 7)
+        canvas.drawString(box.x, box.y + 0.5 * MM, footer)
+        canvas.drawRightString(box.right, box.y + 0.5 * MM, str(canvas.getPageNumber()))
+        canvas.restoreState()
+
+    doc = BaseDocTemplate(buf, pagesize=PAPER_SIZES[paper], invariant=1, title=title,
+                          author="quarterdeck", creator="quarterdeck", pageCompression=1)
+    doc.addPageTemplates([PageTemplate("page", [frame], onPage=on_page)])
+    anchors: list[tuple[str, int, float]] = []
+
+    def start(canvas: Canvas) -> None:
+        canvas._qd_anchors = anchors
+        prime_fonts(canvas)
+
+    doc.setPageCallBack = None
+    orig = doc.beforeDocument
+
+    def before() -> None:
+        orig()
+        start(doc.canv)
+
+    doc.beforeDocument = before  # type: ignore[method-assign]
+    doc.build(story)
+    return FlowResult(buf.getvalue(), doc.page, anchors)

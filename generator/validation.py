@@ -1,0 +1,185 @@
+"""Turn pydantic validation errors into located ``found X, expected Y`` problems."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import types
+import typing
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from generator.errors import Problem
+from generator.suggest import did_you_mean
+from generator.yamlsource import Loc, SourceDoc
+
+M = TypeVar("M", bound=BaseModel)
+
+_EXPECTED_BY_TYPE = {
+    "int_parsing": "a whole number",
+    "int_type": "a whole number",
+    "int_from_float": "a whole number",
+    "float_parsing": "a number",
+    "float_type": "a number",
+    "bool_parsing": "true or false",
+    "bool_type": "true or false",
+    "string_type": "text",
+    "date_type": "a date YYYY-MM-DD",
+    "date_parsing": "a date YYYY-MM-DD",
+    "date_from_datetime_parsing": "a date YYYY-MM-DD",
+    "list_type": "a list",
+    "dict_type": "a mapping of keys to values",
+    "model_type": "a mapping of keys to values",
+    "model_attributes_type": "a mapping of keys to values",
+    "missing": "",
+}
+
+
+def describe(value: Any) -> str:
+    """Describe a found value briefly, the way a user would recognise it."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _field_annotation(model: type[BaseModel], loc: Loc) -> Any:
+    """Find the annotation of the field at ``loc`` by walking the model classes."""
+    annotation: Any = model
+    for part in loc:
+        annotation = _unwrap(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            info = _field_by_key(annotation, str(part))
+            if info is None:
+                return None
+            annotation = info.annotation
+        elif typing.get_origin(annotation) in (list, tuple):
+            annotation = typing.get_args(annotation)[0]
+        elif typing.get_origin(annotation) is dict:
+            annotation = typing.get_args(annotation)[1]
+        else:
+            return None
+    return annotation
+
+
+def _keys(model: type[BaseModel]) -> list[str]:
+    """The YAML keys a model accepts (aliases where set)."""
+    return [info.alias or name for name, info in model.model_fields.items()]
+
+
+def _field_by_key(model: type[BaseModel], key: str) -> Any:
+    for name, info in model.model_fields.items():
+        if (info.alias or name) == key:
+            return info
+    return None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Strip Optional[...] / X | None down to X."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def _expected_for(annotation: Any) -> str:
+    """Describe what a field accepts, from its annotation."""
+    annotation = _unwrap(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return "one of " + ", ".join(str(m.value) for m in annotation)
+    if typing.get_origin(annotation) is Literal:
+        return "one of " + ", ".join(str(a) for a in typing.get_args(annotation))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "a mapping"
+    origin = typing.get_origin(annotation)
+    if origin is list:
+        return "a list"
+    simple = {int: "a whole number", float: "a number", str: "text", bool: "true or false",
+              dt.date: "a date YYYY-MM-DD"}
+    return simple.get(annotation, "a value")
+
+
+def _choices(annotation: Any) -> list[str]:
+    annotation = _unwrap(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return [str(m.value) for m in annotation]
+    if typing.get_origin(annotation) is Literal:
+        return [str(a) for a in typing.get_args(annotation)]
+    return []
+
+
+def validate(model: type[M], doc: SourceDoc, data: Any | None = None) -> tuple[M | None, list[Problem]]:
+    """Validate a document against a model, collecting every problem with its position.
+
+    Args:
+        model: The pydantic model (with ``extra="forbid"``).
+        doc: The loaded document (for positions).
+        data: The data to validate; defaults to ``doc.data``.
+
+    Returns:
+        The model instance (or None when invalid) and the list of problems.
+    """
+    try:
+        return model.model_validate(doc.data if data is None else data), []
+    except ValidationError as exc:
+        return None, [_problem(model, doc, err) for err in exc.errors(include_url=False)]
+
+
+def _problem(model: type[BaseModel], doc: SourceDoc, err: Any) -> Problem:
+    loc: Loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    kind = err["type"]
+    found = err.get("input")
+    if kind == "extra_forbidden":
+        parent = _unwrap(_field_annotation(model, loc[:-1]))
+        known = _keys(parent) if isinstance(parent, type) and issubclass(parent, BaseModel) else []
+        hint = did_you_mean(str(loc[-1]), known)
+        return doc.problem(loc, f"found unknown key '{loc[-1]}', expected one of "
+                                f"{', '.join(known)}{hint}", key=True)
+    annotation = _field_annotation(model, loc)
+    if kind == "missing":
+        return Problem(*_located(doc, loc, _expected_for(annotation)))
+    if kind in ("enum", "literal_error"):
+        hint = did_you_mean(str(found), _choices(annotation)) if isinstance(found, str) else ""
+        return doc.problem(loc, f"found {describe(found)}, expected "
+                                f"{_expected_for(annotation)}{hint}")
+    if kind == "value_error":
+        # Our own validators raise ValueError("expected ...") with the whole message.
+        message = str(err.get("ctx", {}).get("error", err["msg"]))
+        return doc.problem(loc, f"found {describe(found)}, {message}")
+    expected = _EXPECTED_BY_TYPE.get(kind) or _bound_text(kind, err) or _expected_for(annotation)
+    return doc.problem(loc, f"found {describe(found)}, expected {expected}")
+
+
+def _located(doc: SourceDoc, loc: Loc, expected: str) -> tuple[str, int, int, str, str]:
+    # A missing key has no position of its own: point at the mapping that lacks it.
+    line, column = doc.mark(loc[:-1])
+    return (doc.display, line, column, ".".join(str(p) for p in loc),
+            f"found nothing, expected {expected} (required)")
+
+
+def _bound_text(kind: str, err: Any) -> str:
+    ctx = err.get("ctx", {})
+    bounds = {
+        "greater_than": "a number greater than {gt}",
+        "greater_than_equal": "a number of at least {ge}",
+        "less_than": "a number less than {lt}",
+        "less_than_equal": "a number of at most {le}",
+        "too_short": "at least {min_length} item(s)",
+        "too_long": "at most {max_length} item(s)",
+        "string_too_short": "text of at least {min_length} character(s)",
+        "string_pattern_mismatch": "text matching {pattern}",
+    }
+    template = bounds.get(kind)
+    return template.format(**ctx) if template else ""

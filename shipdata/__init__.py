@@ -1,0 +1,1 @@
+"""Bundled ship data (installed as a data package)."""

@@ -1,0 +1,1 @@
+"""Bundled Jinja2 templates (installed as a data package)."""
