@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -54,6 +55,16 @@ def reported(func: F) -> F:
         except QuarterdeckError as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}")
             sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            err.print("interrupted; nothing half-written was left behind")
+            sys.exit(130)
+        except Exception as exc:  # a bug: say so plainly, keep the details for a report
+            if os.environ.get("QUARTERDECK_DEBUG"):
+                raise
+            err.print(f"[bold red]internal error:[/] {escape(type(exc).__name__)}: "
+                      f"{escape(str(exc)[:300])}\nThis is a bug in quarterdeck; run again "
+                      "with QUARTERDECK_DEBUG=1 for the details and report them.")
+            sys.exit(70)
 
     return wrapper  # type: ignore[return-value]
 

@@ -10,7 +10,6 @@ import functools
 from importlib import resources
 from pathlib import Path
 
-from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
 
@@ -29,10 +28,38 @@ _FILES = {
 MIN_SIZE = 7.0
 """Smallest type size anything prints at (legibility floor for the whole kit)."""
 
-# Characters every document draws first, in this order, so that each component's
-# first font subset is byte-identical and pypdf can merge them when packets are
-# assembled (ReportLab numbers glyphs in order of first use).
-PRIMER = "".join(chr(c) for c in range(32, 127)) + "°×½⅓⅔–—’“”•…"
+# ReportLab embeds TrueType fonts in subsets of 256 codes, numbering characters in
+# order of first use (ASCII keeps its own codes). Every component draws a fixed primer
+# first that fills subset 0 completely, so subset 0 is byte-identical in every component
+# and pypdf's compress_identical_objects keeps one copy of it per packet.
+_PREFERRED = (
+    [chr(c) for c in range(0xA1, 0x100)]
+    + list("–—‘’“”•…†‡″′−")
+    + [chr(c) for c in range(0x100, 0x250)]
+    + [chr(c) for c in range(0x400, 0x460)]
+)
+
+
+class _Probe:
+    """A stand-in document: ReportLab keys its subset state by (weakref to) document."""
+
+
+@functools.cache
+def primer(font: str) -> str:
+    """The text that fills ``font``'s first embedded subset exactly (see above)."""
+    register()
+    face = pdfmetrics.getFont(font)
+    probe = _Probe()
+    text = "".join(chr(c) for c in range(32, 127))
+    face.splitString(text, probe)
+    for ch in _PREFERRED:
+        if face.state[probe].nextCode >= 256:
+            break
+        if ord(ch) in _cmap(font):
+            face.splitString(ch, probe)
+            text += ch
+    del face.state[probe]
+    return text
 
 
 def _font_path(name: str) -> Path:
@@ -53,7 +80,9 @@ def register() -> None:
 
 @functools.cache
 def _cmap(name: str) -> frozenset[int]:
-    return frozenset(TTFont(str(_font_path(name)), lazy=True).getBestCmap())
+    """Code points the font maps to a glyph (ReportLab has already parsed the cmap)."""
+    register()
+    return frozenset(pdfmetrics.getFont(name).face.charToGlyph)
 
 
 def missing_characters(text: str, font: str = REGULAR) -> list[str]:

@@ -62,7 +62,10 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str) -> Canvas:
         The canvas, with fonts registered and the font primer drawn invisibly.
     """
     fonts.register()
-    canvas = Canvas(buffer, pagesize=PAPER_SIZES[paper], invariant=1, pageCompression=1)
+    # Components are written uncompressed: packets compress each distinct stream once
+    # after merging (see packets.compress_streams), which is cheaper than compressing
+    # the same embedded fonts in every component.
+    canvas = Canvas(buffer, pagesize=PAPER_SIZES[paper], invariant=1, pageCompression=0)
     canvas.setTitle(title)
     canvas.setCreator("quarterdeck")
     canvas.setAuthor("quarterdeck")
@@ -71,12 +74,12 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str) -> Canvas:
 
 
 def prime_fonts(canvas: Canvas) -> None:
-    """Draw the primer string invisibly in each font (see ``fonts.PRIMER``)."""
+    """Draw the primer string invisibly in each font (see ``fonts.primer``)."""
     text = canvas.beginText(0, 0)
     text.setTextRenderMode(3)  # invisible
     for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
         text.setFont(name, fonts.MIN_SIZE)
-        text.textOut(fonts.PRIMER)
+        text.textOut(fonts.primer(name))
     # The render mode is graphics state and outlives the text object: reset it.
     text.setTextRenderMode(0)
     canvas.drawText(text)

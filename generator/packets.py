@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
+import zlib
 from dataclasses import dataclass, field
 
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, ByteStringObject, NameObject
-from pypdf.generic import Fit
+from pypdf.generic import ArrayObject, ByteStringObject, DecodedStreamObject, Fit, NameObject
 
 
 @dataclass
@@ -86,12 +87,33 @@ def assemble(spec: PacketSpec, components: dict[str, Component]) -> bytes:
     # Rulers and gauges must print at actual size.
     prefs[NameObject("/PrintScaling")] = NameObject("/None")
     writer.compress_identical_objects()
+    compress_streams(writer)
     # A fixed document id keeps builds byte-identical (pypdf would otherwise hash time).
     ident = ByteStringObject(spec.title.encode("utf-8")[:16].ljust(16, b"-"))
     writer._ID = ArrayObject([ident, ident])
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+# Compressed bytes by content hash: the same font subsets recur in every packet of a
+# build, so each is deflated once per process.
+_DEFLATED: dict[bytes, bytes] = {}
+
+
+def compress_streams(writer: PdfWriter) -> None:
+    """Deflate every stream that is not compressed yet (fonts, page contents)."""
+    for obj in writer._objects:  # pypdf has no public iterator over all objects
+        if isinstance(obj, DecodedStreamObject) and "/Filter" not in obj:
+            data = obj.get_data()
+            key = hashlib.sha1(data).digest()
+            packed = _DEFLATED.get(key)
+            if packed is None:
+                packed = zlib.compress(data, 6)
+                if len(_DEFLATED) < 4096:
+                    _DEFLATED[key] = packed
+            obj.set_data(packed)
+            obj[NameObject("/Filter")] = NameObject("/FlateDecode")
 
 
 def _add_bookmark(writer: PdfWriter, mark: Bookmark, offset: int, parent: object) -> None:

@@ -131,7 +131,7 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
         canvas.restoreState()
 
     doc = BaseDocTemplate(buf, pagesize=PAPER_SIZES[paper], invariant=1, title=title,
-                          author="quarterdeck", creator="quarterdeck", pageCompression=1)
+                          author="quarterdeck", creator="quarterdeck", pageCompression=0)
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=on_page)])
     anchors: list[tuple[str, int, float]] = []
 

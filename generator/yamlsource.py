@@ -136,7 +136,9 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
-        return self.loader.construct_object(node, deep=True)
+        # The composer has already resolved the scalar's tag; call its constructor
+        # directly (construct_object's bookkeeping is for recursive objects).
+        return self.loader.yaml_constructors[node.tag](self.loader, node)
 
 
 class _TooBig(Exception):

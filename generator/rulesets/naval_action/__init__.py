@@ -85,7 +85,11 @@ class NavalAction:
                               f"sheets:{side.id}", f"{side.id.upper()}-"))
         add(render_briefing(scenario, None, views, paper))
         add(render_master(paper))
-        add(self.catalog(library, paper))
+        # The referee gets the Master List entries of the classes in play; the whole
+        # list is its own command (`quarterdeck catalog`).
+        in_play = {v.cls.id for vs in views.values() for v in vs}
+        add(render_catalog([library.classes_of(NAME)[c].model for c in sorted(in_play)], paper,
+                           title="Ship classes in this scenario"))
         packets = [PacketSpec(f"{side.id}.pdf", f"{scenario.name}: {side.name}",
                               [f"briefing:{side.id}", f"sheets:{side.id}", "master"])
                    for side in scenario.sides]

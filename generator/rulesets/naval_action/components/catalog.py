@@ -44,24 +44,44 @@ def _torpedoes(cls: ShipClass) -> str:
     return "; ".join(parts) or "—"
 
 
+MAX_NAMES = 10
+MAX_UNVERIFIED = 3
+
+
 def _ships(cls: ShipClass) -> str:
+    """Ship names (lost ones marked), shortened for big classes so rows stay readable."""
     names = [s.name + (" †" if s.lost else "") for s in cls.ships]
-    return ", ".join(names)
+    if len(names) <= MAX_NAMES:
+        return ", ".join(names)
+    lost = sum(1 for s in cls.ships if s.lost)
+    return (f"{len(names)} listed ({lost} lost): " + ", ".join(names[:MAX_NAMES])
+            + f" and {len(names) - MAX_NAMES} more")
 
 
-def render_catalog(classes: list[ShipClass], paper: Paper) -> Component:
+def _unverified(cls: ShipClass) -> str:
+    if not cls.unverified:
+        return ""
+    if len(cls.unverified) <= MAX_UNVERIFIED:
+        return f"<br/><i>Unverified: {', '.join(cls.unverified)}</i>"
+    return (f"<br/><i>Unverified: {len(cls.unverified)} figures (listed in the class "
+            "file)</i>")
+
+
+def render_catalog(classes: list[ShipClass], paper: Paper,
+                   title: str = "Master List of World War II Ship Classes") -> Component:
     """Render the Master List: one table per nation, rows grouped by type.
 
     Args:
-        classes: Every class of the ruleset.
+        classes: The classes to list (every class for the full Master List).
         paper: Paper size.
+        title: Heading and bookmark title.
 
     Returns:
         The component, with a bookmark per nation.
     """
     st = styles()
     story: list[Flowable] = [
-        Paragraph("Master List of World War II Ship Classes", st["h1"]),
+        Paragraph(title, st["h1"]),
         Paragraph(
             "Every class in the library, grouped by navy and then by type, largest first. "
             "Armor is the derived armor factor (O marks old deck armour); CF is each "
@@ -87,7 +107,7 @@ def render_catalog(classes: list[ShipClass], paper: Paper) -> Component:
                 heads.append(len(rows))
                 rows.append([current] + [""] * (len(HEADER) - 1))
             radar = ", ".join(f"{r.type} {r.fitted:%b %Y}" for r in cls.radar) or "—"
-            unverified = f"<br/><i>Unverified: {', '.join(cls.unverified)}</i>" if cls.unverified else ""
+            unverified = _unverified(cls)
             rows.append([
                 f"<b>{cls.name}</b>{unverified}", cls.type.value, _ships(cls),
                 f"{cls.length_ft:g}",
@@ -98,8 +118,6 @@ def render_catalog(classes: list[ShipClass], paper: Paper) -> Component:
             ])
         story.append(data_table(HEADER, rows, WIDTHS, heads))
         story.append(Spacer(1, 4 * MM))
-    result = render_flow(story, paper, "Master List of Ship Classes",
-                         "quarterdeck · NAVAL ACTION · Master List of Ship Classes")
-    marks = [Bookmark(title, page, top) for title, page, top in result.anchors]
-    return Component("catalog", "Master List of ship classes", "List-", result.pdf, result.pages,
-                     marks)
+    result = render_flow(story, paper, title, f"quarterdeck · NAVAL ACTION · {title}")
+    marks = [Bookmark(name, page, top) for name, page, top in result.anchors]
+    return Component("catalog", title, "List-", result.pdf, result.pages, marks)

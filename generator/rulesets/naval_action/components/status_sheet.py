@@ -29,6 +29,8 @@ HEADER_H = 13 * MM
 FACTORS_H = 15 * MM
 ROW_MIN = 10.5 * MM
 GAP_BLOCKS = 6 * MM
+FOOTER_H = 5 * MM
+BLANK_BATTERIES = 4
 # Battery table columns: (title, width in mm). Ammunition takes the rest.
 COLUMNS = [("Bty", 11), ("Arc", 11), ("Guns", 17), ("CF", 8), ("Seq", 8),
            ("Close to yd", 15), ("Medium to", 15), ("Long to", 15)]
@@ -49,13 +51,13 @@ def _battery_height(b: BatteryView | None, per_row: int) -> float:
 def ship_height(view: ShipView | None, width: float) -> float:
     """Height a ship block needs (so two short ships can share a page)."""
     per_row = _ammo_per_row(width)
-    bats = view.batteries if view else [None] * 5
+    bats = view.batteries if view else [None] * BLANK_BATTERIES
     h = HEADER_H + FACTORS_H + 6 * MM  # + table header
     h += sum(_battery_height(b, per_row) for b in bats) or ROW_MIN
     torps = len(view.torpedoes) if view else 2
     h += 6 * MM + max(1, torps) * 6.5 * MM
     h += 16 * MM  # damage track and damage control
-    notes = len(view.notes) if view else 2
+    notes = len(view.notes) + bool(view.cls.unverified) if view else 1
     h += 5 * MM + max(1, notes) * 4.2 * MM
     return h
 
@@ -192,7 +194,8 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
     y -= 4 * MM
     c.setLineWidth(0.8)
     c.line(x, y, x + w, y)
-    batteries: list[BatteryView | None] = list(view.batteries) if view else [None] * 5
+    batteries: list[BatteryView | None] = (list(view.batteries) if view
+                                           else [None] * BLANK_BATTERIES)
     if view and not batteries:
         pen.text(x + 2 * MM, y - 5 * MM, "No gun batteries.", size=8)
         y -= ROW_MIN
@@ -315,7 +318,7 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
     if view and view.cls.unverified:
         notes = [*notes, "Some figures of this class are unverified; see the Master List."]
     if not notes:
-        for _ in range(2):
+        for _ in range(1):
             c.setStrokeColor(LIGHT)
             c.line(x, y - 3.4 * MM, x + w, y - 3.4 * MM)
             y -= 4.2 * MM
@@ -351,7 +354,7 @@ def render_sheets(views: list[ShipView], paper: Paper, title: str, scenario_line
     used_on_page = 0
     for view in views:
         need = ship_height(view, box.width)
-        if used_on_page and top - need < box.y:
+        if used_on_page and top - need < box.y + FOOTER_H:
             _footer(pen, box, title, page)
             canvas.showPage()
             page += 1
