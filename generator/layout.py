@@ -74,15 +74,18 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str) -> Canvas:
 
 
 def prime_fonts(canvas: Canvas) -> None:
-    """Draw the primer string invisibly in each font (see ``fonts.primer``)."""
+    """Assign each font's first subset in a fixed order (see ``fonts.primer``).
+
+    The primer is drawn into a form XObject that no page uses, so it is never shown,
+    printed or extracted as text; pypdf drops the unused form when packets are merged.
+    """
+    canvas.beginForm("qd-font-primer")
     text = canvas.beginText(0, 0)
-    text.setTextRenderMode(3)  # invisible
     for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
         text.setFont(name, fonts.MIN_SIZE)
         text.textOut(fonts.primer(name))
-    # The render mode is graphics state and outlives the text object: reset it.
-    text.setTextRenderMode(0)
     canvas.drawText(text)
+    canvas.endForm()
 
 
 class Pen:

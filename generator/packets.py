@@ -75,7 +75,7 @@ def assemble(spec: PacketSpec, components: dict[str, Component]) -> bytes:
         reader = PdfReader(io.BytesIO(comp.pdf))
         for page in reader.pages:
             writer.add_page(page)
-        parent = writer.add_outline_item(comp.title, start)
+        parent = writer.add_outline_item(title=comp.title, page_number=start)
         for mark in comp.bookmarks:
             _add_bookmark(writer, mark, start, parent)
         writer.set_page_label(start, start + comp.pages - 1, style="/D", prefix=comp.label)
@@ -118,6 +118,7 @@ def compress_streams(writer: PdfWriter) -> None:
 
 def _add_bookmark(writer: PdfWriter, mark: Bookmark, offset: int, parent: object) -> None:
     fit = Fit.xyz(top=mark.top) if mark.top is not None else Fit.fit()
-    item = writer.add_outline_item(mark.title, offset + mark.page, parent=parent, fit=fit)
+    item = writer.add_outline_item(title=mark.title, page_number=offset + mark.page,
+                                   parent=parent, fit=fit)
     for child in mark.children:
         _add_bookmark(writer, child, offset, item)

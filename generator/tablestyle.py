@@ -23,7 +23,8 @@ ZEBRA = colors.Color(0.94, 0.94, 0.94)
 def styles() -> dict[str, ParagraphStyle]:
     """Paragraph styles of the kit (sizes never below the 7 pt floor)."""
     fonts.register()
-    base = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=9.5, leading=12.5)
+    base = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=9.5, leading=12.5,
+                          bulletFontName=fonts.REGULAR)
     return {
         "body": base,
         "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
@@ -126,8 +127,8 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
     def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(fonts.NARROW, 7)
-        canvas.drawString(box.x, box.y + 0.5 * MM, footer)
-        canvas.drawRightString(box.right, box.y + 0.5 * MM, str(canvas.getPageNumber()))
+        canvas.drawString(box.x, box.y + 1.5 * MM, footer)
+        canvas.drawRightString(box.right, box.y + 1.5 * MM, str(canvas.getPageNumber()))
         canvas.restoreState()
 
     doc = BaseDocTemplate(buf, pagesize=PAPER_SIZES[paper], invariant=1, title=title,

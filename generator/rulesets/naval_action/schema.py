@@ -239,7 +239,9 @@ class Side(Strict):
     name: str = Field(description="Side's name, e.g. 'Allied Screening Force'.")
     commander: str | None = Field(None, description="Historical commander.")
     ships: list[ShipRef] = Field(min_length=1, description="Ships of this side.")
-    briefing: str | None = Field(None, description="What this side knows and wants (only in its own packet).")
+    briefing: str | None = Field(None, description="What this side knows and wants (only in its own packet and the referee's).")
+    setup: str | None = Field(None, description="Where this side's ships start (only in its own packet and the referee's).")
+    special_rules: list[str] = Field(default_factory=list, description="Conditions only this side (and the referee) should read, e.g. about its own ships.")
 
 
 class Scenario(Strict):
@@ -257,9 +259,9 @@ class Scenario(Strict):
     sea_state: Literal["calm", "moderate", "rough", "very-rough"] = Field(description="calm, moderate, rough or very-rough.")
     scale: str = Field("tabletop", description="Table scale: tabletop, floor, large-floor or 'N yards per cm|in'.")
     sides: list[Side] = Field(min_length=2, description="The sides (two or more).")
-    starting_conditions: str = Field(description="Set-up: positions, courses, speeds (your own words).")
-    special_rules: list[str] = Field(default_factory=list, description="Special conditions of this battle.")
-    victory: str = Field(description="Victory notes.")
+    starting_conditions: str = Field(description="The whole set-up (referee's packet only: it may name every ship).")
+    special_rules: list[str] = Field(default_factory=list, description="Conditions every player reads; must not name ships (hidden information).")
+    victory: str = Field(description="Victory notes every player reads; must not name ships.")
     sources: list[str] = Field(min_length=1, description="Where the order of battle came from.")
 
     @field_validator("scale")

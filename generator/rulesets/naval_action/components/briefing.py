@@ -70,6 +70,9 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
         visibility_note=VISIBILITY.get(scenario.visibility, ""),
         sea_note=SEAS.get(scenario.sea_state, ""),
         ratio=strength_ratio(totals) if side is None else "",
+        # Hidden information: a side reads only its own set-up, rules and orders.
+        briefed_sides=shown,
+        rules_for_sides=[(s.name, rule) for s in shown for rule in s.special_rules],
     )
     who = side.name if side else "Referee"
     result = render_flow(markup_to_flowables(text), paper, f"{scenario.name}: briefing",

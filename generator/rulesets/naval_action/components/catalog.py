@@ -95,9 +95,9 @@ def render_catalog(classes: list[ShipClass], paper: Paper,
         by_nation.setdefault(cls.nation.value, []).append(cls)
     for nation in sorted(by_nation, key=lambda n: NATION_NAMES[n]):
         group = sorted(by_nation[nation], key=lambda c: (TYPE_ORDER[c.type.value], c.name))
-        title = f"{NATION_NAMES[nation]} ({nation})"
-        story.append(Anchor(title))
-        story.append(Paragraph(title, st["h2"]))
+        heading = f"{NATION_NAMES[nation]} ({nation})"
+        story.append(Anchor(heading))
+        story.append(Paragraph(heading, st["h2"]))
         rows: list[list[str]] = []
         heads: list[int] = []
         current = None

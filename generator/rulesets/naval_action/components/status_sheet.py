@@ -392,6 +392,6 @@ def render_master(paper: Paper) -> Component:
 
 
 def _footer(pen: Pen, box: SafeBox, title: str, page: int) -> None:
-    pen.text(box.x, box.y + 0.5 * MM, f"quarterdeck · NAVAL ACTION · {title}", size=7,
+    pen.text(box.x, box.y + 1.5 * MM, f"quarterdeck · NAVAL ACTION · {title}", size=7,
              narrow=True, width=box.width * 0.8)
-    pen.text(box.right, box.y + 0.5 * MM, f"{page + 1}", size=7, narrow=True, align="right")
+    pen.text(box.right, box.y + 1.5 * MM, f"{page + 1}", size=7, narrow=True, align="right")

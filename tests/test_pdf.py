@@ -1,0 +1,229 @@
+"""Read the PDFs back: names, factors, tick boxes, sizes, margins, bookmarks, fonts."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from generator.pipeline import BuildResult, build
+from generator.units import MM
+
+A4 = (595.2756, 841.8898)
+LETTER = (612.0, 792.0)
+BOX = 3.4 * MM
+
+
+def text_of(path: Path) -> str:
+    with pdfplumber.open(path) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def test_side_packets_hold_only_their_own_ships(savo: BuildResult) -> None:
+    japanese = text_of(savo.folder / "japanese.pdf")
+    allied = text_of(savo.folder / "allied.pdf")
+    referee = text_of(savo.folder / "referee.pdf")
+    for name in ("CHŌKAI", "AOBA", "KAKO", "KINUGASA", "FURUTAKA", "TENRYŪ", "YŪBARI", "YŪNAGI"):
+        assert name in japanese
+        assert name in referee
+        assert name not in allied
+    for name in ("CANBERRA", "CHICAGO", "VINCENNES", "QUINCY", "ASTORIA", "RALPH TALBOT"):
+        assert name in allied
+        assert name in referee
+        assert name not in japanese
+
+
+@pytest.mark.parametrize("scenario", ["savo-island", "second-sirte", "komandorski",
+                                      "sunda-strait"])
+def test_no_enemy_ship_named_in_a_side_packet(scenario: str, tmp_path: Path) -> None:
+    """Hidden information: not in sheets, not in the briefing, not in any spelling."""
+    from generator.pipeline import validated_library
+    from generator.rulesets.naval_action.resolve import find_ship
+
+    library = validated_library([])
+    model = library.scenarios[scenario].model
+    classes = library.classes_of("naval-action")
+    result = build(scenario, out=tmp_path)
+    names: dict[str, set[str]] = {}
+    for side in model.sides:
+        found = set()
+        for ref in side.ships:
+            ship = find_ship(classes[ref.class_].model, ref.name)
+            assert ship is not None
+            found |= {ship.name, *ship.aka}
+        names[side.id] = found
+    for side in model.sides:
+        own = text_of(result.folder / f"{side.id}.pdf").casefold()
+        enemy = set().union(*(n for sid, n in names.items() if sid != side.id))
+        # A name shared by both sides' ships (none today) could not be checked.
+        enemy -= names[side.id]
+        for name in enemy:
+            pattern = r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)"
+            assert not re.search(pattern, own), (side.id, name)
+
+
+def ship_block(page: pdfplumber.page.Page, name: str) -> tuple[float, float]:
+    """(top, bottom) of a ship's block on a sheet page, in pdfplumber's top-down y."""
+    big = [w for w in page.extract_words(extra_attrs=["size"]) if w["size"] > 15]
+    mine = next(w["top"] for w in big if w["text"] == name.split()[0])
+    later = sorted(w["top"] for w in big if w["top"] > mine + 1)
+    return mine - 10, (later[0] - 10 if later else page.height)
+
+
+def find_ship_page(path: Path, name: str) -> int:
+    with pdfplumber.open(path) as pdf:
+        for i, page in enumerate(pdf.pages):
+            if any(w["text"] == name.split()[0] and w["size"] > 15 for w in page.extract_words(
+                    extra_attrs=["size"])):
+                return i
+    raise AssertionError(f"{name} not found")
+
+
+def words_in(page: pdfplumber.page.Page, top: float, bottom: float) -> list[dict]:
+    return [w for w in page.extract_words(extra_attrs=["size"]) if top <= w["top"] < bottom]
+
+
+def tick_boxes(page: pdfplumber.page.Page, top: float, bottom: float) -> list[dict]:
+    return [r for r in page.rects if abs(r["width"] - BOX) < 0.05 and abs(r["height"] - BOX) < 0.05
+            and top <= r["top"] < bottom]
+
+
+def row_boxes(page: pdfplumber.page.Page, label: str, top: float, bottom: float) -> int:
+    """Tick boxes in the battery row whose first cell is ``label``."""
+    words = words_in(page, top, bottom)
+    row = next(w for w in words if w["text"] == label and w["x0"] < page.bbox[0] + 80)
+    later = sorted(w["top"] for w in words if w["x0"] < page.bbox[0] + 80 and w["top"] >
+                   row["top"] + 3 and w["text"] in ("BOW", "STN", "C", "L", "R", "LB", "RB", "LS",
+                                                    "RS", "TORPEDOES"))
+    end = later[0] if later else bottom
+    # Boxes start 1.5 mm below the row line, about 7 pt above the label text.
+    return len(tick_boxes(page, row["top"] - 9, end - 9))
+
+
+def test_factors_and_ammunition_boxes_for_astoria(savo: BuildResult) -> None:
+    path = savo.folder / "allied.pdf"
+    index = find_ship_page(path, "ASTORIA")
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[index]
+        top, bottom = ship_block(page, "ASTORIA")
+        text = " ".join(w["text"] for w in words_in(page, top, bottom))
+        # armor 5 (5in belt), 32.7 kn, 588 ft, AA 2, Poor DC (Aug 1942), SC radar, CS 5
+        for fact in ("5", "32.7", "588", "2", "Poor", "SC", "10,620", "21,240", "31,860",
+                     "4,834", "9,667", "14,500"):
+            assert fact in text.split(), fact
+        # 150 rounds of 8in at 10 a turn: 15 boxes; 200 rounds of 5in at 15 a turn: 14.
+        assert row_boxes(page, "BOW", top, bottom) == 15
+        assert row_boxes(page, "STN", top, bottom) == 15
+        assert row_boxes(page, "L", top, bottom) == 14
+        assert row_boxes(page, "R", top, bottom) == 14
+
+
+def test_houston_scenario_limits(sunda: BuildResult) -> None:
+    path = sunda.folder / "allied.pdf"
+    index = find_ship_page(path, "HOUSTON")
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[index]
+        top, bottom = ship_block(page, "HOUSTON")
+        text = " ".join(w["text"] for w in words_in(page, top, bottom))
+        assert row_boxes(page, "BOW", top, bottom) == 2  # 20 rounds: two turns
+        assert row_boxes(page, "STN", top, bottom) == 0
+        assert "OUT OF ACTION" in text
+        assert "20 rds/gun (scenario limit)" in text
+
+
+def test_torpedo_and_reload_boxes(savo: BuildResult) -> None:
+    # Aoba: two side mounts of 4 x 24in with 4 reloads each.
+    path = savo.folder / "japanese.pdf"
+    index = find_ship_page(path, "AOBA")
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[index]
+        top, bottom = ship_block(page, "AOBA")
+        words = words_in(page, top, bottom)
+        torp_top = next(w["top"] for w in words if w["text"] == "TORPEDOES")
+        damage_top = next(w["top"] for w in words if w["text"] == "DAMAGE"
+                          and w["top"] > torp_top)
+        assert len(tick_boxes(page, torp_top, damage_top)) == 2 * (4 + 4)
+
+
+@pytest.mark.parametrize("fixture,size", [("savo", A4), ("savo_letter", LETTER)])
+def test_page_sizes_margins_and_type_sizes(fixture: str, size: tuple[float, float],
+                                           request: pytest.FixtureRequest) -> None:
+    result: BuildResult = request.getfixturevalue(fixture)
+    margin = 10 * MM
+    for name in result.files:
+        with pdfplumber.open(result.folder / name) as pdf:
+            for page in pdf.pages:
+                assert (page.width, page.height) == pytest.approx(size, abs=0.01)
+                for obj in page.chars + page.rects + page.lines:
+                    assert obj["x0"] >= margin - 0.01 and obj["x1"] <= page.width - margin + 0.01
+                    assert obj["top"] >= margin - 0.01
+                    assert obj["bottom"] <= page.height - margin + 0.01
+                sizes = [c["size"] for c in page.chars]
+                assert sizes and min(sizes) >= 7.0 - 1e-6
+
+
+def test_bookmarks_and_page_labels(savo: BuildResult) -> None:
+    reader = PdfReader(savo.folder / "referee.pdf")
+
+    def titles(outline: list) -> list[str]:
+        out = []
+        for item in outline:
+            out.extend(titles(item) if isinstance(item, list) else [item.title])
+        return out
+
+    names = titles(reader.outline)
+    for expected in ("Briefing", "Ship status: Japanese Striking Force",
+                     "Ship status: Allied Screening Force", "Blank status master",
+                     "Ship classes in this scenario", "Chōkai", "Astoria", "Jarvis",
+                     "Imperial Japanese Navy (JP)"):
+        assert expected in names
+    labels = reader.page_labels
+    assert labels[0] == "Brief-1"
+    assert "JAPANESE-1" in labels and "ALLIED-1" in labels and "Master-1" in labels
+    assert len(labels) == len(reader.pages)
+
+
+def test_fonts_are_not_duplicated(savo: BuildResult) -> None:
+    reader = PdfReader(savo.folder / "referee.pdf")
+    programs: Counter[str] = Counter()
+    seen = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            if "/FontDescriptor" not in font:
+                continue
+            ref = font["/FontDescriptor"].get_object().raw_get("/FontFile2")
+            if ref.idnum not in seen:
+                seen.add(ref.idnum)
+                programs[str(font["/BaseFont"])] += 1
+    # One copy of each font's first subset for the whole packet, whatever the components.
+    for base in ("/AAAAAA+PTSans-Regular", "/AAAAAA+PTSans-Bold", "/AAAAAA+PTSans-Narrow"):
+        assert programs[base] == 1, programs
+
+
+def test_manifest_lists_every_file_with_hash(savo: BuildResult) -> None:
+    manifest = json.loads(savo.manifest.read_text())
+    files = {entry["file"]: entry for entry in manifest["files"]}
+    assert set(files) == {"japanese.pdf", "allied.pdf", "referee.pdf"}
+    for name, entry in files.items():
+        data = (savo.folder / name).read_bytes()
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+        assert entry["pages"] == len(PdfReader(savo.folder / name).pages)
+
+
+def test_builds_are_byte_identical(savo: BuildResult, tmp_path: Path) -> None:
+    again = build("savo-island", out=tmp_path)
+    for name in savo.files:
+        assert (again.folder / name).read_bytes() == (savo.folder / name).read_bytes(), name
+    assert again.manifest.read_bytes() == savo.manifest.read_bytes()
+
+
+def test_print_scaling_none(savo: BuildResult) -> None:
+    reader = PdfReader(savo.folder / "referee.pdf")
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
