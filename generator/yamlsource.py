@@ -176,8 +176,9 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[SourceDoc, list[P
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        what = exc.problem or "a YAML syntax error"
-        return doc, [Problem(shown, line, column, "", f"found {what}, expected valid YAML")]
+        what = f" ({exc.problem})" if exc.problem else ""
+        return doc, [Problem(shown, line, column, "",
+                             f"found a YAML syntax error{what}, expected valid YAML")]
     except _TooBig:
         return doc, [Problem(shown, 1, 1, "", f"found more than {_MAX_NODES} values "
                                               "(alias expansion?), expected a data file")]

@@ -162,7 +162,7 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
                      if view.units_per_turn else "")
         fields = [
             ("ARMOR", view.armor_label, "O = old deck" if cls.armor.old_deck else
-             f"belt {cls.armor.belt_in:g}in"),
+             (f"belt {cls.armor.belt_in:g}in" if cls.armor.belt_in else "unarmoured")),
             ("SPEED kn", f"{view.speed_kn:g}", speed_sub),
             ("LENGTH ft", f"{cls.length_ft:g}", f"{cls.length_ft * 0.3048:.0f} m"),
             ("AA FACTOR", format_fraction(view.aa_factor) or "0", "1 per 4 DP guns"),
