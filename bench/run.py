@@ -205,7 +205,8 @@ def thousand_pages(points: list[dict[str, Any]]) -> dict[str, Any]:
     a, b = sorted(points, key=lambda q: q["pages"])[-2:]
 
     def line(key: str) -> float:
-        slope = (b[key] - a[key]) / (b["pages"] - a["pages"])
+        # Never below the larger build: a falling line is noise, not economy of scale.
+        slope = max(0.0, (b[key] - a[key]) / (b["pages"] - a["pages"]))
         return float(b[key] + slope * (THOUSAND_PAGES - b["pages"]))
 
     return {"how": f"extrapolated in a straight line through the builds of {a['pages']} and "

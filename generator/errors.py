@@ -19,6 +19,7 @@ class Problem:
         column: 1-based column, 0 when unknown.
         path: Dotted field path inside the document (``guns.0.bore_in``), or "".
         message: ``found X, expected Y`` (plus an optional "did you mean" hint).
+
     """
 
     file: str

@@ -94,6 +94,7 @@ def missing_characters(text: str, font: str = REGULAR) -> list[str]:
 
     Returns:
         The uncovered characters, each once, in order of appearance.
+
     """
     cmap = _cmap(font)
     seen: list[str] = []

@@ -60,6 +60,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str) -> Canvas:
 
     Returns:
         The canvas, with fonts registered and the font primer drawn invisibly.
+
     """
     fonts.register()
     # Components are written uncompressed: packets compress each distinct stream once
@@ -100,6 +101,7 @@ class Pen:
 
         Returns:
             The width drawn.
+
         """
         font = (fonts.NARROW_BOLD if bold else fonts.NARROW) if narrow else (
             fonts.BOLD if bold else fonts.REGULAR)
@@ -123,6 +125,7 @@ class Pen:
 
         Returns:
             The height used (points), rows counted downward from ``y`` (top edge).
+
         """
         if count <= 0:
             return 0.0

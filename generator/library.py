@@ -94,6 +94,7 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
 
     Returns:
         The library, with ``problems`` listing everything wrong in any file.
+
     """
     library = Library()
     layers: list[tuple[Path, bool]] = []
@@ -152,7 +153,8 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
         library.problems.append(doc.problem(
             ("ruleset",), f"found {describe(ruleset_name)}, expected one of "
             f"{', '.join(REGISTRY)}"
-            f"{did_you_mean(str(ruleset_name), REGISTRY) if isinstance(ruleset_name, str) else ''}"))
+            f"{did_you_mean(str(ruleset_name), REGISTRY) if isinstance(ruleset_name, str) else ''}"
+        ))
         return None
     ruleset = REGISTRY[ruleset_name]
     model: type[BaseModel] = ruleset.class_model if kind == "ship-class" else ruleset.scenario_model
@@ -161,8 +163,10 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
         library.problems.extend(problems)
         return None
     stem = path.stem
-    if getattr(instance, "id", stem) != stem:
-        library.problems.append(doc.problem(("id",), f"found '{instance.id}', expected '{stem}' "
+    found_id = getattr(instance, "id", stem)
+    if found_id != stem:
+        library.problems.append(doc.problem(("id",), f"found '{found_id}', "
+                                                     f"expected '{stem}' "
                                                      "(the file name without .yaml)"))
         return None
     return Entry(instance, doc, is_bundled)

@@ -26,6 +26,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 
     Raises:
         OutputError: When the folder cannot be created or written.
+
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -55,6 +56,7 @@ def write_kit(folder: Path, files: dict[str, bytes], pages: dict[str, int],
 
     Returns:
         The manifest's path.
+
     """
     entries = []
     for name in sorted(files):

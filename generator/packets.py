@@ -6,6 +6,7 @@ import hashlib
 import io
 import zlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, ByteStringObject, DecodedStreamObject, Fit, NameObject
@@ -20,6 +21,7 @@ class Bookmark:
         page: 0-based page within the component.
         top: Vertical position (points from the page bottom) to jump to, or None.
         children: Nested entries.
+
     """
 
     title: str
@@ -39,6 +41,7 @@ class Component:
         pdf: The component's PDF bytes.
         pages: Page count.
         bookmarks: Entries nested under the component's own bookmark.
+
     """
 
     key: str
@@ -67,6 +70,7 @@ def assemble(spec: PacketSpec, components: dict[str, Component]) -> bytes:
 
     Returns:
         The packet's PDF bytes (deterministic for deterministic inputs).
+
     """
     writer = PdfWriter()
     start = 0
@@ -78,7 +82,8 @@ def assemble(spec: PacketSpec, components: dict[str, Component]) -> bytes:
         parent = writer.add_outline_item(title=comp.title, page_number=start)
         for mark in comp.bookmarks:
             _add_bookmark(writer, mark, start, parent)
-        writer.set_page_label(start, start + comp.pages - 1, style="/D", prefix=comp.label)
+        writer.set_page_label(start, start + comp.pages - 1, style="/D",  # type: ignore[arg-type]
+                              prefix=comp.label)
         start += comp.pages
     writer.add_metadata({"/Title": spec.title, "/Creator": "quarterdeck",
                          "/Producer": "quarterdeck (ReportLab, pypdf)"})
@@ -116,7 +121,7 @@ def compress_streams(writer: PdfWriter) -> None:
             obj[NameObject("/Filter")] = NameObject("/FlateDecode")
 
 
-def _add_bookmark(writer: PdfWriter, mark: Bookmark, offset: int, parent: object) -> None:
+def _add_bookmark(writer: PdfWriter, mark: Bookmark, offset: int, parent: Any) -> None:
     fit = Fit.xyz(top=mark.top) if mark.top is not None else Fit.fit()
     item = writer.add_outline_item(title=mark.title, page_number=offset + mark.page,
                                    parent=parent, fit=fit)

@@ -1,5 +1,8 @@
-"""The build pipeline, readable in one function: load, validate, derive, render,
-assemble, write. Nothing is written until everything has been validated and rendered."""
+"""The build pipeline, readable in one function.
+
+Load, validate, derive, render, assemble, write: nothing is written until everything has
+been validated and rendered.
+"""
 
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ def validated_library(data: list[Path]) -> Library:
 
     Raises:
         DataError: With every problem found, in every file.
+
     """
     library = load_library(data)
     for ruleset in REGISTRY.values():
@@ -62,6 +66,7 @@ def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
 
     Returns:
         The files written, with warnings and notices.
+
     """
     # 1. load and validate everything (all problems at once)
     library = validated_library(list(data or []))

@@ -24,6 +24,7 @@ class Scale:
         yards_per_unit: Yards represented by one table unit.
         unit: ``cm`` or ``in``.
         label: Human description.
+
     """
 
     name: str
@@ -79,6 +80,7 @@ def parse_scale(text: str) -> Scale:
 
     Raises:
         ValueError: For anything else.
+
     """
     key = text.strip().lower()
     if key in NAMED_SCALES:

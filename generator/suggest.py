@@ -15,6 +15,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 
     Returns:
         A hint to append to a message, possibly empty.
+
     """
     options = list(choices)
     folded = {c.casefold(): c for c in options}

@@ -8,9 +8,16 @@ from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
-from reportlab.platypus import LongTable, TableStyle
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    LongTable,
+    PageTemplate,
+    Paragraph,
+    TableStyle,
+)
 
 from generator import fonts
 from generator.layout import PAPER_SIZES, Paper, prime_fonts, safe_box
@@ -56,6 +63,7 @@ def data_table(header: Sequence[str], rows: Sequence[Sequence[str | Flowable]],
 
     Returns:
         The table flowable.
+
     """
     st = styles()
     body = [[Paragraph(h, st["head"]) for h in header]]
@@ -91,7 +99,7 @@ class FlowResult:
     anchors: list[tuple[str, int, float]]
 
 
-class Anchor(Flowable):
+class Anchor(Flowable):  # type: ignore[misc]  # ReportLab ships no type hints
     """An invisible flowable that records its page and height (for bookmarks)."""
 
     def __init__(self, title: str) -> None:
@@ -117,6 +125,7 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
 
     Returns:
         The PDF, its page count and the anchors' positions.
+
     """
     fonts.register()
     buf = io.BytesIO()
@@ -147,6 +156,6 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
         orig()
         start(doc.canv)
 
-    doc.beforeDocument = before  # type: ignore[method-assign]
+    doc.beforeDocument = before
     doc.build(story)
     return FlowResult(buf.getvalue(), doc.page, anchors)

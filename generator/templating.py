@@ -35,6 +35,7 @@ def environment(escape: bool = True) -> jinja2.Environment:
     Args:
         escape: XML-escape values (for text that becomes PDF paragraphs); off for
             Markdown files.
+
     """
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),

@@ -25,6 +25,7 @@ def parse_length(text: str | float | int) -> float:
 
     Raises:
         ValueError: If the string has no recognised unit.
+
     """
     if isinstance(text, int | float):
         return float(text)

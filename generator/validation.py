@@ -120,7 +120,8 @@ def _choices(annotation: Any) -> list[str]:
     return []
 
 
-def validate(model: type[M], doc: SourceDoc, data: Any | None = None) -> tuple[M | None, list[Problem]]:
+def validate(model: type[M], doc: SourceDoc,
+             data: Any | None = None) -> tuple[M | None, list[Problem]]:
     """Validate a document against a model, collecting every problem with its position.
 
     Args:
@@ -130,6 +131,7 @@ def validate(model: type[M], doc: SourceDoc, data: Any | None = None) -> tuple[M
 
     Returns:
         The model instance (or None when invalid) and the list of problems.
+
     """
     try:
         return model.model_validate(doc.data if data is None else data), []
@@ -138,7 +140,9 @@ def validate(model: type[M], doc: SourceDoc, data: Any | None = None) -> tuple[M
 
 
 def _problem(model: type[BaseModel], doc: SourceDoc, err: Any) -> Problem:
-    loc: Loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    # Drop pydantic's internal validator names from the path the user sees.
+    loc: Loc = tuple(p for p in err["loc"]
+                     if not (isinstance(p, str) and p.startswith("function-")))
     kind = err["type"]
     found = err.get("input")
     if kind == "extra_forbidden":

@@ -45,6 +45,7 @@ class SourceDoc:
         data: Plain Python data (dicts, lists, str, int, float, bool, None, date).
         value_marks: (line, column) of each value, by field path.
         key_marks: (line, column) of each mapping key, by field path.
+
     """
 
     path: Path
@@ -62,6 +63,7 @@ class SourceDoc:
 
         Returns:
             (line, column), 1-based; (1, 1) if nothing better is known.
+
         """
         probe = tuple(loc)
         while True:
@@ -85,6 +87,7 @@ class SourceDoc:
 
         Returns:
             The located problem.
+
         """
         line, column = self.mark(loc, key=key)
         return Problem(self.display, line, column, dotted(loc), message)
@@ -122,7 +125,8 @@ class _Builder:
             for key_node, value_node in node.value:
                 key = self.build(key_node, (*loc, "<key>"))
                 if not isinstance(key, str | int):
-                    self.problems.append(self.doc.problem(loc, "found a complex key, expected a name"))
+                    self.problems.append(
+                        self.doc.problem(loc, "found a complex key, expected a name"))
                     continue
                 key_mark = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 if key in out:
@@ -154,6 +158,7 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[SourceDoc, list[P
 
     Returns:
         The document and the problems found while reading it (syntax, tags, duplicates).
+
     """
     shown = display or str(path)
     doc = SourceDoc(path=path, display=shown, data=None)

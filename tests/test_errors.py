@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import shutil
 import os
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from generator.errors import DataError, UsageError
 from generator.layout import Paper
 from generator.packets import Component, PacketSpec
@@ -13,7 +15,7 @@ from generator.rulesets.naval_action.components.briefing import render_briefing
 from generator.rulesets.naval_action.components.catalog import render_catalog
 from generator.rulesets.naval_action.components.status_sheet import render_master, render_sheets
 from generator.rulesets.naval_action.derive import ShipView, ship_view
-from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef, Side
+from generator.rulesets.naval_action.schema import Scenario, ShipClass
 from generator.scales import parse_scale
 from generator.suggest import did_you_mean
 from generator.templating import render_text
@@ -30,8 +32,8 @@ class NavalAction:
 
     name = NAME
     title = "NAVAL ACTION"
-    class_model = ShipClass
-    scenario_model = Scenario
+    class_model: type[BaseModel] = ShipClass
+    scenario_model: type[BaseModel] = Scenario
 
     def check(self, library: Library) -> list[Problem]:
         """Cross-file problems of every NAVAL ACTION scenario."""
@@ -112,17 +114,16 @@ class NavalAction:
             raise UsageError(f"no ship '{name}' in the {cls.name} class"
                              f"{did_you_mean(name, [s.name for s in cls.ships])}")
         date = found.commissioned
-        scenario = Scenario(
-            kind="scenario", ruleset=NAME, id=f"class-{cls.id}", name=f"{found.name} trial",
-            date=date, time_of_day="day", visibility="good", sea_state="calm",
-            scale="tabletop",
-            sides=[Side(id="ship", name=f"{cls.name} class", ships=[
-                ShipRef.model_validate({"class": cls.id, "name": found.name})]),
-                Side(id="none", name="(no opponent)", ships=[
-                    ShipRef.model_validate({"class": cls.id, "name": found.name})])],
-            starting_conditions="A single-ship kit for checking a class's data on paper.",
-            victory="None: this is a proof sheet.", sources=["the class file"],
-        )
+        ref = {"class": cls.id, "name": found.name}
+        scenario = Scenario.model_validate({
+            "kind": "scenario", "ruleset": NAME, "id": f"class-{cls.id}",
+            "name": f"{found.name} trial", "date": date, "time_of_day": "day",
+            "visibility": "good", "sea_state": "calm", "scale": "tabletop",
+            "sides": [{"id": "ship", "name": f"{cls.name} class", "ships": [ref]},
+                      {"id": "none", "name": "(no opponent)", "ships": [ref]}],
+            "starting_conditions": "A single-ship kit for checking a class's data on paper.",
+            "victory": "None: this is a proof sheet.", "sources": ["the class file"],
+        })
         scale = parse_scale("tabletop")
         views = {"ship": [ship_view(cls, found, None, scenario, "ship", scenario.sides[0].name,
                                     scale.units_per_knot(), scale.unit)]}

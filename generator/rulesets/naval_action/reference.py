@@ -57,7 +57,8 @@ def model_rows(model: type[BaseModel]) -> list[dict[str, str]]:
         elif info.default is PydanticUndefined or info.default is None:
             need = "optional"
         else:
-            need = f"default `{str(info.default).lower() if isinstance(info.default, bool) else info.default}`"
+            shown = str(info.default).lower() if isinstance(info.default, bool) else info.default
+            need = f"default `{shown}`"
         rows.append({"key": info.alias or name, "type": type_name(info.annotation),
                      "need": need, "description": info.description or ""})
     return rows

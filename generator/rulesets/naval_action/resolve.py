@@ -35,6 +35,7 @@ def check_scenario(entry: Entry, library: Library) -> tuple[list[Problem], list[
 
     Returns:
         Problems (errors) and warnings (text).
+
     """
     scenario: Scenario = entry.model
     doc = entry.doc

@@ -20,21 +20,29 @@ class _M(BaseModel):
 
 
 class CaliberRow(_M):
+    """Bore limit to caliber factor."""
+
     max_bore_in: float
     factor: int
 
 
 class BeltRow(_M):
+    """Belt limit to armor factor."""
+
     max_belt_in: float
     factor: int
 
 
 class DeckBonus(_M):
+    """Extra armor for a thick deck."""
+
     min_deck_in: float
     add: int
 
 
 class ArmorRules(_M):
+    """How armour becomes an armor factor."""
+
     unarmoured_by_type: dict[str, int]
     by_belt: list[BeltRow]
     deck_bonus: DeckBonus
@@ -42,30 +50,42 @@ class ArmorRules(_M):
 
 
 class RangeBands(_M):
+    """Close and medium range as fractions of maximum."""
+
     close: tuple[int, int]
     medium: tuple[int, int]
 
 
 class Ammunition(_M):
+    """Rounds per gun fired in one turn, by caliber factor."""
+
     rounds_per_turn_by_caliber_factor: dict[int, int]
 
 
 class GunfireSequence(_M):
+    """Where old guns fire in the sequence."""
+
     old_guns_step: int
 
 
 class AARules(_M):
+    """Guns per AA point and the bores that count."""
+
     guns_per_point: int
     min_bore_in: float
     max_bore_in: float
 
 
 class DamageControlRules(_M):
+    """Which navies have Good damage control, and from when."""
+
     always_good: list[str]
     good_from: dict[str, dt.date]
 
 
 class BombCaliber(_M):
+    """Bomb penetration factors."""
+
     default: int
     us_dive_bomber: int
 
@@ -99,6 +119,7 @@ def load_rules(path: Path = TABLES / "derivation.yaml") -> DerivationRules:
 
     Raises:
         DataError: With every problem, located, if the file is invalid.
+
     """
     doc, problems = load_yaml(path, path.name)
     if problems:

@@ -55,6 +55,7 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
 
     Returns:
         The component.
+
     """
     shown = [s for s in scenario.sides if side is None or s.id == side.id]
     summaries = []

@@ -17,7 +17,8 @@ from generator.rulesets.naval_action.schema import NATION_NAMES, ShipClass, Ship
 from generator.tablestyle import Anchor, data_table, render_flow, styles
 from generator.units import MM
 
-HEADER = ["Class", "Type", "Ships", "Length ft", "Armor", "Speed", "Gun batteries (guns × bore, CF)",
+HEADER = ["Class", "Type", "Ships", "Length ft", "Armor", "Speed",
+          "Gun batteries (guns × bore, CF)",
           "Torpedoes", "AA", "Radar", "CS"]
 WIDTHS = [27, 10, 32, 12, 11, 11, 38, 20, 8, 12, 9]
 TYPE_ORDER = {t.value: i for i, t in enumerate(ShipType)}
@@ -78,6 +79,7 @@ def render_catalog(classes: list[ShipClass], paper: Paper,
 
     Returns:
         The component, with a bookmark per nation.
+
     """
     st = styles()
     story: list[Flowable] = [
@@ -100,7 +102,7 @@ def render_catalog(classes: list[ShipClass], paper: Paper,
         story.append(Paragraph(heading, st["h2"]))
         rows: list[list[str]] = []
         heads: list[int] = []
-        current = None
+        current = ""
         for cls in group:
             if cls.type.value != current:
                 current = cls.type.value

@@ -116,6 +116,7 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
 
     Returns:
         The y of the block's bottom edge.
+
     """
     c = pen.c
     x, w = box.x, box.width
@@ -343,6 +344,7 @@ def render_sheets(views: list[ShipView], paper: Paper, title: str, scenario_line
 
     Returns:
         The rendered component with a bookmark per ship.
+
     """
     buf = io.BytesIO()
     canvas = new_canvas(buf, paper, title)
