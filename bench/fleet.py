@@ -45,6 +45,7 @@ def write_fleet(folder: Path, ships: int, library: Any) -> str:
 
     Raises:
         ValueError: The bundled library has fewer distinct ships than asked for.
+
     """
     pairs = ship_pairs(library)
     if ships > len(pairs):

@@ -146,7 +146,7 @@ def specs_from_views(views: list[Any], scenario_line: str) -> list[ShipSpec]:
             aircraft = "—"
         fields = [
             ("ARMOR", view.armor_label, "O = old deck" if cls.armor.old_deck else
-             f"belt {cls.armor.belt_in:g}in"),
+             (f"belt {cls.armor.belt_in:g}in" if cls.armor.belt_in else "unarmoured")),
             ("SPEED kn", f"{view.speed_kn:g}", f"{view.units_per_turn:.1f} {view.move_unit} per "
              "turn" if view.units_per_turn else ""),
             ("LENGTH ft", f"{cls.length_ft:g}", f"{cls.length_ft * 0.3048:.0f} m"),
@@ -367,6 +367,7 @@ def render_floor(ships: list[ShipSpec], out: str | Path | BinaryIO, *,
         compress: Deflate page streams (ReportLab's default). The status sheets are
             rendered uncompressed (packets compress after merging), so the like-for-like
             floor is ``compress=False``.
+
     """
     fonts.register()
     c = Canvas(out if isinstance(out, io.IOBase) else str(out), pagesize=A4, invariant=1,

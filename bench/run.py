@@ -56,7 +56,20 @@ def _maxrss_mb(usage: Any) -> float:
     return usage.ru_maxrss * scale / 1e6
 
 
-def cold_run(scenario: str, data: list[Path]) -> dict[str, Any]:
+def child_env(pycache: Path) -> dict[str, str]:
+    """The environment of the cold children: the user's, with bytecode caching on.
+
+    A user's interpreter reuses compiled bytecode; a sandbox with
+    ``PYTHONDONTWRITEBYTECODE`` would recompile quarterdeck on every run. The children
+    cache bytecode under ``pycache`` (a temporary folder of the benchmark, filled by the
+    untimed first run), so no ``__pycache__`` is written into the project.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
+def cold_run(scenario: str, data: list[Path], env: dict[str, str]) -> dict[str, Any]:
     """Build once in a fresh interpreter; wall time from outside, peak memory of the child.
 
     The child is reaped with ``os.wait4``, which returns the resource usage of exactly
@@ -68,7 +81,7 @@ def cold_run(scenario: str, data: list[Path]) -> dict[str, Any]:
         cmd = [sys.executable, "-c", CHILD, scenario, str(Path(tmp) / "out"),
                *[str(p) for p in data]]
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=tmp)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=tmp, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -82,10 +95,10 @@ def cold_run(scenario: str, data: list[Path]) -> dict[str, Any]:
             "files": report["files"]}
 
 
-def cold(scenario: str, data: list[Path], repeat: int) -> dict[str, Any]:
+def cold(scenario: str, data: list[Path], repeat: int, env: dict[str, str]) -> dict[str, Any]:
     """Median of ``repeat`` cold builds (after one untimed run that warms disk caches)."""
-    cold_run(scenario, data)
-    runs = [cold_run(scenario, data) for _ in range(repeat)]
+    cold_run(scenario, data, env)
+    runs = [cold_run(scenario, data, env) for _ in range(repeat)]
     return {
         "wall_s": statistics.median(r["wall_s"] for r in runs),
         "import_s": statistics.median(r["import_s"] for r in runs),
@@ -155,15 +168,15 @@ def counting_canvas() -> Iterator[Counter[str]]:
 
 # -- the three parts ---------------------------------------------------------------------
 
-def bench_scenarios(ids: list[str], repeat: int) -> list[dict[str, Any]]:
-    """a. Every bundled scenario: cold and warm build time, pages, pages per second."""
+def bench_scenarios(ids: list[str], repeat: int, env: dict[str, str]) -> list[dict[str, Any]]:
+    """Part a: every bundled scenario: cold and warm build time, pages, pages per second."""
     from generator.pipeline import validated_library
 
     library = validated_library([])
     rows = []
     for sid in ids:
         print(f"  scenario {sid} ...", file=sys.stderr, flush=True)
-        c = cold(sid, [], repeat)
+        c = cold(sid, [], repeat, env)
         w = warm(sid, [], repeat)
         rows.append({
             "scenario": sid,
@@ -177,15 +190,15 @@ def bench_scenarios(ids: list[str], repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
-def bench_packet(ships: int, folder: Path, repeat: int) -> dict[str, Any]:
-    """b. A generated fleet of ``ships`` ships: cold build time, pages, peak memory."""
+def bench_packet(ships: int, folder: Path, repeat: int, env: dict[str, str]) -> dict[str, Any]:
+    """Part b: a generated fleet of ``ships`` ships: cold build time, pages, peak memory."""
     from fleet import write_fleet
 
     from generator.pipeline import validated_library
 
     print(f"  packet of {ships} ships ...", file=sys.stderr, flush=True)
     sid = write_fleet(folder, ships, validated_library([]))
-    c = cold(sid, [folder], repeat)
+    c = cold(sid, [folder], repeat, env)
     return {"ships": ships, "scenario": sid, "pages": c["pages"], "files": c["files"],
             "cold_s": c["wall_s"], "cold_import_s": c["import_s"], "cold_build_s": c["build_s"],
             "cold_runs_s": c["runs_wall_s"], "pages_per_s": c["pages"] / c["wall_s"],
@@ -193,8 +206,11 @@ def bench_packet(ships: int, folder: Path, repeat: int) -> dict[str, Any]:
 
 
 def thousand_pages(points: list[dict[str, Any]]) -> dict[str, Any]:
-    """Time and memory at 1,000 pages: measured if a build reached it, else a straight line
-    through the two largest measured builds."""
+    """Time and memory at 1,000 pages.
+
+    Measured if a build reached 1,000 pages, else a straight line through the two
+    largest builds measured.
+    """
     big = [p for p in points if p["pages"] >= THOUSAND_PAGES]
     if big:
         p = min(big, key=lambda q: q["pages"])
@@ -215,7 +231,7 @@ def thousand_pages(points: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def bench_floor(ships: int, folder: Path, repeat: int) -> dict[str, Any]:
-    """c. Status sheets of a generated fleet: quarterdeck's render against bare ReportLab."""
+    """Part c: status sheets of a generated fleet: quarterdeck's render against bare ReportLab."""
     from fleet import scenario_id, write_fleet
     from floor_reportlab import render_floor, specs_from_views
 
@@ -297,7 +313,17 @@ def meta(quick: bool, repeat: int) -> dict[str, Any]:
         "python": platform.python_version(), "reportlab": reportlab.Version,
         "pypdf": pypdf.__version__, "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        "cold_children": "fresh interpreter, bytecode cached in a private PYTHONPYCACHEPREFIX",
+        "load_average_at_start": _load(),
     }
+
+
+def _load() -> list[float] | None:
+    """The 1, 5 and 15-minute load averages (other work skews timings), if known."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def report(r: dict[str, Any]) -> str:
@@ -306,7 +332,9 @@ def report(r: dict[str, Any]) -> str:
     out = [f"quarterdeck benchmark ({m['mode']}, median of {m['repeat']}) · {m['when']}",
            f"quarterdeck {m['quarterdeck']} ({m['commit']}) · Python {m['python']} · "
            f"ReportLab {m['reportlab']} · pypdf {m['pypdf']} · {m['cpus']} CPUs · "
-           f"{m['platform']}", ""]
+           f"{m['platform']}",
+           f"load average at start {m['load_average_at_start']}, at end "
+           f"{m['load_average_at_end']} (other work on the machine skews timings)", ""]
 
     out.append("a. Bundled scenarios: build(id, out=tmp). cold = fresh interpreter, wall clock "
                "(start-up + imports + build); warm = in-process after a warm-up build")
@@ -357,6 +385,11 @@ def report(r: dict[str, Any]) -> str:
     for who in ("quarterdeck", "floor"):
         per = f["primitives_per_ship"][who]
         out.append(f"   {who:<22}" + "".join(f"{per[k]:>8.1f}" for k in keys))
+    qd, fl = (f["primitives_total"][who] for who in ("quarterdeck", "floor"))
+    differ = [f"{k} {qd.get(k, 0)} vs {fl.get(k, 0)}" for k in (*keys, "pages")
+              if qd.get(k, 0) != fl.get(k, 0)]
+    out.append("   the floor makes the same calls" if not differ else
+               "   FLOOR DIFFERS (update bench/floor_reportlab.py): " + ", ".join(differ))
     return "\n".join(out)
 
 
@@ -381,8 +414,9 @@ def main() -> None:
                                "default_scenario": DEFAULT_SCENARIO,
                                "available_ships": available}
     with tempfile.TemporaryDirectory() as tmp:
-        results["scenarios"] = bench_scenarios(ids, args.repeat)
-        results["packets"] = [bench_packet(n, Path(tmp) / f"fleet-{n}", args.repeat)
+        env = child_env(Path(tmp) / "pycache")
+        results["scenarios"] = bench_scenarios(ids, args.repeat, env)
+        results["packets"] = [bench_packet(n, Path(tmp) / f"fleet-{n}", args.repeat, env)
                               for n in sizes]
         points = [{"pages": s["pages"], "cold_s": s["cold_s"], "peak_mb": s["peak_mb"]}
                   for s in results["scenarios"]] + results["packets"]
@@ -392,6 +426,7 @@ def main() -> None:
     packet = next(p for p in results["packets"] if p["ships"] == floor_ships)
     results["floor_packet_pages"] = packet["pages"]
     results["floor_packet_files"] = packet["files"]
+    results["meta"]["load_average_at_end"] = _load()
     results["targets"] = {
         "default_cold_s": DEFAULT_COLD_S, "thousand_pages_s": THOUSAND_S,
         "thousand_pages_mb": THOUSAND_MB, "sheets_floor_ratio": FLOOR_RATIO,

@@ -10,16 +10,21 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn
-from rich.table import Table
 
 from generator import __version__
 from generator.errors import DataError, QuarterdeckError, UsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-console = Console(highlight=False, soft_wrap=True)
+
+
+def say(message: str) -> None:
+    """Print a result line on stdout."""
+    click.echo(message)
+
+
+def tell(message: str) -> None:
+    """Print a message on stderr (click drops the colours when it is not a terminal)."""
+    click.echo(message, err=True)
 
 
 def data_option(func: F) -> F:
@@ -49,36 +54,29 @@ def reported(func: F) -> F:
             return func(*args, **kwargs)
         except DataError as exc:
             for problem in exc.problems:
-                err.print(str(problem), markup=False)
-            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+                tell(str(problem))
+            tell(f"{click.style('error:', fg='red', bold=True)} {exc}")
             sys.exit(exc.exit_code)
         except QuarterdeckError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}")
+            tell(f"{click.style('error:', fg='red', bold=True)} {exc}")
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
-            err.print("interrupted; nothing half-written was left behind")
+            tell("interrupted; nothing half-written was left behind")
             sys.exit(130)
         except Exception as exc:  # a bug: say so plainly, keep the details for a report
             if os.environ.get("QUARTERDECK_DEBUG"):
                 raise
-            err.print(f"[bold red]internal error:[/] {escape(type(exc).__name__)}: "
-                      f"{escape(str(exc)[:300])}\nThis is a bug in quarterdeck; run again "
-                      "with QUARTERDECK_DEBUG=1 for the details and report them.")
+            tell(f"{click.style('internal error:', fg='red', bold=True)} "
+                 f"{type(exc).__name__}: {str(exc)[:300]}\nThis is a bug in quarterdeck; run "
+                 "again with QUARTERDECK_DEBUG=1 for the details and report them.")
             sys.exit(70)
 
     return wrapper  # type: ignore[return-value]
 
 
-def escape(text: str) -> str:
-    """Escape rich markup in user-provided text."""
-    from rich.markup import escape as rich_escape
-
-    return rich_escape(text)
-
-
 def warn(message: str) -> None:
     """Print a warning on stderr."""
-    err.print(f"[yellow]warning:[/] {escape(message)}")
+    tell(f"{click.style('warning:', fg='yellow')} {message}")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,26 +100,34 @@ def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: b
 
     if scenario and class_id:
         raise UsageError("give a SCENARIO or --class, not both")
-    show = not quiet and err.is_terminal
-    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total}"), console=err,
-                  disable=not show, transient=True) as bar:
-        task = bar.add_task("rendering", total=None)
+    if not quiet and sys.stderr.isatty():
+        # rich is imported only when there is a terminal to draw the progress bar on.
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn
 
-        def progress(step: str, total: int) -> None:
-            bar.update(task, total=total, advance=1, description=f"rendered {step}")
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total}"),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("rendering", total=None)
 
-        result = run_build(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
-                           class_id=class_id, ship=ship, progress=progress)
+            def progress(step: str, total: int) -> None:
+                bar.update(task, total=total, advance=1, description=f"rendered {step}")
+
+            result = run_build(scenario, data=list(data), out=out,
+                               paper=paper,  # type: ignore[arg-type]
+                               class_id=class_id, ship=ship, progress=progress)
+    else:
+        result = run_build(scenario, data=list(data), out=out,
+                           paper=paper,  # type: ignore[arg-type]
+                           class_id=class_id, ship=ship)
     for notice in result.notices:
-        err.print(f"note: {escape(notice)}")
+        tell(f"note: {notice}")
     for message in result.warnings:
         warn(message)
     if not quiet:
         for name, pages in result.files.items():
-            out_path = result.folder / name
-            console.print(f"wrote {out_path} ({pages} page{'s' if pages != 1 else ''})")
-        console.print(f"wrote {result.manifest}")
+            say(f"wrote {result.folder / name} ({pages} page{'s' if pages != 1 else ''})")
+        say(f"wrote {result.manifest}")
 
 
 @main.command()
@@ -134,12 +140,12 @@ def check(paths: tuple[Path, ...]) -> None:
 
     library = validated_library(list(paths))
     for notice in library.notices:
-        err.print(f"note: {escape(notice)}")
+        tell(f"note: {notice}")
     for ruleset in REGISTRY.values():
         for message in getattr(ruleset, "warnings", lambda lib: [])(library):
             warn(message)
     classes = sum(len(library.classes_of(r)) for r in REGISTRY)
-    console.print(f"ok: {classes} classes and {len(library.scenarios)} scenarios are valid")
+    say(f"ok: {classes} classes and {len(library.scenarios)} scenarios are valid")
 
 
 @main.command(name="list")
@@ -149,9 +155,13 @@ def check(paths: tuple[Path, ...]) -> None:
 @reported
 def list_(what: str, data: tuple[Path, ...]) -> None:
     """List rulesets, scenarios and classes."""
+    from rich.console import Console
+    from rich.table import Table
+
     from generator.pipeline import validated_library
     from generator.rulesets import REGISTRY
 
+    console = Console(highlight=False, soft_wrap=True)
     library = validated_library(list(data))
     if what in ("all", "rulesets"):
         table = Table("ruleset", "title", "classes", "scenarios", title="Rulesets")
@@ -201,7 +211,7 @@ def new_class(class_id: str, ruleset: str, nation: str, ship_type: str, out: Pat
     if path.exists():
         raise UsageError(f"{path} already exists; not overwriting it")
     write_atomic(path, REGISTRY[ruleset].new_class_yaml(class_id, nation, ship_type).encode())
-    console.print(f"wrote {path}; edit it, then: quarterdeck check {path}")
+    say(f"wrote {path}; edit it, then: quarterdeck check {path}")
 
 
 @main.command()
@@ -220,7 +230,7 @@ def catalog(data: tuple[Path, ...], out: Path, paper: str) -> None:
     pdf = assemble(PacketSpec("catalog.pdf", "Master List of ship classes", ["catalog"]),
                    {"catalog": component})
     write_atomic(out / "catalog.pdf", pdf)
-    console.print(f"wrote {out / 'catalog.pdf'} ({component.pages} pages)")
+    say(f"wrote {out / 'catalog.pdf'} ({component.pages} pages)")
 
 
 @main.command()
@@ -243,7 +253,7 @@ def docs(check_only: bool, out: Path) -> None:
                 stale.append(str(path))
         else:
             write_atomic(path, text.encode())
-            console.print(f"wrote {path}")
+            say(f"wrote {path}")
     if stale:
-        err.print(f"stale: {', '.join(stale)}; run `quarterdeck docs`")
+        tell(f"stale: {', '.join(stale)}; run `quarterdeck docs`")
         sys.exit(1)

@@ -29,6 +29,7 @@ _SAFE_TAGS = {
     "tag:yaml.org,2002:map",
     "tag:yaml.org,2002:seq",
 }
+_STR = "tag:yaml.org,2002:str"
 # A guard against alias bombs ("billion laughs"): no real data file comes close.
 _MAX_NODES = 200_000
 
@@ -140,8 +141,11 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
-        # The composer has already resolved the scalar's tag; call its constructor
-        # directly (construct_object's bookkeeping is for recursive objects).
+        # The composer has already resolved the scalar's tag: plain text needs no
+        # constructor, the rest call theirs directly (construct_object's bookkeeping is
+        # for recursive objects, which scalars are not).
+        if node.tag == _STR:
+            return node.value
         return self.loader.yaml_constructors[node.tag](self.loader, node)
 
 
