@@ -71,11 +71,33 @@ def _font_path(name: str) -> Path:
 def register() -> None:
     """Register the kit's fonts with ReportLab (idempotent)."""
     for name in _FILES:
-        pdfmetrics.registerFont(RLTTFont(name, str(_font_path(name))))
+        font = RLTTFont(name, str(_font_path(name)))
+        _memoize_subsets(font)
+        pdfmetrics.registerFont(font)
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR,
                                   boldItalic=BOLD)
     pdfmetrics.registerFontFamily(NARROW, normal=NARROW, bold=NARROW_BOLD, italic=NARROW,
                                   boldItalic=NARROW_BOLD)
+
+
+def _memoize_subsets(font: RLTTFont) -> None:
+    """Build each distinct font subset once per process.
+
+    Every component embeds the same primed first subset (see ``primer``); ReportLab would
+    otherwise cut it out of the font file again for every component of every packet.
+    """
+    build = font.face.makeSubset
+    made: dict[tuple[int, ...], bytes] = {}
+
+    def make_subset(subset: list[int]) -> bytes:
+        key = tuple(subset)
+        if key not in made:
+            if len(made) >= 256:  # a long-running process: keep memory bounded
+                made.clear()
+            made[key] = build(subset)
+        return made[key]
+
+    font.face.makeSubset = make_subset
 
 
 @functools.cache

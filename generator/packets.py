@@ -61,22 +61,28 @@ class PacketSpec:
     components: list[str]
 
 
-def assemble(spec: PacketSpec, components: dict[str, Component]) -> bytes:
+def assemble(spec: PacketSpec, components: dict[str, Component],
+             readers: dict[str, PdfReader] | None = None) -> bytes:
     """Merge components into one PDF with an outline, page labels and no duplicate fonts.
 
     Args:
         spec: The packet to build.
         components: Rendered components by key.
+        readers: Parsed components shared between the packets of one build (a side's
+            sheets go in two packets but are parsed once).
 
     Returns:
         The packet's PDF bytes (deterministic for deterministic inputs).
 
     """
+    readers = {} if readers is None else readers
     writer = PdfWriter()
     start = 0
     for key in spec.components:
         comp = components[key]
-        reader = PdfReader(io.BytesIO(comp.pdf))
+        if key not in readers:
+            readers[key] = PdfReader(io.BytesIO(comp.pdf))
+        reader = readers[key]
         for page in reader.pages:
             writer.add_page(page)
         parent = writer.add_outline_item(title=comp.title, page_number=start)

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pypdf import PdfReader
+
 from generator import __version__, fonts
 from generator.errors import DataError, UsageError
 from generator.layout import Paper
@@ -99,7 +101,8 @@ def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
         # 3-4. derive and render every component, in memory
         kit = ruleset.kit_parts(library, scenario_id, paper, tick)
     # 5. assemble packets (still in memory)
-    files = {spec.filename: assemble(spec, kit.components) for spec in kit.packets}
+    readers: dict[str, PdfReader] = {}
+    files = {spec.filename: assemble(spec, kit.components, readers) for spec in kit.packets}
     pages = {spec.filename: sum(kit.components[k].pages for k in spec.components)
              for spec in kit.packets}
     warnings = list(kit.warnings) + _font_warnings(kit, library)
