@@ -7,14 +7,13 @@ replaces it.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
+from generator.bundled import bundled_dir
 from generator.errors import Problem
 from generator.rulesets import REGISTRY
 from generator.suggest import did_you_mean
@@ -24,13 +23,9 @@ from generator.yamlsource import SourceDoc, load_yaml
 KINDS = ("ship-class", "scenario")
 
 
-@functools.cache
 def bundled_data_dir() -> Path:
-    """Folder of the bundled ship data (installed package or source checkout)."""
-    try:
-        return Path(str(resources.files("quarterdeck_shipdata")))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "shipdata"
+    """Folder of the bundled ship data."""
+    return bundled_dir("quarterdeck_shipdata", "shipdata")
 
 
 @dataclass

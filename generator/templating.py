@@ -8,24 +8,20 @@ called "Smith & Co" cannot break the layout; ``<b>`` in the template itself is a
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
+from generator.bundled import bundled_dir
 from generator.tablestyle import Anchor, styles
 from generator.units import MM
 
 
-@functools.cache
 def templates_dir() -> Path:
-    """Folder of the bundled templates (installed package or source checkout)."""
-    try:
-        return Path(str(resources.files("quarterdeck_templates")))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "templates"
+    """Folder of the bundled templates."""
+    return bundled_dir("quarterdeck_templates", "templates")
 
 
 @functools.cache
