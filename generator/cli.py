@@ -96,11 +96,19 @@ def main() -> None:
 def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: bool,
           data: tuple[Path, ...], out: Path, paper: str) -> None:
     """Build SCENARIO's kit (default: savo-island) into OUT/<scenario>/."""
+    from generator.pipeline import BuildResult
     from generator.pipeline import build as run_build
 
     if scenario and class_id:
         raise UsageError("give a SCENARIO or --class, not both")
-    if not quiet and sys.stderr.isatty():
+    def run(progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
+        return run_build(scenario, data=list(data), out=out,
+                         paper=paper,  # type: ignore[arg-type]
+                         class_id=class_id, ship=ship, progress=progress)
+
+    if quiet or not sys.stderr.isatty():
+        result = run()
+    else:
         # rich is imported only when there is a terminal to draw the progress bar on.
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn
@@ -109,17 +117,8 @@ def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: b
                       TextColumn("{task.completed}/{task.total}"),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("rendering", total=None)
-
-            def progress(step: str, total: int) -> None:
-                bar.update(task, total=total, advance=1, description=f"rendered {step}")
-
-            result = run_build(scenario, data=list(data), out=out,
-                               paper=paper,  # type: ignore[arg-type]
-                               class_id=class_id, ship=ship, progress=progress)
-    else:
-        result = run_build(scenario, data=list(data), out=out,
-                           paper=paper,  # type: ignore[arg-type]
-                           class_id=class_id, ship=ship)
+            result = run(lambda step, total: bar.update(
+                task, total=total, advance=1, description=f"rendered {step}"))
     for notice in result.notices:
         tell(f"note: {notice}")
     for message in result.warnings:
@@ -141,9 +140,8 @@ def check(paths: tuple[Path, ...]) -> None:
     library = validated_library(list(paths))
     for notice in library.notices:
         tell(f"note: {notice}")
-    for ruleset in REGISTRY.values():
-        for message in getattr(ruleset, "warnings", lambda lib: [])(library):
-            warn(message)
+    for message in library.warnings:
+        warn(message)
     classes = sum(len(library.classes_of(r)) for r in REGISTRY)
     say(f"ok: {classes} classes and {len(library.scenarios)} scenarios are valid")
 

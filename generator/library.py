@@ -45,6 +45,7 @@ class Library:
     scenarios: dict[str, Entry] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def classes_of(self, ruleset: str) -> dict[str, Entry]:
         """Classes of one ruleset, by id."""

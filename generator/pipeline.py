@@ -45,7 +45,9 @@ def validated_library(data: list[Path]) -> Library:
     """
     library = load_library(data)
     for ruleset in REGISTRY.values():
-        library.problems.extend(ruleset.check(library))
+        problems, warnings = ruleset.check(library)
+        library.problems.extend(problems)
+        library.warnings.extend(warnings)
     if library.problems:
         raise DataError(library.problems)
     return library

@@ -36,8 +36,8 @@ class Ruleset(Protocol):
     class_model: type[BaseModel]
     scenario_model: type[BaseModel]
 
-    def check(self, library: Library) -> list[Problem]:
-        """Cross-file problems (unknown classes, ships, batteries...)."""
+    def check(self, library: Library) -> tuple[list[Problem], list[str]]:
+        """Cross-file problems (unknown classes, ships...) and warnings (service dates)."""
         ...
 
     def kit_parts(self, library: Library, scenario_id: str, paper: Paper,

@@ -35,13 +35,9 @@ class NavalAction:
     class_model: type[BaseModel] = ShipClass
     scenario_model: type[BaseModel] = Scenario
 
-    def check(self, library: Library) -> list[Problem]:
-        """Cross-file problems of every NAVAL ACTION scenario."""
-        return resolve.check_library(library)[0]
-
-    def warnings(self, library: Library) -> list[str]:
-        """Non-fatal remarks (ships outside their service dates)."""
-        return resolve.check_library(library)[1]
+    def check(self, library: Library) -> tuple[list[Problem], list[str]]:
+        """Cross-file problems and warnings of every NAVAL ACTION scenario."""
+        return resolve.check_library(library)
 
     def _views(self, library: Library, scenario: Scenario) -> dict[str, list[ShipView]]:
         classes = library.classes_of(NAME)
