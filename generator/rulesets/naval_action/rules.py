@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import functools
 from pathlib import Path
@@ -107,9 +108,24 @@ class DerivationRules(_M):
     battery_arcs: dict[str, list[tuple[float, float]]]
 
 
+ACTIVE: contextvars.ContextVar[DerivationRules | None] = contextvars.ContextVar(
+    "derivation_rules", default=None)
+"""Rules replaced for the current build by a user's ``--tables`` file (see cardtables)."""
+
+
+def load_rules() -> DerivationRules:
+    """The derivation tables in force: a user's replacement, else the bundled file.
+
+    Raises:
+        DataError: With every problem, located, if the bundled file is invalid.
+
+    """
+    return ACTIVE.get() or bundled_rules()
+
+
 @functools.cache
-def load_rules(path: Path = TABLES / "derivation.yaml") -> DerivationRules:
-    """Load and validate the derivation tables (cached).
+def bundled_rules(path: Path = TABLES / "derivation.yaml") -> DerivationRules:
+    """Load and validate the bundled derivation tables (cached).
 
     Args:
         path: The YAML file.

@@ -1,0 +1,124 @@
+"""The exact dice engine every ruleset shares, built on icepool.
+
+Outcomes are exact :class:`fractions.Fraction` probabilities: nothing is sampled, so a
+printed 41.7 % and a test's brute-force count always agree. The helpers cover what
+tabletop rules do with dice: read a die face through a table, repeat a roll a random
+number of times, cap a running total, shift along a row of columns, and chain a
+re-roll ("roll again; 1-4 means worse").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import icepool
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+Die = icepool.Die
+"""An icepool die: a finite distribution over hashable outcomes."""
+
+
+def d(sides: int) -> icepool.Die[int]:
+    """A fair die numbered 1..``sides`` (d6, d10, d20...)."""
+    return icepool.d(sides)
+
+
+def pool_sum(count: int, sides: int) -> icepool.Die[int]:
+    """The total of ``count`` dice with ``sides`` faces (2d6 is ``pool_sum(2, 6)``)."""
+    return icepool.d(sides).pool(count).sum()
+
+
+def constant(value: T) -> icepool.Die[T]:
+    """A 'die' that always shows ``value`` (for results that need no roll)."""
+    return icepool.Die([value])
+
+
+def read_table(die: icepool.Die[int], table: Mapping[int, T]) -> icepool.Die[T]:
+    """Read each face of ``die`` through a die-roll table (face -> result).
+
+    Raises:
+        KeyError: If a face has no entry in the table.
+
+    """
+    return die.map(lambda face: table[face])
+
+
+def then(die: icepool.Die[T], step: Callable[[T], icepool.Die[U] | U]) -> icepool.Die[U]:
+    """Follow each outcome with a further roll or a fixed result (re-rolls, chained tables)."""
+    return die.map(step)
+
+
+def repeat_sum(count: icepool.Die[int], each: icepool.Die[int],
+               cap: int | None = None) -> icepool.Die[int]:
+    """Roll ``each`` as many times as ``count`` shows and total it, optionally capped.
+
+    This is "roll for the number of hits, then roll each hit's effect".
+    """
+    total = count @ each
+    return total.map(lambda v: min(v, cap)) if cap is not None else total
+
+
+def distribution(die: icepool.Die[T]) -> dict[T, Fraction]:
+    """Outcome -> exact probability, in outcome order, zero-probability outcomes dropped."""
+    outcomes: list[T] = list(die.outcomes())
+    probabilities: list[Fraction] = list(die.probabilities())
+    return {o: p for o, p in zip(outcomes, probabilities, strict=True) if p}
+
+
+def chance(die: icepool.Die[T], predicate: Callable[[T], bool]) -> Fraction:
+    """Exact probability that an outcome satisfies ``predicate``."""
+    dist: dict[T, Fraction] = distribution(die)
+    return sum((p for o, p in dist.items() if predicate(o)), Fraction(0))
+
+
+def mean(die: icepool.Die[Any]) -> Fraction:
+    """Exact expected value of a numeric die."""
+    dist: dict[Any, Fraction] = distribution(die)
+    return sum((Fraction(o) * p for o, p in dist.items()), Fraction(0))
+
+
+def shift_column(columns: Sequence[T], index: int, shift: int) -> T:
+    """The column ``shift`` places from ``index``, held at either end of the row."""
+    return columns[max(0, min(len(columns) - 1, index + shift))]
+
+
+def column_for(thresholds: Sequence[int], value: float) -> int | None:
+    """Index of the last column heading not above ``value`` (None if below the first).
+
+    Tables headed "3, 7, 12, 18..." are read at the largest heading the value reaches.
+    """
+    found = None
+    for i, heading in enumerate(thresholds):
+        if value >= heading:
+            found = i
+    return found
+
+
+def percent(p: Fraction, places: int = 0) -> str:
+    """A probability as a percentage for print: '41.7%', never '0%' for a possible event."""
+    if p == 0:
+        return "0"
+    if p == 1:
+        return "100%"
+    value = float(p) * 100
+    text = f"{value:.{places}f}%"
+    if float(text[:-1]) == 0:
+        return f"<{10 ** -places:g}%"
+    if float(text[:-1]) == 100:
+        return f">{100 - 10 ** -places:g}%"
+    return text
+
+
+def pairs(seed: int, count: int) -> list[tuple[int, int]]:
+    """A reproducible sequence of (white, coloured) d6 pairs for a pre-rolled dice sheet.
+
+    The same seed always gives the same sequence (Python's ``random.Random`` with an
+    integer seed is stable across versions), so a printed seed regenerates its sheet.
+    """
+    rng = random.Random(seed)
+    return [(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(count)]
