@@ -85,6 +85,18 @@ def main() -> None:
     """Turn naval-wargame ship data into printed kits (status sheets, catalogs, packets)."""
 
 
+def tables_options(func: F) -> F:
+    """``--tables FILE`` and ``--seed N`` for every command that prints rules tables."""
+    func = click.option("--seed", type=int, default=None,
+                        help="Seed for the pre-rolled dice sheet (default: from the "
+                             "scenario id, so a kit always prints the same dice).")(func)
+    func = click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+                        default=None,
+                        help="YAML file replacing some of the ruleset's tables with your "
+                             "own values (see docs/tables-naval-action.md).")(func)
+    return func
+
+
 @main.command()
 @click.argument("scenario", required=False)
 @click.option("--class", "class_id", help="Build a one-ship kit for this class instead.")
@@ -92,19 +104,23 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @data_option
 @write_options
+@tables_options
 @reported
 def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: bool,
-          data: tuple[Path, ...], out: Path, paper: str) -> None:
+          data: tuple[Path, ...], out: Path, paper: str, tables: Path | None,
+          seed: int | None) -> None:
     """Build SCENARIO's kit (default: savo-island) into OUT/<scenario>/."""
     from generator.pipeline import BuildResult
     from generator.pipeline import build as run_build
+    from generator.rulesets.base import KitOptions
 
     if scenario and class_id:
         raise UsageError("give a SCENARIO or --class, not both")
     def run(progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
         return run_build(scenario, data=list(data), out=out,
                          paper=paper,  # type: ignore[arg-type]
-                         class_id=class_id, ship=ship, progress=progress)
+                         class_id=class_id, ship=ship,
+                         options=KitOptions(tables, seed), progress=progress)
 
     if quiet or not sys.stderr.isatty():
         result = run()
@@ -119,6 +135,11 @@ def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: b
             task = bar.add_task("rendering", total=None)
             result = run(lambda step, total: bar.update(
                 task, total=total, advance=1, description=f"rendered {step}"))
+    report(result, quiet)
+
+
+def report(result: Any, quiet: bool = False) -> None:
+    """Print a build's notices, warnings and files."""
     for notice in result.notices:
         tell(f"note: {notice}")
     for message in result.warnings:
@@ -127,6 +148,101 @@ def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: b
         for name, pages in result.files.items():
             say(f"wrote {result.folder / name} ({pages} page{'s' if pages != 1 else ''})")
         say(f"wrote {result.manifest}")
+
+
+@main.command()
+@click.argument("scenario", required=False)
+@data_option
+@write_options
+@tables_options
+@reported
+def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
+           tables: Path | None, seed: int | None) -> None:
+    """Write the rules calculator's PDFs (card, resolution tables, dice, SCENARIO's matchups).
+
+    Without SCENARIO: the Action Card, the resolution tables and a dice sheet in
+    OUT/tables/. With it, also each side's matchup pages and the victory sheet, in
+    OUT/<scenario>/tables/.
+    """
+    from generator.pipeline import build_tables
+    from generator.rulesets.base import KitOptions
+
+    report(build_tables(scenario, data=list(data), out=out,
+                        paper=paper,  # type: ignore[arg-type]
+                        options=KitOptions(tables, seed)))
+
+
+@main.command()
+@click.option("--firer", required=True,
+              help="Firing ship's name (accents optional); CLASS:NAME if several classes "
+                   "have a ship of that name.")
+@click.option("--target", required=True, help="Target ship's name.")
+@click.option("--battery", help="Battery position (BOW, STN, C, L, R, LB, RB, LS, RS) or "
+                                "'torpedo'; default: every weapon.")
+@click.option("--range", "band", type=click.Choice(["close", "medium", "long"]),
+              help="Range band; default: all three.")
+@click.option("--scenario", help="Scenario that sets the date, sea state and ships.")
+@click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+              help="YAML file replacing some tables with your own values.")
+@data_option
+@reported
+def odds(firer: str, target: str, battery: str | None, band: str | None,
+         scenario: str | None, tables: Path | None, data: tuple[Path, ...]) -> None:
+    """Answer one matchup exactly: accuracy, hits, each coloured-die face, damage odds."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from generator.pipeline import validated_library
+    from generator.rulesets.naval_action.ask import answer, hit_counts
+
+    library = validated_library(list(data))
+    result = answer(library, firer, target, battery, band, scenario, tables)
+    console = Console(highlight=False, soft_wrap=True)
+    t = result.target
+    console.print(f"[bold]{result.firer.name}[/] ({result.firer.cls.name} "
+                  f"{result.firer.cls.type.value}) firing at [bold]{t.name}[/] "
+                  f"({t.cls.name} {t.cls.type.value}, armor {t.armor_label}); "
+                  f"sea {result.sea_state}; tables: {result.calc.tables.origin}")
+    def pct(p: Any) -> str:
+        return f"{float(p) * 100:.1f}%"
+
+    for m in result.guns:
+        b = m.battery
+        table = Table("", *result.bands, title=f"{b.position} {b.guns}×{b.bore_in:g}in "
+                      f"(caliber {b.caliber_factor}, Δ {m.differential:+d})")
+        rows: list[tuple[str, Callable[[Any], str]]] = [
+            ("accuracy (white die ≤)", lambda o: str(o.accuracy) if o.accuracy >= 1 else "≤0"),
+            ("hits: chance of 0/1/2/3", lambda o: hit_counts(result.calc, o.accuracy)),
+            ("coloured die 1-6", lambda o: " ".join(f.label for f in o.faces)),
+            ("undamaged after the turn", lambda o: pct(o.damage.p(0))),
+            ("D / HD / sunk", lambda o: " / ".join(pct(o.damage.p(s)) for s in (1, 2, 3))),
+            ("≥1 damaging hit", lambda o: f"{pct(o.damage.at_least_one)} "
+                                          f"= {o.damage.at_least_one}"),
+            ("expected damage steps", lambda o: f"{float(o.damage.expected):.3f}"),
+        ]
+        for label, cell in rows:
+            table.add_row(label, *[cell(m.bands[name]) for name in result.bands])
+        console.print(table)
+    for tm in result.torpedoes:
+        table = Table("", "beam", "bow/stern",
+                      title=f"torpedoes: {tm.mounts} mount(s) × {tm.mount.tubes} "
+                            f"{tm.mount.size_in}in (penetration {tm.mount.penetration}, "
+                            f"Δ {tm.differential:+d}), one spread")
+        faces = " ".join(f.label for f in tm.faces)
+        table.add_row("coloured die 1-6", faces, faces)
+        table.add_row("undamaged after the spread", pct(tm.beam.p(0)), pct(tm.bow_stern.p(0)))
+        table.add_row("D / HD / sunk", *[" / ".join(pct(d.p(s)) for s in (1, 2, 3))
+                                         for d in (tm.beam, tm.bow_stern)])
+        table.add_row("≥1 damaging hit", *[f"{pct(d.at_least_one)} = {d.at_least_one}"
+                                           for d in (tm.beam, tm.bow_stern)])
+        table.add_row("expected damage steps", *[f"{float(d.expected):.3f}"
+                                                 for d in (tm.beam, tm.bow_stern)])
+        console.print(table)
+    if not result.guns and not result.torpedoes:
+        say(f"{result.firer.name} has no weapon in action that matches.")
+    situational = ", ".join(str(mod.number) for mod in result.calc.situational())
+    say(f"Accuracy is before the situational modifiers ({situational}). Damage odds are for "
+        "one turn's fire at an undamaged target; steps: D 1, HD 2, sunk 3.")
 
 
 @main.command()

@@ -19,7 +19,7 @@ from generator.library import Library, load_library
 from generator.output import write_kit
 from generator.packets import assemble
 from generator.rulesets import REGISTRY
-from generator.rulesets.base import Kit
+from generator.rulesets.base import Kit, KitOptions
 from generator.suggest import did_you_mean
 
 DEFAULT_SCENARIO = "savo-island"
@@ -55,7 +55,7 @@ def validated_library(data: list[Path]) -> Library:
 
 def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
           out: Path = Path("output"), paper: Paper = "a4", class_id: str | None = None,
-          ship: str | None = None,
+          ship: str | None = None, options: KitOptions | None = None,
           progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
     """Build a scenario's kit (or a one-ship kit for ``class_id``) into ``out``.
 
@@ -66,12 +66,14 @@ def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
         paper: ``a4`` or ``letter``.
         class_id: Build a single-ship kit for this class instead of a scenario.
         ship: With ``class_id``, which ship (default: the first).
+        options: The user's tables file and dice seed.
         progress: Called with each finished step and the expected number of steps.
 
     Returns:
         The files written, with warnings and notices.
 
     """
+    options = options or KitOptions()
     # 1. load and validate everything (all problems at once)
     library = validated_library(list(data or []))
     # 2. find the ruleset that owns the request
@@ -86,7 +88,7 @@ def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
         def tick(step: str) -> None:
             progress(step, steps)
 
-        kit: Kit = owner.class_kit_parts(library, class_id, ship, paper, tick)
+        kit: Kit = owner.class_kit_parts(library, class_id, ship, paper, tick, options)
     else:
         scenario_id = scenario_id or DEFAULT_SCENARIO
         entry = library.scenarios.get(scenario_id)
@@ -95,13 +97,48 @@ def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
                              f"{did_you_mean(scenario_id, library.scenarios)}; "
                              "`quarterdeck list scenarios` shows them")
         ruleset = REGISTRY[entry.model.ruleset]
-        steps = 2 * len(entry.model.sides) + 3
+        steps = 3 * len(entry.model.sides) + 7
 
         def tick(step: str) -> None:
             progress(step, steps)
 
         # 3-4. derive and render every component, in memory
-        kit = ruleset.kit_parts(library, scenario_id, paper, tick)
+        kit = ruleset.kit_parts(library, scenario_id, paper, tick, options)
+    return _assemble_and_write(kit, library, out, paper)
+
+
+def build_tables(scenario_id: str | None = None, *, data: list[Path] | None = None,
+                 out: Path = Path("output"), paper: Paper = "a4",
+                 options: KitOptions | None = None) -> BuildResult:
+    """Write the rules calculator's PDFs (and a scenario's matchups) one file each.
+
+    Args:
+        scenario_id: A scenario for matchup and victory sheets, or None for the
+            generic tables only (NAVAL ACTION).
+        data: The user's data folders.
+        out: Output root; files go in ``out/tables/`` or ``out/<scenario>/tables/``.
+        paper: ``a4`` or ``letter``.
+        options: The user's tables file and dice seed.
+
+    Returns:
+        The files written.
+
+    """
+    library = validated_library(list(data or []))
+    if scenario_id is None:
+        ruleset = REGISTRY["naval-action"]
+    else:
+        entry = library.scenarios.get(scenario_id)
+        if entry is None:
+            raise UsageError(f"no scenario '{scenario_id}'"
+                             f"{did_you_mean(scenario_id, library.scenarios)}; "
+                             "`quarterdeck list scenarios` shows them")
+        ruleset = REGISTRY[entry.model.ruleset]
+    kit = ruleset.tables_parts(library, scenario_id, paper, options or KitOptions())
+    return _assemble_and_write(kit, library, out, paper)
+
+
+def _assemble_and_write(kit: Kit, library: Library, out: Path, paper: Paper) -> BuildResult:
     # 5. assemble packets (still in memory)
     readers: dict[str, PdfReader] = {}
     files = {spec.filename: assemble(spec, kit.components, readers) for spec in kit.packets}

@@ -159,3 +159,72 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
     doc.beforeDocument = before
     doc.build(story)
     return FlowResult(buf.getvalue(), doc.page, anchors)
+
+
+RESULT_TINTS: dict[str, colors.Color] = {
+    "S": colors.Color(0.93, 0.62, 0.60),
+    "HD": colors.Color(0.98, 0.80, 0.60),
+    "D": colors.Color(1.0, 0.94, 0.66),
+    "dud": colors.Color(0.86, 0.86, 0.86),
+}
+"""Light tints for damage results, readable in colour and still distinct in grey."""
+
+
+def grid_table(header: Sequence[Sequence[str]], rows: Sequence[Sequence[str]],
+               widths_mm: Sequence[float], *, spans: Sequence[tuple[int, int, int]] = (),
+               group_rows: Sequence[int] = (), tints: dict[str, colors.Color] | None = None,
+               left_columns: int = 1, size: float = 7.5, repeat: bool = True) -> LongTable:
+    """A compact numeric table of plain strings (much faster than paragraph cells).
+
+    Args:
+        header: Header rows (dark background, bold white text).
+        rows: Body cells; text is drawn as is, centred except the first
+            ``left_columns`` columns.
+        widths_mm: Column widths in mm.
+        spans: ``(header_row, first_col, last_col)`` header cells to merge.
+        group_rows: Body row indexes that are group headings (spanning, shaded).
+        tints: Background colour by exact cell text (e.g. damage results).
+        left_columns: How many leading columns are left-aligned labels.
+        size: Font size (never below the 7 pt floor).
+        repeat: Repeat the header on each page.
+
+    Returns:
+        The table flowable.
+
+    """
+    fonts.register()
+    size = max(size, fonts.MIN_SIZE)
+    data = [list(r) for r in header] + [list(r) for r in rows]
+    table = LongTable(data, colWidths=[w * MM for w in widths_mm],
+                      repeatRows=len(header) if repeat else 0)
+    nh = len(header)
+    commands: list[tuple[object, ...]] = [
+        ("FONT", (0, 0), (-1, -1), fonts.NARROW, size, size + 1.3),
+        ("FONT", (0, 0), (-1, nh - 1), fonts.NARROW_BOLD, size, size + 1.3),
+        ("TEXTCOLOR", (0, 0), (-1, nh - 1), colors.white),
+        ("BACKGROUND", (0, 0), (-1, nh - 1), HEAD_BG),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+        ("ALIGN", (0, nh), (left_columns - 1, -1), "LEFT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 1.2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 1.2),
+        ("TOPPADDING", (0, 0), (-1, -1), 0.8),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.4),
+        ("LINEBELOW", (0, nh), (-1, -1), 0.25, colors.Color(0.7, 0.7, 0.7)),
+        ("LINEAFTER", (0, 0), (-1, -1), 0.25, colors.Color(0.75, 0.75, 0.75)),
+    ]
+    for hr, c0, c1 in spans:
+        commands.append(("SPAN", (c0, hr), (c1, hr)))
+    for i, row in enumerate(rows):
+        r = i + nh
+        if i in group_rows:
+            commands += [("SPAN", (0, r), (-1, r)), ("ALIGN", (0, r), (-1, r), "LEFT"),
+                         ("BACKGROUND", (0, r), (-1, r), colors.Color(0.8, 0.8, 0.8)),
+                         ("FONT", (0, r), (-1, r), fonts.NARROW_BOLD, size, size + 1.3)]
+            continue
+        if tints:
+            for c, cell in enumerate(row):
+                if cell in tints:
+                    commands.append(("BACKGROUND", (c, r), (c, r), tints[cell]))
+    table.setStyle(TableStyle(commands))
+    return table

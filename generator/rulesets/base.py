@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
@@ -16,6 +17,20 @@ if TYPE_CHECKING:
     from generator.library import Library
 
 Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class KitOptions:
+    """Choices a user makes for a whole build.
+
+    Attributes:
+        tables: A YAML file replacing some of the ruleset's tables (``--tables``).
+        seed: Seed for pre-rolled dice sheets (default: derived from the scenario id).
+
+    """
+
+    tables: Path | None = None
+    seed: int | None = None
 
 
 @dataclass
@@ -41,13 +56,18 @@ class Ruleset(Protocol):
         ...
 
     def kit_parts(self, library: Library, scenario_id: str, paper: Paper,
-                  progress: Progress) -> Kit:
+                  progress: Progress, options: KitOptions) -> Kit:
         """Derive and render every component of a scenario's kit, in memory."""
         ...
 
     def class_kit_parts(self, library: Library, class_id: str, ship: str | None,
-                        paper: Paper, progress: Progress) -> Kit:
+                        paper: Paper, progress: Progress, options: KitOptions) -> Kit:
         """A kit for one ship of a class (for designers)."""
+        ...
+
+    def tables_parts(self, library: Library, scenario_id: str | None, paper: Paper,
+                     options: KitOptions) -> Kit:
+        """The rules calculator's tables (and a scenario's matchups), one PDF each."""
         ...
 
     def new_class_yaml(self, class_id: str, nation: str, ship_type: str) -> str:

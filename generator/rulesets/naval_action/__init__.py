@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -9,12 +10,20 @@ from pydantic import BaseModel
 from generator.errors import DataError, UsageError
 from generator.layout import Paper
 from generator.packets import Component, PacketSpec
-from generator.rulesets.base import Kit, Progress
-from generator.rulesets.naval_action import resolve
+from generator.rulesets.base import Kit, KitOptions, Progress
+from generator.rulesets.naval_action import cardtables, resolve
+from generator.rulesets.naval_action.cardtables import Tables, load_tables
+from generator.rulesets.naval_action.components.action_card import render_action_card
 from generator.rulesets.naval_action.components.briefing import render_briefing
 from generator.rulesets.naval_action.components.catalog import render_catalog
+from generator.rulesets.naval_action.components.dice_sheet import render_dice_sheet
+from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
+from generator.rulesets.naval_action.components.resolution import render_resolution
 from generator.rulesets.naval_action.components.status_sheet import render_master, render_sheets
+from generator.rulesets.naval_action.components.victory_sheet import render_victory
 from generator.rulesets.naval_action.derive import ShipView, ship_view
+from generator.rulesets.naval_action.matchups import ship_matchups
+from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.schema import Scenario, ShipClass
 from generator.scales import parse_scale
 from generator.suggest import did_you_mean
@@ -55,8 +64,16 @@ class NavalAction:
         return out
 
     def kit_parts(self, library: Library, scenario_id: str, paper: Paper,
-                  progress: Progress) -> Kit:
+                  progress: Progress, options: KitOptions) -> Kit:
         """Render every component of a scenario's kit in memory."""
+        scenario, warnings = self._scenario(library, scenario_id)
+        tables = load_tables(options.tables)
+        with cardtables.using(tables):
+            views = self._views(library, scenario)
+            return self._kit(scenario, views, library, paper, progress, warnings, tables,
+                             options)
+
+    def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
         entry = library.scenarios.get(scenario_id)
         if entry is None or entry.model.ruleset != NAME:
             raise UsageError(f"no scenario '{scenario_id}'"
@@ -64,12 +81,38 @@ class NavalAction:
         problems, warnings = resolve.check_scenario(entry, library)
         if problems:
             raise DataError(problems)
-        scenario: Scenario = entry.model
-        views = self._views(library, scenario)
-        return self._kit(scenario, views, library, paper, progress, warnings)
+        return entry.model, warnings
+
+    def _calculator_parts(self, scenario: Scenario | None, views: dict[str, list[ShipView]],
+                          paper: Paper, tables: Tables, options: KitOptions,
+                          line: str) -> dict[str, Component]:
+        """The calculator's components: card, resolution tables, dice sheet, matchups.
+
+        For a scenario, also every side's matchup pages and the victory sheet.
+        """
+        calc = Calculator(tables)
+        foot = f"quarterdeck · NAVAL ACTION · {line}"
+        seed = options.seed if options.seed is not None else default_seed(
+            scenario.id if scenario else "naval-action")
+        command = "quarterdeck tables" + (f" {scenario.id}" if scenario else "") + \
+            f" --seed {seed}"
+        parts = [render_action_card(tables, paper), render_resolution(calc, paper, foot),
+                 render_dice_sheet(seed, paper, foot, command)]
+        if scenario is not None:
+            for side in scenario.sides:
+                enemies = [v for s in scenario.sides if s.id != side.id for v in views[s.id]]
+                pages = [ship_matchups(calc, v, enemies, scenario.sea_state, scenario.date.year)
+                         for v in views[side.id]]
+                parts.append(render_matchups(pages, calc, paper, f"matchups:{side.id}",
+                                             f"{side.id.upper()}-Odds-",
+                                             f"{foot} · {side.name} matchups"))
+            parts.append(render_victory(scenario, views, tables.card.victory.heavy_damage_share,
+                                        paper, f"{foot} · referee"))
+        return {c.key: c for c in parts}
 
     def _kit(self, scenario: Scenario, views: dict[str, list[ShipView]], library: Library,
-             paper: Paper, progress: Progress, warnings: list[str]) -> Kit:
+             paper: Paper, progress: Progress, warnings: list[str], tables: Tables,
+             options: KitOptions) -> Kit:
         line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
         components: dict[str, Component] = {}
 
@@ -88,17 +131,46 @@ class NavalAction:
         in_play = {v.cls.id for vs in views.values() for v in vs}
         add(render_catalog([library.classes_of(NAME)[c].model for c in sorted(in_play)], paper,
                            title="Ship classes in this scenario"))
+        for component in self._calculator_parts(scenario, views, paper, tables, options,
+                                                line).values():
+            add(component)
+        shared = ["card", "odds", "dice", "master"]
         packets = [PacketSpec(f"{side.id}.pdf", f"{scenario.name}: {side.name}",
-                              [f"briefing:{side.id}", f"sheets:{side.id}", "master"])
+                              [f"briefing:{side.id}", f"sheets:{side.id}",
+                               f"matchups:{side.id}", *shared])
                    for side in scenario.sides]
+        # The referee scores and adjudicates; the matchup pages are the players' tools
+        # (and `quarterdeck tables SCENARIO` prints them on their own).
         packets.append(PacketSpec("referee.pdf", f"{scenario.name}: referee",
                                   ["briefing:referee",
                                    *[f"sheets:{s.id}" for s in scenario.sides],
-                                   "master", "catalog"]))
+                                   "victory", *shared, "catalog"]))
         return Kit(scenario.id, components, packets, warnings)
 
+    def tables_parts(self, library: Library, scenario_id: str | None, paper: Paper,
+                     options: KitOptions) -> Kit:
+        """The calculator's PDFs on their own: card, resolution tables, dice, matchups."""
+        tables = load_tables(options.tables)
+        with cardtables.using(tables):
+            if scenario_id is None:
+                parts = self._calculator_parts(None, {}, paper, tables, options,
+                                               "rules calculator")
+                folder = "tables"
+                warnings: list[str] = []
+            else:
+                scenario, warnings = self._scenario(library, scenario_id)
+                views = self._views(library, scenario)
+                line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
+                parts = self._calculator_parts(scenario, views, paper, tables, options, line)
+                folder = f"{scenario.id}/tables"
+        names = {"card": "action-card.pdf", "odds": "resolution-tables.pdf",
+                 "dice": "dice.pdf", "victory": "victory.pdf"}
+        packets = [PacketSpec(names.get(key, key.replace(":", "-") + ".pdf"), part.title,
+                              [key]) for key, part in parts.items()]
+        return Kit(folder, parts, packets, warnings)
+
     def class_kit_parts(self, library: Library, class_id: str, ship: str | None, paper: Paper,
-                        progress: Progress) -> Kit:
+                        progress: Progress, options: KitOptions) -> Kit:
         """A one-ship kit for a designer: the ship's sheet, briefing and the master."""
         classes = library.classes_of(NAME)
         if class_id not in classes:
@@ -121,18 +193,22 @@ class NavalAction:
             "victory": "None: this is a proof sheet.", "sources": ["the class file"],
         })
         scale = parse_scale("tabletop")
-        views = {"ship": [ship_view(cls, found, None, scenario, "ship", scenario.sides[0].name,
-                                    scale.units_per_knot(), scale.unit)]}
         line = f"{cls.name} class · as commissioned {date.isoformat()}"
-        components = {
-            "sheets:ship": render_sheets(views["ship"], paper, f"Ship status: {found.name}",
-                                         line, "sheets:ship", "SHIP-"),
-            "master": render_master(paper),
-        }
+        tables = load_tables(options.tables)
+        with cardtables.using(tables):
+            views = {"ship": [ship_view(cls, found, None, scenario, "ship",
+                                        scenario.sides[0].name, scale.units_per_knot(),
+                                        scale.unit)]}
+            components = {
+                "sheets:ship": render_sheets(views["ship"], paper, f"Ship status: {found.name}",
+                                             line, "sheets:ship", "SHIP-"),
+                "master": render_master(paper),
+                "card": render_action_card(tables, paper),
+            }
         progress("sheets:ship")
         return Kit(scenario.id, components,
                    [PacketSpec(f"{cls.id}.pdf", f"{found.name} ({cls.name} class)",
-                               ["sheets:ship", "master"])])
+                               ["sheets:ship", "card", "master"])])
 
     def catalog(self, library: Library, paper: Paper) -> Component:
         """The Master List of every class."""
@@ -154,6 +230,11 @@ class NavalAction:
         """(id, name, nation, type) for listings."""
         cls: ShipClass = entry.model
         return cls.id, cls.name, cls.nation.value, cls.type.value
+
+
+def default_seed(name: str) -> int:
+    """A stable dice-sheet seed for a scenario (the same kit prints the same dice)."""
+    return zlib.crc32(name.encode()) % 100_000
 
 
 RULESET = NavalAction()

@@ -1,0 +1,127 @@
+"""One matchup on demand (``quarterdeck odds``): find the ships, compute, report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from generator.dice import distribution
+from generator.errors import UsageError
+from generator.library import Library
+from generator.rulesets.naval_action import cardtables, resolve
+from generator.rulesets.naval_action.cardtables import BANDS, Band, load_tables
+from generator.rulesets.naval_action.derive import ShipView, ship_view
+from generator.rulesets.naval_action.matchups import (
+    GunMatchup,
+    TorpedoMatchup,
+    gun_matchup,
+    target_groups,
+    torpedo_matchups,
+)
+from generator.rulesets.naval_action.odds import Calculator
+from generator.rulesets.naval_action.schema import Scenario, ShipClass
+from generator.suggest import did_you_mean
+
+NAME = "naval-action"
+
+
+@dataclass
+class Answer:
+    """What ``quarterdeck odds`` prints."""
+
+    firer: ShipView
+    target: ShipView
+    guns: list[GunMatchup]
+    torpedoes: list[TorpedoMatchup]
+    bands: list[Band]
+    calc: Calculator
+    sea_state: str
+
+
+def _find(library: Library, name: str, scenario: Scenario | None, role: str) -> ShipView:
+    classes = library.classes_of(NAME)
+    candidates: list[tuple[ShipClass, str]] = []
+    if scenario is not None:
+        for side in scenario.sides:
+            for ref in side.ships:
+                cls: ShipClass = classes[ref.class_].model
+                ship = resolve.find_ship(cls, ref.name)
+                if ship is not None and resolve.find_ship(cls, name) is ship:
+                    return ship_view(cls, ship, ref, scenario, side.id, side.name)
+        names = [ref.name for side in scenario.sides for ref in side.ships]
+        raise UsageError(f"no ship '{name}' in {scenario.name} ({role})"
+                         f"{did_you_mean(name, names)}")
+    class_id, _, bare = name.rpartition(":")
+    for entry in classes.values():
+        if class_id and entry.model.id != class_id:
+            continue
+        if resolve.find_ship(entry.model, bare) is not None:
+            candidates.append((entry.model, entry.model.id))
+    if not candidates:
+        every = [s.name for e in classes.values() for s in e.model.ships]
+        raise UsageError(f"no ship '{name}' in the library ({role}){did_you_mean(name, every)}")
+    if len(candidates) > 1:
+        raise UsageError(f"'{name}' ({role}) is a ship of several classes: "
+                         f"{', '.join(c for _, c in candidates)}; write CLASS:NAME "
+                         f"(e.g. {candidates[0][1]}:{bare}) or give --scenario")
+    cls = candidates[0][0]
+    ship = resolve.find_ship(cls, bare)
+    assert ship is not None
+    return ship_view(cls, ship, None, None)
+
+
+def answer(library: Library, firer: str, target: str, battery: str | None,
+           band: str | None, scenario_id: str | None, tables: Path | None) -> Answer:
+    """Compute one firer-against-target matchup.
+
+    Args:
+        library: The validated library.
+        firer: Firing ship's name (any spelling in its aka; accents optional).
+        target: Target ship's name.
+        battery: A battery position (BOW, STN, L...), ``torpedo``, or None for all.
+        band: ``close``, ``medium``, ``long`` or None for all three.
+        scenario_id: Scenario that sets the date, sea state and ships, if any.
+        tables: A user's tables file.
+
+    Returns:
+        The answer.
+
+    Raises:
+        UsageError: For unknown ships, batteries or scenarios.
+
+    """
+    scenario: Scenario | None = None
+    if scenario_id is not None:
+        entry = library.scenarios.get(scenario_id)
+        if entry is None or entry.model.ruleset != NAME:
+            raise UsageError(f"no scenario '{scenario_id}'"
+                             f"{did_you_mean(scenario_id, library.scenarios)}")
+        scenario = entry.model
+    loaded = load_tables(tables)
+    with cardtables.using(loaded):
+        shooter = _find(library, firer, scenario, "--firer")
+        aim = _find(library, target, scenario, "--target")
+    calc = Calculator(loaded)
+    sea = scenario.sea_state if scenario else "calm"
+    year = scenario.date.year if scenario else shooter.ship.commissioned.year
+    group = target_groups([aim])[0]
+    wanted = (battery or "").upper()
+    positions = sorted({b.position for b in shooter.batteries})
+    if wanted and wanted not in (*positions, "TORPEDO", "T"):
+        raise UsageError(f"{shooter.name} has no battery '{battery}'; it has "
+                         f"{', '.join(positions + (['torpedo'] if shooter.torpedoes else []))}"
+                         f"{did_you_mean(wanted, [*positions, 'torpedo'])}")
+    guns = [gun_matchup(calc, shooter, b, group, sea) for b in shooter.batteries
+            if not b.disabled and wanted in ("", b.position)]
+    torps = (torpedo_matchups(calc, shooter, group, year)
+             if wanted in ("", "TORPEDO", "T") else [])
+    bands: list[Band] = [b for b in BANDS if band in (None, b)]
+    return Answer(shooter, aim, guns, torps, bands, calc, sea)
+
+
+def hit_counts(calc: Calculator, accuracy: int) -> str:
+    """'0: 16.7%  1: 33.3% ...' for the number of hits at an accuracy."""
+    dist: dict[int, Fraction] = distribution(calc.hits(accuracy))
+    most = max(dist)
+    return "/".join(f"{float(dist.get(k, Fraction(0))) * 100:.0f}%" for k in range(most + 1))

@@ -1,0 +1,120 @@
+"""Matchup sheets: one page per firing ship, every weapon against every enemy, resolved.
+
+At the table the player finds the battery and the target's armour, rolls, and reads the
+coloured die's result off the row: no subtraction, no row shifts, no table look-ups.
+"""
+
+from __future__ import annotations
+
+from generator.canvasdoc import CanvasDoc
+from generator.dice import percent
+from generator.grid import Grid, aligned
+from generator.layout import Paper
+from generator.packets import Component
+from generator.rulesets.naval_action.cardtables import BANDS
+from generator.rulesets.naval_action.matchups import ShipMatchups, expected_text
+from generator.rulesets.naval_action.odds import Calculator
+from generator.tablestyle import RESULT_TINTS
+from generator.units import MM
+
+BAND_TITLES = {"close": "Close range", "medium": "Medium range", "long": "Long range"}
+FACES = ["1", "2", "3", "4", "5", "6"]
+
+
+def gun_grid(page: ShipMatchups) -> Grid:
+    """The gun batteries' table: battery x target group, three range bands."""
+    bands: list[str | None] = [x for b in BANDS for x in [BAND_TITLES[b], *[None] * 8]]
+    header: list[list[str | None]] = [
+        ["Battery", "Target (class)", "AF", "Δ", *bands],
+        ["", "", "", "", *["Acc", *FACES, "≥1", "E"] * 3],
+    ]
+    rows = []
+    for m in page.guns:
+        b = m.battery
+        row = [f"{b.position} {b.guns}×{b.bore_in:g}in", m.target.label, m.target.armor_label,
+               f"{m.differential:+d}"]
+        for band in BANDS:
+            odds = m.bands[band]
+            row += [str(odds.accuracy) if odds.accuracy >= 1 else "≤0",
+                    *[f.label for f in odds.faces], percent(odds.damage.at_least_one),
+                    expected_text(odds.damage.expected)]
+        rows.append(row)
+    widths = [w * MM for w in [16, 34, 5, 5.4] + [4.3, *[4.6] * 6, 6.2, 5.1] * 3]
+    aligns = aligned(2, 33)
+    return Grid(widths, header, rows, aligns, spans=[(0, 4 + 9 * i, 12 + 9 * i)
+                                                     for i in range(3)],
+                tints=RESULT_TINTS, size=7, wrap=frozenset({1}))
+
+
+def torpedo_grid(page: ShipMatchups) -> Grid:
+    """The torpedo mounts' table: mount type x target group, beam and bow/stern."""
+    header: list[list[str | None]] = [
+        ["Mounts", "Target (class)", "AF", "Δ", "Coloured die, each hit", *[None] * 5,
+         "Beam", None, "Bow/stern", None],
+        ["", "", "", "", *FACES, "≥1", "E", "≥1", "E"],
+    ]
+    rows = []
+    for m in page.torpedoes:
+        t = m.mount
+        rows.append([f"{m.mounts} mount{'s' if m.mounts > 1 else ''} × {t.tubes} "
+                     f"{t.size_in}in ({m.sides})", m.target.label, m.target.armor_label,
+                     f"{m.differential:+d}", *[f.label for f in m.faces],
+                     percent(m.beam.at_least_one), expected_text(m.beam.expected),
+                     percent(m.bow_stern.at_least_one), expected_text(m.bow_stern.expected)])
+    widths = [w * MM for w in [32, 52, 6, 6, *[7] * 6, 10, 9, 10, 9]]
+    aligns = aligned(2, 16)
+    return Grid(widths, header, rows, aligns, spans=[(0, 4, 9), (0, 10, 11), (0, 12, 13)],
+                tints=RESULT_TINTS, size=7, wrap=frozenset({1}))
+
+
+def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, key: str,
+                    label: str, footer: str) -> Component:
+    """Render one matchup page per firing ship.
+
+    Args:
+        pages: The computed matchups, one per firing ship (ships without weapons skipped).
+        calc: The calculator (for the situational modifier list).
+        paper: Paper size.
+        key: Component key, e.g. ``matchups:japanese``.
+        label: Page-label prefix.
+        footer: Footer text.
+
+    Returns:
+        The component, with a bookmark per ship.
+
+    """
+    doc = CanvasDoc(paper, "Matchups", footer)
+    situational = "; ".join(f"{m.number} {m.label}" for m in calc.situational())
+    armed = [p for p in pages if p.guns or p.torpedoes]
+    for page in armed:
+        doc.new_page()
+        firer = page.firer
+        doc.anchor(firer.name)
+        doc.paragraph(f"{firer.name} <font size=9>({firer.cls.name} class "
+                      f"{firer.cls.type.value}) against every enemy, resolved</font>", "h2")
+        fixed = "; ".join(page.applied)
+        doc.paragraph(
+            "<b>Acc</b> is the accuracy result before situational modifiers"
+            + (f" (already in: {fixed})" if fixed else "")
+            + f". At the table, also apply: {situational}. Roll the white die at or under "
+            "Acc to hit (a 6 always misses). Then read each hit's coloured die straight off "
+            "the row: range shifts, the (D) rule and duds are already resolved. "
+            "<b>≥1</b> is the chance one turn's fire does any damage; <b>E</b> the expected "
+            "damage steps (D 1, HD 2, sunk 3) on an undamaged target; <b>AF</b> the "
+            "target's armor, <b>Δ</b> caliber minus armor.")
+        doc.space(1.5)
+        if page.guns:
+            doc.grid(gun_grid(page))
+        if page.torpedoes:
+            doc.space(3)
+            doc.paragraph(
+                "<b>Torpedoes</b>: one spread per mount. <b>Beam</b>: the whole spread; "
+                "<b>bow/stern</b>: the track runs within 30° of the target's bow or stern, "
+                "so the torpedoes are halved. A first roll of 6 also sends one torpedo back "
+                f"at you ({percent(calc.wild_chance())}).")
+            doc.space(1)
+            doc.grid(torpedo_grid(page))
+    if not armed:
+        doc.paragraph("No ship on this side carries weapons.", "body")
+    pdf, count = doc.finish()
+    return Component(key, "Matchups", label, pdf, count, doc.bookmarks)

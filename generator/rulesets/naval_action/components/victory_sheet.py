@@ -1,0 +1,78 @@
+"""The comparative-strength sheet: what every loss is worth, and a tally to fill in."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from generator.canvasdoc import CanvasDoc
+from generator.grid import Grid, aligned
+from generator.layout import Paper
+from generator.packets import Component
+from generator.rulesets.naval_action.derive import ShipView
+from generator.rulesets.naval_action.schema import Scenario
+from generator.rulesets.naval_action.victory import (
+    loss_multipliers,
+    number,
+    points,
+    ship_values,
+)
+from generator.units import MM
+
+
+def render_victory(scenario: Scenario, views: dict[str, list[ShipView]],
+                   hd_share: tuple[int, int], paper: Paper, footer: str) -> Component:
+    """The referee's victory sheet.
+
+    Args:
+        scenario: The scenario.
+        views: Ships by side id.
+        hd_share: Share of a ship's value scored for heavy damage (numerator, denominator).
+        paper: Paper size.
+        footer: Footer text.
+
+    Returns:
+        The component (key ``victory``).
+
+    """
+    share = Fraction(*hd_share)
+    totals = {s.id: sum((Fraction(v.comparative_strength).limit_denominator(100)
+                         for v in views[s.id]), Fraction(0)) for s in scenario.sides}
+    mult = loss_multipliers(totals)
+    doc = CanvasDoc(paper, "Victory", footer)
+    doc.anchor("Victory")
+    doc.paragraph(f"{scenario.name}: victory points", "h1")
+    strengths = "; ".join(f"{s.name} {number(totals[s.id])}" for s in scenario.sides)
+    doc.paragraph(
+        f"Comparative strength (CS): {strengths}. When one side is stronger, each ship it "
+        "loses is worth its CS times the strength ratio to the other side, while the weaker "
+        "side's losses count at their plain CS. A heavily damaged (HD) ship scores "
+        f"{share.numerator}/{share.denominator} of that. Decide before play whether HD "
+        "counts as a loss (a cripple deep in enemy waters may be doomed) and agree any "
+        "special values, such as transports. Tick each loss; add up at the end.", "body")
+    ex = loss_multipliers({"a": Fraction(10), "b": Fraction(4)})
+    doc.paragraph(
+        f"Check: 10 CS of cruisers against 4 of destroyers is a ratio of {number(ex['a'])}; "
+        f"one ship sunk on each side scores {number(Fraction(5) * ex['a'])} for the "
+        f"destroyers and {number(Fraction(2) * ex['b'])} for the cruisers.")
+    for side in scenario.sides:
+        values = ship_values([(v.name, v.cls.name, v.cls.type.value,
+                               Fraction(v.comparative_strength).limit_denominator(100))
+                              for v in views[side.id]], mult[side.id], share)
+        enemy = " and ".join(s.name for s in scenario.sides if s.id != side.id)
+        doc.space(2)
+        doc.anchor(side.name)
+        doc.paragraph(f"{side.name}: losses score for {enemy} (× {number(mult[side.id])})",
+                      "h2")
+        rows = [[v.name, f"{v.cls} {v.type}", number(v.cs), number(v.if_sunk),
+                 number(v.if_hd), "", ""] for v in values]
+        rows.append(["Total", "", number(totals[side.id]),
+                     number(points(values, [v.name for v in values], [])), "", "", ""])
+        header: list[list[str | None]] = [["Ship", "Class", "CS", "If sunk", "If HD",
+                                           "Sunk", "HD"]]
+        aligns = aligned(2, 7)
+        doc.grid(Grid([w * MM for w in [42, 52, 14, 20, 20, 20, 20]], header, rows, aligns,
+                      size=8))
+        doc.space(2)
+        doc.paragraph(f"Points {enemy} scored from these losses: ______________", "body")
+    pdf, pages = doc.finish()
+    return Component("victory", "Victory points", "Victory-", pdf, pages, doc.bookmarks[1:])
