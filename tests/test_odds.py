@@ -400,12 +400,12 @@ def test_user_tables_row_with_eleven_cells(tmp_path: Path) -> None:
     section = _penetration_text()
     assert row4 in section
     user = tmp_path / "short.yaml"
-    user.write_text(section.replace(row4, row4.replace(', "S"]', "]")), encoding="utf-8")
-    # Line 2, column 3 is where the penetration mapping's body begins; the message names
-    # the row that is wrong.
+    text = section.replace(row4, row4.replace(', "S"]', "]"))
+    user.write_text(text, encoding="utf-8")
+    # The message points at the short row itself: its line, and the column its list opens.
+    line = text.splitlines().index(row4.replace(', "S"]', "]").rstrip("\n")) + 1
     assert _problems(user) == [
-        f"{user}:2:3: penetration: found a mapping, expected 12 cells in every row "
-        "(one per column); wrong: 4"]
+        f"{user}:{line}:8: penetration.rows.4: found 11 cells, expected 12 (one per column)"]
 
 
 def test_user_tables_unknown_key(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.rules import DerivationRules
 from generator.suggest import did_you_mean
 from generator.validation import validate
-from generator.yamlsource import load_yaml
+from generator.yamlsource import SourceDoc, load_yaml
 
 TABLES = Path(__file__).parent / "tables"
 Band = Literal["close", "medium", "long"]
@@ -463,10 +463,39 @@ def _override_model() -> type[BaseModel]:
                                                             populate_by_name=True), **fields)
 
 
+GRIDS = {"penetration": ("rows", "gunfire_dud"), "torpedo_hits": ("rows",),
+         "aa_results": ("rows",)}
+
+
+def _row_problems(doc: SourceDoc) -> list[Problem]:
+    """Rows whose length differs from the table's columns, located at the row itself.
+
+    The models check this too, but a model-level check can only point at the whole
+    table; a user fixing their card wants the line of the short row.
+    """
+    data = doc.data if isinstance(doc.data, dict) else {}
+    problems = []
+    for table, keys in GRIDS.items():
+        grid = data.get(table)
+        if not isinstance(grid, dict) or not isinstance(grid.get("columns"), list):
+            continue
+        width = len(grid["columns"])
+        for key in keys:
+            value = grid.get(key)
+            rows = value.items() if isinstance(value, dict) else [(None, value)]
+            for face, cells in rows:
+                if isinstance(cells, list) and len(cells) != width:
+                    loc = (table, key) if face is None else (table, key, face)
+                    problems.append(doc.problem(loc, f"found {len(cells)} cells, expected "
+                                                     f"{width} (one per column)"))
+    return problems
+
+
 @functools.cache
 def _bundled_card() -> CardTables:
     path = TABLES / "action-card.yaml"
     doc, problems = load_yaml(path, path.name)
+    problems += _row_problems(doc) if not problems else []
     if problems:
         raise DataError(problems)
     card, problems = validate(CardTables, doc)
@@ -501,6 +530,9 @@ def load_tables(user_file: Path | None = None) -> Tables:
     if not isinstance(doc.data, dict) or not doc.data:
         raise DataError([doc.problem((), "found no tables, expected a mapping of table names "
                                          "(e.g. penetration:) to tables")])
+    problems = _row_problems(doc)
+    if problems:
+        raise DataError(problems)
     model = _override_model()
     parsed, problems = validate(model, doc)
     if problems or parsed is None:
