@@ -412,11 +412,19 @@ class Submarines(_M):
     speed_kn: dict[str, int]
     hydrophone: dict[str, list[int]]
     hydrophone_max_yd: int
+    hydrophone_roll_minus: dict[str, int]
     sonar: dict[str, list[int]]
     sonar_min_yd: int
     hedgehog: dict[str, list[int]]
     depth_charge_patterns: dict[str, int]
     crush_2d6: int
+
+
+class Messages(_M):
+    """Communication between flagships."""
+
+    source: Source
+    visual_range_yd: int
 
 
 class Victory(_M):
@@ -440,6 +448,7 @@ class CardTables(_M):
     turn_costs: TurnCosts
     air: Air
     submarines: Submarines
+    messages: Messages
     victory: Victory
 
 

@@ -416,8 +416,8 @@ def sequence_of_play(tables: Tables) -> Section:
          "Move ships and submarines as plotted, torpedoed ships first; settle every "
          "spread that crosses a ship."),
         ("E", "Messages",
-         "Flagships in signal-lamp range talk freely; written messages are read a turn "
-         "later."),
+         f"Flagships within {_yd(tables.card.messages.visual_range_yd)} yd (signal lamp) "
+         "talk freely; written messages are read a turn later."),
         ("F", "Damage control",
          "Roll for each ship whose damage is still out of control (back of card)."),
     ]
@@ -934,9 +934,11 @@ def submarines(tables: Tables, col_mm: float) -> Section:
         Spacer(1, 1 * MM),
         _bullet(f"Depths {depths}; one level a turn. Speed {speeds}. Crushed on "
                 f"{sub.crush_2d6} with two dice: a U-boat in Ab, any other in T."),
-        _bullet(f"Hydrophones within {_yd(sub.hydrophone_max_yd)} yd (worse when the boat "
-                f"is slow or stopped); sonar beyond {_yd(sub.sonar_min_yd)} yd; one of "
-                "the two per turn, instead of firing."),
+        _bullet(f"Hydrophones within {_yd(sub.hydrophone_max_yd)} yd (roll "
+                f"−{sub.hydrophone_roll_minus.get('slow_4kn', 0)} if the boat makes 4 kn or "
+                f"less, −{sub.hydrophone_roll_minus.get('stopped', 0)} if stopped); sonar "
+                f"beyond {_yd(sub.sonar_min_yd)} yd; one of the two per turn, instead of "
+                "firing."),
         _bullet(f"<b>Depth charges:</b> pass over the boat and name a depth; right depth "
                 f"and an odd die sinks her. Patterns: destroyer {patterns['destroyer']}, "
                 f"escort {patterns['escort']}."
