@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pypdf import PdfReader
 
@@ -19,7 +20,7 @@ from generator.library import Library, load_library
 from generator.output import write_kit
 from generator.packets import assemble
 from generator.rulesets import REGISTRY
-from generator.rulesets.base import Kit, KitOptions
+from generator.rulesets.base import Kit, KitOptions, Ruleset
 from generator.suggest import did_you_mean
 
 DEFAULT_SCENARIO = "savo-island"
@@ -91,13 +92,8 @@ def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
         kit: Kit = owner.class_kit_parts(library, class_id, ship, paper, tick, options)
     else:
         scenario_id = scenario_id or DEFAULT_SCENARIO
-        entry = library.scenarios.get(scenario_id)
-        if entry is None:
-            raise UsageError(f"no scenario '{scenario_id}'"
-                             f"{did_you_mean(scenario_id, library.scenarios)}; "
-                             "`quarterdeck list scenarios` shows them")
-        ruleset = REGISTRY[entry.model.ruleset]
-        steps = 3 * len(entry.model.sides) + 7
+        ruleset, scenario = _scenario_owner(library, scenario_id)
+        steps = 3 * len(scenario.sides) + 7
 
         def tick(step: str) -> None:
             progress(step, steps)
@@ -128,14 +124,19 @@ def build_tables(scenario_id: str | None = None, *, data: list[Path] | None = No
     if scenario_id is None:
         ruleset = REGISTRY["naval-action"]
     else:
-        entry = library.scenarios.get(scenario_id)
-        if entry is None:
-            raise UsageError(f"no scenario '{scenario_id}'"
-                             f"{did_you_mean(scenario_id, library.scenarios)}; "
-                             "`quarterdeck list scenarios` shows them")
-        ruleset = REGISTRY[entry.model.ruleset]
+        ruleset, _ = _scenario_owner(library, scenario_id)
     kit = ruleset.tables_parts(library, scenario_id, paper, options or KitOptions())
     return _assemble_and_write(kit, library, out, paper)
+
+
+def _scenario_owner(library: Library, scenario_id: str) -> tuple[Ruleset, Any]:
+    """The ruleset that owns a scenario, and the scenario (UsageError if there is none)."""
+    entry = library.scenarios.get(scenario_id)
+    if entry is None:
+        raise UsageError(f"no scenario '{scenario_id}'"
+                         f"{did_you_mean(scenario_id, library.scenarios)}; "
+                         "`quarterdeck list scenarios` shows them")
+    return REGISTRY[entry.model.ruleset], entry.model
 
 
 def _assemble_and_write(kit: Kit, library: Library, out: Path, paper: Paper) -> BuildResult:

@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 from generator.errors import DataError, Problem
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.rules import DerivationRules
-from generator.suggest import did_you_mean
 from generator.validation import validate
 from generator.yamlsource import SourceDoc, load_yaml
 
@@ -552,16 +551,6 @@ def load_tables(user_file: Path | None = None) -> Tables:
     rules = rules.model_copy(update={k: v for k, v in given.items() if k not in card_keys})
     return Tables(card=card, rules=rules, replaced=tuple(sorted(given)),
                   origin=user_file.name)
-
-
-def table_names() -> list[str]:
-    """Every table a user's file may replace."""
-    return sorted({*CardTables.model_fields, *DerivationRules.model_fields})
-
-
-def unknown_table_hint(name: str) -> str:
-    """Did-you-mean text for a table name."""
-    return did_you_mean(name, table_names())
 
 
 _ACTIVE: contextvars.ContextVar[Tables | None] = contextvars.ContextVar("tables", default=None)

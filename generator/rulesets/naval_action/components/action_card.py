@@ -36,6 +36,7 @@ from generator.errors import DataError, Problem
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.rulesets.naval_action.cardtables import Band, Tables
+from generator.rulesets.naval_action.components.status_sheet import arc_icon
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.scales import NAMED_SCALES
 from generator.units import MM
@@ -256,7 +257,7 @@ class _Arcs(Flowable):  # type: ignore[misc]  # ReportLab ships no type hints
             x = col * cell_w
             top = self.height - row * self.ROW_H
             cy = top - self.ROW_H / 2
-            self._compass(x + self.RADIUS + 0.5 * MM, cy, spans)
+            arc_icon(self.canv, x + self.RADIUS + 0.5 * MM, cy, self.RADIUS, spans)
             tx = x + 2 * self.RADIUS + 2.5 * MM
             tw = cell_w - (tx - x) - 1 * MM
             # Key line, then one line per span, centred on the compass.
@@ -269,29 +270,6 @@ class _Arcs(Flowable):  # type: ignore[misc]  # ReportLab ships no type hints
                 y -= line
                 pen.text(tx, y, f"{start % 360:g}°–{end % 360:g}°", size=7, narrow=True,
                          width=tw)
-
-    def _compass(self, cx: float, cy: float, spans: list[tuple[float, float]]) -> None:
-        c: Canvas = self.canv
-        r = self.RADIUS
-        c.setLineWidth(0.4)
-        c.setStrokeColor(RULE)
-        c.setFillColor(colors.white)
-        c.circle(cx, cy, r, stroke=1, fill=1)
-        c.setFillColor(colors.Color(0.45, 0.45, 0.45))
-        for start, end in spans:
-            # Bearings run clockwise from the bow; ReportLab turns anticlockwise from east.
-            c.wedge(cx - r, cy - r, cx + r, cy + r, 90 - end, end - start, stroke=0, fill=1)
-        c.setFillColor(colors.white)
-        c.setStrokeColor(colors.black)
-        hull = c.beginPath()
-        hull.moveTo(cx, cy + r * 0.62)
-        hull.lineTo(cx + r * 0.2, cy - r * 0.1)
-        hull.lineTo(cx + r * 0.14, cy - r * 0.55)
-        hull.lineTo(cx - r * 0.14, cy - r * 0.55)
-        hull.lineTo(cx - r * 0.2, cy - r * 0.1)
-        hull.close()
-        c.drawPath(hull, stroke=1, fill=1)
-        c.setFillColor(colors.black)
 
 
 def _grid(rows: Sequence[Sequence[str]], widths_mm: Sequence[float], head_rows: int = 1,

@@ -62,7 +62,7 @@ def ship_height(view: ShipView | None, width: float) -> float:
     return h
 
 
-def _arc_icon(c: Canvas, cx: float, cy: float, r: float, arcs: list[tuple[float, float]]) -> None:
+def arc_icon(c: Canvas, cx: float, cy: float, r: float, arcs: list[tuple[float, float]]) -> None:
     """A small compass: the ship points up; shaded sectors are where the battery bears."""
     c.setLineWidth(0.4)
     c.setStrokeColor(GREY)
@@ -212,7 +212,7 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
             ]
             for (title, width), cell in zip(COLUMNS, cells, strict=True):
                 if title == "Arc":
-                    _arc_icon(c, cx + width * MM / 2, y - 5.2 * MM, 4.2 * MM, b.arcs)
+                    arc_icon(c, cx + width * MM / 2, y - 5.2 * MM, 4.2 * MM, b.arcs)
                 else:
                     pen.text(cx + 1 * MM, mid - 1.2 * MM, cell, size=9 if title != "Bty" else 10,
                              bold=title in ("Bty", "CF"), narrow=title != "Bty",
