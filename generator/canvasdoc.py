@@ -14,6 +14,7 @@ import io
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
+from generator.calibration import calibration_height, draw_calibration
 from generator.grid import Grid
 from generator.layout import Paper, Pen, new_canvas, safe_box
 from generator.packets import Bookmark
@@ -28,7 +29,7 @@ _WRAPPED: dict[tuple[str, str, float, float], tuple[Paragraph, float]] = {}
 class CanvasDoc:
     """Draw top to bottom in the safe box, starting new pages as needed."""
 
-    def __init__(self, paper: Paper, title: str, footer: str) -> None:
+    def __init__(self, paper: Paper, title: str, footer: str, calibration: bool = False) -> None:
         self.buffer = io.BytesIO()
         self.canvas = new_canvas(self.buffer, paper, title)
         self.pen = Pen(self.canvas)
@@ -38,11 +39,13 @@ class CanvasDoc:
         self.y = self.box.top
         self.bookmarks: list[Bookmark] = []
         self.styles = styles()
+        # Pages a user measures from carry the calibration bars under the footer.
+        self.calibration = calibration_height(self.box.width) if calibration else 0.0
 
     @property
     def bottom(self) -> float:
         """Lowest y content may reach (above the footer)."""
-        return self.box.y + FOOTER_SPACE
+        return self.box.y + self.calibration + FOOTER_SPACE
 
     @property
     def room(self) -> float:
@@ -50,9 +53,12 @@ class CanvasDoc:
         return self.y - self.bottom
 
     def _finish_page(self) -> None:
-        self.pen.text(self.box.x, self.box.y + 1.5 * MM, self.footer, size=7, narrow=True,
+        base = self.box.y + self.calibration
+        if self.calibration:
+            draw_calibration(self.canvas, self.box)
+        self.pen.text(self.box.x, base + 1.5 * MM, self.footer, size=7, narrow=True,
                       width=self.box.width * 0.85)
-        self.pen.text(self.box.right, self.box.y + 1.5 * MM, str(self.page + 1), size=7,
+        self.pen.text(self.box.right, base + 1.5 * MM, str(self.page + 1), size=7,
                       narrow=True, align="right")
         self.canvas.showPage()
         self.page += 1

@@ -172,6 +172,78 @@ def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
                         options=KitOptions(tables, seed)))
 
 
+def aid_options(func: F) -> F:
+    """``--scale`` and ``--tables`` for the precision-aid commands."""
+    func = click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+                        default=None,
+                        help="YAML file replacing some of the ruleset's tables (turn costs, "
+                             "torpedo runs, detection ranges...).")(func)
+    func = click.option("--scale", default=None,
+                        help="tabletop, floor, large-floor, marker or 'N yards per cm|in' "
+                             "(default: the scenario's, else tabletop).")(func)
+    return func
+
+
+def _aids(kind: str, scenario: str | None, classes: list[str], scale: str | None,
+          data: tuple[Path, ...], out: Path, paper: str, tables: Path | None) -> None:
+    from generator.pipeline import build_aids
+    from generator.rulesets.base import KitOptions
+
+    report(build_aids(kind, scenario, classes=classes, scale=scale,  # type: ignore[arg-type]
+                      data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
+                      options=KitOptions(tables=tables)))
+
+
+@main.command()
+@click.option("--scenario", help="Size the rulers for this scenario's ships and scale.")
+@aid_options
+@data_option
+@write_options
+@reported
+def rulers(scenario: str | None, scale: str | None, data: tuple[Path, ...], out: Path,
+           paper: str, tables: Path | None) -> None:
+    """Print a range ruler (thousands of yards) and a movement ruler (knots per turn).
+
+    Rulers longer than the paper come in numbered pieces with glue tabs. Files go in
+    OUT/aids/<scale>/ or OUT/<scenario>/aids/.
+    """
+    _aids("rulers", scenario, [], scale, data, out, paper, tables)
+
+
+@main.command()
+@click.argument("scenario", required=False)
+@click.option("--classes", default="", help="Without SCENARIO: comma-separated class ids.")
+@aid_options
+@data_option
+@write_options
+@reported
+def strings(scenario: str | None, classes: str, scale: str | None, data: tuple[Path, ...],
+            out: Path, paper: str, tables: Path | None) -> None:
+    """Print each side's range-string sheet and range tapes for SCENARIO (or --classes).
+
+    Every distinct gun range and torpedo run gets one colour-coded string, with knots at
+    close, medium and long range (or the torpedo's stages), rounded up as the rules say.
+    """
+    wanted = [c.strip() for c in classes.split(",") if c.strip()]
+    _aids("strings", scenario, wanted, scale, data, out, paper, tables)
+
+
+@main.command()
+@click.option("--scenario", help="Use this scenario's scale and torpedo types.")
+@aid_options
+@data_option
+@write_options
+@reported
+def gauges(scenario: str | None, scale: str | None, data: tuple[Path, ...], out: Path,
+           paper: str, tables: Path | None) -> None:
+    """Print the firing-arc protractor, turn gauge, torpedo-spread fans and range gauges.
+
+    Range gauges cover the aerial torpedo, night detection (Japanese and others) and
+    SC and SG radar. Print the protractor on transparency or card.
+    """
+    _aids("gauges", scenario, [], scale, data, out, paper, tables)
+
+
 @main.command()
 @click.option("--firer", required=True,
               help="Firing ship's name (accents optional); CLASS:NAME if several classes "

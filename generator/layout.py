@@ -44,19 +44,27 @@ class SafeBox:
         return self.x + self.width
 
 
-def safe_box(paper: Paper) -> SafeBox:
-    """The centred safe box for a paper size."""
+def page_size(paper: Paper, landscape: bool = False) -> tuple[float, float]:
+    """Page width and height in points, turned for landscape."""
     width, height = PAPER_SIZES[paper]
-    return SafeBox((width - SAFE_WIDTH) / 2, (height - SAFE_HEIGHT) / 2, SAFE_WIDTH, SAFE_HEIGHT)
+    return (height, width) if landscape else (width, height)
 
 
-def new_canvas(buffer: io.BytesIO, paper: Paper, title: str) -> Canvas:
+def safe_box(paper: Paper, landscape: bool = False) -> SafeBox:
+    """The centred safe box for a paper size (turned with the page for landscape)."""
+    width, height = page_size(paper, landscape)
+    box_w, box_h = (SAFE_HEIGHT, SAFE_WIDTH) if landscape else (SAFE_WIDTH, SAFE_HEIGHT)
+    return SafeBox((width - box_w) / 2, (height - box_h) / 2, box_w, box_h)
+
+
+def new_canvas(buffer: io.BytesIO, paper: Paper, title: str, landscape: bool = False) -> Canvas:
     """A ReportLab canvas set up for byte-identical, mergeable output.
 
     Args:
         buffer: Where the PDF goes.
         paper: ``a4`` or ``letter``.
         title: Document title (metadata).
+        landscape: Turn the page (rulers and tapes run along the long edge).
 
     Returns:
         The canvas, with fonts registered and the font primer drawn invisibly.
@@ -66,7 +74,8 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str) -> Canvas:
     # Components are written uncompressed: packets compress each distinct stream once
     # after merging (see packets.compress_streams), which is cheaper than compressing
     # the same embedded fonts in every component.
-    canvas = Canvas(buffer, pagesize=PAPER_SIZES[paper], invariant=1, pageCompression=0)
+    canvas = Canvas(buffer, pagesize=page_size(paper, landscape), invariant=1,
+                    pageCompression=0)
     canvas.setTitle(title)
     canvas.setCreator("quarterdeck")
     canvas.setAuthor("quarterdeck")

@@ -20,7 +20,7 @@ from generator.library import Library, load_library
 from generator.output import write_kit
 from generator.packets import assemble
 from generator.rulesets import REGISTRY
-from generator.rulesets.base import Kit, KitOptions, Ruleset
+from generator.rulesets.base import AidKind, Kit, KitOptions, Ruleset
 from generator.suggest import did_you_mean
 
 DEFAULT_SCENARIO = "savo-island"
@@ -126,6 +126,36 @@ def build_tables(scenario_id: str | None = None, *, data: list[Path] | None = No
     else:
         ruleset, _ = _scenario_owner(library, scenario_id)
     kit = ruleset.tables_parts(library, scenario_id, paper, options or KitOptions())
+    return _assemble_and_write(kit, library, out, paper)
+
+
+def build_aids(kind: AidKind, scenario_id: str | None = None, *, classes: list[str] | None = None,
+               scale: str | None = None, data: list[Path] | None = None,
+               out: Path = Path("output"), paper: Paper = "a4",
+               options: KitOptions | None = None) -> BuildResult:
+    """Write precision aids: rulers, a scenario's range strings and tapes, or gauges.
+
+    Args:
+        kind: ``rulers``, ``strings`` or ``gauges``.
+        scenario_id: Take ships, torpedo types and scale from this scenario.
+        classes: Without a scenario, string up these classes (NAVAL ACTION).
+        scale: Override the scale (a name or "N yards per cm|in").
+        data: The user's data folders.
+        out: Output root; files go in ``out/<scenario>/aids/`` or ``out/aids/<scale>/``.
+        paper: ``a4`` or ``letter``.
+        options: The user's tables file.
+
+    Returns:
+        The files written.
+
+    """
+    library = validated_library(list(data or []))
+    if scenario_id is None:
+        ruleset = REGISTRY["naval-action"]
+    else:
+        ruleset, _ = _scenario_owner(library, scenario_id)
+    kit = ruleset.aids_parts(library, kind, scenario_id, list(classes or []), scale, paper,
+                             options or KitOptions())
     return _assemble_and_write(kit, library, out, paper)
 
 

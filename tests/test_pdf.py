@@ -13,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.pipeline import BuildResult, build
+from generator.rulesets.naval_action.aids import PALETTE
 from generator.units import MM
 
 A4 = (595.2756, 841.8898)
@@ -69,6 +70,9 @@ def test_no_enemy_ship_named_in_a_side_packet(scenario: str, tmp_path: Path) -> 
             if sid != side.id:
                 for label in labels:
                     own = own.replace(label, "")
+        # Range strings are named by thread colour ("blue thread"); USS Blue is a ship.
+        for colour, _ in PALETTE:
+            own = own.replace(f"{colour} thread", "")
         enemy = set().union(*(n for sid, n in names.items() if sid != side.id))
         # A name shared by both sides' ships (none today) could not be checked.
         enemy -= names[side.id]
@@ -168,7 +172,10 @@ def test_page_sizes_margins_and_type_sizes(fixture: str, size: tuple[float, floa
     for name in result.files:
         with pdfplumber.open(result.folder / name) as pdf:
             for page in pdf.pages:
-                assert (page.width, page.height) == pytest.approx(size, abs=0.01)
+                # Rulers, tapes and gauge strips run along landscape pages.
+                turned = (size[1], size[0])
+                assert (page.width, page.height) in (pytest.approx(size, abs=0.01),
+                                                     pytest.approx(turned, abs=0.01))
                 for obj in page.chars + page.rects + page.lines:
                     assert obj["x0"] >= margin - 0.01 and obj["x1"] <= page.width - margin + 0.01
                     assert obj["top"] >= margin - 0.01

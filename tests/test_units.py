@@ -19,12 +19,21 @@ def test_parse_length() -> None:
 def test_scales() -> None:
     table = NAMED_SCALES["tabletop"]
     assert table.unit == "cm"
-    assert table.yards_to_units(1000) == pytest.approx(3.003, abs=1e-3)  # "3cm per 1000 yds"
-    assert table.units_per_knot() == pytest.approx(0.5, abs=0.001)  # ".5cm per knot"
-    assert NAMED_SCALES["floor"].yards_to_points(333) == pytest.approx(INCH)
-    assert NAMED_SCALES["large-floor"].units_per_knot() == pytest.approx(1.0, abs=0.002)
+    # The text's glosses hold exactly: "3cm per 1000 yds./.5cm per knot".
+    assert table.yards_to_units(1000) == 3
+    assert table.units_per_knot() == 0.5
+    assert table.describe() == "333 yd per cm (tabletop)"
+    assert NAMED_SCALES["floor"].yards_to_points(1000) == 3 * INCH
+    # "6" per 1000 yds./1" per knot"
+    assert NAMED_SCALES["large-floor"].yards_to_units(1000) == 6
+    assert NAMED_SCALES["large-floor"].units_per_knot() == 1
+    assert NAMED_SCALES["large-floor"].yards_text() == "167"
+    # 1:12,000 markers: 333 yd per inch, the same as the floor scale
+    assert NAMED_SCALES["marker"].yards == NAMED_SCALES["floor"].yards
     custom = parse_scale("1000 yards per in")
     assert custom.yards_to_units(6000) == 6
+    assert parse_scale("1000/3 yd per cm").yards == table.yards
+    assert parse_scale("333 yd/cm").yards_to_units(333) == 1
     with pytest.raises(ValueError):
         parse_scale("huge")
 

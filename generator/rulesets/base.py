@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from generator.library import Library
 
 Progress = Callable[[str], None]
+AidKind = Literal["rulers", "strings", "gauges"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,24 @@ class Ruleset(Protocol):
     def tables_parts(self, library: Library, scenario_id: str | None, paper: Paper,
                      options: KitOptions) -> Kit:
         """The rules calculator's tables (and a scenario's matchups), one PDF each."""
+        ...
+
+    def aids_parts(self, library: Library, kind: AidKind, scenario_id: str | None,
+                   classes: list[str], scale: str | None, paper: Paper,
+                   options: KitOptions) -> Kit:
+        """Precision aids on their own: rulers, range strings and tapes, or gauges.
+
+        Args:
+            library: The validated library.
+            kind: Which aids.
+            scenario_id: Take the scale, ships and torpedo types from this scenario.
+            classes: For strings without a scenario: the classes to string up.
+            scale: A scale name or "N yards per cm|in" (default: the scenario's, else
+                tabletop).
+            paper: Paper size.
+            options: The user's tables file.
+
+        """
         ...
 
     def new_class_yaml(self, class_id: str, nation: str, ship_type: str) -> str:

@@ -10,10 +10,22 @@ from pydantic import BaseModel
 from generator.errors import DataError, UsageError
 from generator.layout import Paper
 from generator.packets import Component, PacketSpec
-from generator.rulesets.base import Kit, KitOptions, Progress
+from generator.rulesets.base import AidKind, Kit, KitOptions, Progress
 from generator.rulesets.naval_action import cardtables, resolve
+from generator.rulesets.naval_action.aids import (
+    default_torpedo_types,
+    range_strings,
+    scenario_torpedo_types,
+)
 from generator.rulesets.naval_action.cardtables import Tables, load_tables
 from generator.rulesets.naval_action.components.action_card import render_action_card
+from generator.rulesets.naval_action.components.aids import (
+    render_gauge_strips,
+    render_gauges,
+    render_rulers,
+    render_string_sheet,
+    render_tapes,
+)
 from generator.rulesets.naval_action.components.briefing import render_briefing
 from generator.rulesets.naval_action.components.catalog import render_catalog
 from generator.rulesets.naval_action.components.dice_sheet import render_dice_sheet
@@ -25,7 +37,7 @@ from generator.rulesets.naval_action.derive import ShipView, ship_view
 from generator.rulesets.naval_action.matchups import ship_matchups
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.schema import Scenario, ShipClass
-from generator.scales import parse_scale
+from generator.scales import Scale, parse_scale
 from generator.suggest import did_you_mean
 from generator.templating import render_text
 
@@ -48,9 +60,10 @@ class NavalAction:
         """Cross-file problems and warnings of every NAVAL ACTION scenario."""
         return resolve.check_library(library)
 
-    def _views(self, library: Library, scenario: Scenario) -> dict[str, list[ShipView]]:
+    def _views(self, library: Library, scenario: Scenario, scale: Scale | None = None,
+               ) -> dict[str, list[ShipView]]:
         classes = library.classes_of(NAME)
-        scale = parse_scale(scenario.scale)
+        scale = scale or parse_scale(scenario.scale)
         out: dict[str, list[ShipView]] = {}
         for side in scenario.sides:
             views = []
@@ -134,17 +147,25 @@ class NavalAction:
         for component in self._calculator_parts(scenario, views, paper, tables, options,
                                                 line).values():
             add(component)
-        shared = ["card", "odds", "dice", "master"]
+        sides = {side.id: (side.name, views[side.id]) for side in scenario.sides}
+        for component in self._aid_parts(sides, parse_scale(scenario.scale), tables, paper,
+                                         line, {"rulers", "strings", "gauges"}).values():
+            add(component)
+        shared = ["card", "odds", "dice"]
+        aids = ["rulers", "gauges", "gauge-strips", "master"]
         packets = [PacketSpec(f"{side.id}.pdf", f"{scenario.name}: {side.name}",
                               [f"briefing:{side.id}", f"sheets:{side.id}",
-                               f"matchups:{side.id}", *shared])
+                               f"matchups:{side.id}", *shared, f"strings:{side.id}",
+                               f"tapes:{side.id}", *aids])
                    for side in scenario.sides]
-        # The referee scores and adjudicates; the matchup pages are the players' tools
-        # (and `quarterdeck tables SCENARIO` prints them on their own).
+        # The referee scores and adjudicates; the matchup pages and tapes are the players'
+        # tools (`quarterdeck tables SCENARIO` and `strings SCENARIO` print them alone).
         packets.append(PacketSpec("referee.pdf", f"{scenario.name}: referee",
                                   ["briefing:referee",
                                    *[f"sheets:{s.id}" for s in scenario.sides],
-                                   "victory", *shared, "catalog"]))
+                                   "victory", *shared,
+                                   *[f"strings:{s.id}" for s in scenario.sides],
+                                   *aids, "catalog"]))
         return Kit(scenario.id, components, packets, warnings)
 
     def tables_parts(self, library: Library, scenario_id: str | None, paper: Paper,
@@ -168,6 +189,93 @@ class NavalAction:
         packets = [PacketSpec(names.get(key, key.replace(":", "-") + ".pdf"), part.title,
                               [key]) for key, part in parts.items()]
         return Kit(folder, parts, packets, warnings)
+
+    def _aid_parts(self, sides: dict[str, tuple[str, list[ShipView]]], scale: Scale,
+                   tables: Tables, paper: Paper, line: str, kinds: set[str],
+                   ) -> dict[str, Component]:
+        """Rulers, each side's strings and tapes, and gauges at one scale.
+
+        Args:
+            sides: Side id to (name, ships); empty for generic aids.
+            scale: The table scale.
+            tables: Tables in force (turn costs, torpedo runs, detection).
+            paper: Paper size.
+            line: Footer text naming the kit.
+            kinds: Which of ``rulers``, ``strings`` and ``gauges`` to render.
+
+        """
+        foot = f"quarterdeck · NAVAL ACTION · {line}"
+        every = [v for _, views in sides.values() for v in views]
+        parts: list[Component] = []
+        if "rulers" in kinds:
+            longest = max((b.max_range_yd for v in every for b in v.batteries), default=0)
+            fastest = max((v.speed_kn for v in every), default=0)
+            parts.append(render_rulers(scale, max(longest, 30000 if not every else 0),
+                                       fastest or 40, tables, paper, foot)[0])
+        if "strings" in kinds:
+            for side_id, (name, views) in sides.items():
+                strings = range_strings(views, scale, tables)
+                parts.append(render_string_sheet(strings, scale, name, paper, foot,
+                                                 f"strings:{side_id}",
+                                                 f"{side_id.upper()}-Strings-"))
+                parts.append(render_tapes(strings, scale, paper, f"{foot} · {name}",
+                                          f"tapes:{side_id}", f"Range tapes: {name}",
+                                          f"{side_id.upper()}-Tapes-")[0])
+        if "gauges" in kinds:
+            torpedoes = (scenario_torpedo_types(every, tables) if every
+                         else default_torpedo_types(tables))
+            parts.append(render_gauges(tables, scale, paper, foot))
+            parts.append(render_gauge_strips(tables, scale, torpedoes, paper, foot)[0])
+        return {c.key: c for c in parts}
+
+    def aids_parts(self, library: Library, kind: AidKind, scenario_id: str | None,
+                   classes: list[str], scale: str | None, paper: Paper,
+                   options: KitOptions) -> Kit:
+        """Rulers, strings and tapes, or gauges, one PDF per packet."""
+        tables = load_tables(options.tables)
+        warnings: list[str] = []
+        with cardtables.using(tables):
+            sides: dict[str, tuple[str, list[ShipView]]] = {}
+            if scenario_id is not None:
+                scenario, warnings = self._scenario(library, scenario_id)
+                chosen = _scale(scale or scenario.scale)
+                views = self._views(library, scenario, chosen)
+                sides = {s.id: (s.name, views[s.id]) for s in scenario.sides}
+                line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
+                folder = f"{scenario.id}/aids"
+            else:
+                chosen = _scale(scale or "tabletop")
+                if classes:
+                    sides = {"classes": ("Chosen classes", self._class_views(library, classes,
+                                                                            chosen))}
+                elif kind == "strings":
+                    raise UsageError("strings needs a SCENARIO or --classes a,b,...")
+                line = f"{chosen.describe()}"
+                folder = f"aids/{chosen.name}"
+            parts = self._aid_parts(sides, chosen, tables, paper, line, {kind})
+        names = {"rulers": "rulers.pdf"}
+        packets = [PacketSpec(names.get(key, key.replace(":", "-") + ".pdf"), part.title, [key])
+                   for key, part in parts.items() if key not in ("gauges", "gauge-strips")]
+        if kind == "gauges":
+            packets.append(PacketSpec("gauges.pdf", f"Gauges · {chosen.describe()}",
+                                      ["gauges", "gauge-strips"]))
+        return Kit(folder, parts, packets, warnings)
+
+    def _class_views(self, library: Library, class_ids: list[str], scale: Scale,
+                     ) -> list[ShipView]:
+        """One view per class (its first ship), for strings without a scenario."""
+        known = library.classes_of(NAME)
+        missing = [c for c in class_ids if c not in known]
+        if missing:
+            raise UsageError("; ".join(f"no class '{c}'{did_you_mean(c, known)}"
+                                       for c in missing))
+        views = []
+        for class_id in class_ids:
+            cls: ShipClass = known[class_id].model
+            views.append(ship_view(cls, cls.ships[0], None, None, "classes", "Chosen classes",
+                                   scale.units_per_knot(), scale.unit))
+            views[-1].name = f"{cls.name} class"
+        return views
 
     def class_kit_parts(self, library: Library, class_id: str, ship: str | None, paper: Paper,
                         progress: Progress, options: KitOptions) -> Kit:
@@ -230,6 +338,14 @@ class NavalAction:
         """(id, name, nation, type) for listings."""
         cls: ShipClass = entry.model
         return cls.id, cls.name, cls.nation.value, cls.type.value
+
+
+def _scale(text: str) -> Scale:
+    """A scale from the command line, as a usage error when it is not one."""
+    try:
+        return parse_scale(text)
+    except ValueError as exc:
+        raise UsageError(f"--scale: found '{text}', {exc}") from None
 
 
 def default_seed(name: str) -> int:

@@ -433,6 +433,19 @@ class Victory(_M):
     heavy_damage_share: tuple[int, int]
 
 
+class TorpedoRuns(_M):
+    """How far a spread runs in one turn, by torpedo size (the text gives no ranges)."""
+
+    source: Source
+    yards_per_turn: dict[int, int]
+    two_turn_turns: int = Field(ge=1, le=4)
+
+    def run_yd(self, size_in: int, two_turn: bool, override: int | None = None) -> int:
+        """A mount's whole run in yards: its own figure, else the table's per-turn run."""
+        per_turn = override if override is not None else self.yards_per_turn.get(size_in, 0)
+        return per_turn * (self.two_turn_turns if two_turn and override is None else 1)
+
+
 class CardTables(_M):
     """Every table on the NAVAL ACTION Action Card."""
 
@@ -445,6 +458,7 @@ class CardTables(_M):
     visibility: Visibility
     seas: Seas
     turn_costs: TurnCosts
+    torpedo_runs: TorpedoRuns
     air: Air
     submarines: Submarines
     messages: Messages

@@ -146,6 +146,7 @@ class TorpedoView:
     reloads: int
     two_turn: bool
     penetration: int
+    run_yd: int | None = None
 
 
 @dataclass
@@ -218,7 +219,7 @@ def torpedo_views(mount: TorpedoMount, rules: DerivationRules | None = None) -> 
     for i in range(mount.mounts):
         side = "C" if mount.mount == "centerline" else ("L" if i % 2 == 0 else "R")
         views.append(TorpedoView(mount.size_in, mount.tubes, side, mount.reloads, mount.two_turn,
-                                 rules.torpedo_penetration[mount.size_in]))
+                                 rules.torpedo_penetration[mount.size_in], mount.run_yd))
     return views
 
 

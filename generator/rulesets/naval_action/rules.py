@@ -106,6 +106,7 @@ class DerivationRules(_M):
     comparative_strength_by_type: dict[str, float]
     radar_range_yd: dict[str, int]
     battery_arcs: dict[str, list[tuple[float, float]]]
+    arc_exclusions: dict[str, list[tuple[float, float]]]
 
 
 ACTIVE: contextvars.ContextVar[DerivationRules | None] = contextvars.ContextVar(

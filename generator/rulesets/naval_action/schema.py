@@ -152,6 +152,7 @@ class TorpedoMount(Strict):
     mount: Literal["side", "centerline"] = Field(description="'side' fires to its own side only; 'centerline' to either side.")
     reloads: int = Field(0, ge=0, le=20, description="Reload torpedoes per mount.")
     two_turn: bool = Field(False, description="Long-range torpedo that runs for two turns (Japanese 24in Type 93).")
+    run_yd: int | None = Field(None, ge=500, le=50000, description="Whole run in yards (both turns of a two-turn torpedo); default from the torpedo_runs table.")
 
 
 class Radar(Strict):

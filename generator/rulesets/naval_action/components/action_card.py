@@ -660,6 +660,8 @@ def torpedo_fire(tables: Tables, col_mm: float) -> Section:
     grid = _grid(rows, _even(col_mm, 9.5, n), head_rows=2, size=8,
                  extra=[("SPAN", (1, 0), (-1, 0)), ("SPAN", (0, 0), (0, 1))])
     width = torp.spread_width_yd
+    runs = tables.card.torpedo_runs
+    per_turn = " · ".join(f'{size}" {_yd(yd)}' for size, yd in sorted(runs.yards_per_turn.items()))
     pens = " · ".join(f'{size}" = {factor}' for size, factor in
                       sorted(tables.rules.torpedo_penetration.items()))
     body: list[Flowable] = [
@@ -679,13 +681,16 @@ def torpedo_fire(tables: Tables, col_mm: float) -> Section:
                 "needs no crossing: lay the track through it and roll."),
         _bullet("<b>Crossing:</b> otherwise roll only if ship and torpedo reach it in "
                 "the same half of their moves."),
-        _bullet(f"<b>Spread width:</b> {_yd(width.one_turn)} yd at the end of the run "
-                f"({_yd(width.one_turn / 2)} halfway); a two-turn spread grows to "
-                f"{_yd(width.two_turn)} yd by the end of its second turn."),
+        _bullet(f"<b>Spread:</b> runs {per_turn} yd a turn"
+                f"{' (DEFAULT)' if runs.source == 'default' else ''}; {_yd(width.one_turn)} "
+                f"yd wide at the end ({_yd(width.one_turn / 2)} halfway), "
+                f"{_yd(width.two_turn)} after a two-turn torpedo's second turn."),
         _bullet(f"<b>Damage:</b> penetration factor {pens}; (D) always damages. "
                 f"{_torpedo_duds(tables)} A torpedo dud never damages, even at the last "
                 "column."),
     ]
+    # The runs carry their own inline DEFAULT tag: a user who replaces the hits table
+    # should see the heading say so without the runs table muddying it.
     return Section("TORPEDO FIRE RESOLUTION", ("torpedo_hits", "torpedo_penetration"), body)
 
 
@@ -875,7 +880,7 @@ def turning(tables: Tables, col_mm: float) -> Section:
     """Move lost per turn step at the named table scales."""
     costs = tables.card.turn_costs
     scales = [NAMED_SCALES[name] for name in SCALES_SHOWN]
-    rows = [["Scale", *[f"{s.label} {s.yards_per_unit:g} yd/{s.unit}" for s in scales]],
+    rows = [["Scale", *[f"{s.label} {s.yards_text()} yd/{s.unit}" for s in scales]],
             [f"Per {costs.per_degrees}°",
              *[f"{costs.lost(s.yards_per_unit):g} {s.unit} lost" for s in scales]]]
     grid = _grid(rows, _even(col_mm, 14, len(scales)), head_rows=1, size=7.6,
