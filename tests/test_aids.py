@@ -437,3 +437,34 @@ def test_scenario_packets_carry_aids_at_its_scale(tmp_path: Path) -> None:
         labels = reader.page_labels
         first = labels.index("ALLIED-Strings-1")
         assert "500 yd per in" in pdf.pages[first].extract_text()
+
+
+def test_users_torpedo_runs_and_a_class_run_change_the_strings(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("torpedo_runs:\n  source: text\n"
+                     "  yards_per_turn: {18: 3000, 21: 6000, 24: 9000}\n"
+                     "  two_turn_turns: 2\n")
+    runner = CliRunner()
+    result = runner.invoke(main, ["strings", "savo-island", "--tables", str(house),
+                                  "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "a" / "savo-island" / "aids" / "strings-allied.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+    # 6,000 yd at 3 cm per 1,000 yd; half the run 3,000 yd = 9 cm
+    assert "R 18 cm (spread 1,333 yd wide, 6,000 yd)" in text
+    assert "½ 9 cm (spread 667 yd wide, 3,000 yd)" in text
+    assert "DEFAULT" not in text
+    # a class's own run replaces the table for its mounts only
+    data = tmp_path / "data"
+    data.mkdir()
+    source = next(CLASSES.glob("*/fletcher.yaml")).read_text()
+    changed = source.replace("torpedoes:\n  - {", "torpedoes:\n  - {run_yd: 10000, ", 1)
+    assert changed != source
+    (data / "fletcher.yaml").write_text(changed)
+    result = runner.invoke(main, ["strings", "--classes", "fletcher,benson", "--data",
+                                  str(data), "--out", str(tmp_path / "b")])
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "b" / "aids" / "tabletop" / "strings-classes.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+    assert "R 30 cm (spread 1,333 yd wide, 10,000 yd)" in text   # Fletcher's own
+    assert "R 24 cm (spread 1,333 yd wide, 8,000 yd)" in text    # Benson: the table
