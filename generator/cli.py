@@ -129,12 +129,19 @@ def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: b
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn
 
+        # No refresh thread: the build forks its render steps, which is only safe in a
+        # single-threaded process; the bar is redrawn as each step is reported instead.
         with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                       TextColumn("{task.completed}/{task.total}"),
-                      console=Console(stderr=True), transient=True) as bar:
+                      console=Console(stderr=True), transient=True,
+                      auto_refresh=False) as bar:
             task = bar.add_task("rendering", total=None)
-            result = run(lambda step, total: bar.update(
-                task, total=total, advance=1, description=f"rendered {step}"))
+
+            def step(name: str, total: int) -> None:
+                bar.update(task, total=total, advance=1, description=f"rendered {name}")
+                bar.refresh()
+
+            result = run(step)
     report(result, quiet)
 
 

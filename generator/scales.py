@@ -86,6 +86,8 @@ NAMED_SCALES: dict[str, Scale] = {
     "marker": Scale("marker", Fraction(12000, 36), "in", "1:12,000 markers"),
 }
 
+MIN_YARDS = 10
+MAX_YARDS = 100_000
 _CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?(?:/\d+)?)\s*(?:yd|yds|yards?)\s*(?:per|/)\s*"
                      r"(cm|in|inch)\s*$", re.IGNORECASE)
 
@@ -108,9 +110,12 @@ def parse_scale(text: str) -> Scale:
     if key in NAMED_SCALES:
         return NAMED_SCALES[key]
     match = _CUSTOM.match(text)
-    if not match or Fraction(match.group(1)) <= 0:
+    if not match:
         raise ValueError("expected tabletop, floor, large-floor, marker or "
                          "'N yards per cm|in'")
+    if not MIN_YARDS <= Fraction(match.group(1)) <= MAX_YARDS:
+        # 1 yd per inch would make a 30,000 yd ruler 760 m long: a typo, not a scale.
+        raise ValueError(f"expected between {MIN_YARDS} and {MAX_YARDS:,} yards per unit")
     unit = "in" if match.group(2).lower().startswith("in") else "cm"
     yards = Fraction(match.group(1))
     name = f"{match.group(1).replace('/', '_')}yd-per-{unit}"

@@ -34,6 +34,8 @@ def test_scales() -> None:
     assert custom.yards_to_units(6000) == 6
     assert parse_scale("1000/3 yd per cm").yards == table.yards
     assert parse_scale("333 yd/cm").yards_to_units(333) == 1
+    with pytest.raises(ValueError, match="expected between 10 and 100,000 yards per unit"):
+        parse_scale("1 yard per in")
     with pytest.raises(ValueError):
         parse_scale("huge")
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from generator.errors import DataError, UsageError
 from generator.layout import Paper
 from generator.packets import Component, PacketSpec
+from generator.parallel import fork_map
 from generator.rulesets.base import AidKind, Kit, KitOptions, Progress
 from generator.rulesets.naval_action import cardtables, resolve
 from generator.rulesets.naval_action.aids import (
@@ -127,30 +128,35 @@ class NavalAction:
              paper: Paper, progress: Progress, warnings: list[str], tables: Tables,
              options: KitOptions) -> Kit:
         line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
+
+        def players() -> dict[str, Component]:
+            parts: list[Component] = []
+            for side in scenario.sides:
+                parts.append(render_briefing(scenario, side, views, paper))
+                parts.append(render_sheets(views[side.id], paper, f"Ship status: {side.name}",
+                                           line, f"sheets:{side.id}", f"{side.id.upper()}-"))
+            parts.append(render_briefing(scenario, None, views, paper))
+            parts.append(render_master(paper))
+            # The referee gets the Master List entries of the classes in play; the whole
+            # list is its own command (`quarterdeck catalog`).
+            in_play = {v.cls.id for vs in views.values() for v in vs}
+            parts.append(render_catalog([library.classes_of(NAME)[c].model
+                                         for c in sorted(in_play)], paper,
+                                        title="Ship classes in this scenario"))
+            sides = {side.id: (side.name, views[side.id]) for side in scenario.sides}
+            aids = self._aid_parts(sides, parse_scale(scenario.scale), tables, paper, line,
+                                   {"rulers", "strings", "gauges"})
+            return {**{c.key: c for c in parts}, **aids}
+
+        def calculator() -> dict[str, Component]:
+            return self._calculator_parts(scenario, views, paper, tables, options, line)
+
+        # The calculator's pages and the rest are independent: render them side by side.
         components: dict[str, Component] = {}
-
-        def add(component: Component) -> None:
-            components[component.key] = component
-            progress(component.key)
-
-        for side in scenario.sides:
-            add(render_briefing(scenario, side, views, paper))
-            add(render_sheets(views[side.id], paper, f"Ship status: {side.name}", line,
-                              f"sheets:{side.id}", f"{side.id.upper()}-"))
-        add(render_briefing(scenario, None, views, paper))
-        add(render_master(paper))
-        # The referee gets the Master List entries of the classes in play; the whole
-        # list is its own command (`quarterdeck catalog`).
-        in_play = {v.cls.id for vs in views.values() for v in vs}
-        add(render_catalog([library.classes_of(NAME)[c].model for c in sorted(in_play)], paper,
-                           title="Ship classes in this scenario"))
-        for component in self._calculator_parts(scenario, views, paper, tables, options,
-                                                line).values():
-            add(component)
-        sides = {side.id: (side.name, views[side.id]) for side in scenario.sides}
-        for component in self._aid_parts(sides, parse_scale(scenario.scale), tables, paper,
-                                         line, {"rulers", "strings", "gauges"}).values():
-            add(component)
+        for group in fork_map([calculator, players]):
+            for key, component in group.items():
+                components[key] = component
+                progress(key)
         shared = ["card", "odds", "dice"]
         aids = ["rulers", "gauges", "gauge-strips", "master"]
         packets = [PacketSpec(f"{side.id}.pdf", f"{scenario.name}: {side.name}",
