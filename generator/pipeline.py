@@ -124,10 +124,7 @@ def build_tables(scenario_id: str | None = None, *, data: list[Path] | None = No
 
     """
     library = validated_library(list(data or []))
-    if scenario_id is None:
-        ruleset = REGISTRY["naval-action"]
-    else:
-        ruleset, _ = _scenario_owner(library, scenario_id)
+    ruleset = _owner_or_default(library, scenario_id)
     kit = ruleset.tables_parts(library, scenario_id, paper, options or KitOptions())
     return _assemble_and_write(kit, library, out, paper)
 
@@ -153,13 +150,17 @@ def build_aids(kind: AidKind, scenario_id: str | None = None, *, classes: list[s
 
     """
     library = validated_library(list(data or []))
-    if scenario_id is None:
-        ruleset = REGISTRY["naval-action"]
-    else:
-        ruleset, _ = _scenario_owner(library, scenario_id)
+    ruleset = _owner_or_default(library, scenario_id)
     kit = ruleset.aids_parts(library, kind, scenario_id, list(classes or []), scale, paper,
                              options or KitOptions())
     return _assemble_and_write(kit, library, out, paper)
+
+
+def _owner_or_default(library: Library, scenario_id: str | None) -> Ruleset:
+    """The scenario's ruleset, or NAVAL ACTION (the only one so far) without a scenario."""
+    if scenario_id is None:
+        return REGISTRY["naval-action"]
+    return _scenario_owner(library, scenario_id)[0]
 
 
 def _scenario_owner(library: Library, scenario_id: str) -> tuple[Ruleset, Any]:

@@ -140,7 +140,9 @@ def range_strings(views: Sequence[ShipView], scale: Scale, tables: Tables) -> li
             default=default and runs.source == "default"))
     for i, string in enumerate(strings):
         name, string.color = PALETTE[i % len(PALETTE)]
-        string.color_name = f"{name} thread"
+        # Past twelve strings the colours come round again, numbered to keep them apart.
+        again = i // len(PALETTE)
+        string.color_name = f"{name} thread" + (f" no. {again + 1}" if again else "")
     return strings
 
 
