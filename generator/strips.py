@@ -164,16 +164,24 @@ def split(length: float, width: float, avoid: Sequence[float] = ()) -> list[tupl
     start, end = -LEAD, length + TAIL
     total = end - start
     pieces = 1 if total <= width else 1 + math.ceil((total - width) / (width - OVERLAP))
-    # Even pieces rather than full ones and a stub: each fits, with or without a tab.
-    body = total / pieces
     spans: list[tuple[float, float]] = []
     while start < end - 1e-6:
         room = width - (OVERLAP if spans else 0)
-        stop = end if end - start <= room + 1e-6 else min(start + body, start + room)
-        if stop < end:
+        if end - start <= room + 1e-6:
+            spans.append((start, end))
+            break
+        # Even pieces rather than full ones and a stub; a cut moved off a knot shares
+        # the difference among the pieces still to come (adding one only if it must).
+        left = max(pieces - len(spans), 2)
+        while (end - start) / left > width - OVERLAP:
+            left += 1
+            pieces += 1
+        stop = start + (end - start) / left
+        floor = start + room / 2
+        near = [a for a in avoid if stop - CLEAR < a < stop + CLEAR]
+        while near and min(near) - CLEAR > floor:  # knots in a row: step back past all
+            stop = min(near) - CLEAR
             near = [a for a in avoid if stop - CLEAR < a < stop + CLEAR]
-            if near:
-                stop = max(min(near) - CLEAR, start + body / 2)
         spans.append((start, stop))
         start = stop
     return spans

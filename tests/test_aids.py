@@ -468,3 +468,25 @@ def test_users_torpedo_runs_and_a_class_run_change_the_strings(tmp_path: Path) -
         text = pdf.pages[0].extract_text()
     assert "R 30 cm (spread 1,333 yd wide, 10,000 yd)" in text   # Fletcher's own
     assert "R 24 cm (spread 1,333 yd wide, 8,000 yd)" in text    # Benson: the table
+
+
+def test_split_pieces_fit_join_and_keep_clear_of_knots() -> None:
+    """Random strips: pieces fit the row, meet end to end, and no cut lands on a knot."""
+    import random
+
+    from generator.strips import CLEAR, LEAD, TAIL, split
+
+    rng = random.Random(4)
+    width = 259.4 * MM
+    for _ in range(2000):
+        length = rng.uniform(50, 3000) * MM
+        avoid = sorted([rng.uniform(0, length) for _ in range(rng.randint(0, 8))] + [length])
+        spans = split(length, width, avoid)
+        assert spans[0][0] == -LEAD and spans[-1][1] == pytest.approx(length + TAIL)
+        assert spans[0][1] - spans[0][0] <= width + 1e-6
+        assert all(b - a <= width - OVERLAP + 1e-6 for a, b in spans[1:])
+        assert all(b == c for (_, b), (c, _) in zip(spans, spans[1:], strict=False))
+        for _, cut in spans[:-1]:
+            assert not any(cut - CLEAR < k < cut + CLEAR for k in avoid), (length, avoid)
+        if len(spans) > 1:  # even pieces, no stub
+            assert min(b - a for a, b in spans) > 40 * MM
