@@ -211,10 +211,9 @@ def render_strips(strips: Sequence[Strip], paper: Paper, title: str, footer: str
     views: list[SegmentView] = []
     bookmarks: list[Bookmark] = []
     page = 0
-    floor = _start_page(c, pen, box, title, footer, page, notes)
-    y = box.top - HEADER - len(notes) * 4 * MM
+    y, floor = start_page(c, box, title, footer, notes)
     for strip in strips:
-        if strip.height > box.height - HEADER - 30 * MM:
+        if strip.height > max_strip_height(paper):
             raise ValueError(f"strip {strip.key} is {strip.height / MM:.0f} mm tall; no page "
                              "holds it")
         spans = split(strip.length, box.width,
@@ -223,8 +222,7 @@ def render_strips(strips: Sequence[Strip], paper: Paper, title: str, footer: str
             if y - strip.height < floor:
                 c.showPage()
                 page += 1
-                floor = _start_page(c, pen, box, title, footer, page, ())
-                y = box.top - HEADER
+                y, floor = start_page(c, box, f"{title} (continued)", footer)
             if index == 0:
                 bookmarks.append(Bookmark(strip.title, page, y))
             tab = 0.0 if index == 0 else OVERLAP
@@ -238,16 +236,33 @@ def render_strips(strips: Sequence[Strip], paper: Paper, title: str, footer: str
     return Component(key, title, label, buffer.getvalue(), page + 1, bookmarks), views
 
 
-def _start_page(c: Canvas, pen: Pen, box: SafeBox, title: str, footer: str, page: int,
-                notes: Sequence[str]) -> float:
-    """Heading, notes and calibration bars; returns the lowest y strips may use."""
-    pen.text(box.x, box.top - 4.2 * MM, title if page == 0 else f"{title} (continued)",
-             size=11, bold=True, width=box.width * 0.55)
+def start_page(c: Canvas, box: SafeBox, title: str, footer: str,
+               notes: Sequence[str] = ()) -> tuple[float, float]:
+    """Start a measuring page: heading, footer text, notes and the calibration bars.
+
+    Args:
+        c: The canvas, on a fresh page.
+        box: The page's safe box.
+        title: Heading at the top left.
+        footer: Small print at the top right (kit and scale).
+        notes: Lines under the heading.
+
+    Returns:
+        The highest and lowest y the page's content may use.
+
+    """
+    pen = Pen(c)
+    pen.text(box.x, box.top - 4.2 * MM, title, size=11, bold=True, width=box.width * 0.55)
     pen.text(box.right, box.top - 4.2 * MM, footer, size=7.5, narrow=True, align="right",
              width=box.width * 0.43)
     for i, line in enumerate(notes):
         pen.text(box.x, box.top - HEADER - (i + 0.75) * 4 * MM, line, size=8, width=box.width)
-    return box.y + draw_calibration(c, box) + 2 * MM
+    return box.top - HEADER - len(notes) * 4 * MM, box.y + draw_calibration(c, box) + 2 * MM
+
+
+def max_strip_height(paper: Paper) -> float:
+    """The tallest strip ``render_strips`` places (a row under a heading and two notes)."""
+    return safe_box(paper, landscape=True).height - HEADER - 30 * MM
 
 
 def _draw_segment(c: Canvas, pen: Pen, strip: Strip, view: SegmentView) -> None:

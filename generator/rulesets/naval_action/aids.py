@@ -22,6 +22,7 @@ from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import DerivationRules
 from generator.scales import Scale
 from generator.strips import Band, Mark, Strip
+from generator.units import MM
 
 PALETTE: tuple[tuple[str, colors.Color], ...] = (
     ("red", colors.Color(0.85, 0.1, 0.1)),
@@ -39,6 +40,8 @@ PALETTE: tuple[tuple[str, colors.Color], ...] = (
 )
 """Thread colours a player can buy; names are printed beside each swatch."""
 
+TAPE_HEIGHT = 20 * MM
+"""Tapes and range gauges: room for a knot's two label lines above a band."""
 BAND_TINTS = (colors.Color(0.75, 0.9, 0.75), colors.Color(0.98, 0.9, 0.6),
               colors.Color(0.98, 0.75, 0.7))
 
@@ -170,7 +173,7 @@ def torpedo_knots(run: int, two_turn: bool, scale: Scale, aimed_yd: int, width_y
 def minor_step(scale: Scale) -> int:
     """The finest yard graduation that stays at least 1.2 mm apart at this scale."""
     for step in (100, 200, 250, 500, 1000):
-        if scale.yards_to_points(step) >= 1.2 * 72 / 25.4:
+        if scale.yards_to_points(step) >= 1.2 * MM:
             return step
     return 1000
 
@@ -238,7 +241,7 @@ def tape(string: RangeString, scale: Scale) -> Strip:
     marks += [Mark(scale.units_to_points(k.units), "knot", f"{k.label} {k.units} {scale.unit}",
                    f"{k.yards:,} yd · {k.note}") for k in string.knots]
     return Strip(f"tape-{string.key}", f"{string.what} · {scale.describe()}",
-                 scale.units_to_points(string.length_units), marks, height=20 * 72 / 25.4,
+                 scale.units_to_points(string.length_units), marks, height=TAPE_HEIGHT,
                  color=string.color, color_name=string.color_name)
 
 
@@ -254,7 +257,7 @@ def detection_strip(key: str, title: str, stages: Sequence[tuple[int, str]], sca
         marks.append(Mark(end, "knot", f"{yd:,} yd", label))
         bands.append(Band(start, end, BAND_TINTS[i % len(BAND_TINTS)], label))
         start = end
-    return Strip(key, title, start, marks, bands, height=20 * 72 / 25.4)
+    return Strip(key, title, start, marks, bands, height=TAPE_HEIGHT)
 
 
 def gauge_strips(scale: Scale, tables: Tables, torpedoes: Sequence[tuple[int, int, bool]],

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 
-from generator.calibration import draw_calibration
 from generator.canvasdoc import CanvasDoc
 from generator.gauges import draw_protractor, draw_turn_gauge
 from generator.layout import Paper, Pen, new_canvas, safe_box
@@ -23,7 +22,7 @@ from generator.rulesets.naval_action.aids import (
 )
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.scales import Scale
-from generator.strips import HEADER, SegmentView, render_strips
+from generator.strips import SegmentView, max_strip_height, render_strips, start_page
 from generator.units import MM
 
 TIE_ALLOWANCE_CM = 10
@@ -106,21 +105,9 @@ def render_gauges(tables: Tables, scale: Scale, paper: Paper, footer: str,
     box = safe_box(paper)
     buffer = io.BytesIO()
     c = new_canvas(buffer, paper, "Gauges")
-    pen = Pen(c)
     rules = tables.rules
     bookmarks = [Bookmark("Firing-arc protractor", 0), Bookmark("Turn gauge", 1)]
-
-    def heading(title: str, lines: Sequence[str]) -> float:
-        pen.text(box.x, box.top - 4.5 * MM, title, size=12, bold=True, width=box.width * 0.6)
-        pen.text(box.right, box.top - 4.5 * MM, footer, size=7, narrow=True, align="right",
-                 width=box.width * 0.38)
-        for i, line in enumerate(lines):
-            pen.text(box.x, box.top - HEADER - (i + 1) * 4 * MM, line, size=8,
-                     width=box.width)
-        return box.top - HEADER - len(lines) * 4 * MM - 2 * MM
-
-    bottom = box.y + draw_calibration(c, box)
-    top = heading("Firing-arc protractor", [
+    top, bottom = start_page(c, box, "Firing-arc protractor", footer, [
         "Print on card or transparency. Put the centre on the firing ship's bow point with "
         "0° along its course.",
         "Each ring is one battery position: tinted where it may fire, red where the rules "
@@ -133,8 +120,7 @@ def render_gauges(tables: Tables, scale: Scale, paper: Paper, footer: str,
     c.showPage()
     costs = tables.card.turn_costs
     lost = costs.lost(scale.yards_per_unit)
-    bottom = box.y + draw_calibration(c, box)
-    top = heading(f"Turn gauge · {scale.describe()}", [
+    top, bottom = start_page(c, box, f"Turn gauge · {scale.describe()}", footer, [
         "Put the centre on the point of the turn with COURSE along the ship's heading. A turn "
         f"ending in a sector costs that much of the move: {lost:g} {scale.unit} for each "
         f"{costs.per_degrees}°",
@@ -153,9 +139,7 @@ def render_gauges(tables: Tables, scale: Scale, paper: Paper, footer: str,
 def render_gauge_strips(tables: Tables, scale: Scale, torpedoes: Sequence[tuple[int, int, bool]],
                         paper: Paper, footer: str) -> tuple[Component, list[SegmentView]]:
     """Torpedo-spread fans, aerial torpedo, night-detection and radar gauges."""
-    box = safe_box(paper, landscape=True)
-    max_height = box.height - HEADER - 30 * MM  # what render_strips accepts
-    strips = gauge_strips(scale, tables, torpedoes, max_height)
+    strips = gauge_strips(scale, tables, torpedoes, max_strip_height(paper))
     notes = [ASSEMBLY, "Spread gauges: launch point at 0, the dashed line along the torpedo "
              "track; the outline is the spread's width as it runs."]
     return render_strips(strips, paper, f"Gauge strips · {scale.describe()}", footer,
