@@ -251,6 +251,72 @@ def gauges(scenario: str | None, scale: str | None, data: tuple[Path, ...], out:
     _aids("gauges", scenario, [], scale, data, out, paper, tables)
 
 
+def _offset(value: str | None) -> tuple[float, float]:
+    """Parse ``--back-offset X,Y`` (millimetres) into points."""
+    from generator.units import MM
+
+    if not value:
+        return (0.0, 0.0)
+    parts = value.split(",")
+    try:
+        x, y = (float(p.strip().removesuffix("mm")) for p in parts)
+    except ValueError:
+        raise UsageError(f"--back-offset: found '{value}', expected X,Y in mm such as "
+                         "0.5,-1") from None
+    if abs(x) > 10 or abs(y) > 10:
+        raise UsageError(f"--back-offset: found '{value}', expected at most 10 mm each way "
+                         "(measure it with back-offset-check.pdf)")
+    return (x * MM, y * MM)
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("--duplex", type=click.Choice(["long", "short", "off"]), default="long",
+              show_default=True,
+              help="Backs on the next page for long- or short-edge double-sided printing, "
+                   "or 'off': backs printed beside their fronts, to fold or glue.")
+@click.option("--bleed", is_flag=True, help="Run backgrounds 3 mm past the cut (the "
+              "sprue's bleed) so a slightly-off cut leaves no white edge.")
+@click.option("--cut", type=click.Choice(["lines", "marks", "both"]), default=None,
+              help="Cut guides: lines on every edge, crop marks in the gutters, or both "
+                   "(default: lines, or marks with --bleed).")
+@click.option("--back-offset", "back_offset", default=None, metavar="X,Y",
+              help="Move the backs by X,Y mm to correct your printer (read it off "
+                   "back-offset-check.pdf).")
+@click.option("--sprue", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Your own sheet-layout YAML (see the bundled sprues).")
+@click.option("--png", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Also write every marker face as a PNG, named by its id (for VASSAL).")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+              help="PNG resolution (written into each file).")
+@click.option("--tts", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Also write Tabletop Simulator deck sheets (10 x 7, last slot hidden).")
+@click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+              default=None, help="YAML file replacing some tables (marker sizes, colours, "
+                                 "pool sizes...).")
+@data_option
+@write_options
+@reported
+def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offset: str | None,
+            sprue: Path | None, png: Path | None, dpi: int, tts: Path | None,
+            tables: Path | None, data: tuple[Path, ...], out: Path, paper: str) -> None:
+    """Print SCENARIO's marker sheets: ships at 1:12,000, previous-turn markers and pools.
+
+    Pools (torpedo spreads, aircraft elements, smoke, fires, damage, battery targets,
+    submarine depth tracks) are sized by what each side's ships carry. One PDF per side
+    goes in OUT/<scenario>/markers/, with a back-offset check sheet for duplex printing.
+    """
+    from generator.imposition import Options
+    from generator.pipeline import build_markers
+    from generator.rulesets.base import KitOptions
+
+    sheets = Options(paper=paper, duplex=duplex, bleed=bleed,  # type: ignore[arg-type]
+                     cut=cut, back_offset=_offset(back_offset))  # type: ignore[arg-type]
+    report(build_markers(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
+                         options=KitOptions(tables=tables, sheets=sheets, sprue=sprue),
+                         png=png, dpi=dpi, tts=tts))
+
+
 @main.command()
 @click.option("--firer", required=True,
               help="Firing ship's name (accents optional); CLASS:NAME if several classes "

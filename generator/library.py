@@ -35,6 +35,8 @@ class Entry:
     model: Any
     doc: SourceDoc
     bundled: bool
+    root: Path | None = None
+    """The data folder the file was found in (files it names must stay inside it)."""
 
 
 @dataclass
@@ -110,6 +112,7 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
             entry = _load_entry(path, display, is_bundled, library)
             if entry is None:
                 continue
+            entry.root = base.resolve()
             kind = entry.doc.data["kind"]
             key = (kind, entry.model.id)
             if key in seen_here:

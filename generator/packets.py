@@ -50,6 +50,8 @@ class Component:
     pdf: bytes
     pages: int
     bookmarks: list[Bookmark] = field(default_factory=list)
+    recto: bool = False
+    """Must start on a right-hand (odd) page: double-sided sheets whose backs follow."""
 
 
 @dataclass
@@ -59,6 +61,15 @@ class PacketSpec:
     filename: str
     title: str
     components: list[str]
+
+
+def packet_pages(spec: PacketSpec, components: dict[str, Component]) -> int:
+    """Pages the packet will have, counting the blank pages that put sheets on a recto."""
+    total = 0
+    for key in spec.components:
+        comp = components[key]
+        total += (1 if comp.recto and total % 2 == 1 else 0) + comp.pages
+    return total
 
 
 def assemble(spec: PacketSpec, components: dict[str, Component],
@@ -83,6 +94,11 @@ def assemble(spec: PacketSpec, components: dict[str, Component],
         if key not in readers:
             readers[key] = PdfReader(io.BytesIO(comp.pdf))
         reader = readers[key]
+        if comp.recto and start % 2 == 1:
+            # A blank left-hand page keeps each front and its back on one sheet of paper.
+            box = reader.pages[0].mediabox
+            writer.add_blank_page(float(box.width), float(box.height))
+            start += 1
         for page in reader.pages:
             writer.add_page(page)
         parent = writer.add_outline_item(title=comp.title, page_number=start)

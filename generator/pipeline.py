@@ -19,7 +19,7 @@ from generator.errors import DataError, UsageError
 from generator.layout import Paper
 from generator.library import Library, load_library
 from generator.output import write_kit
-from generator.packets import assemble
+from generator.packets import assemble, packet_pages
 from generator.parallel import fork_map
 from generator.rulesets import REGISTRY
 from generator.rulesets.base import AidKind, Kit, KitOptions, Ruleset
@@ -95,8 +95,8 @@ def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
     else:
         scenario_id = scenario_id or DEFAULT_SCENARIO
         ruleset, scenario = _scenario_owner(library, scenario_id)
-        # per side: briefing, sheets, matchups, strings, tapes; then the shared ten
-        steps = 5 * len(scenario.sides) + 10
+        # per side: briefing, sheets, matchups, strings, tapes, markers; then the shared ten
+        steps = 6 * len(scenario.sides) + 10
 
         def tick(step: str) -> None:
             progress(step, steps)
@@ -156,6 +156,42 @@ def build_aids(kind: AidKind, scenario_id: str | None = None, *, classes: list[s
     return _assemble_and_write(kit, library, out, paper)
 
 
+def build_markers(scenario_id: str, *, data: list[Path] | None = None,
+                  out: Path = Path("output"), paper: Paper = "a4",
+                  options: KitOptions | None = None, png: Path | None = None, dpi: int = 300,
+                  tts: Path | None = None) -> BuildResult:
+    """Write a scenario's marker sheets, and optionally every marker as PNG and TTS sheets.
+
+    Args:
+        scenario_id: The scenario whose ships set the markers.
+        data: The user's data folders.
+        out: Output root; sheets go in ``out/<scenario>/markers/``.
+        paper: ``a4`` or ``letter``.
+        options: Tables, sheet options (duplex, bleed, cut, back offset) and sprue.
+        png: Folder for one PNG per marker face (named by the marker's id).
+        dpi: PNG resolution.
+        tts: Folder for Tabletop Simulator deck sheets.
+
+    Returns:
+        The files written (PDFs), with warnings; the PNG and TTS files are listed in
+        ``markers.json`` next to the PDFs.
+
+    """
+    from generator.export import export_pngs, export_tts
+
+    # 1-4. load, validate, derive and render everything before writing anything
+    library = validated_library(list(data or []))
+    ruleset = _scenario_owner(library, scenario_id)[0]
+    kit = ruleset.markers_parts(library, scenario_id, paper, options or KitOptions())
+    # 5-6. assemble and write the sheets, then the exports
+    result = _assemble_and_write(kit, library, out, paper)
+    if png is not None:
+        export_pngs(kit.pieces, png, dpi)
+    if tts is not None:
+        export_tts(kit.pieces, tts, dpi)
+    return result
+
+
 def _owner_or_default(library: Library, scenario_id: str | None) -> Ruleset:
     """The scenario's ruleset, or NAVAL ACTION (the only one so far) without a scenario."""
     if scenario_id is None:
@@ -181,8 +217,7 @@ def _assemble_and_write(kit: Kit, library: Library, out: Path, paper: Paper) -> 
     merged = fork_map([partial(assemble, spec, kit.components, readers)
                        for spec in kit.packets])
     files = {spec.filename: pdf for spec, pdf in zip(kit.packets, merged, strict=True)}
-    pages = {spec.filename: sum(kit.components[k].pages for k in spec.components)
-             for spec in kit.packets}
+    pages = {spec.filename: packet_pages(spec, kit.components) for spec in kit.packets}
     warnings = list(kit.warnings) + _font_warnings(kit, library)
     # 6. write: temp files renamed into place, then the manifest
     folder = out / kit.folder

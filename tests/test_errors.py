@@ -23,7 +23,8 @@ EXPECTED = {
         "CVL, CVE, CA, CL, CLAA, DL, DD, DE, TB, SS, AK, AP; did you mean 'CLAA'?",
         "tests/bad/typo/broken-cruiser.yaml:9:1: lenght_ft: found unknown key 'lenght_ft', "
         "expected one of kind, ruleset, id, name, nation, type, ships, length_ft, armor, "
-        "speed_kn, guns, aa_guns, torpedoes, radar, aircraft, comparative_strength, overrides, "
+        "speed_kn, guns, aa_guns, torpedoes, radar, aircraft, comparative_strength, funnels, "
+        "marker_image, overrides, "
         "sources, unverified, notes; did you mean 'length_ft'?",
         "tests/bad/typo/broken-cruiser.yaml:11:11: speed_kn: found 'fast', expected a number",
         "tests/bad/typo/broken-cruiser.yaml:13:16: guns.0.position: found 'BOWW', expected one "

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from pydantic import BaseModel
 
 from generator.errors import Problem
+from generator.imposition import Options as SheetOptions
 from generator.layout import Paper
 from generator.packets import Component, PacketSpec
+from generator.pieces import Piece
 
 if TYPE_CHECKING:
     from generator.library import Library
@@ -27,11 +29,16 @@ class KitOptions:
     Attributes:
         tables: A YAML file replacing some of the ruleset's tables (``--tables``).
         seed: Seed for pre-rolled dice sheets (default: derived from the scenario id).
+        sheets: How marker and counter sheets are printed (duplex, bleed, cut guides,
+            back offset); the paper comes from the build.
+        sprue: A sheet-layout file replacing the ruleset's own (``--sprue``).
 
     """
 
     tables: Path | None = None
     seed: int | None = None
+    sheets: SheetOptions = field(default_factory=lambda: SheetOptions())
+    sprue: Path | None = None
 
 
 @dataclass
@@ -42,6 +49,8 @@ class Kit:
     components: dict[str, Component]
     packets: list[PacketSpec]
     warnings: list[str] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)
+    """Every distinct piece on the kit's sheets (for PNG and Tabletop Simulator export)."""
 
 
 class Ruleset(Protocol):
@@ -69,6 +78,19 @@ class Ruleset(Protocol):
     def tables_parts(self, library: Library, scenario_id: str | None, paper: Paper,
                      options: KitOptions) -> Kit:
         """The rules calculator's tables (and a scenario's matchups), one PDF each."""
+        ...
+
+    def markers_parts(self, library: Library, scenario_id: str, paper: Paper,
+                      options: KitOptions) -> Kit:
+        """A scenario's marker (counter) sheets, one PDF per side, plus its pieces.
+
+        Args:
+            library: The validated library.
+            scenario_id: The scenario whose ships set the markers.
+            paper: ``a4`` or ``letter``.
+            options: Tables, sheet options and sprue.
+
+        """
         ...
 
     def aids_parts(self, library: Library, kind: AidKind, scenario_id: str | None,

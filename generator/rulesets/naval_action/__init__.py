@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from generator.errors import DataError, UsageError
+from generator.imposition import as_component, impose
 from generator.layout import Paper
 from generator.packets import Component, PacketSpec
 from generator.parallel import fork_map
+from generator.pieces import Piece
 from generator.rulesets.base import AidKind, Kit, KitOptions, Progress
 from generator.rulesets.naval_action import cardtables, resolve
 from generator.rulesets.naval_action.aids import (
@@ -30,15 +34,18 @@ from generator.rulesets.naval_action.components.aids import (
 from generator.rulesets.naval_action.components.briefing import render_briefing
 from generator.rulesets.naval_action.components.catalog import render_catalog
 from generator.rulesets.naval_action.components.dice_sheet import render_dice_sheet
+from generator.rulesets.naval_action.components.markers import MarkerMaker
 from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
 from generator.rulesets.naval_action.components.resolution import render_resolution
 from generator.rulesets.naval_action.components.status_sheet import render_master, render_sheets
 from generator.rulesets.naval_action.components.victory_sheet import render_victory
 from generator.rulesets.naval_action.derive import ShipView, ship_view
+from generator.rulesets.naval_action.markers import side_pool
 from generator.rulesets.naval_action.matchups import ship_matchups
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.schema import Scenario, ShipClass
 from generator.scales import Scale, parse_scale
+from generator.sprue import Sprue, load_sprue
 from generator.suggest import did_you_mean
 from generator.templating import render_text
 
@@ -47,6 +54,7 @@ if TYPE_CHECKING:
     from generator.library import Library
 
 NAME = "naval-action"
+SPRUE = Path(__file__).parent / "sprues" / "markers.yaml"
 
 
 class NavalAction:
@@ -146,7 +154,10 @@ class NavalAction:
             sides = {side.id: (side.name, views[side.id]) for side in scenario.sides}
             aids = self._aid_parts(sides, parse_scale(scenario.scale), tables, paper, line,
                                    {"rulers", "strings", "gauges"})
-            return {**{c.key: c for c in parts}, **aids}
+            markers, _, marker_warnings = self._marker_parts(scenario, views, library, tables,
+                                                             paper, options, line)
+            warnings.extend(marker_warnings)
+            return {**{c.key: c for c in parts}, **aids, **markers}
 
         def calculator() -> dict[str, Component]:
             return self._calculator_parts(scenario, views, paper, tables, options, line)
@@ -162,7 +173,7 @@ class NavalAction:
         packets = [PacketSpec(f"{side.id}.pdf", f"{scenario.name}: {side.name}",
                               [f"briefing:{side.id}", f"sheets:{side.id}",
                                f"matchups:{side.id}", *shared, f"strings:{side.id}",
-                               f"tapes:{side.id}", *aids])
+                               f"tapes:{side.id}", *aids, f"markers:{side.id}"])
                    for side in scenario.sides]
         # The referee scores and adjudicates; the matchup pages and tapes are the players'
         # tools (`quarterdeck tables SCENARIO` and `strings SCENARIO` print them alone).
@@ -267,6 +278,56 @@ class NavalAction:
                                       ["gauges", "gauge-strips"]))
         return Kit(folder, parts, packets, warnings)
 
+    def _marker_parts(self, scenario: Scenario, views: dict[str, list[ShipView]],
+                      library: Library, tables: Tables, paper: Paper, options: KitOptions,
+                      line: str) -> tuple[dict[str, Component], list[Piece], list[str]]:
+        """Each side's marker sheets, the distinct pieces, and label warnings."""
+        sprue = _sprue(options.sprue)
+        sheet_options = dataclasses.replace(options.sheets, paper=paper)
+        maker = MarkerMaker(tables.markers, resolve.class_images(library))
+        foot = f"quarterdeck · NAVAL ACTION · {line}"
+        parts: dict[str, Component] = {}
+        every: dict[str, Piece] = {}
+        for side in scenario.sides:
+            air = [g for g in scenario.air_groups if g.side == side.id]
+            pool = side_pool(side.id, side.name, views[side.id], air, tables.markers)
+            pieces = [p for v in views[side.id] for p in maker.ship_pieces(v)]
+            pieces += maker.pool_pieces(pool)
+            imposed = impose(pieces, sprue, sheet_options, f"Markers: {side.name}",
+                             f"{foot} · {side.name}")
+            key = f"markers:{side.id}"
+            parts[key] = as_component(imposed, key, f"Markers: {side.name}",
+                                      f"{side.id.upper()}-Markers-")
+            for piece in pieces:
+                # Pools with the same id on both sides (smoke, fires) differ only in number.
+                if piece.id in every:
+                    piece = dataclasses.replace(piece, quantity=every[piece.id].quantity
+                                                + piece.quantity)
+                every[piece.id] = piece
+        return parts, list(every.values()), maker.labels.warnings
+
+    def markers_parts(self, library: Library, scenario_id: str, paper: Paper,
+                      options: KitOptions) -> Kit:
+        """Each side's marker sheets as its own PDF, plus the back-offset check."""
+        from generator.duplexcheck import render_duplex_check
+
+        scenario, warnings = self._scenario(library, scenario_id)
+        tables = load_tables(options.tables)
+        line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
+        with cardtables.using(tables):
+            views = self._views(library, scenario)
+            parts, pieces, label_warnings = self._marker_parts(scenario, views, library,
+                                                               tables, paper, options, line)
+        packets = [PacketSpec(f"markers-{side.id}.pdf", f"{scenario.name}: markers, {side.name}",
+                              [f"markers:{side.id}"]) for side in scenario.sides]
+        if options.sheets.duplex != "off":
+            parts["duplex-check"] = render_duplex_check(paper, options.sheets.duplex,
+                                                        options.sheets.back_offset,
+                                                        f"quarterdeck · {scenario.name}")
+            packets.append(PacketSpec("back-offset-check.pdf", "Back-offset check",
+                                      ["duplex-check"]))
+        return Kit(f"{scenario.id}/markers", parts, packets, warnings + label_warnings, pieces)
+
     def _class_views(self, library: Library, class_ids: list[str], scale: Scale,
                      ) -> list[ShipView]:
         """One view per class (its first ship), for strings without a scenario."""
@@ -360,3 +421,12 @@ def default_seed(name: str) -> int:
 
 
 RULESET = NavalAction()
+
+
+def _sprue(path: Path | None) -> Sprue:
+    """The user's sheet layout, or the bundled one."""
+    if path is None:
+        return load_sprue(SPRUE, "naval_action/sprues/markers.yaml")
+    if not path.is_file():
+        raise UsageError(f"no sprue file '{path}'")
+    return load_sprue(path, str(path))

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from generator.errors import DataError, Problem
 from generator.rulesets.naval_action import rules as derivation
+from generator.rulesets.naval_action.markertables import MarkerTables, bundled_markers
 from generator.rulesets.naval_action.rules import DerivationRules
 from generator.validation import validate
 from generator.yamlsource import SourceDoc, load_yaml
@@ -471,6 +472,7 @@ class Tables(BaseModel):
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     card: CardTables
     rules: DerivationRules
+    markers: MarkerTables = Field(default_factory=bundled_markers)
     replaced: tuple[str, ...] = ()
     origin: str = "bundled"
 
@@ -478,7 +480,7 @@ class Tables(BaseModel):
 def _override_model() -> type[BaseModel]:
     """A model with every card and derivation table as an optional key."""
     fields: dict[str, Any] = {}
-    for model in (CardTables, DerivationRules):
+    for model in (CardTables, DerivationRules, MarkerTables):
         for name, info in model.model_fields.items():
             fields[name] = (info.annotation | None, Field(None, alias=info.alias))  # type: ignore[operator]
     return create_model("TablesFile", __config__=ConfigDict(extra="forbid",
@@ -560,10 +562,13 @@ def load_tables(user_file: Path | None = None) -> Tables:
     if problems or parsed is None:
         raise DataError(problems)
     given = {k: v for k, v in parsed if v is not None}
-    card_keys = set(CardTables.model_fields)
+    card_keys, marker_keys = set(CardTables.model_fields), set(MarkerTables.model_fields)
     card = card.model_copy(update={k: v for k, v in given.items() if k in card_keys})
-    rules = rules.model_copy(update={k: v for k, v in given.items() if k not in card_keys})
-    return Tables(card=card, rules=rules, replaced=tuple(sorted(given)),
+    rules = rules.model_copy(update={k: v for k, v in given.items()
+                                     if k not in card_keys and k not in marker_keys})
+    markers = bundled_markers().model_copy(update={k: v for k, v in given.items()
+                                                   if k in marker_keys})
+    return Tables(card=card, rules=rules, markers=markers, replaced=tuple(sorted(given)),
                   origin=user_file.name)
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.errors import Problem
+from generator.images import check_image
 from generator.rulesets.naval_action.schema import Scenario, Ship, ShipClass, ShipRef
 from generator.suggest import did_you_mean
 
@@ -79,6 +81,11 @@ def check_scenario(entry: Entry, library: Library) -> tuple[list[Problem], list[
         if side_ids.count(sid) > 1 or sid == "referee":
             problems.append(doc.problem(("sides", si, "id"), f"found '{sid}', expected a "
                                         "unique side id other than 'referee'"))
+    for gi, group in enumerate(scenario.air_groups):
+        if group.side not in side_ids:
+            problems.append(doc.problem(("air_groups", gi, "side"), f"found '{group.side}', "
+                                        f"expected a side id ({', '.join(side_ids)})"
+                                        f"{did_you_mean(group.side, side_ids)}"))
     return problems, warnings
 
 
@@ -108,4 +115,22 @@ def check_library(library: Library) -> tuple[list[Problem], list[str]]:
             p, w = check_scenario(entry, library)
             problems.extend(p)
             warnings.extend(w)
+    for entry in library.classes_of(RULESET).values():
+        image = entry.model.marker_image
+        if image is not None:
+            found, expected = check_image(entry.doc.path, entry.root, image)
+            if found is None:
+                problems.append(entry.doc.problem(("marker_image",),
+                                                  f"found '{image}', {expected}"))
     return problems, warnings
+
+
+def class_images(library: Library) -> dict[str, Path]:
+    """Class id to its checked marker image, for classes that supply one."""
+    images = {}
+    for class_id, entry in library.classes_of(RULESET).items():
+        if entry.model.marker_image is not None:
+            found, _ = check_image(entry.doc.path, entry.root, entry.model.marker_image)
+            if found is not None:
+                images[class_id] = found
+    return images

@@ -198,6 +198,8 @@ class ShipClass(Strict):
     radar: list[Radar] = Field(default_factory=list, description="Radar fits with dates.")
     aircraft: Aircraft | None = Field(None, description="Floatplanes or air group.")
     comparative_strength: float | None = Field(None, ge=0, le=100, description="Comparative Strength (CS); defaults by type.")
+    funnels: int | None = Field(None, ge=0, le=6, description="Funnels drawn on the marker's silhouette (default by type: 2 for big ships and destroyers, 1 for escorts and carriers, 0 for submarines).")
+    marker_image: str | None = Field(None, pattern=r"(?i)^[^\\]+\.(png|svg)$", description="Your own top-down image for the ship marker instead of the generated silhouette: a PNG or SVG path relative to this file, inside the data folder, at most 2 MB and 4096 px; drawn bow to the right.")
     overrides: Overrides | None = Field(None, description="Overrides of derived values.")
     sources: list[str] = Field(min_length=1, description="Where the facts came from (title, address, which facts).")
     unverified: list[str] = Field(default_factory=list, description="Field paths of figures no source confirmed (e.g. 'guns.0.rounds_per_gun').")
@@ -245,6 +247,16 @@ class Side(Strict):
     special_rules: list[str] = Field(default_factory=list, description="Conditions only this side (and the referee) should read, e.g. about its own ships.")
 
 
+class AirGroup(Strict):
+    """Aircraft not carried by the scenario's ships (land-based or from off-table carriers)."""
+
+    side: str = Field(description="Side id the aircraft fly for.")
+    type: Literal["fighter", "dive-bomber", "torpedo-bomber", "level-bomber"] = Field(description="fighter, dive-bomber, torpedo-bomber or level-bomber.")
+    planes: int = Field(ge=1, le=500, description="Number of aircraft (formed into 6-plane elements, fractions rounded off).")
+    nation: Nation | None = Field(None, description="Nation of the aircraft (default: that of the side's first ship).")
+    note: str | None = Field(None, description="Where they come from, e.g. 'Ju 88s from Sicily'.")
+
+
 class Scenario(Strict):
     """A NAVAL ACTION scenario (one YAML file)."""
 
@@ -263,6 +275,7 @@ class Scenario(Strict):
     starting_conditions: str = Field(description="The whole set-up (referee's packet only: it may name every ship).")
     special_rules: list[str] = Field(default_factory=list, description="Conditions every player reads; must not name ships (hidden information).")
     victory: str = Field(description="Victory notes every player reads; must not name ships.")
+    air_groups: list[AirGroup] = Field(default_factory=list, description="Aircraft from outside the scenario's ships; each gets 6-plane element markers.")
     sources: list[str] = Field(min_length=1, description="Where the order of battle came from.")
 
     @field_validator("scale")

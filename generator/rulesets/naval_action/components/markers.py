@@ -1,0 +1,454 @@
+"""NAVAL ACTION marker pieces: ships at 1:12,000 with silhouettes, and the pools.
+
+Each function here returns ``Piece`` objects for the shared imposition engine (and the
+PNG and Tabletop Simulator exports). Labels are fitted when the piece is made, so a
+label that cannot fit is reported before anything is drawn, naming the piece.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from generator import fonts
+from generator.autofit import Fitted, fit_label
+from generator.pieces import Art, Piece
+from generator.rulesets.naval_action.derive import ShipView
+from generator.rulesets.naval_action.markers import SidePool, Spread, ship_slug
+from generator.rulesets.naval_action.markertables import MarkerTables
+from generator.rulesets.naval_action.silhouette import (
+    build_silhouette,
+    default_funnels,
+    draw_silhouette,
+)
+from generator.units import MM
+
+INSET = 0.45 * MM
+"""Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
+TURRET_FILL = HexColor("#3a3a3a")
+SMOKE_FILL, SMOKE_PUFF = HexColor("#ececec"), HexColor("#c9c9c9")
+FIRE_FILL, FIRE_FLAME = HexColor("#ffe0bf"), HexColor("#e0601b")
+DAMAGE_D, DAMAGE_HD = HexColor("#ffe680"), HexColor("#e04a3a")
+
+
+@dataclass
+class Labels:
+    """Fitted labels and the warnings about the ones that did not fit."""
+
+    warnings: list[str]
+
+    def fit(self, piece_id: str, text: str, font: str, size: float, width: float,
+            shorter: tuple[str, ...] = ()) -> Fitted:
+        """Fit one label; a label that cannot be drawn at all is reported."""
+        fitted = fit_label(text, font, size, width, shorter=shorter)
+        if fitted.failed:
+            self.warnings.append(f"marker {piece_id}: label '{text}' does not fit in "
+                                 f"{width / MM:.1f} mm even abbreviated; left off")
+        return fitted
+
+
+def _top(fitted: Fitted, font: str, h: float) -> float:
+    """Baseline that keeps a label's whole line box (ascent) inside the top inset."""
+    return h - INSET - float(pdfmetrics.getAscent(font, fitted.size))
+
+
+def _bottom(fitted: Fitted, font: str) -> float:
+    """Baseline that keeps a label's descent inside the bottom inset."""
+    return INSET - float(pdfmetrics.getDescent(font, fitted.size))
+
+
+def _text(c: Canvas, fitted: Fitted, x: float, y: float, font: str, align: str = "left") -> None:
+    if not fitted.text:
+        return
+    c.setFont(font, fitted.size)
+    # The fitted width is known: aligning by it saves ReportLab measuring the string
+    # again (a third of the drawing time on a 1,200-marker run).
+    if align == "center":
+        x -= fitted.width / 2
+    elif align == "right":
+        x -= fitted.width
+    c.drawString(x, y, fitted.text)
+
+
+def _background(c: Canvas, fill: Color, width: float, height: float, bleed: float) -> None:
+    c.setFillColor(fill)
+    c.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, stroke=0, fill=1)
+
+
+class MarkerMaker:
+    """Makes one scenario's pieces from its pools, using the marker tables."""
+
+    def __init__(self, tables: MarkerTables, images: dict[str, Path] | None = None) -> None:
+        self.t = tables
+        self.labels = Labels([])
+        self.images = images or {}
+        self._owners: dict[str, tuple[str, str]] = {}
+
+    def sid(self, view: ShipView) -> str:
+        """The ship's id part, made unique.
+
+        A second ship of the same name (from another class) gets its class id appended.
+        """
+        base = ship_slug(view)
+        owner = (view.cls.id, view.ship.name)
+        for candidate in (base, f"{base}-{view.cls.id}"):
+            if self._owners.setdefault(candidate, owner) == owner:
+                return candidate
+        raise AssertionError(f"ship id {base} taken twice")  # one ship per class and name
+
+    def colours(self, nation: str) -> tuple[Color, Color]:
+        """(fill, ink) of a navy's markers."""
+        entry = self.t.nation_colours.get(nation)
+        if entry is None:
+            return HexColor("#e6e6e6"), HexColor("#202020")
+        return HexColor(entry.fill), HexColor(entry.ink)
+
+    # -- ships -------------------------------------------------------------------------
+
+    def ship_length(self, view: ShipView) -> float:
+        """Marker length in points: the ship's overall length at the marker scale."""
+        return view.cls.length_ft * 304.8 / self.t.marker_ship.scale * MM
+
+    def ship_pieces(self, view: ShipView) -> list[Piece]:
+        """The ship marker and its previous-turn marker."""
+        sid = self.sid(view)
+        length, width = self.ship_length(view), self.t.marker_ship.width
+        fill, ink = self.colours(view.cls.nation.value)
+        bar = self.t.marker_ship.bow_bar
+        room = length - bar - 2 * INSET
+        name = self.labels.fit(f"ship.{sid}", view.name, fonts.NARROW_BOLD, 6.5, room)
+        cls_text = f"{view.cls.name} {view.cls.type.value}"
+        klass = self.labels.fit(f"ship.{sid}", cls_text, fonts.NARROW, 5.0, room,
+                                (view.cls.name, view.cls.type.value))
+        prev = self.labels.fit(f"prev.{sid}", view.name, fonts.NARROW_BOLD, 6.0, room)
+        prev_note = self.labels.fit(f"prev.{sid}", "previous turn", fonts.NARROW, 5.0, room)
+        draw_icon = self._icon(view, length - bar, self.t.marker_ship.silhouette_beam)
+        submarine = view.cls.type.value == "SS"
+
+        def front(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, fill, w, h, bleed)
+            self._centreline(c, ink, w, h)
+            draw_icon(c, 0.0, h / 2, fill, ink)
+            c.setFillColor(ink)
+            c.rect(w - bar, 0, bar, h, stroke=0, fill=1)   # the bow edge
+            self._bow_point(c, ink, w - bar, h)
+            _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
+            _text(c, klass, INSET, _bottom(klass, fonts.NARROW), fonts.NARROW)
+
+        def submerged(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, white, w, h, bleed)
+            c.setStrokeColor(ink)
+            c.setDash(1.5, 1.5)
+            c.setLineWidth(0.5)
+            c.rect(0.3 * MM, 0.3 * MM, w - 0.6 * MM, h - 0.6 * MM, stroke=1, fill=0)
+            c.setDash()
+            self._centreline(c, ink, w, h)
+            c.setFillColor(ink)
+            c.rect(w - bar, 0, bar, h, stroke=0, fill=1)
+            self._bow_point(c, ink, w - bar, h)
+            _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
+            _text(c, sub_note, INSET, _bottom(sub_note, fonts.NARROW), fonts.NARROW)
+
+        def previous(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, white, w, h, bleed)
+            c.setStrokeColor(ink)
+            c.setLineWidth(0.6)
+            c.rect(0.3 * MM, 0.3 * MM, w - 0.6 * MM, h - 0.6 * MM, stroke=1, fill=0)
+            self._centreline(c, ink, w, h)
+            # The rule text suggests putting the marker's rear where the bow was, so the
+            # stern edge carries the bar here.
+            c.setFillColor(ink)
+            c.rect(0, 0, bar, h, stroke=0, fill=1)
+            _text(c, prev, w - INSET, _top(prev, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD, "right")
+            _text(c, prev_note, w - INSET, _bottom(prev_note, fonts.NARROW), fonts.NARROW, "right")
+
+        sub_note = self.labels.fit(f"ship.{sid}", "submerged", fonts.NARROW, 5.0, room)
+        return [
+            Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, front,
+                  submerged if submarine else front, 1, "ship"),
+            Piece(f"prev.{sid}", f"{view.name} previous turn", length, width, previous,
+                  previous, 1, "previous-turn"),
+        ]
+
+    def _centreline(self, c: Canvas, ink: Color, w: float, h: float) -> None:
+        """The centreline from edge to edge (dashed)."""
+        c.setStrokeColor(ink)
+        c.setLineWidth(0.25)
+        c.setDash(1.2, 0.8)
+        c.line(0, h / 2, w, h / 2)
+        c.setDash()
+
+    def _bow_point(self, c: Canvas, ink: Color, x: float, h: float) -> None:
+        """A white notch in the bow bar on the centreline: the point ranges are taken from."""
+        c.setFillColor(white)
+        notch = 0.8 * MM
+        path = c.beginPath()
+        path.moveTo(x + self.t.marker_ship.bow_bar, h / 2)
+        path.lineTo(x, h / 2 + notch / 2)
+        path.lineTo(x, h / 2 - notch / 2)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        c.setFillColor(ink)
+
+    def _icon(self, view: ShipView, length: float,
+              beam: float) -> Callable[[Canvas, float, float, Color, Color], None]:
+        """Draws the ship's top view: the class's own image, else a generated silhouette."""
+        image = self.images.get(view.cls.id)
+        if image is not None:
+            return _image_icon(image, length, beam)
+        batteries = [(b.position, b.turrets or b.guns) for b in view.batteries]
+        catapults = view.cls.aircraft.catapults if view.cls.aircraft else 0
+        funnels = (view.cls.funnels if view.cls.funnels is not None
+                   else default_funnels(view.cls.type.value))
+        sil = build_silhouette(length, beam, view.cls.type.value, batteries, funnels, catapults)
+
+        def icon(c: Canvas, x: float, y: float, fill: Color, ink: Color) -> None:
+            draw_silhouette(c, sil, x, y, hull_fill=white, ink=ink, turret_fill=TURRET_FILL)
+
+        return icon
+
+    # -- pools -------------------------------------------------------------------------
+
+    def pool_pieces(self, pool: SidePool) -> list[Piece]:
+        """Every pooled marker of one side."""
+        pieces: list[Piece] = []
+        for view in pool.ships:
+            pieces.extend(self.target_pieces(view))
+        for (nation, kind), count in pool.aircraft.items():
+            pieces.append(self.aircraft_piece(nation, kind, count))
+        for spread, count in sorted(pool.spreads.items(),
+                                    key=lambda item: (item[0].nation, item[0].size_in,
+                                                      -item[0].count)):
+            pieces.append(self.spread_piece(spread, count))
+        pieces.append(self.smoke_piece(pool.smoke))
+        pieces.append(self.burning_piece(pool.burning))
+        pieces.append(self.damage_piece(pool.damage))
+        for view in pool.submarines:
+            pieces.append(self.depth_piece(view))
+        return pieces
+
+    def target_pieces(self, view: ShipView) -> list[Piece]:
+        """One battery-target marker per gun battery, placed beside the battery's target."""
+        sid = self.sid(view)
+        fill, ink = self.colours(view.cls.nation.value)
+        width, height = self.t.marker_sizes.battery_target
+        pieces = []
+        seen: dict[str, int] = {}
+        for battery in view.batteries:
+            key = f"{battery.position.lower()}-{battery.bore_in:g}in".replace(".", "-")
+            seen[key] = seen.get(key, 0) + 1
+            if seen[key] > 1:
+                key += f"-{seen[key]}"
+            pid = f"target.{sid}.{key}"
+            room = width - 2 * INSET
+            name = self.labels.fit(pid, view.name, fonts.NARROW_BOLD, 6.0, room)
+            what = self.labels.fit(pid, f"{battery.position} {battery.guns} × "
+                                        f"{battery.bore_in:g}in", fonts.NARROW, 5.5, room)
+
+            def art(c: Canvas, w: float, h: float, bleed: float, name: Fitted = name,
+                    what: Fitted = what) -> None:
+                _background(c, fill, w, h, bleed)
+                c.setFillColor(ink)
+                # A pointer on the left edge: the end laid against the target.
+                path = c.beginPath()
+                path.moveTo(0, h / 2)
+                path.lineTo(1.2 * MM, h)
+                path.lineTo(1.2 * MM, 0)
+                path.close()
+                c.drawPath(path, stroke=0, fill=1)
+                _text(c, name, w - INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD,
+                      "right")
+                _text(c, what, w - INSET, _bottom(what, fonts.NARROW), fonts.NARROW, "right")
+
+            pieces.append(Piece(pid, f"{view.name} {battery.position} battery target",
+                                width, height, art, None, 1, "battery-target"))
+        return pieces
+
+    def aircraft_piece(self, nation: str, kind: str, count: int) -> Piece:
+        """A 6-plane element of one type and navy."""
+        info = self.t.aircraft_types[kind]
+        fill, ink = self.colours(nation)
+        width, height = self.t.marker_sizes.aircraft
+        pid = f"aircraft.{nation.lower()}.{kind}"
+        per = self.t.marker_pools.planes_per_element
+        code = self.labels.fit(pid, info.code, fonts.BOLD, 11, width / 2 - INSET)
+        name = self.labels.fit(pid, f"{per} × {info.name}", fonts.NARROW, 5.5,
+                               width - 2 * INSET)
+        flag = self.labels.fit(pid, nation, fonts.NARROW_BOLD, 5.5, width / 2 - INSET)
+
+        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, fill, w, h, bleed)
+            c.setStrokeColor(ink)
+            c.setLineWidth(0.9)
+            cx, cy, span = w * 0.27, h * 0.55, w * 0.18
+            c.line(cx - span, cy, cx + span, cy)              # wings
+            c.line(cx, cy - span * 0.9, cx, cy + span * 1.1)  # fuselage, nose up
+            c.line(cx - span * 0.4, cy - span * 0.8, cx + span * 0.4, cy - span * 0.8)
+            c.setFillColor(ink)
+            _text(c, code, w - INSET, h * 0.42, fonts.BOLD, "right")
+            _text(c, flag, w - INSET, _top(flag, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD, "right")
+            _text(c, name, w / 2, _bottom(name, fonts.NARROW), fonts.NARROW, "center")
+
+        return Piece(pid, f"{nation} {info.name.lower()} element", width, height, art, None,
+                     count, "aircraft")
+
+    def spread_piece(self, spread: Spread, count: int) -> Piece:
+        """A torpedo spread of ``spread.count`` torpedoes."""
+        fill, ink = self.colours(spread.nation)
+        width, height = self.t.marker_sizes.torpedo_spread
+        pid = f"torpedo.{spread.nation.lower()}.{spread.size_in}in.{spread.count}"
+        number = self.labels.fit(pid, str(spread.count), fonts.BOLD, 12, width * 0.64 - 3 * MM)
+        size = self.labels.fit(pid, f"{spread.size_in}in", fonts.NARROW_BOLD, 6,
+                               width - 2 * INSET)
+
+        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, fill, w, h, bleed)
+            c.setStrokeColor(ink)
+            c.setLineWidth(0.4)
+            # The fan on the right, the count on the left: neither covers the other.
+            ox, oy, reach = w * 0.64, INSET + 2.4 * MM, h - 2 * INSET - 2.4 * MM
+            tracks = max(spread.count, 1)
+            for i in range(tracks):
+                angle = math.radians(-16 + 32 * (i + 0.5) / tracks)
+                c.line(ox, oy, ox + reach * math.sin(angle), oy + reach * math.cos(angle))
+            c.setFillColor(ink)
+            _text(c, number, INSET + 0.3 * MM, h * 0.45, fonts.BOLD)
+            _text(c, size, w / 2, _bottom(size, fonts.NARROW_BOLD), fonts.NARROW_BOLD, "center")
+
+        return Piece(pid, f"{spread.nation} {spread.size_in}in spread of {spread.count}",
+                     width, height, art, None, count, "torpedo-spread")
+
+    def smoke_piece(self, count: int) -> Piece:
+        """A smoke screen."""
+        width, height = self.t.marker_sizes.smoke
+        label = self.labels.fit("smoke", "SMOKE", fonts.BOLD, 8, width - 2 * INSET)
+
+        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, SMOKE_FILL, w, h, bleed)
+            c.setFillColor(SMOKE_PUFF)
+            r = h * 0.22
+            for i in range(4):
+                c.circle(w * (0.2 + 0.2 * i), h * (0.6 if i % 2 else 0.5), r, stroke=0,
+                         fill=1)
+            c.setFillColorRGB(0.2, 0.2, 0.2)
+            _text(c, label, w / 2, _bottom(label, fonts.BOLD), fonts.BOLD, "center")
+
+        return Piece("smoke", "Smoke", width, height, art, None, count, "smoke")
+
+    def burning_piece(self, count: int) -> Piece:
+        """A ship on fire."""
+        width, height = self.t.marker_sizes.burning
+        label = self.labels.fit("burning", "FIRE", fonts.BOLD, 7, width - 2 * INSET)
+
+        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, FIRE_FILL, w, h, bleed)
+            c.setFillColor(FIRE_FLAME)
+            path = c.beginPath()
+            base = INSET + 3 * MM
+            path.moveTo(w * 0.25, base)
+            path.curveTo(w * 0.15, h * 0.6, w * 0.4, h * 0.65, w * 0.45, h - INSET)
+            path.curveTo(w * 0.55, h * 0.7, w * 0.8, h * 0.7, w * 0.75, base)
+            path.close()
+            c.drawPath(path, stroke=0, fill=1)
+            c.setFillColorRGB(0.35, 0.1, 0.0)
+            _text(c, label, w / 2, _bottom(label, fonts.BOLD), fonts.BOLD, "center")
+
+        return Piece("burning", "Burning", width, height, art, None, count, "burning")
+
+    def damage_piece(self, count: int) -> Piece:
+        """Damage: D on the front, HD (heavy damage) on the back: flip it when it worsens."""
+        width, height = self.t.marker_sizes.damage
+        d = self.labels.fit("damage", "D", fonts.BOLD, 16, width - 2 * INSET)
+        hd = self.labels.fit("damage", "HD", fonts.BOLD, 14, width - 2 * INSET)
+
+        def face(fill: Color, fitted: Fitted) -> Art:
+            def art(c: Canvas, w: float, h: float, bleed: float) -> None:
+                _background(c, fill, w, h, bleed)
+                c.setFillColorRGB(0, 0, 0)
+                _text(c, fitted, w / 2, h / 2 - fitted.size * 0.35, fonts.BOLD, "center")
+            return art
+
+        return Piece("damage", "Damage (D / HD)", width, height, face(DAMAGE_D, d),
+                     face(DAMAGE_HD, hd), count, "damage")
+
+    def depth_piece(self, view: ShipView) -> Piece:
+        """A submarine's secret depth track: surface, then the rule text's depth levels."""
+        sid = self.sid(view)
+        pid = f"depth.{sid}"
+        fill, ink = self.colours(view.cls.nation.value)
+        width, height = self.t.marker_sizes.depth_track
+        crush = self.t.crush_depth.get(view.cls.nation.value, self.t.crush_depth["default"])
+        boxes = ["Surf.", *self.t.depths]
+        box_w = (width - 2 * INSET) / len(boxes)
+        name = self.labels.fit(pid, f"{view.name}: depth", fonts.NARROW_BOLD, 6,
+                               width - 2 * INSET)
+        marks = [self.labels.fit(pid, b, fonts.BOLD, 8, box_w - 2 * INSET) for b in boxes]
+        crush_note = self.labels.fit(pid, "crush: 2", fonts.NARROW, 5, box_w - 2 * INSET)
+
+        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
+            _background(c, fill, w, h, bleed)
+            top = h - INSET - 2.6 * MM
+            c.setStrokeColor(ink)
+            c.setLineWidth(0.4)
+            c.setFillColor(white)
+            for i in range(len(boxes)):
+                c.rect(INSET + i * box_w, INSET, box_w, top - INSET, stroke=1, fill=1)
+            c.setFillColor(ink)
+            _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
+            for i, (label, mark) in enumerate(zip(boxes, marks, strict=True)):
+                cx = INSET + (i + 0.5) * box_w
+                _text(c, mark, cx, INSET + (top - INSET) * 0.45, fonts.BOLD, "center")
+                if label == crush:
+                    c.setFillColorRGB(0.75, 0.1, 0.1)
+                    _text(c, crush_note, cx, _bottom(crush_note, fonts.NARROW) + 0.2 * MM,
+                          fonts.NARROW, "center")
+                    c.setFillColor(ink)
+
+        return Piece(pid, f"{view.name} depth track", width, height, art, None, 1,
+                     "depth-track")
+
+
+@functools.cache
+def _load_image(path: Path) -> object:
+    """An image ready to draw: a ReportLab ImageReader (PNG) or a Drawing (SVG)."""
+    if path.suffix.lower() == ".svg":
+        from svglib.svglib import svg2rlg
+
+        return svg2rlg(str(path))
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(str(path))
+
+
+def _image_icon(path: Path, length: float,
+                beam: float) -> Callable[[Canvas, float, float, Color, Color], None]:
+    """A class's own top view, scaled to fit length x (2 x beam), centred on the centreline."""
+
+    def icon(c: Canvas, x: float, y: float, fill: Color, ink: Color) -> None:
+        from reportlab.graphics import renderPDF
+        from reportlab.graphics.shapes import Drawing
+        from reportlab.lib.utils import ImageReader
+
+        image = _load_image(path)
+        box_h = 2 * beam
+        if isinstance(image, Drawing):
+            scale = min(length / max(image.width, 1e-6), box_h / max(image.height, 1e-6))
+            c.saveState()
+            c.translate(x + (length - image.width * scale) / 2, y - image.height * scale / 2)
+            c.scale(scale, scale)
+            renderPDF.draw(image, c, 0, 0)
+            c.restoreState()
+        elif isinstance(image, ImageReader):
+            iw, ih = image.getSize()
+            scale = min(length / iw, box_h / ih)
+            c.drawImage(image, x + (length - iw * scale) / 2, y - ih * scale / 2,
+                        iw * scale, ih * scale, mask="auto")
+
+    return icon
