@@ -21,7 +21,7 @@ shorter than its own name at that size, so piece labels get their own, lower flo
 """
 
 
-@dataclass(frozen=True)
+@dataclass
 class Fitted:
     """A label as it will be drawn.
 

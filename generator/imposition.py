@@ -17,6 +17,7 @@ import io
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
@@ -199,8 +200,9 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
         title = region.title
         row: list[Slot] = []
         x = row_top = 0.0
-        for piece, copy in copies:
+        for piece in {id(p): p for p, _ in copies}.values():
             _check_fits(piece, area, bleed)
+        for piece, copy in copies:
             too_wide = bool(row) and x + piece.width + bleed > area.right + 1e-6
             too_low = bool(row) and row_top - piece.height - bleed < area.y - 1e-6
             if too_wide or too_low:
@@ -217,7 +219,9 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
                     top -= HEADING
                     title = ""
                 x, row_top = area.x + bleed, top - bleed
-            slot = Slot(piece, copy, "front", len(fronts) - 1, x, row_top - piece.height)
+            # Page numbers count the back pages in between from the start.
+            page = (len(fronts) - 1) * (2 if two_sided else 1)
+            slot = Slot(piece, copy, "front", page, x, row_top - piece.height)
             fronts[-1].slots.append(slot)
             row.append(slot)
             x += piece.width + gap
@@ -235,10 +239,8 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
                     continue
                 bx, by = mirrored(slot.x, slot.y, slot.width, slot.height, page_w, page_h,
                                   options.duplex, options.back_offset)
-                back.slots.append(replace(slot, face="back", x=bx, y=by))
+                back.slots.append(Slot(slot.piece, slot.copy, "back", slot.page + 1, bx, by))
             pages.append(back)
-    for number, sheet in enumerate(pages):
-        sheet.slots = [replace(s, page=number) for s in sheet.slots]
     return pages
 
 
@@ -348,19 +350,29 @@ def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
 
 
 def _draw_ids(c: Canvas, slots: list[Slot]) -> None:
-    """Each copy's id as invisible text at its trim corner (searchable, never printed)."""
+    """Each copy's id as invisible text at its trim corner (searchable, never printed).
+
+    Ids are plain ASCII, which the primed first subset of the regular font encodes as
+    itself (see ``fonts.primer``), so the text operators are written directly: going
+    through ReportLab's text object costs as much as drawing the markers' own labels.
+    """
     if not slots:
         return
-    # The render mode is part of the graphics state: restore it, or every later text
-    # on the page (headings, footer) would be invisible too.
-    c.saveState()
-    text = c.beginText()
-    text.setTextRenderMode(3)
-    text.setFont(fonts.REGULAR, ID_SIZE)
+    font = pdfmetrics.getFont(fonts.REGULAR).getSubsetInternalName(0, c._doc)
+    ops = [f"BT 3 Tr {font} {ID_SIZE:g} Tf"]
+    x0 = y0 = 0.0
     for s in slots:
-        text.setTextOrigin(s.x + 0.2 * MM, s.y + 0.2 * MM)
-        text.textOut(s.piece.id + (".back" if s.face == "back" else ""))
-    c.drawText(text)
+        ident = s.piece.id + (".back" if s.face == "back" else "")
+        if not ident.isascii() or any(ch in ident for ch in "()\\"):
+            raise RenderError(f"piece id {ident!r} must be plain ASCII without brackets")
+        x, y = s.x + 0.2 * MM, s.y + 0.2 * MM
+        ops.append(f"{x - x0:.3f} {y - y0:.3f} Td ({ident}) Tj")
+        x0, y0 = x, y
+    ops.append("ET")
+    # The render mode outlives ET (it is graphics state), so q/Q keep it from hiding
+    # the headings and footer drawn next.
+    c.saveState()
+    c.addLiteral("\n".join(ops))
     c.restoreState()
 
 

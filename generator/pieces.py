@@ -22,7 +22,7 @@ side (the caller clips to trim + bleed); everything else stays inside the trim.
 """
 
 
-@dataclass(frozen=True)
+@dataclass
 class Piece:
     """One distinct thing to cut out.
 
@@ -37,6 +37,8 @@ class Piece:
         quantity: How many copies to print.
         group: Which sheet region it goes in (a sprue's ``groups`` select by this).
 
+    Not frozen: a kit makes thousands, and a frozen dataclass is five times slower to
+    create. Treat pieces as read-only.
     """
 
     id: str

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -43,11 +43,16 @@ class Labels:
     """Fitted labels and the warnings about the ones that did not fit."""
 
     warnings: list[str]
+    _fitted: dict[tuple[object, ...], Fitted] = field(default_factory=dict)
 
     def fit(self, piece_id: str, text: str, font: str, size: float, width: float,
             shorter: tuple[str, ...] = ()) -> Fitted:
         """Fit one label; a label that cannot be drawn at all is reported."""
-        fitted = fit_label(text, font, size, width, shorter=shorter)
+        # Names and battery labels repeat across a ship's markers and a fleet's ships.
+        key = (text, font, size, width, shorter)
+        fitted = self._fitted.get(key)
+        if fitted is None:
+            fitted = self._fitted[key] = fit_label(text, font, size, width, shorter=shorter)
         if fitted.failed:
             self.warnings.append(f"marker {piece_id}: label '{text}' does not fit in "
                                  f"{width / MM:.1f} mm even abbreviated; left off")
@@ -90,6 +95,7 @@ class MarkerMaker:
         self.labels = Labels([])
         self.images = images or {}
         self._owners: dict[str, tuple[str, str]] = {}
+        self._colours: dict[str, tuple[Color, Color]] = {}
 
     def sid(self, view: ShipView) -> str:
         """The ship's id part, made unique.
@@ -105,10 +111,12 @@ class MarkerMaker:
 
     def colours(self, nation: str) -> tuple[Color, Color]:
         """(fill, ink) of a navy's markers."""
-        entry = self.t.nation_colours.get(nation)
-        if entry is None:
-            return HexColor("#e6e6e6"), HexColor("#202020")
-        return HexColor(entry.fill), HexColor(entry.ink)
+        if nation not in self._colours:
+            entry = self.t.nation_colours.get(nation)
+            self._colours[nation] = ((HexColor("#e6e6e6"), HexColor("#202020"))
+                                     if entry is None else
+                                     (HexColor(entry.fill), HexColor(entry.ink)))
+        return self._colours[nation]
 
     # -- ships -------------------------------------------------------------------------
 
@@ -252,8 +260,10 @@ class MarkerMaker:
             what = self.labels.fit(pid, f"{battery.position} {battery.guns} × "
                                         f"{battery.bore_in:g}in", fonts.NARROW, 5.5, room)
 
+            top, bottom = _top(name, fonts.NARROW_BOLD, height), _bottom(what, fonts.NARROW)
+
             def art(c: Canvas, w: float, h: float, bleed: float, name: Fitted = name,
-                    what: Fitted = what) -> None:
+                    what: Fitted = what, top: float = top, bottom: float = bottom) -> None:
                 _background(c, fill, w, h, bleed)
                 c.setFillColor(ink)
                 # A pointer on the left edge: the end laid against the target.
@@ -263,9 +273,8 @@ class MarkerMaker:
                 path.lineTo(1.2 * MM, 0)
                 path.close()
                 c.drawPath(path, stroke=0, fill=1)
-                _text(c, name, w - INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD,
-                      "right")
-                _text(c, what, w - INSET, _bottom(what, fonts.NARROW), fonts.NARROW, "right")
+                _text(c, name, w - INSET, top, fonts.NARROW_BOLD, "right")
+                _text(c, what, w - INSET, bottom, fonts.NARROW, "right")
 
             pieces.append(Piece(pid, f"{view.name} {battery.position} battery target",
                                 width, height, art, None, 1, "battery-target"))
