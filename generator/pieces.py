@@ -39,6 +39,7 @@ class Piece:
 
     Not frozen: a kit makes thousands, and a frozen dataclass is five times slower to
     create. Treat pieces as read-only.
+
     """
 
     id: str
