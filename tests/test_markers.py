@@ -283,3 +283,32 @@ def test_class_marker_image_stays_in_the_data_folder(tmp_path):
         images = pdf.pages[0].images
     assert len(images) == 1  # Fletcher's own picture instead of the silhouette
     assert math.isclose(images[0]["width"] / images[0]["height"], 400 / 60, rel_tol=0.01)
+
+
+def test_user_tables_and_sprue_change_the_sheets(tmp_path):
+    tables = tmp_path / "tables.yaml"
+    tables.write_text("marker_ship: {scale: 6000, width: 10mm, silhouette_beam: 3mm, "
+                      "bow_bar: 1mm}\n", encoding="utf-8")
+    sprue = tmp_path / "sprue.yaml"
+    sprue.write_text("kind: sprue\nid: mine\ntitle: Mine\norientation: landscape\n"
+                     "gutter: 0.25in\nregions:\n  - title: Everything\n    groups: [ship, "
+                     "previous-turn, battery-target, aircraft, torpedo-spread, smoke, burning, "
+                     "damage, depth-track]\n", encoding="utf-8")
+    runner = CliRunner()
+    ok = runner.invoke(main, ["markers", "savo-island", "--out", str(tmp_path), "--tables",
+                              str(tables), "--sprue", str(sprue), "--duplex", "off"])
+    assert ok.exit_code == 0, ok.output
+    path = tmp_path / "savo-island" / "markers" / "markers-japanese.pdf"
+    cells = {c["id"]: c["cell"] for c in read_cells(path)}
+    x0, y0, x1, y1 = cells["ship.chokai"]
+    assert abs((x1 - x0) / MM - class_files()["takao"]["length_ft"] * 304.8 / 6000) < 0.01
+    assert abs((y1 - y0) / MM - 10) < 0.01
+    with pdfplumber.open(path) as pdf:
+        assert pdf.pages[0].width > pdf.pages[0].height  # the sprue's landscape
+    sprue.write_text("kind: sprue\nid: mine\ntitle: Mine\nmargin: 2mm\nregions: []\n",
+                     encoding="utf-8")
+    bad = runner.invoke(main, ["markers", "savo-island", "--out", str(tmp_path), "--sprue",
+                               str(sprue)])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    assert f"{sprue}:4:9: margin: found '2mm', expected a length from 5mm to 40mm" in bad.output
+    assert f"{sprue}:5:10: regions: found a list, expected at least 1 item(s)" in bad.output

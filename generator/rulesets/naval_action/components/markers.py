@@ -145,7 +145,8 @@ class MarkerMaker:
             self._centreline(c, ink, w, h)
             draw_icon(c, 0.0, h / 2, fill, ink)
             c.setFillColor(ink)
-            c.rect(w - bar, 0, bar, h, stroke=0, fill=1)   # the bow edge
+            # The bow edge; it runs on into the bleed so an off cut still shows it.
+            c.rect(w - bar, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
             self._bow_point(c, ink, w - bar, h)
             _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
             _text(c, klass, INSET, _bottom(klass, fonts.NARROW), fonts.NARROW)
@@ -159,7 +160,7 @@ class MarkerMaker:
             c.setDash()
             self._centreline(c, ink, w, h)
             c.setFillColor(ink)
-            c.rect(w - bar, 0, bar, h, stroke=0, fill=1)
+            c.rect(w - bar, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
             self._bow_point(c, ink, w - bar, h)
             _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
             _text(c, sub_note, INSET, _bottom(sub_note, fonts.NARROW), fonts.NARROW)
@@ -173,7 +174,7 @@ class MarkerMaker:
             # The rule text suggests putting the marker's rear where the bow was, so the
             # stern edge carries the bar here.
             c.setFillColor(ink)
-            c.rect(0, 0, bar, h, stroke=0, fill=1)
+            c.rect(-bleed, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
             _text(c, prev, w - INSET, _top(prev, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD, "right")
             _text(c, prev_note, w - INSET, _bottom(prev_note, fonts.NARROW), fonts.NARROW, "right")
 
