@@ -13,10 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from generator.errors import DataError
 from generator.units import MM, parse_length
-from generator.validation import validate
-from generator.yamlsource import load_yaml
+from generator.validation import load_model
 
 CutMode = Literal["lines", "marks", "both"]
 
@@ -83,10 +81,4 @@ def load_sprue(path: Path, display: str | None = None) -> Sprue:
         DataError: With every problem found, each located.
 
     """
-    doc, problems = load_yaml(path, display)
-    if problems:
-        raise DataError(problems)
-    sprue, problems = validate(Sprue, doc)
-    if problems or sprue is None:
-        raise DataError(problems)
-    return sprue
+    return load_model(Sprue, path, display)

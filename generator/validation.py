@@ -6,13 +6,14 @@ import datetime as dt
 import enum
 import types
 import typing
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import Problem
+from generator.errors import DataError, Problem
 from generator.suggest import did_you_mean
-from generator.yamlsource import Loc, SourceDoc
+from generator.yamlsource import Loc, SourceDoc, load_yaml
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -187,3 +188,27 @@ def _bound_text(kind: str, err: Any) -> str:
     }
     template = bounds.get(kind)
     return template.format(**ctx) if template else ""
+
+
+def load_model(model: type[M], path: Path, display: str | None = None) -> M:
+    """Load one YAML file and validate it against ``model``.
+
+    Args:
+        model: The pydantic model.
+        path: The file (read safely, never modified).
+        display: How to name the file in messages (defaults to the path).
+
+    Returns:
+        The validated instance.
+
+    Raises:
+        DataError: With every problem found, each located.
+
+    """
+    doc, problems = load_yaml(path, display)
+    if problems:
+        raise DataError(problems)
+    instance, problems = validate(model, doc)
+    if problems or instance is None:
+        raise DataError(problems)
+    return instance

@@ -9,10 +9,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from generator.errors import DataError
 from generator.units import parse_length
-from generator.validation import validate
-from generator.yamlsource import load_yaml
+from generator.validation import load_model
 
 TABLES = Path(__file__).parent / "tables"
 _SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
@@ -115,10 +113,4 @@ def bundled_markers(path: Path = TABLES / "markers.yaml") -> MarkerTables:
         DataError: With every problem, located, if the file is invalid.
 
     """
-    doc, problems = load_yaml(path, path.name)
-    if problems:
-        raise DataError(problems)
-    tables, problems = validate(MarkerTables, doc)
-    if problems or tables is None:
-        raise DataError(problems)
-    return tables
+    return load_model(MarkerTables, path, path.name)

@@ -9,9 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from generator.errors import DataError
-from generator.validation import validate
-from generator.yamlsource import load_yaml
+from generator.validation import load_model
 
 TABLES = Path(__file__).parent / "tables"
 
@@ -138,10 +136,4 @@ def bundled_rules(path: Path = TABLES / "derivation.yaml") -> DerivationRules:
         DataError: With every problem, located, if the file is invalid.
 
     """
-    doc, problems = load_yaml(path, path.name)
-    if problems:
-        raise DataError(problems)
-    rules, problems = validate(DerivationRules, doc)
-    if problems or rules is None:
-        raise DataError(problems)
-    return rules
+    return load_model(DerivationRules, path, path.name)

@@ -140,30 +140,31 @@ class MarkerMaker:
         draw_icon = self._icon(view, length - bar, self.t.marker_ship.silhouette_beam)
         submarine = view.cls.type.value == "SS"
 
-        def front(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, fill, w, h, bleed)
-            self._centreline(c, ink, w, h)
-            draw_icon(c, 0.0, h / 2, fill, ink)
-            c.setFillColor(ink)
-            # The bow edge; it runs on into the bleed so an off cut still shows it.
-            c.rect(w - bar, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
-            self._bow_point(c, ink, w - bar, h)
-            _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
-            _text(c, klass, INSET, _bottom(klass, fonts.NARROW), fonts.NARROW)
+        def face(submerged: bool) -> Art:
+            """The ship's face; a submarine's back shows her submerged (no top view)."""
+            lower = sub_note if submerged else klass
 
-        def submerged(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, white, w, h, bleed)
-            c.setStrokeColor(ink)
-            c.setDash(1.5, 1.5)
-            c.setLineWidth(0.5)
-            c.rect(0.3 * MM, 0.3 * MM, w - 0.6 * MM, h - 0.6 * MM, stroke=1, fill=0)
-            c.setDash()
-            self._centreline(c, ink, w, h)
-            c.setFillColor(ink)
-            c.rect(w - bar, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
-            self._bow_point(c, ink, w - bar, h)
-            _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
-            _text(c, sub_note, INSET, _bottom(sub_note, fonts.NARROW), fonts.NARROW)
+            def art(c: Canvas, w: float, h: float, bleed: float) -> None:
+                if submerged:
+                    _background(c, white, w, h, bleed)
+                    c.setStrokeColor(ink)
+                    c.setDash(1.5, 1.5)
+                    c.setLineWidth(0.5)
+                    c.rect(0.3 * MM, 0.3 * MM, w - 0.6 * MM, h - 0.6 * MM, stroke=1, fill=0)
+                    c.setDash()
+                else:
+                    _background(c, fill, w, h, bleed)
+                self._centreline(c, ink, w, h)
+                if not submerged:
+                    draw_icon(c, 0.0, h / 2, fill, ink)
+                c.setFillColor(ink)
+                # The bow edge; it runs on into the bleed so an off cut still shows it.
+                c.rect(w - bar, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
+                self._bow_point(c, ink, w - bar, h)
+                _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
+                _text(c, lower, INSET, _bottom(lower, fonts.NARROW), fonts.NARROW)
+
+            return art
 
         def previous(c: Canvas, w: float, h: float, bleed: float) -> None:
             _background(c, white, w, h, bleed)
@@ -180,8 +181,8 @@ class MarkerMaker:
 
         sub_note = self.labels.fit(f"ship.{sid}", "submerged", fonts.NARROW, 5.0, room)
         return [
-            Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, front,
-                  submerged if submarine else front, 1, "ship"),
+            Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, face(False),
+                  face(submarine), 1, "ship"),
             Piece(f"prev.{sid}", f"{view.name} previous turn", length, width, previous,
                   previous, 1, "previous-turn"),
         ]
