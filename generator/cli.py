@@ -155,6 +155,8 @@ def report(result: Any, quiet: bool = False) -> None:
         for name, pages in result.files.items():
             say(f"wrote {result.folder / name} ({pages} page{'s' if pages != 1 else ''})")
         say(f"wrote {result.manifest}")
+        for line in getattr(result, "exports", []):
+            say(f"wrote {line}")
 
 
 @main.command()

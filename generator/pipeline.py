@@ -37,6 +37,8 @@ class BuildResult:
     manifest: Path
     warnings: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    exports: list[str] = field(default_factory=list)
+    """Other things written (PNG folders, TTS sheets), one line each."""
 
 
 def validated_library(data: list[Path]) -> Library:
@@ -186,9 +188,12 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
     # 5-6. assemble and write the sheets, then the exports
     result = _assemble_and_write(kit, library, out, paper)
     if png is not None:
-        export_pngs(kit.pieces, png, dpi)
+        images = export_pngs(kit.pieces, png, dpi)
+        result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi)")
     if tts is not None:
-        export_tts(kit.pieces, tts, dpi)
+        manifest = export_tts(kit.pieces, tts, dpi)
+        result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator sheets "
+                              f"and {manifest.file})")
     return result
 
 
