@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
@@ -88,21 +89,13 @@ def render_duplex_check(paper: Paper, duplex: Duplex, offset: tuple[float, float
 
 def _notes(c: Canvas, x: float, top: float, width: float, lines: tuple[str, ...]) -> None:
     c.setFillColorRGB(0, 0, 0)
+    c.setFont(fonts.REGULAR, 9)
     y = top - 4 * MM
-    for line in lines:
-        words, current = line.split(), ""
-        for word in words:
-            trial = f"{current} {word}".strip()
-            if fonts.string_width(trial, fonts.REGULAR, 9) > width:
-                c.setFont(fonts.REGULAR, 9)
-                c.drawString(x, y, current)
-                y -= 4 * MM
-                current = word
-            else:
-                current = trial
-        c.setFont(fonts.REGULAR, 9)
-        c.drawString(x, y, current)
-        y -= 5.5 * MM
+    for paragraph in lines:
+        for line in simpleSplit(paragraph, fonts.REGULAR, 9, width):
+            c.drawString(x, y, line)
+            y -= 4 * MM
+        y -= 1.5 * MM
 
 
 def _target(c: Canvas, letter: str, x: float, y: float) -> None:

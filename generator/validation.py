@@ -6,6 +6,7 @@ import datetime as dt
 import enum
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -190,13 +191,16 @@ def _bound_text(kind: str, err: Any) -> str:
     return template.format(**ctx) if template else ""
 
 
-def load_model(model: type[M], path: Path, display: str | None = None) -> M:
+def load_model(model: type[M], path: Path, display: str | None = None,
+               precheck: Callable[[SourceDoc], list[Problem]] | None = None) -> M:
     """Load one YAML file and validate it against ``model``.
 
     Args:
         model: The pydantic model.
         path: The file (read safely, never modified).
         display: How to name the file in messages (defaults to the path).
+        precheck: Checks that locate problems better than the model can (run on the
+            loaded document before validation).
 
     Returns:
         The validated instance.
@@ -206,6 +210,8 @@ def load_model(model: type[M], path: Path, display: str | None = None) -> M:
 
     """
     doc, problems = load_yaml(path, display)
+    if not problems and precheck is not None:
+        problems = precheck(doc)
     if problems:
         raise DataError(problems)
     instance, problems = validate(model, doc)

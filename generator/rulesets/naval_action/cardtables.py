@@ -21,7 +21,7 @@ from generator.errors import DataError, Problem
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.markertables import MarkerTables, bundled_markers
 from generator.rulesets.naval_action.rules import DerivationRules
-from generator.validation import validate
+from generator.validation import load_model, validate
 from generator.yamlsource import SourceDoc, load_yaml
 
 TABLES = Path(__file__).parent / "tables"
@@ -518,14 +518,7 @@ def _row_problems(doc: SourceDoc) -> list[Problem]:
 @functools.cache
 def _bundled_card() -> CardTables:
     path = TABLES / "action-card.yaml"
-    doc, problems = load_yaml(path, path.name)
-    problems += _row_problems(doc) if not problems else []
-    if problems:
-        raise DataError(problems)
-    card, problems = validate(CardTables, doc)
-    if problems or card is None:
-        raise DataError(problems)
-    return card
+    return load_model(CardTables, path, path.name, precheck=_row_problems)
 
 
 def load_tables(user_file: Path | None = None) -> Tables:

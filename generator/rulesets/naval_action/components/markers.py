@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, white
-from reportlab.pdfbase import pdfmetrics
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
@@ -57,29 +57,6 @@ class Labels:
             self.warnings.append(f"marker {piece_id}: label '{text}' does not fit in "
                                  f"{width / MM:.1f} mm even abbreviated; left off")
         return fitted
-
-
-def _top(fitted: Fitted, font: str, h: float) -> float:
-    """Baseline that keeps a label's whole line box (ascent) inside the top inset."""
-    return h - INSET - float(pdfmetrics.getAscent(font, fitted.size))
-
-
-def _bottom(fitted: Fitted, font: str) -> float:
-    """Baseline that keeps a label's descent inside the bottom inset."""
-    return INSET - float(pdfmetrics.getDescent(font, fitted.size))
-
-
-def _text(c: Canvas, fitted: Fitted, x: float, y: float, font: str, align: str = "left") -> None:
-    if not fitted.text:
-        return
-    c.setFont(font, fitted.size)
-    # The fitted width is known: aligning by it saves ReportLab measuring the string
-    # again (a third of the drawing time on a 1,200-marker run).
-    if align == "center":
-        x -= fitted.width / 2
-    elif align == "right":
-        x -= fitted.width
-    c.drawString(x, y, fitted.text)
 
 
 def _background(c: Canvas, fill: Color, width: float, height: float, bleed: float) -> None:
@@ -137,6 +114,7 @@ class MarkerMaker:
                                 (view.cls.name, view.cls.type.value))
         prev = self.labels.fit(f"prev.{sid}", view.name, fonts.NARROW_BOLD, 6.0, room)
         prev_note = self.labels.fit(f"prev.{sid}", "previous turn", fonts.NARROW, 5.0, room)
+        sub_note = self.labels.fit(f"ship.{sid}", "submerged", fonts.NARROW, 5.0, room)
         draw_icon = self._icon(view, length - bar, self.t.marker_ship.silhouette_beam)
         submarine = view.cls.type.value == "SS"
 
@@ -161,8 +139,8 @@ class MarkerMaker:
                 # The bow edge; it runs on into the bleed so an off cut still shows it.
                 c.rect(w - bar, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
                 self._bow_point(c, ink, w - bar, h)
-                _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
-                _text(c, lower, INSET, _bottom(lower, fonts.NARROW), fonts.NARROW)
+                name.draw(c, INSET, name.top_baseline(h - INSET))
+                lower.draw(c, INSET, lower.bottom_baseline(INSET))
 
             return art
 
@@ -176,10 +154,9 @@ class MarkerMaker:
             # stern edge carries the bar here.
             c.setFillColor(ink)
             c.rect(-bleed, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
-            _text(c, prev, w - INSET, _top(prev, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD, "right")
-            _text(c, prev_note, w - INSET, _bottom(prev_note, fonts.NARROW), fonts.NARROW, "right")
+            prev.draw(c, w - INSET, prev.top_baseline(h - INSET), "right")
+            prev_note.draw(c, w - INSET, prev_note.bottom_baseline(INSET), "right")
 
-        sub_note = self.labels.fit(f"ship.{sid}", "submerged", fonts.NARROW, 5.0, room)
         return [
             Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, face(False),
                   face(submarine), 1, "ship"),
@@ -262,7 +239,7 @@ class MarkerMaker:
             what = self.labels.fit(pid, f"{battery.position} {battery.guns} × "
                                         f"{battery.bore_in:g}in", fonts.NARROW, 5.5, room)
 
-            top, bottom = _top(name, fonts.NARROW_BOLD, height), _bottom(what, fonts.NARROW)
+            top, bottom = name.top_baseline(height - INSET), what.bottom_baseline(INSET)
 
             def art(c: Canvas, w: float, h: float, bleed: float, name: Fitted = name,
                     what: Fitted = what, top: float = top, bottom: float = bottom) -> None:
@@ -275,8 +252,8 @@ class MarkerMaker:
                 path.lineTo(1.2 * MM, 0)
                 path.close()
                 c.drawPath(path, stroke=0, fill=1)
-                _text(c, name, w - INSET, top, fonts.NARROW_BOLD, "right")
-                _text(c, what, w - INSET, bottom, fonts.NARROW, "right")
+                name.draw(c, w - INSET, top, "right")
+                what.draw(c, w - INSET, bottom, "right")
 
             pieces.append(Piece(pid, f"{view.name} {battery.position} battery target",
                                 width, height, art, None, 1, "battery-target"))
@@ -303,9 +280,9 @@ class MarkerMaker:
             c.line(cx, cy - span * 0.9, cx, cy + span * 1.1)  # fuselage, nose up
             c.line(cx - span * 0.4, cy - span * 0.8, cx + span * 0.4, cy - span * 0.8)
             c.setFillColor(ink)
-            _text(c, code, w - INSET, h * 0.42, fonts.BOLD, "right")
-            _text(c, flag, w - INSET, _top(flag, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD, "right")
-            _text(c, name, w / 2, _bottom(name, fonts.NARROW), fonts.NARROW, "center")
+            code.draw(c, w - INSET, h * 0.42, "right")
+            flag.draw(c, w - INSET, flag.top_baseline(h - INSET), "right")
+            name.draw(c, w / 2, name.bottom_baseline(INSET), "center")
 
         return Piece(pid, f"{nation} {info.name.lower()} element", width, height, art, None,
                      count, "aircraft")
@@ -330,8 +307,8 @@ class MarkerMaker:
                 angle = math.radians(-16 + 32 * (i + 0.5) / tracks)
                 c.line(ox, oy, ox + reach * math.sin(angle), oy + reach * math.cos(angle))
             c.setFillColor(ink)
-            _text(c, number, INSET + 0.3 * MM, h * 0.45, fonts.BOLD)
-            _text(c, size, w / 2, _bottom(size, fonts.NARROW_BOLD), fonts.NARROW_BOLD, "center")
+            number.draw(c, INSET + 0.3 * MM, h * 0.45)
+            size.draw(c, w / 2, size.bottom_baseline(INSET), "center")
 
         return Piece(pid, f"{spread.nation} {spread.size_in}in spread of {spread.count}",
                      width, height, art, None, count, "torpedo-spread")
@@ -349,7 +326,7 @@ class MarkerMaker:
                 c.circle(w * (0.2 + 0.2 * i), h * (0.6 if i % 2 else 0.5), r, stroke=0,
                          fill=1)
             c.setFillColorRGB(0.2, 0.2, 0.2)
-            _text(c, label, w / 2, _bottom(label, fonts.BOLD), fonts.BOLD, "center")
+            label.draw(c, w / 2, label.bottom_baseline(INSET), "center")
 
         return Piece("smoke", "Smoke", width, height, art, None, count, "smoke")
 
@@ -369,7 +346,7 @@ class MarkerMaker:
             path.close()
             c.drawPath(path, stroke=0, fill=1)
             c.setFillColorRGB(0.35, 0.1, 0.0)
-            _text(c, label, w / 2, _bottom(label, fonts.BOLD), fonts.BOLD, "center")
+            label.draw(c, w / 2, label.bottom_baseline(INSET), "center")
 
         return Piece("burning", "Burning", width, height, art, None, count, "burning")
 
@@ -383,7 +360,7 @@ class MarkerMaker:
             def art(c: Canvas, w: float, h: float, bleed: float) -> None:
                 _background(c, fill, w, h, bleed)
                 c.setFillColorRGB(0, 0, 0)
-                _text(c, fitted, w / 2, h / 2 - fitted.size * 0.35, fonts.BOLD, "center")
+                fitted.draw(c, w / 2, h / 2 - fitted.size * 0.35, "center")
             return art
 
         return Piece("damage", "Damage (D / HD)", width, height, face(DAMAGE_D, d),
@@ -412,14 +389,13 @@ class MarkerMaker:
             for i in range(len(boxes)):
                 c.rect(INSET + i * box_w, INSET, box_w, top - INSET, stroke=1, fill=1)
             c.setFillColor(ink)
-            _text(c, name, INSET, _top(name, fonts.NARROW_BOLD, h), fonts.NARROW_BOLD)
+            name.draw(c, INSET, name.top_baseline(h - INSET))
             for i, (label, mark) in enumerate(zip(boxes, marks, strict=True)):
                 cx = INSET + (i + 0.5) * box_w
-                _text(c, mark, cx, INSET + (top - INSET) * 0.45, fonts.BOLD, "center")
+                mark.draw(c, cx, INSET + (top - INSET) * 0.45, "center")
                 if label == crush:
                     c.setFillColorRGB(0.75, 0.1, 0.1)
-                    _text(c, crush_note, cx, _bottom(crush_note, fonts.NARROW) + 0.2 * MM,
-                          fonts.NARROW, "center")
+                    crush_note.draw(c, cx, crush_note.bottom_baseline(INSET) + 0.2 * MM, "center")
                     c.setFillColor(ink)
 
         return Piece(pid, f"{view.name} depth track", width, height, art, None, 1,
@@ -433,22 +409,19 @@ def _load_image(path: Path) -> object:
         from svglib.svglib import svg2rlg
 
         return svg2rlg(str(path))
-    from reportlab.lib.utils import ImageReader
-
     return ImageReader(str(path))
 
 
 def _image_icon(path: Path, length: float,
                 beam: float) -> Callable[[Canvas, float, float, Color, Color], None]:
     """A class's own top view, scaled to fit length x (2 x beam), centred on the centreline."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.shapes import Drawing
+
+    image = _load_image(path)
+    box_h = 2 * beam
 
     def icon(c: Canvas, x: float, y: float, fill: Color, ink: Color) -> None:
-        from reportlab.graphics import renderPDF
-        from reportlab.graphics.shapes import Drawing
-        from reportlab.lib.utils import ImageReader
-
-        image = _load_image(path)
-        box_h = 2 * beam
         if isinstance(image, Drawing):
             scale = min(length / max(image.width, 1e-6), box_h / max(image.height, 1e-6))
             c.saveState()
