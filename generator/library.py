@@ -105,7 +105,7 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
             continue
         layers.append((path, False))
     for root, is_bundled in layers:
-        seen_here: dict[tuple[str, str], str] = {}
+        seen_here: dict[tuple[str, str, str], str] = {}
         base = root if root.is_dir() else root.parent
         for path in data_files(root):
             display = _display(path, base, is_bundled)
@@ -114,7 +114,9 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
                 continue
             entry.root = base.resolve()
             kind = entry.doc.data["kind"]
-            key = (kind, entry.model.id)
+            # Class ids are per ruleset (a Takao for each); scenario ids are global, since
+            # a build names only the scenario.
+            key = (kind, entry.model.ruleset if kind == "ship-class" else "", entry.model.id)
             if key in seen_here:
                 library.problems.append(entry.doc.problem(
                     ("id",), f"found id '{entry.model.id}' again (also in {seen_here[key]}), "

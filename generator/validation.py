@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from generator.errors import DataError, Problem
 from generator.suggest import did_you_mean
@@ -218,3 +218,49 @@ def load_model(model: type[M], path: Path, display: str | None = None,
     if problems or instance is None:
         raise DataError(problems)
     return instance
+
+
+def optional_fields(*models: type[BaseModel], name: str = "TablesFile") -> type[BaseModel]:
+    """A model with every field of ``models`` as an optional key (for override files)."""
+    fields: dict[str, Any] = {}
+    for model in models:
+        for key, info in model.model_fields.items():
+            fields[key] = (info.annotation | None, Field(None, alias=info.alias))  # type: ignore[operator]
+    return create_model(name, __config__=ConfigDict(extra="forbid", populate_by_name=True),
+                        **fields)
+
+
+def load_overrides(user_file: Path, *models: type[BaseModel],
+                   precheck: Callable[[SourceDoc], list[Problem]] | None = None,
+                   ) -> dict[str, Any]:
+    """The top-level tables a user's file replaces, validated against ``models``' fields.
+
+    Args:
+        user_file: The user's YAML file (``--tables``).
+        models: The models whose fields the file may replace.
+        precheck: Checks that locate problems better than the models can.
+
+    Returns:
+        Field name to validated value, for the keys the file gives.
+
+    Raises:
+        DataError: With every problem in the file, located.
+
+    """
+    if not user_file.is_file():
+        raise DataError([Problem(str(user_file), 0, 0, "", "found no such file, expected a "
+                                                           "YAML file of tables")])
+    doc, problems = load_yaml(user_file, str(user_file))
+    if problems:
+        raise DataError(problems)
+    if not isinstance(doc.data, dict) or not doc.data:
+        raise DataError([doc.problem((), "found no tables, expected a mapping of table names "
+                                         "to tables")])
+    if precheck is not None:
+        problems = precheck(doc)
+        if problems:
+            raise DataError(problems)
+    parsed, problems = validate(optional_fields(*models), doc)
+    if problems or parsed is None:
+        raise DataError(problems)
+    return {k: v for k, v in parsed if v is not None}

@@ -15,14 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.errors import DataError, Problem
+from generator.errors import Problem
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.markertables import MarkerTables, bundled_markers
 from generator.rulesets.naval_action.rules import DerivationRules
-from generator.validation import load_model, validate
-from generator.yamlsource import SourceDoc, load_yaml
+from generator.validation import load_model, load_overrides
+from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
 Band = Literal["close", "medium", "long"]
@@ -477,16 +477,6 @@ class Tables(BaseModel):
     origin: str = "bundled"
 
 
-def _override_model() -> type[BaseModel]:
-    """A model with every card and derivation table as an optional key."""
-    fields: dict[str, Any] = {}
-    for model in (CardTables, DerivationRules, MarkerTables):
-        for name, info in model.model_fields.items():
-            fields[name] = (info.annotation | None, Field(None, alias=info.alias))  # type: ignore[operator]
-    return create_model("TablesFile", __config__=ConfigDict(extra="forbid",
-                                                            populate_by_name=True), **fields)
-
-
 GRIDS = {"penetration": ("rows", "gunfire_dud"), "torpedo_hits": ("rows",),
          "aa_results": ("rows",)}
 
@@ -538,23 +528,8 @@ def load_tables(user_file: Path | None = None) -> Tables:
     card, rules = _bundled_card(), derivation.bundled_rules()
     if user_file is None:
         return Tables(card=card, rules=rules)
-    if not user_file.is_file():
-        raise DataError([Problem(str(user_file), 0, 0, "", "found no such file, expected a "
-                                                           "YAML file of tables")])
-    doc, problems = load_yaml(user_file, str(user_file))
-    if problems:
-        raise DataError(problems)
-    if not isinstance(doc.data, dict) or not doc.data:
-        raise DataError([doc.problem((), "found no tables, expected a mapping of table names "
-                                         "(e.g. penetration:) to tables")])
-    problems = _row_problems(doc)
-    if problems:
-        raise DataError(problems)
-    model = _override_model()
-    parsed, problems = validate(model, doc)
-    if problems or parsed is None:
-        raise DataError(problems)
-    given = {k: v for k, v in parsed if v is not None}
+    given = load_overrides(user_file, CardTables, DerivationRules, MarkerTables,
+                           precheck=_row_problems)
     card_keys, marker_keys = set(CardTables.model_fields), set(MarkerTables.model_fields)
     card = card.model_copy(update={k: v for k, v in given.items() if k in card_keys})
     rules = rules.model_copy(update={k: v for k, v in given.items()

@@ -1,0 +1,232 @@
+"""The Surface Action charts and rule numbers, loaded from ``tables/charts.yaml``.
+
+The reference card prints these and the calculator computes from them, so the two cannot
+disagree. A user's ``--tables FILE`` replaces any top-level key.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from generator.datamodel import Strict
+from generator.validation import load_model, load_overrides
+
+CHARTS_FILE = Path(__file__).parent / "tables" / "charts.yaml"
+HIT_LETTERS = ("P", "M", "S", "T", "A")
+
+
+class LongRange(Strict):
+    """A die-roll modifier beyond a range."""
+
+    beyond_in: float = Field(gt=0, description="Range in inches beyond which it applies.")
+    modifier: int = Field(ge=-5, le=5, description="Added to the damage roll.")
+
+
+class Chart(Strict):
+    """A damage chart: one row per die roll 1-6, one column per group of ship types."""
+
+    title: str
+    columns: list[str] = Field(min_length=1)
+    rows: list[list[str]] = Field(min_length=6, max_length=6)
+    long_range: LongRange | None = None
+
+    @model_validator(mode="after")
+    def _cells(self) -> Chart:
+        for number, row in enumerate(self.rows, 1):
+            if len(row) != len(self.columns):
+                raise ValueError(f"expected {len(self.columns)} cells in row {number}, "
+                                 f"found {len(row)}")
+            for cell in row:
+                if cell != "Sunk" and any(ch not in HIT_LETTERS for ch in cell):
+                    raise ValueError(f"expected cells of {', '.join(HIT_LETTERS)}, 'Sunk' or "
+                                     f"'' in row {number}, found '{cell}'")
+        return self
+
+    def cell(self, roll: int, column: str) -> str:
+        """The result for a die roll (1-6) in one column."""
+        return self.rows[roll - 1][self.columns.index(column)]
+
+
+class Columns(Strict):
+    """Which chart and column each ship type reads, for gunfire and torpedo hits."""
+
+    gunfire: dict[str, tuple[str, str]]
+    torpedo: dict[str, tuple[str, str]]
+    torpedo_default_note: str
+    torpedo_defaults: dict[str, tuple[str, str]]
+
+
+class Fires(Strict):
+    """When fires start and what a burning fire can do."""
+
+    natural: list[int]
+    carriers: list[int]
+    readied_planes: dict[int, int]
+    spread_on: list[int]
+
+
+class Thresholds(Strict):
+    """Hit counts that cripple, sink or abandon a ship."""
+
+    crippled: dict[str, int]
+    sinks: dict[str, int]
+    abandoned: dict[str, int]
+
+    @model_validator(mode="after")
+    def _letters(self) -> Thresholds:
+        for limits in (self.crippled, self.sinks, self.abandoned):
+            if any(k not in ("P", "F") for k in limits):
+                raise ValueError("expected thresholds counted in P or F hits")
+        return self
+
+
+class Check(Strict):
+    """Die faces of an immediate check after an M or S hit."""
+
+    explosion: list[int] = Field(default_factory=list)
+    fire: list[int] = Field(default_factory=list)
+
+
+class HitChecks(Strict):
+    """The default checks after M and S hits."""
+
+    default: bool = True
+    M: Check
+    S: Check
+
+
+class NightSighting(Strict):
+    """Night sighting values by navy."""
+
+    values: dict[str, int]
+    other: int = Field(ge=1, le=6)
+    same_as: dict[str, str] = Field(default_factory=dict)
+    defaults: list[str] = Field(default_factory=list)
+    default_note: str = ""
+
+    def value(self, nation: str) -> int:
+        """The sighting value for a navy's code."""
+        return self.values.get(self.same_as.get(nation, nation), self.other)
+
+    def is_default(self, nation: str) -> bool:
+        """Whether the navy's value is a quarterdeck default, not the text's."""
+        return self.same_as.get(nation, nation) in self.defaults
+
+
+class Maneuver(Strict):
+    """Turning that halves or stops gunfire, as a share of the move spent turning."""
+
+    half: float = Field(ge=0, le=1)
+    none: float | None = Field(None, ge=0, le=1)
+    half_on_any_turn: bool = False
+
+
+class Movement(Strict):
+    """Scale, turning circles and formations."""
+
+    yards_per_in: int
+    knots_per_in: float
+    small_circle_in: float
+    small_cost_in: float
+    large_circle_in: float
+    large_cost_in: float
+    turn_step_deg: int
+    formation_max: int
+    formation_gap_in: float
+    formation_slowdown_in: float
+
+
+class Sighting(Strict):
+    """Sighting distances."""
+
+    day_in: float
+    night_min_in: float
+    night_max_in: float
+    fire_bonus_in: float
+    starshell_in: float
+
+
+class Gunfire(Strict):
+    """Night gunfire."""
+
+    night_penalty_beyond_in: float
+    night_penalty: int
+
+
+class Torpedo(Strict):
+    """Torpedo target sizes in special cases."""
+
+    bow_stern_size: int = Field(ge=1, le=6)
+    unsighted_size: int = Field(ge=1, le=6)
+
+
+class RandomMovement(Strict):
+    """The 2d6 Random Movement Chart."""
+
+    title: str
+    rows: list[tuple[str, str]]
+
+    @field_validator("rows")
+    @classmethod
+    def _covers(cls, rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        faces = [face for roll, _ in rows for face in roll_range(roll)]
+        if sorted(faces) != list(range(2, 13)):
+            raise ValueError("expected rolls covering 2 to 12 once each")
+        return rows
+
+    def result(self, total: int) -> str:
+        """The chart's result for a 2d6 total."""
+        return next(text for roll, text in self.rows if total in roll_range(roll))
+
+
+class Charts(Strict):
+    """Every Surface Action chart and rule number."""
+
+    damage_charts: dict[str, Chart]
+    columns: Columns
+    lowest_roll: int
+    results: dict[str, str]
+    fires: Fires
+    thresholds: Thresholds
+    hit_checks: HitChecks
+    night_sighting: NightSighting
+    maneuver: dict[Literal["early", "regular", "advanced"], Maneuver]
+    movement: Movement
+    sighting: Sighting
+    gunfire: Gunfire
+    torpedo: Torpedo
+    random_movement: RandomMovement
+
+    def column(self, kind: Literal["gunfire", "torpedo"], ship_type: str) -> tuple[Chart, str]:
+        """The chart and column a ship type reads for a gunfire or torpedo hit."""
+        table = getattr(self.columns, kind)
+        chart, column = table.get(ship_type) or self.columns.torpedo_defaults[ship_type]
+        return self.damage_charts[chart], column
+
+
+def roll_range(text: str) -> range:
+    """``"5-9"`` or ``"12"`` as the totals it covers."""
+    low, _, high = text.partition("-")
+    return range(int(low), int(high or low) + 1)
+
+
+@functools.cache
+def bundled_charts() -> Charts:
+    """The charts as bundled (the rule text's, plus labelled defaults)."""
+    return load_model(Charts, CHARTS_FILE, "surface_action/tables/charts.yaml")
+
+
+def load_charts(override: Path | None = None) -> Charts:
+    """The bundled charts, with a user's file replacing top-level keys.
+
+    Raises:
+        DataError: A located message for every problem in the user's file.
+
+    """
+    if override is None:
+        return bundled_charts()
+    return bundled_charts().model_copy(update=load_overrides(override, Charts))
