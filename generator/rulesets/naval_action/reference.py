@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import enum
-import types
-import typing
-from typing import Any, Literal
-
 from pydantic import BaseModel
-from pydantic_core import PydanticUndefined
 
 from generator.rulesets.naval_action import schema
 from generator.rulesets.naval_action.rules import load_rules
+from generator.schemadoc import sections
 from generator.templating import render_text
 
 CLASS_MODELS: list[type[BaseModel]] = [
@@ -23,55 +18,10 @@ SCENARIO_MODELS: list[type[BaseModel]] = [
 ]
 
 
-def type_name(annotation: Any) -> str:
-    """Readable name for a field's type."""
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if origin in (typing.Union, types.UnionType):
-        inner = [type_name(a) for a in args if a is not type(None)]
-        return " or ".join(inner) + " (optional)"
-    if origin is list:
-        return f"list of {type_name(args[0])}"
-    if origin is dict:
-        return f"mapping {type_name(args[0])} → {type_name(args[1])}"
-    if origin is Literal:
-        return " \\| ".join(f"`{a}`" for a in args)
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return f"{annotation.__name__} (one of the codes)"
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return f"[{annotation.__name__}](#{annotation.__name__.lower()})"
-    names = {int: "integer", float: "number", str: "text", bool: "true/false"}
-    if annotation in names:
-        return names[annotation]
-    return getattr(annotation, "__name__", str(annotation))
-
-
-def model_rows(model: type[BaseModel]) -> list[dict[str, str]]:
-    """One row per field: key, type, required or default, description."""
-    rows = []
-    for name, info in model.model_fields.items():
-        if info.is_required():
-            need = "required"
-        elif info.default_factory is not None:
-            need = "optional (empty)"
-        elif info.default is PydanticUndefined or info.default is None:
-            need = "optional"
-        else:
-            shown = str(info.default).lower() if isinstance(info.default, bool) else info.default
-            need = f"default `{shown}`"
-        rows.append({"key": info.alias or name, "type": type_name(info.annotation),
-                     "need": need, "description": info.description or ""})
-    return rows
-
-
 def schema_reference() -> str:
     """Render ``docs/shipdata-naval-action.md``."""
-    def section(models: list[type[BaseModel]]) -> list[dict[str, Any]]:
-        return [{"name": m.__name__, "doc": (m.__doc__ or "").strip().splitlines()[0],
-                 "rows": model_rows(m)} for m in models]
-
     return render_text(
         "naval_action/schema-reference.md.j2", escape=False,
-        class_models=section(CLASS_MODELS), scenario_models=section(SCENARIO_MODELS),
+        class_models=sections(CLASS_MODELS), scenario_models=sections(SCENARIO_MODELS),
         rules=load_rules(), nations=schema.NATION_NAMES, types=schema.TYPE_NAMES,
     )

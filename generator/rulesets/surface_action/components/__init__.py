@@ -1,0 +1,1 @@
+"""Surface Action components: counter pieces and event cards."""

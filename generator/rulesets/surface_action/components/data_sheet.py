@@ -1,0 +1,169 @@
+"""Scenario data sheets: one row per ship with its factors, and a Hits section to mark.
+
+The rule text has each scenario print ship data and a "Hits" section where damage is
+noted; this is that sheet, landscape, one row per ship, with tick boxes for P, M, S, T, F
+and A hits sized by what each can do (the third P sinks, the fifth F abandons).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from reportlab.lib import colors
+from reportlab.lib.utils import simpleSplit
+
+from generator import fonts
+from generator.layout import Paper, Pen, new_canvas, safe_box
+from generator.packets import Bookmark, Component
+from generator.rulesets.surface_action.charts import Charts
+from generator.rulesets.surface_action.derive import ShipView, turning
+from generator.units import MM
+
+ROW = 12.5 * MM
+HEAD = 9 * MM
+BOX = 3.4 * MM
+GAP = 0.7 * MM
+SHADE = colors.Color(0.94, 0.94, 0.94)
+HEAD_BG = colors.Color(0.2, 0.2, 0.2)
+COLUMNS: list[tuple[str, float]] = [
+    ("Ship", 40), ("Guns: weapon, bow-side-stern", 40), ("Torpedoes", 25), ("Size", 9),
+    ("Armor", 9), ("Speed", 15), ("Fire ctl", 12), ("DC", 7), ("Night", 8), ("Radar", 9),
+    ("Form.", 10),
+]
+"""Column titles and widths in mm; the Hits section takes the rest of the line."""
+
+
+def hit_boxes(view: ShipView, charts: Charts) -> list[tuple[str, int]]:
+    """Hit letters and how many boxes each needs on this ship's row."""
+    limits = charts.thresholds
+    p = max(limits.sinks.get("P", 3), limits.crippled.get("P", 2))
+    f = max(limits.abandoned.get("F", 5), limits.crippled.get("F", 3))
+    boxes = [("P", p), ("M", 2), ("S", 2)]
+    if view.torpedoes is not None:
+        boxes.append(("T", 2))
+    boxes.append(("F", f))
+    if view.carrier:
+        boxes.append(("A", 2))
+    return boxes
+
+
+def speed_text(inches: float) -> str:
+    """``5.5`` as ``5½``."""
+    whole = int(inches)
+    return (str(whole) if whole else "") + ("½" if inches - whole >= 0.5 else "") or "0"
+
+
+def _cells(view: ShipView) -> list[list[str]]:
+    guns = [f"{b.weapon} {b.arcs}" + (" sec" if b.role == "secondary" else "")
+            for b in view.batteries] or ["—"]
+    torps = [f"{view.torpedo_weapon}", str(view.torpedoes)] if view.torpedoes else ["—"]
+    night = f"{view.night_sighting}" + ("*" if view.night_default else "")
+    return [
+        [view.name, f"{view.cls.name} {view.type} · {view.nation}"],
+        guns, torps, [f"{view.gun_size}/{view.torpedo_size}"], [f"{view.armor:+d}"
+                                                               if view.armor else "0"],
+        [f"{speed_text(view.speed_in)} in", f"{view.speed_kn:g} kn"],
+        [view.fire_control], [str(view.damage_control)], [night],
+        [f"{view.radar_in:g} in" if view.radar_in else "—"],
+        [(view.formation or "—") + (" ★" if view.flagship else "")],
+    ]
+
+
+def render_data_sheet(views: Sequence[ShipView], charts: Charts, paper: Paper, title: str,
+                      footer: str, key: str, label: str) -> Component:
+    """One side's scenario data sheet (landscape pages, ships in roster order).
+
+    Args:
+        views: The side's ships.
+        charts: Rule numbers (hit thresholds, turning costs).
+        paper: Paper size.
+        title: Page heading, e.g. "Data sheet: Task Force 64".
+        footer: Footer text.
+        key: Component key.
+        label: Page-label prefix.
+
+    """
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, paper, title, landscape=True)
+    pen = Pen(c)
+    box = safe_box(paper, landscape=True)
+    widths = [w * MM for _, w in COLUMNS]
+    hits_x = box.x + sum(widths)
+    per_page = int((box.height - 34 * MM) // ROW)
+    pages = [list(views[i:i + per_page]) for i in range(0, len(views), per_page)] or [[]]
+    bookmarks: list[Bookmark] = []
+    for number, chunk in enumerate(pages):
+        top = box.top
+        pen.text(box.x, top - 5 * MM, title, size=13, bold=True)
+        pen.text(box.right, top - 5 * MM, "Mark each hit as it is resolved; a damage-"
+                 "control success clears one box.", size=7.5, align="right", narrow=True)
+        y = top - 8 * MM
+        c.setFillColor(HEAD_BG)
+        c.rect(box.x, y - HEAD, box.width, HEAD, stroke=0, fill=1)
+        c.setFillColor(colors.white)
+        x = box.x
+        for (name, _), w in zip(COLUMNS, widths, strict=True):
+            pen.text(x + 1 * MM, y - 5.6 * MM, name, size=7.5, bold=True, narrow=True,
+                     width=w - 2 * MM)
+            x += w
+        pen.text(hits_x + 1 * MM, y - 5.6 * MM, "Hits: P speed · M main guns · S other guns · "
+                 "T torpedoes · F fires · A flight deck", size=7, bold=True, narrow=True,
+                 width=box.right - hits_x - 2 * MM)
+        c.setFillColor(colors.black)
+        y -= HEAD
+        for index, view in enumerate(chunk):
+            if not number and not index:
+                bookmarks.append(Bookmark(title, 0, top))
+            if index % 2:
+                c.setFillColor(SHADE)
+                c.rect(box.x, y - ROW, box.width, ROW, stroke=0, fill=1)
+                c.setFillColor(colors.black)
+            x = box.x
+            for column, (lines, w) in enumerate(zip(_cells(view), widths, strict=True)):
+                for i, line in enumerate(lines[:3]):
+                    pen.text(x + 1 * MM, y - (4.2 + 3.6 * i) * MM, line,
+                             size=8.5 if column == 0 and i == 0 else 7.5,
+                             bold=column == 0 and i == 0, narrow=column > 0 or i > 0,
+                             width=w - 2 * MM)
+                x += w
+            bx = hits_x + 1 * MM
+            for letter, count in hit_boxes(view, charts):
+                pen.text(bx, y - 7.4 * MM, letter, size=8, bold=True)
+                bx += 3.2 * MM
+                pen.boxes(bx, y - 4.6 * MM, count, BOX, GAP, count)
+                bx += count * (BOX + GAP) + 1.6 * MM
+            c.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
+            c.setLineWidth(0.3)
+            c.line(box.x, y - ROW, box.right, y - ROW)
+            c.setStrokeColor(colors.black)
+            y -= ROW
+        small, small_cost = turning("DD", charts)
+        large, large_cost = turning("BB", charts)
+        limits = charts.thresholds
+        notes = [
+            "Guns: dice into the 60° bow arc, either 120° broadside arc and the 60° stern arc; "
+            "'sec' marks other (secondary) batteries, lost to S hits and able to fire "
+            "starshell. Size: gunfire/torpedo target size. Armor is added to a hitting "
+            "weapon's power.",
+            f"Speed: inches per turn (1 in = {charts.movement.knots_per_in:g} kn); a formation "
+            f"moves ½ in slower than its slowest ship. Turns: {small:g}-in circle, "
+            f"{speed_text(small_cost)} in per 30° (BB and BC: {large:g}-in circle, "
+            f"{speed_text(large_cost)} in). ★ fleet flagship. Night * = quarterdeck default "
+            "value (the text's figure is illegible).",
+            f"{limits.crippled.get('P', 2)} P or {limits.crippled.get('F', 3)} F: no guns, "
+            f"torpedoes or aircraft. {limits.sinks.get('P', 3)} P: sinks. "
+            f"{limits.abandoned.get('F', 5)} F: abandoned.",
+        ]
+        ny = y - 5 * MM
+        for note in notes:
+            for line in simpleSplit(note, fonts.NARROW, 7.5, box.width):
+                pen.text(box.x, ny, line, size=7.5, narrow=True)
+                ny -= 3.6 * MM
+        pen.text(box.x, box.y + 1.5 * MM, footer, size=7, narrow=True, width=box.width * 0.85)
+        pen.text(box.right, box.y + 1.5 * MM, str(number + 1), size=7, narrow=True,
+                 align="right")
+        c.showPage()
+    c.save()
+    return Component(key, title, label, buffer.getvalue(), len(pages), bookmarks[1:])
+

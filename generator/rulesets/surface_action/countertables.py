@@ -1,0 +1,156 @@
+"""The counter tables (``tables/counters.yaml``): sizes, counts, legends and navy colours.
+
+Everything a side's counter sheet depends on that is not a rule of the game lives in
+that file, so a club that wants bigger blanks or more hit markers edits data, not code.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field, field_validator
+
+from generator.datamodel import Nation, Strict
+from generator.units import MM, parse_length
+from generator.validation import load_model
+
+TABLES = Path(__file__).parent / "tables"
+COUNTERS_FILE = TABLES / "counters.yaml"
+_SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
+_HEX = r"^#[0-9a-fA-F]{6}$"
+DEFAULT_NAVY = "default"
+
+
+def _size(value: object) -> tuple[float, float]:
+    """``"15mm x 15mm"`` as (width, height) in points, within what a counter can be."""
+    match = _SIZE.match(value) if isinstance(value, str) else None
+    if match is None:
+        raise ValueError("expected a size such as '15mm x 15mm'")
+    try:
+        width, height = parse_length(match.group(1)), parse_length(match.group(2))
+    except ValueError:
+        raise ValueError("expected a size such as '15mm x 15mm'") from None
+    # Below 8 mm not even the big letter of a hit marker reads; above 60 mm it is no
+    # longer a counter (and would not fit the sheet's rows sensibly).
+    if not (8 * MM - 1e-9 <= width <= 60 * MM + 1e-9 and 8 * MM - 1e-9 <= height <= 60 * MM + 1e-9):
+        raise ValueError("expected each side from 8mm to 60mm")
+    return width, height
+
+
+Size = Annotated[tuple[float, float], BeforeValidator(_size)]
+Colour = Annotated[str, Field(pattern=_HEX)]
+
+
+class Sizes(Strict):
+    """Trim sizes of each kind of counter."""
+
+    hit: Size = Field(description="Hit markers P M S T F A.")
+    fire: Size = Field(description="Fire markers.")
+    turn: Size = Field(description="Turn counters 1-6.")
+    blank: Size = Field(description="Formation blanks and dummy blanks.")
+    torpedo: Size = Field(description="Torpedo markers and dummy torpedo markers.")
+
+
+class HitMarker(Strict):
+    """One hit letter: how many per ship and the reminder printed under the letter."""
+
+    per_ship: int = Field(ge=0, le=10, description="Markers per ship that can take this hit.")
+    meaning: str = Field(min_length=1, max_length=24, description="Tiny reminder, e.g. 'speed ½'.")
+    only: Literal["torpedoes", "carriers"] | None = Field(
+        None, description="Only ships with torpedo tubes, or only carriers, get this letter.")
+
+
+class Fire(Strict):
+    """Fire markers: count, wording and flame colours."""
+
+    per_ship: int = Field(ge=0, le=10)
+    label: str = Field(min_length=1, max_length=8)
+    legend: str = Field(max_length=32)
+    fill: Colour
+    flame: Colour
+    ink: Colour
+
+
+class Turns(Strict):
+    """Turn counters: one set of 1..highest per ship."""
+
+    sets_per_ship: int = Field(ge=0, le=5)
+    highest: int = Field(ge=1, le=12)
+    step_deg: int = Field(ge=1, le=180, description="Degrees one step of the counter stands for.")
+
+
+class Blanks(Strict):
+    """Formation blanks per ship (dummies come from the scenario's side)."""
+
+    per_ship: int = Field(ge=0, le=3)
+
+
+class TorpedoCounts(Strict):
+    """Torpedo markers per ship with tubes and per full reload."""
+
+    per_ship: int = Field(ge=0, le=5)
+    per_reload: int = Field(ge=0, le=5)
+
+
+class Colours(Strict):
+    """A navy's counter colours."""
+
+    fill: Colour = Field(description="Counter ground.")
+    ink: Colour = Field(description="Type and symbols on the ground.")
+
+
+class CounterTables(Strict):
+    """Everything ``tables/counters.yaml`` holds."""
+
+    sizes: Sizes
+    hit_markers: dict[str, HitMarker] = Field(min_length=1)
+    fire: Fire
+    turns: Turns
+    blanks: Blanks
+    torpedoes: TorpedoCounts
+    navy_colours: dict[str, Colours]
+
+    @field_validator("hit_markers")
+    @classmethod
+    def _letters(cls, value: dict[str, HitMarker]) -> dict[str, HitMarker]:
+        bad = [key for key in value if not re.fullmatch(r"[A-Z]", key)]
+        if bad:
+            raise ValueError(f"expected single capital letters as keys, found {', '.join(bad)}")
+        return value
+
+    @field_validator("navy_colours")
+    @classmethod
+    def _navies(cls, value: dict[str, Colours]) -> dict[str, Colours]:
+        known = {n.value for n in Nation} | {DEFAULT_NAVY}
+        bad = sorted(set(value) - known)
+        if bad:
+            raise ValueError(f"expected navy codes or '{DEFAULT_NAVY}', found {', '.join(bad)} "
+                             "(quote \"NO\": bare NO is read as false)")
+        if DEFAULT_NAVY not in value:
+            raise ValueError(f"expected a '{DEFAULT_NAVY}' entry for navies not listed")
+        return value
+
+    def colours(self, nation: str) -> Colours:
+        """A navy's colours, or the default ones."""
+        return self.navy_colours.get(nation, self.navy_colours[DEFAULT_NAVY])
+
+
+@functools.cache
+def bundled_counters(path: Path = COUNTERS_FILE) -> CounterTables:
+    """Load and validate the bundled counter tables (once per process).
+
+    Args:
+        path: The tables file; the bundled one unless a test passes another.
+
+    Returns:
+        The tables, lengths in points.
+
+    Raises:
+        DataError: With every problem, located, if the file is invalid.
+
+    """
+    display = "surface_action/tables/counters.yaml" if path == COUNTERS_FILE else str(path)
+    return load_model(CounterTables, path, display)

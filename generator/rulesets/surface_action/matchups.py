@@ -1,0 +1,111 @@
+"""Matchups: what each ship's guns and torpedoes do to each enemy at each range band.
+
+Enemies with the same target values (class, size, armor, type) are grouped, so a page
+lists "Fubuki class (Shirayuki, Hatsuyuki...)" once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from generator import dice
+from generator.rulesets.surface_action.charts import Charts
+from generator.rulesets.surface_action.derive import ShipView
+from generator.rulesets.surface_action.odds import Kind, Shot, effective_hits, shot
+from generator.rulesets.surface_action.schema import Weapons
+
+AT_LEAST = (1, 2, 3)
+"""The cumulative counts printed: chance of at least 1, 2 and 3 effective hits."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A group of enemy ships with the same target values."""
+
+    label: str
+    gun_size: int
+    torpedo_size: int
+    armor: int
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One band's result for a number of factors against one target."""
+
+    shot: Shot | None
+    at_least: tuple[Fraction, ...]
+    expected: Fraction
+
+
+@dataclass(frozen=True)
+class Line:
+    """One weapon and arc (or torpedo set) against one target, band by band."""
+
+    weapon: str
+    arc: str
+    factors: int
+    target: Target
+    cells: tuple[Cell, ...]
+
+
+def targets(enemies: Sequence[ShipView]) -> list[Target]:
+    """Enemy ships grouped by class and target values, in roster order."""
+    groups: dict[tuple[str, int, int, int], list[str]] = {}
+    for view in enemies:
+        key = (view.cls.name, view.gun_size, view.torpedo_size, view.armor)
+        groups.setdefault(key, []).append(view.name)
+    out = []
+    for (cls, gun, torp, armor), names in groups.items():
+        out.append(Target(f"{cls} ({', '.join(names)})", gun, torp, armor))
+    return out
+
+
+def cell(kind: Kind, weapon: str, factors: int, band: int, size: int, armor: int,
+         weapons: Weapons, night: bool, charts: Charts) -> Cell:
+    """Effective hits from ``factors`` of a weapon at one band against one target."""
+    table = weapons.guns if kind == "gunfire" else weapons.torpedoes
+    target = shot(kind, table[weapon], band, size, armor, night=night, weapons=weapons,
+                  charts=charts)
+    if target is None or factors == 0:
+        return Cell(target, tuple(Fraction(0) for _ in AT_LEAST), Fraction(0))
+    hits = effective_hits(factors, target)
+    dist: dict[int, Fraction] = dice.distribution(hits)
+    return Cell(target, tuple(sum((p for n, p in dist.items() if n >= k), Fraction(0))
+                              for k in AT_LEAST), dice.mean(hits))
+
+
+def arcs(view: ShipView) -> list[tuple[str, str, int]]:
+    """(weapon, arc label, factors) for every battery arc with factors, bow to stern."""
+    out = []
+    for battery in view.batteries:
+        a = battery.arcs
+        if a.bow and a.bow == a.stern:
+            named = [("bow or stern", a.bow), ("broadside", a.side)]
+        else:
+            named = [("bow", a.bow), ("broadside", a.side), ("stern", a.stern)]
+        out += [(battery.weapon, arc, n) for arc, n in named if n]
+    return out
+
+
+def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, night: bool,
+               charts: Charts) -> list[Line]:
+    """Every gun arc and torpedo set of ``view`` against every enemy group."""
+    bands = range(len(weapons.bands_in))
+    lines = []
+    groups = targets(enemies)
+    for weapon, arc, factors in arcs(view):
+        for target in groups:
+            lines.append(Line(weapon, arc, factors, target, tuple(
+                cell("gunfire", weapon, factors, b, target.gun_size, target.armor, weapons,
+                     night, charts) for b in bands)))
+    if view.torpedoes is not None and view.torpedo_weapon is not None:
+        factors = view.torpedoes.bearing()
+        for target in groups:
+            for arc, size in (("beam", target.torpedo_size),
+                              ("bow/stern-on", charts.torpedo.bow_stern_size)):
+                lines.append(Line(view.torpedo_weapon, arc, factors, target, tuple(
+                    cell("torpedo", view.torpedo_weapon, factors, b, size, target.armor,
+                         weapons, night, charts) for b in bands)))
+    return lines
