@@ -51,14 +51,14 @@ class Line:
 
 
 def targets(enemies: Sequence[ShipView]) -> list[Target]:
-    """Enemy ships grouped by class and target values, in roster order."""
-    groups: dict[tuple[str, int, int, int], list[str]] = {}
+    """Enemy ships grouped by their target values (size and armor), in roster order."""
+    groups: dict[tuple[int, int, int], list[str]] = {}
     for view in enemies:
-        key = (view.cls.name, view.gun_size, view.torpedo_size, view.armor)
+        key = (view.gun_size, view.torpedo_size, view.armor)
         groups.setdefault(key, []).append(view.name)
     out = []
-    for (cls, gun, torp, armor), names in groups.items():
-        out.append(Target(f"{cls} ({', '.join(names)})", gun, torp, armor))
+    for (gun, torp, armor), names in groups.items():
+        out.append(Target(f"{gun}/{torp} {armor:+d}: {', '.join(names)}", gun, torp, armor))
     return out
 
 

@@ -7,6 +7,7 @@ and the tests all read the same numbers.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -99,6 +100,7 @@ def passes(target: int) -> icepool.Die[int]:
     return dice.d(6).map(lambda face: int(face <= target))
 
 
+@functools.cache
 def effective_hits(factors: int, target: Shot) -> icepool.Die[int]:
     """Effective hits from ``factors`` dice, rolled through the three steps as printed.
 
@@ -220,6 +222,12 @@ class Fate:
 
 def fate(per_hit: icepool.Die[icepool.Vector[int]], hits: int, charts: Charts) -> Fate:
     """The ship's fate after ``hits`` effective hits, all resolved before damage control."""
+    return fates(per_hit, hits, charts)[-1]
+
+
+def fates(per_hit: icepool.Die[icepool.Vector[int]], hits: int, charts: Charts,
+          ) -> list[Fate]:
+    """The ship's fate after 1, 2 ... ``hits`` effective hits (before damage control)."""
     rule = charts.thresholds
     index = {x: i for i, x in enumerate(LETTERS)}
     # Only P, F and X decide a fate; capping them at their thresholds keeps the sum small.
@@ -233,11 +241,6 @@ def fate(per_hit: icepool.Die[icepool.Vector[int]], hits: int, charts: Charts) -
     def fold(v: icepool.Vector[int]) -> icepool.Vector[int]:
         return icepool.Vector(tuple(min(n, cap[x]) for n, x in zip(v, "PFX", strict=True)))
 
-    small = per_hit.map(project)
-    total = dice.constant(icepool.Vector((0, 0, 0)))
-    for _ in range(hits):
-        total = (total + small).map(fold)
-
     def reached(v: icepool.Vector[int], limits: Mapping[str, int]) -> bool:
         return any(v[("P", "F").index(k)] >= n for k, n in limits.items())
 
@@ -250,6 +253,13 @@ def fate(per_hit: icepool.Die[icepool.Vector[int]], hits: int, charts: Charts) -
             return "crippled"
         return "fighting"
 
-    odds: dict[str, Fraction] = dice.distribution(total.map(status))
+    small = per_hit.map(project)
+    total = dice.constant(icepool.Vector((0, 0, 0)))
+    out = []
     zero = Fraction(0)
-    return Fate(odds.get("sunk", zero), odds.get("crippled", zero), odds.get("abandoned", zero))
+    for _ in range(hits):
+        total = (total + small).map(fold)
+        odds: dict[str, Fraction] = dice.distribution(total.map(status))
+        out.append(Fate(odds.get("sunk", zero), odds.get("crippled", zero),
+                        odds.get("abandoned", zero)))
+    return out

@@ -324,14 +324,18 @@ def _inner_text(pen: Pen, guide: Guide, cx: float, cy: float, right: bool) -> No
                  narrow=True, align="center", width=room)
 
 
-GUIDE_NOTES = (
-    "Cut out each card on its outline. BB and BC turn on the 2½ in circle, every other type "
-    "on the 1¼ in one; use a RIGHT or LEFT card for the way the ship turns.",
-    "Lay the card on the turning side, its circle touching the bow at the heavy start mark "
-    "with the arrow along the course, and slide the bow round the circle.",
-    "Where it stops, the mark reads the total turn, the move it has used and, boxed, the turn "
-    "counter to leave; stopping between marks costs the next mark.",
-)
+def guide_notes(large: Guide, small: Guide) -> list[str]:
+    """The how-to lines under the heading, with the charts' own circles in them."""
+    big = " and ".join(sorted(t.value for t in BIG_TURNERS))
+    return [
+        f"Cut out each card on its outline. {big} turn on the {inches_text(large.diameter_in)}"
+        f" circle, every other type on the {inches_text(small.diameter_in)} one; use a RIGHT "
+        "or LEFT card for the way the ship turns.",
+        "Lay the card on the turning side, its circle touching the bow at the heavy 360° mark "
+        "(the start) with the arrow along the course, and slide the bow round the circle.",
+        "Where it stops, the mark reads the total turn, the move it has used and, boxed, the "
+        "turn counter to leave; stopping between marks costs the next mark.",
+    ]
 
 
 def _guide_layout(charts: Charts, box: SafeBox) -> list[list[tuple[Guide, bool]]]:
@@ -366,7 +370,7 @@ def render_turn_guide(charts: Charts, paper: Paper, footer: str) -> Component:
     c = new_canvas(buffer, paper, title)
     bookmarks = [Bookmark(title, 0)]
     page = 0
-    top, floor = start_page(c, box, title, footer, GUIDE_NOTES)
+    top, floor = start_page(c, box, title, footer, guide_notes(*guides(charts)))
     y = top - 2 * MM
     for row in _guide_layout(charts, box):
         side = card_size(row[0][0])

@@ -242,18 +242,19 @@ class _Side:
             _ground(c, white, w, h, bleed)
             if dummy:
                 # Hatching tells the owner "dummy" at a glance, before reading anything.
-                c.saveState()
-                clip = c.beginPath()
-                clip.rect(0, 0, w, h)
-                c.clipPath(clip, stroke=0, fill=0)
+                # Each 45° line x - y = k is cut to the trim box here rather than by a
+                # clip path, so nothing drawn reaches past the cut line at all.
+                # The box is inset by half the stroke, so the line's ends stay inside too.
+                lw = 1.2
+                e, bw, bh = lw / 2, w - lw, h - lw
                 c.setStrokeGray(HATCH_GREY)
-                c.setLineWidth(1.2)
+                c.setLineWidth(lw)
                 step = 2.5 * MM
-                offset = -h
-                while offset < w:
-                    c.line(offset, 0, offset + h, h)
-                    offset += step
-                c.restoreState()
+                k = -bh + step / 2
+                while k < bw:
+                    c.line(e + max(0.0, k), e + max(0.0, -k), e + min(bw, bh + k),
+                           e + min(bh, bw - k))
+                    k += step
             c.setFillColor(fill)
             head.draw(c, w / 2, head.top_baseline(h - INSET), "center")
             big.draw(c, w / 2, _middle_baseline(big, h * 0.53), "center")

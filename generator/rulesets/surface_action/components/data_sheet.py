@@ -24,6 +24,7 @@ ROW = 12.5 * MM
 HEAD = 9 * MM
 BOX = 3.4 * MM
 GAP = 0.7 * MM
+LETTER_W = 3.0 * MM
 SHADE = colors.Color(0.94, 0.94, 0.94)
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)
 COLUMNS: list[tuple[str, float]] = [
@@ -66,7 +67,7 @@ def _cells(view: ShipView) -> list[list[str]]:
         [f"{speed_text(view.speed_in)} in", f"{view.speed_kn:g} kn"],
         [view.fire_control], [str(view.damage_control)], [night],
         [f"{view.radar_in:g} in" if view.radar_in else "—"],
-        [(view.formation or "—") + (" ★" if view.flagship else "")],
+        [view.formation or "—", *(["flagship"] if view.flagship else [])],
     ]
 
 
@@ -128,11 +129,15 @@ def render_data_sheet(views: Sequence[ShipView], charts: Charts, paper: Paper, t
                              width=w - 2 * MM)
                 x += w
             bx = hits_x + 1 * MM
-            for letter, count in hit_boxes(view, charts):
+            wanted = hit_boxes(view, charts)
+            # Boxes shrink (never below 2.6 mm) so the widest row fits Letter and A4 alike.
+            room = box.right - bx - len(wanted) * (LETTER_W + 1.2 * MM)
+            side = max(2.6 * MM, min(BOX, room / sum(n for _, n in wanted) - GAP))
+            for letter, count in wanted:
                 pen.text(bx, y - 7.4 * MM, letter, size=8, bold=True)
-                bx += 3.2 * MM
-                pen.boxes(bx, y - 4.6 * MM, count, BOX, GAP, count)
-                bx += count * (BOX + GAP) + 1.6 * MM
+                bx += LETTER_W
+                pen.boxes(bx, y - 4.6 * MM, count, side, GAP, count)
+                bx += count * (side + GAP) + 1.2 * MM
             c.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
             c.setLineWidth(0.3)
             c.line(box.x, y - ROW, box.right, y - ROW)
@@ -149,7 +154,7 @@ def render_data_sheet(views: Sequence[ShipView], charts: Charts, paper: Paper, t
             f"Speed: inches per turn (1 in = {charts.movement.knots_per_in:g} kn); a formation "
             f"moves ½ in slower than its slowest ship. Turns: {small:g}-in circle, "
             f"{speed_text(small_cost)} in per 30° (BB and BC: {large:g}-in circle, "
-            f"{speed_text(large_cost)} in). ★ fleet flagship. Night * = quarterdeck default "
+            f"{speed_text(large_cost)} in). Night * = quarterdeck default "
             "value (the text's figure is illegible).",
             f"{limits.crippled.get('P', 2)} P or {limits.crippled.get('F', 3)} F: no guns, "
             f"torpedoes or aircraft. {limits.sinks.get('P', 3)} P: sinks. "

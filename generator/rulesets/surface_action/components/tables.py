@@ -85,8 +85,7 @@ def fate_grid(kind: odds.Kind, penetrating: bool, charts: Charts, hits: int = 6)
         per_hit = odds.hit_damage(kind, t, long_range=False, penetrating=penetrating,
                                   readied=False, checks=checks, charts=charts)
         row = [t]
-        for k in range(1, hits + 1):
-            f = odds.fate(per_hit, k, charts)
+        for f in odds.fates(per_hit, hits, charts):
             row += [percent(f.sunk), percent(f.crippled + f.abandoned)]
         rows.append(row)
     header: list[list[str | None]] = [
@@ -163,7 +162,7 @@ def matchup_grid(lines: Sequence[Line], weapons: Weapons) -> Grid:
                                                                else ""))
         rows.append(row)
     at_least = "·".join(f"≥{k}" for k in AT_LEAST)
-    header: list[list[str | None]] = [["Weapon, arc, factors", "Target", *bands],
+    header: list[list[str | None]] = [["Weapon, arc, factors", "Size, armor: targets", *bands],
                                       ["", "", *[at_least + " %"] * len(bands)]]
     widths = [30 * MM, 52 * MM, *[18 * MM] * len(bands)]
     return Grid(widths, header, rows, aligned(2, len(widths)), size=7,
