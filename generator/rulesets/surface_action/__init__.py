@@ -106,7 +106,8 @@ class SurfaceAction:
     def _aids(self, scenario: Scenario | None, views: list[ShipView], charts: Charts,
               paper: Paper, foot: str) -> dict[str, Component]:
         bands = scenario.weapons.bands_in if scenario else [6.0, 12.0, 18.0, 24.0, 30.0, 36.0]
-        speeds = [(v.name, v.speed_in) for v in views]
+        # Classes, not ships: a side's packet must not name the enemy's ships.
+        speeds = list(dict.fromkeys((f"{v.cls.name} class", v.speed_in) for v in views))
         return {"turn-guide": render_turn_guide(charts, paper, foot),
                 "ruler": render_ruler(charts, bands, speeds, paper, foot)}
 

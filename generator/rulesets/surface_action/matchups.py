@@ -51,14 +51,20 @@ class Line:
 
 
 def targets(enemies: Sequence[ShipView]) -> list[Target]:
-    """Enemy ships grouped by their target values (size and armor), in roster order."""
+    """Enemy ships grouped by their target values (size and armor), in roster order.
+
+    Groups are labelled by class, never by ship: which enemy ships are present is hidden
+    information until they are sighted.
+    """
     groups: dict[tuple[int, int, int], list[str]] = {}
     for view in enemies:
         key = (view.gun_size, view.torpedo_size, view.armor)
-        groups.setdefault(key, []).append(view.name)
+        label = f"{view.cls.name} class {view.type}"
+        if label not in groups.setdefault(key, []):
+            groups[key].append(label)
     out = []
-    for (gun, torp, armor), names in groups.items():
-        out.append(Target(f"{gun}/{torp} {armor:+d}: {', '.join(names)}", gun, torp, armor))
+    for (gun, torp, armor), labels in groups.items():
+        out.append(Target(f"{gun}/{torp} {armor:+d}: {', '.join(labels)}", gun, torp, armor))
     return out
 
 

@@ -1,1 +1,1 @@
-"""Surface Action components: counter pieces and event cards."""
+"""Surface Action components: sheets, cards, counters and play aids."""

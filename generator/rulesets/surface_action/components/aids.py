@@ -474,6 +474,22 @@ def _on_body(view: SegmentView, at: float) -> bool:
     return view.start - 1e-6 <= at <= view.end + 1e-6
 
 
+def _tick_label(pen: Pen, view: SegmentView, at: float, y: float, text: str) -> None:
+    """A 7 pt label under a tick: centred, or flush to the tick where a join is too close.
+
+    A label straddling a join would be lost (clipped on one piece, hidden under the glue
+    on the other), so near a cut edge it runs away from the edge instead.
+    """
+    if not _on_body(view, at):
+        return
+    x, wide = view.x(at), fonts.string_width(text, fonts.NARROW, 7)
+    for left, align, anchor in ((x - wide / 2, "center", x), (x + 0.4 * MM, "left", x + 0.4 * MM),
+                                (x - 0.4 * MM - wide, "right", x - 0.4 * MM)):
+        if _fits(view, left, left + wide):
+            pen.text(anchor, y, text, size=7, narrow=True, align=align)
+            return
+
+
 def _range_extra(scale: Scale, length_in: float, rules: Sequence[RuleMark],
                  bands: Sequence[tuple[Band, str]]) -> Extra:
     """Drawing the strip module leaves to the ruleset: band names, yards and rule marks."""
@@ -487,14 +503,10 @@ def _range_extra(scale: Scale, length_in: float, rules: Sequence[RuleMark],
                 pen.text(lo + 1 * MM, view.bottom + BAND_Y + 0.8 * MM, name, size=7,
                          narrow=True)
         yards = 0
+        c.setFillColor(colors.black)
         while scale.yards_to_points(yards) <= length_in * INCH + 1e-6:
-            at = scale.yards_to_points(yards)
-            text = f"{yards:,} yd"
-            half = fonts.string_width(text, fonts.NARROW, 7) / 2
-            if _on_body(view, at) and _fits(view, view.x(at) - half, view.x(at) + half):
-                c.setFillColor(colors.black)
-                pen.text(view.x(at), view.bottom + YARDS_Y, text, size=7, narrow=True,
-                         align="center")
+            _tick_label(pen, view, scale.yards_to_points(yards), view.bottom + YARDS_Y,
+                        f"{yards:,} yd")
             yards += YARDS_EVERY
         for rule in rules:
             at = rule.at_in * INCH
@@ -597,12 +609,7 @@ def _speed_extra(charts: Charts, length_in: float, entries: Sequence[SpeedEntry]
         pen = Pen(c)
         c.setFillColor(colors.black)
         for half in range(1, math.floor(length_in * 2 + 1e-9) + 1):
-            at = half * INCH / 2
-            text = f"{half * kn / 2:g} kn"
-            wide = fonts.string_width(text, fonts.NARROW, 7) / 2
-            if _on_body(view, at) and _fits(view, view.x(at) - wide, view.x(at) + wide):
-                pen.text(view.x(at), view.top - KNOTS_Y, text, size=7, narrow=True,
-                         align="center")
+            _tick_label(pen, view, half * INCH / 2, view.top - KNOTS_Y, f"{half * kn / 2:g} kn")
         for entry in entries:
             at = entry.inches * INCH
             if not start - 1e-6 <= at <= end + 1e-6:
