@@ -97,9 +97,10 @@ def test_damage_and_movement_charts_read_back_equal_the_text(guadalcanal: BuildR
                 and o.title == "Reference card")
     start = reader.get_destination_page_number(card)
     lines = pdf_lines(path, start, start + 2)
-    for title, columns in (("Gunfire/Bomb Damage Chart", ["BB/BC", "CA", "CL/AKL", "DD/TB/AKS"]),
-                           ("Gunfire/Bomb Damage Chart (carriers)", ["CV", "CVL", "CVE"]),
-                           ("Torpedo Damage Chart", ["BB/BC/CV", "CA/CVL", "CL", "DD/TB/CVE"])):
+    gunfire, torpedo = "Gunfire/Bomb Damage Chart", "Torpedo Damage Chart"
+    for columns, title in ((["BB/BC", "CA", "CL/AKL", "DD/TB/AKS"], gunfire),
+                           (["CV", "CVL", "CVE"], gunfire + " (carriers)"),
+                           (["BB/BC/CV", "CA/CVL", "CL", "DD/TB/CVE"], torpedo)):
         # "S S" in the scan is one cell of two S hits
         expected = [[c.replace(" ", "") for c in row[1:1 + len(columns)]]
                     for row in text[title] if row[0][:1].isdigit()]

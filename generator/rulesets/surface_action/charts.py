@@ -164,23 +164,30 @@ class Torpedo(Strict):
     unsighted_size: int = Field(ge=1, le=6)
 
 
+class MovementRow(Strict):
+    """One line of the Random Movement Chart."""
+
+    roll: str = Field(pattern=r"^\d+(-\d+)?$")
+    result: str
+
+
 class RandomMovement(Strict):
     """The 2d6 Random Movement Chart."""
 
     title: str
-    rows: list[tuple[str, str]]
+    rows: list[MovementRow]
 
     @field_validator("rows")
     @classmethod
-    def _covers(cls, rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        faces = [face for roll, _ in rows for face in roll_range(roll)]
+    def _covers(cls, rows: list[MovementRow]) -> list[MovementRow]:
+        faces = [face for row in rows for face in roll_range(row.roll)]
         if sorted(faces) != list(range(2, 13)):
             raise ValueError("expected rolls covering 2 to 12 once each")
         return rows
 
     def result(self, total: int) -> str:
         """The chart's result for a 2d6 total."""
-        return next(text for roll, text in self.rows if total in roll_range(roll))
+        return next(row.result for row in self.rows if total in roll_range(row.roll))
 
 
 class Charts(Strict):

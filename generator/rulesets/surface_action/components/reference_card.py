@@ -77,7 +77,8 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
                        [14, 50, 50])]
     movement = charts.random_movement
     out += [Anchor("Random Movement Chart"), Paragraph(movement.title, st["h3"]),
-            data_table(["Roll (2D6)", "Result"], [list(r) for r in movement.rows], [24, 50])]
+            data_table(["Roll (2D6)", "Result"], [[r.roll, r.result] for r in movement.rows],
+                       [24, 50])]
     night = charts.night_sighting
     values = [[NATION_NAMES.get(code, code),
                str(value) + (" (default)" if code in night.defaults else "")]
