@@ -227,7 +227,7 @@ class SurfaceAction:
         """The ruler (``rulers``) or turn guides (``gauges``); Surface Action has no strings."""
         if kind == "strings":
             raise UsageError("Surface Action measures with its ruler, not range strings: "
-                             "use `quarterdeck rulers SCENARIO`")
+                             "use `quarterdeck rulers --scenario SCENARIO`")
         if scale is not None:
             raise UsageError("Surface Action is played at 1 in = 1,000 yd; --scale does "
                              "not apply")

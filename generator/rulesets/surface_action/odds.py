@@ -156,7 +156,10 @@ def cell_odds(kind: Kind, ship_type: str, long_range: bool, charts: Charts,
     chart, column = charts.column(kind, ship_type)
     faces = dice.d(6).map(lambda n: chart.cell(roll_read(chart, n, long_range, charts),
                                                column))
-    return dice.distribution(faces)
+    odds: dict[str, Fraction] = dice.distribution(faces)
+    # In the order the chart reads, die face 1 first (the engine sorts outcomes by name).
+    order = [chart.cell(roll_read(chart, n, long_range, charts), column) for n in range(1, 7)]
+    return dict(sorted(odds.items(), key=lambda item: order.index(item[0])))
 
 
 def _check(check: Check) -> icepool.Die[icepool.Vector[int]]:
