@@ -122,6 +122,26 @@ class CanvasDoc:
                 break
             self.new_page()
 
+    def section(self, title: str, note: str, grid: Grid, heading: str | None = None,
+                keep: float = 30 * MM) -> None:
+        """A bookmarked heading, a note and a grid, kept together on one page if it can.
+
+        Args:
+            title: Bookmark title (and heading, unless ``heading`` is given).
+            note: The paragraph under the heading.
+            grid: The table.
+            heading: Heading text with markup, when it differs from the bookmark.
+            keep: Room wanted below the grid's header before starting here.
+
+        """
+        self.ensure(grid.header_height + keep)
+        self.anchor(title)
+        self.paragraph(heading or title, "h2")
+        self.paragraph(note)
+        self.space(1)
+        self.grid(grid)
+        self.space(2)
+
     def finish(self) -> tuple[bytes, int]:
         """Close the document.
 

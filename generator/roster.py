@@ -105,3 +105,17 @@ def check_side_ref(doc: Any, loc: Loc, found: str, side_ids: list[str]) -> list[
         return []
     return [doc.problem(loc, f"found '{found}', expected a side id ({', '.join(side_ids)})"
                              f"{did_you_mean(found, side_ids)}")]
+
+
+def check_scenarios(library: Library, ruleset: str,
+                    check: Callable[[Entry, Library], tuple[list[Problem], list[str]]],
+                    ) -> tuple[list[Problem], list[str]]:
+    """Run a ruleset's scenario check on every scenario of that ruleset."""
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    for entry in library.scenarios.values():
+        if entry.model.ruleset == ruleset:
+            found, noted = check(entry, library)
+            problems.extend(found)
+            warnings.extend(noted)
+    return problems, warnings

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from generator.errors import UsageError
 from generator.units import MM, parse_length
 from generator.validation import load_model
 
@@ -82,3 +83,17 @@ def load_sprue(path: Path, display: str | None = None) -> Sprue:
 
     """
     return load_model(Sprue, path, display)
+
+
+def user_or_bundled(path: Path | None, bundled: Path, display: str) -> Sprue:
+    """The user's sheet layout (``--sprue``), or the ruleset's bundled one.
+
+    Raises:
+        UsageError: When the user's file does not exist.
+
+    """
+    if path is None:
+        return load_sprue(bundled, display)
+    if not path.is_file():
+        raise UsageError(f"no sprue file '{path}'")
+    return load_sprue(path, str(path))

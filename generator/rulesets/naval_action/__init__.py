@@ -45,7 +45,7 @@ from generator.rulesets.naval_action.matchups import ship_matchups
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.schema import Scenario, ShipClass
 from generator.scales import Scale, parse_scale
-from generator.sprue import Sprue, load_sprue
+from generator.sprue import Sprue, user_or_bundled
 from generator.suggest import did_you_mean
 from generator.templating import render_text
 
@@ -425,8 +425,4 @@ RULESET = NavalAction()
 
 def _sprue(path: Path | None) -> Sprue:
     """The user's sheet layout, or the bundled one."""
-    if path is None:
-        return load_sprue(SPRUE, "naval_action/sprues/markers.yaml")
-    if not path.is_file():
-        raise UsageError(f"no sprue file '{path}'")
-    return load_sprue(path, str(path))
+    return user_or_bundled(path, SPRUE, "naval_action/sprues/markers.yaml")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from generator.errors import Problem
 from generator.images import check_image
-from generator.roster import Loc, check_roster, check_side_ref, find_ship, fold
+from generator.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship, fold
 from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef
 
 if TYPE_CHECKING:
@@ -57,13 +57,7 @@ def _check_special(ref: ShipRef, cls: ShipClass, doc: object,
 
 def check_library(library: Library) -> tuple[list[Problem], list[str]]:
     """Check every NAVAL ACTION scenario in the library."""
-    problems: list[Problem] = []
-    warnings: list[str] = []
-    for entry in library.scenarios.values():
-        if entry.model.ruleset == RULESET:
-            p, w = check_scenario(entry, library)
-            problems.extend(p)
-            warnings.extend(w)
+    problems, warnings = check_scenarios(library, RULESET, check_scenario)
     for entry in library.classes_of(RULESET).values():
         image = entry.model.marker_image
         if image is not None:

@@ -35,7 +35,7 @@ from generator.rulesets.surface_action.components.tables import (
 )
 from generator.rulesets.surface_action.derive import ShipView, ship_view
 from generator.rulesets.surface_action.schema import Scenario, ShipClass
-from generator.sprue import Sprue, load_sprue
+from generator.sprue import Sprue, user_or_bundled
 from generator.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -302,11 +302,7 @@ def default_seed(name: str) -> int:
 
 def _sprue(path: Path | None, name: str) -> Sprue:
     """The user's sheet layout, or the bundled one."""
-    if path is None:
-        return load_sprue(SPRUES / f"{name}.yaml", f"surface_action/sprues/{name}.yaml")
-    if not path.is_file():
-        raise UsageError(f"no sprue file '{path}'")
-    return load_sprue(path, str(path))
+    return user_or_bundled(path, SPRUES / f"{name}.yaml", f"surface_action/sprues/{name}.yaml")
 
 
 RULESET = SurfaceAction()

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from generator.errors import Problem
-from generator.roster import Loc, check_roster
+from generator.roster import Loc, check_roster, check_scenarios
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.schema import CARRIERS, Scenario, ShipClass, ShipRef
 from generator.suggest import did_you_mean
@@ -88,11 +88,5 @@ def _formations(entry: Entry) -> list[Problem]:
 
 def check_library(library: Library) -> tuple[list[Problem], list[str]]:
     """Check every Surface Action scenario in the library."""
-    problems: list[Problem] = []
-    warnings: list[str] = []
-    for entry in library.scenarios.values():
-        if entry.model.ruleset == RULESET:
-            p, w = check_scenario(entry, library)
-            problems.extend(p)
-            warnings.extend(w)
+    problems, warnings = check_scenarios(library, RULESET, check_scenario)
     return problems, warnings

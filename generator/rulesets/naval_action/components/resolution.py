@@ -175,12 +175,6 @@ def render_resolution(calc: Calculator, paper: Paper, footer: str) -> Component:
          "(R3-6, W1-4) already followed through.", damage_control_grid(calc)),
     ]
     for title, table, source, note, grid in sections:
-        doc.ensure(grid.header_height + 30 * MM)
-        doc.anchor(title)
-        doc.paragraph(title + _tag(calc, table, source), "h2")
-        doc.paragraph(note)
-        doc.space(1)
-        doc.grid(grid)
-        doc.space(2)
+        doc.section(title, note, grid, heading=title + _tag(calc, table, source))
     pdf, pages = doc.finish()
     return Component("odds", "Resolution tables", "Odds-", pdf, pages, doc.bookmarks[1:])

@@ -139,13 +139,7 @@ def render_resolution(weapons: Weapons, night: bool, charts: Charts, paper: Pape
          fate_grid("torpedo", True, charts)),
     ]
     for title, note, grid in sections:
-        doc.ensure(grid.header_height + 40 * MM)
-        doc.anchor(title)
-        doc.paragraph(title, "h2")
-        doc.paragraph(note)
-        doc.space(1)
-        doc.grid(grid)
-        doc.space(2)
+        doc.section(title, note, grid, keep=40 * MM)
     pdf, pages = doc.finish()
     return Component("odds", "Resolution tables", "Odds-", pdf, pages, doc.bookmarks[1:])
 
