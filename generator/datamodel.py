@@ -60,3 +60,15 @@ class Ship(Strict):
         return self
 
 
+
+
+def once(values: list[str], what: str) -> None:
+    """Refuse repeated values in a list of names or ids.
+
+    Raises:
+        ValueError: "expected each <what> once (repeated: ...)", for a located message.
+
+    """
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise ValueError(f"expected each {what} once (repeated: {', '.join(repeated)})")

@@ -10,6 +10,7 @@ re-roll ("roll again; 1-4 means worse").
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -122,3 +123,8 @@ def pairs(seed: int, count: int) -> list[tuple[int, int]]:
     """
     rng = random.Random(seed)
     return [(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(count)]
+
+
+def scenario_seed(name: str) -> int:
+    """A stable seed for a scenario: the same kit prints the same dice and shuffles."""
+    return zlib.crc32(name.encode()) % 100_000

@@ -126,3 +126,12 @@ class Ruleset(Protocol):
     def describe_class(self, entry: Any) -> tuple[str, str, str, str]:
         """(id, name, nation, type) for listings."""
         ...
+
+
+def describe_class(entry: Any) -> tuple[str, str, str, str]:
+    """(id, name, nation, type) of a class entry, for listings.
+
+    Every ruleset's classes have these four fields.
+    """
+    cls = entry.model
+    return str(cls.id), str(cls.name), str(cls.nation.value), str(cls.type.value)

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from generator.dice import scenario_seed
 from generator.errors import DataError, UsageError
 from generator.imposition import as_component, impose
 from generator.layout import Paper
 from generator.packets import Component, PacketSpec
 from generator.parallel import fork_map
 from generator.pieces import Piece
-from generator.rulesets.base import AidKind, Kit, KitOptions, Progress
+from generator.rulesets.base import AidKind, Kit, KitOptions, Progress, describe_class
 from generator.rulesets.naval_action import cardtables, resolve
 from generator.rulesets.naval_action.aids import (
     default_torpedo_types,
@@ -114,7 +114,7 @@ class NavalAction:
         """
         calc = Calculator(tables)
         foot = f"quarterdeck · NAVAL ACTION · {line}"
-        seed = options.seed if options.seed is not None else default_seed(
+        seed = options.seed if options.seed is not None else scenario_seed(
             scenario.id if scenario else "naval-action")
         command = "quarterdeck tables" + (f" {scenario.id}" if scenario else "") + \
             f" --seed {seed}"
@@ -403,8 +403,7 @@ class NavalAction:
 
     def describe_class(self, entry: Any) -> tuple[str, str, str, str]:
         """(id, name, nation, type) for listings."""
-        cls: ShipClass = entry.model
-        return cls.id, cls.name, cls.nation.value, cls.type.value
+        return describe_class(entry)
 
 
 def _scale(text: str) -> Scale:
@@ -413,11 +412,6 @@ def _scale(text: str) -> Scale:
         return parse_scale(text)
     except ValueError as exc:
         raise UsageError(f"--scale: found '{text}', {exc}") from None
-
-
-def default_seed(name: str) -> int:
-    """A stable dice-sheet seed for a scenario (the same kit prints the same dice)."""
-    return zlib.crc32(name.encode()) % 100_000
 
 
 RULESET = NavalAction()

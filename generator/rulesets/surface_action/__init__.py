@@ -8,12 +8,12 @@ aids' strips and calibration bars, and the packet assembler.
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from generator.dice import scenario_seed
 from generator.errors import DataError, UsageError
 from generator.imposition import as_component, impose
 from generator.layout import Paper
@@ -21,7 +21,7 @@ from generator.packets import Component, PacketSpec
 from generator.parallel import fork_map
 from generator.pieces import Piece
 from generator.roster import find_ship
-from generator.rulesets.base import AidKind, Kit, KitOptions, Progress
+from generator.rulesets.base import AidKind, Kit, KitOptions, Progress, describe_class
 from generator.rulesets.surface_action import resolve
 from generator.rulesets.surface_action.charts import Charts, load_charts
 from generator.rulesets.surface_action.components.aids import render_ruler, render_turn_guide
@@ -124,7 +124,7 @@ class SurfaceAction:
         sprue = _sprue(options.sprue, "counters")
         parts: dict[str, Component] = {}
         every: dict[str, Piece] = {}
-        seed = options.seed if options.seed is not None else default_seed(scenario.id)
+        seed = options.seed if options.seed is not None else scenario_seed(scenario.id)
         for side in scenario.sides:
             pieces = side_counter_pieces(side.id, side.name, views[side.id], side.dummies,
                                          side.torpedo_dummies, seed)
@@ -291,13 +291,7 @@ class SurfaceAction:
 
     def describe_class(self, entry: Any) -> tuple[str, str, str, str]:
         """(id, name, nation, type) for listings."""
-        cls: ShipClass = entry.model
-        return cls.id, cls.name, cls.nation.value, cls.type.value
-
-
-def default_seed(name: str) -> int:
-    """A stable seed for a scenario (the same kit shuffles its blanks the same way)."""
-    return zlib.crc32(name.encode()) % 100_000
+        return describe_class(entry)
 
 
 def _sprue(path: Path | None, name: str) -> Sprue:

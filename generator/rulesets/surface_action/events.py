@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.datamodel import Strict
+from generator.datamodel import Strict, once
 from generator.validation import load_model
 
 DECK_PATH = Path(__file__).parent / "tables" / "events.yaml"
@@ -106,10 +106,7 @@ class Deck(Strict):
     @field_validator("cards")
     @classmethod
     def _unique_ids(cls, cards: list[Card]) -> list[Card]:
-        ids = [card.id for card in cards]
-        repeated = sorted({i for i in ids if ids.count(i) > 1})
-        if repeated:
-            raise ValueError(f"expected each card id once (repeated: {', '.join(repeated)})")
+        once([card.id for card in cards], "card id")
         return cards
 
     def total(self) -> int:

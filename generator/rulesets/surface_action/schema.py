@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from generator.datamodel import NATION_NAMES, Nation, Ship, Strict
+from generator.datamodel import NATION_NAMES, Nation, Ship, Strict, once
 
 __all__ = ["NATION_NAMES", "Nation", "Ship"]
 
@@ -193,10 +193,7 @@ class ShipClass(Strict):
     @field_validator("ships")
     @classmethod
     def _unique_names(cls, ships: list[Ship]) -> list[Ship]:
-        names = [s.name for s in ships]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"expected each ship once (repeated: {', '.join(dupes)})")
+        once([s.name for s in ships], "ship")
         return ships
 
     @model_validator(mode="after")
