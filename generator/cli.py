@@ -476,22 +476,28 @@ def new_class(class_id: str, ruleset: str, nation: str, ship_type: str, out: Pat
 
 
 @main.command()
+@click.option("--ruleset", default="naval-action", show_default=True,
+              help="Whose classes to list.")
 @data_option
 @write_options
 @reported
-def catalog(data: tuple[Path, ...], out: Path, paper: str) -> None:
-    """Write the Master List of ship classes as OUT/catalog.pdf."""
+def catalog(ruleset: str, data: tuple[Path, ...], out: Path, paper: str) -> None:
+    """Write the list of a ruleset's ship classes as OUT/catalog-<ruleset>.pdf."""
     from generator.output import write_atomic
     from generator.packets import PacketSpec, assemble
     from generator.pipeline import validated_library
     from generator.rulesets import REGISTRY
+    from generator.suggest import did_you_mean
 
+    if ruleset not in REGISTRY:
+        raise UsageError(f"no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
     library = validated_library(list(data))
-    component = REGISTRY["naval-action"].catalog(library, paper)  # type: ignore[arg-type]
-    pdf = assemble(PacketSpec("catalog.pdf", "Master List of ship classes", ["catalog"]),
-                   {"catalog": component})
-    write_atomic(out / "catalog.pdf", pdf)
-    say(f"wrote {out / 'catalog.pdf'} ({component.pages} pages)")
+    component = REGISTRY[ruleset].catalog(library, paper)  # type: ignore[arg-type]
+    # NAVAL ACTION's list keeps its old file name; other rulesets say whose list it is.
+    name = "catalog.pdf" if ruleset == "naval-action" else f"catalog-{ruleset}.pdf"
+    pdf = assemble(PacketSpec(name, "Ship classes", ["catalog"]), {"catalog": component})
+    write_atomic(out / name, pdf)
+    say(f"wrote {out / name} ({component.pages} pages)")
 
 
 @main.command()
