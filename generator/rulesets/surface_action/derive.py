@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from generator.datamodel import NATION_NAMES, Ship
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.schema import (
-    BIG_TURNERS,
     CARRIERS,
     Arcs,
     Scenario,
@@ -77,14 +76,6 @@ class ShipView:
 def speed_inches(knots: float, knots_per_in: float) -> float:
     """Knots as inches per turn, rounded down to the half inch (never below ½)."""
     return max(0.5, math.floor(knots / knots_per_in * 2) / 2)
-
-
-def turning(ship_type: str, charts: Charts) -> tuple[float, float]:
-    """Turning-circle diameter and the cost of each 30° turn, in inches."""
-    move = charts.movement
-    if ship_type in BIG_TURNERS:
-        return move.large_circle_in, move.large_cost_in
-    return move.small_circle_in, move.small_cost_in
 
 
 def ship_view(cls: ShipClass, ship: Ship, ref: ShipRef | None, scenario: Scenario | None,

@@ -223,11 +223,6 @@ class Fate:
     """Abandoned for fires (and not sunk)."""
 
 
-def fate(per_hit: icepool.Die[icepool.Vector[int]], hits: int, charts: Charts) -> Fate:
-    """The ship's fate after ``hits`` effective hits, all resolved before damage control."""
-    return fates(per_hit, hits, charts)[-1]
-
-
 def fates(per_hit: icepool.Die[icepool.Vector[int]], hits: int, charts: Charts,
           ) -> list[Fate]:
     """The ship's fate after 1, 2 ... ``hits`` effective hits (before damage control)."""

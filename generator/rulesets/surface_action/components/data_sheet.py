@@ -17,7 +17,8 @@ from generator import fonts
 from generator.layout import Paper, Pen, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.rulesets.surface_action.charts import Charts
-from generator.rulesets.surface_action.derive import ShipView, turning
+from generator.rulesets.surface_action.components.aids import inches_text
+from generator.rulesets.surface_action.derive import ShipView
 from generator.units import MM
 
 ROW = 12.5 * MM
@@ -49,12 +50,6 @@ def hit_boxes(view: ShipView, charts: Charts) -> list[tuple[str, int]]:
     return boxes
 
 
-def speed_text(inches: float) -> str:
-    """``5.5`` as ``5½``."""
-    whole = int(inches)
-    return (str(whole) if whole else "") + ("½" if inches - whole >= 0.5 else "") or "0"
-
-
 def _cells(view: ShipView) -> list[list[str]]:
     guns = [f"{b.weapon} {b.arcs}" + (" sec" if b.role == "secondary" else "")
             for b in view.batteries] or ["—"]
@@ -64,7 +59,7 @@ def _cells(view: ShipView) -> list[list[str]]:
         [view.name, f"{view.cls.name} {view.type} · {view.nation}"],
         guns, torps, [f"{view.gun_size}/{view.torpedo_size}"], [f"{view.armor:+d}"
                                                                if view.armor else "0"],
-        [f"{speed_text(view.speed_in)} in", f"{view.speed_kn:g} kn"],
+        [f"{inches_text(view.speed_in, unit=False)} in", f"{view.speed_kn:g} kn"],
         [view.fire_control], [str(view.damage_control)], [night],
         [f"{view.radar_in:g} in" if view.radar_in else "—"],
         [view.formation or "—", *(["flagship"] if view.flagship else [])],
@@ -143,8 +138,9 @@ def render_data_sheet(views: Sequence[ShipView], charts: Charts, paper: Paper, t
             c.line(box.x, y - ROW, box.right, y - ROW)
             c.setStrokeColor(colors.black)
             y -= ROW
-        small, small_cost = turning("DD", charts)
-        large, large_cost = turning("BB", charts)
+        move = charts.movement
+        small, small_cost = move.small_circle_in, move.small_cost_in
+        large, large_cost = move.large_circle_in, move.large_cost_in
         limits = charts.thresholds
         notes = [
             "Guns: dice into the 60° bow arc, either 120° broadside arc and the 60° stern arc; "
@@ -153,8 +149,8 @@ def render_data_sheet(views: Sequence[ShipView], charts: Charts, paper: Paper, t
             "weapon's power.",
             f"Speed: inches per turn (1 in = {charts.movement.knots_per_in:g} kn); a formation "
             f"moves ½ in slower than its slowest ship. Turns: {small:g}-in circle, "
-            f"{speed_text(small_cost)} in per 30° (BB and BC: {large:g}-in circle, "
-            f"{speed_text(large_cost)} in). Night * = quarterdeck default "
+            f"{inches_text(small_cost, unit=False)} in per 30° (BB and BC: {large:g}-in circle, "
+            f"{inches_text(large_cost, unit=False)} in). Night * = quarterdeck default "
             "value (the text's figure is illegible).",
             f"{limits.crippled.get('P', 2)} P or {limits.crippled.get('F', 3)} F: no guns, "
             f"torpedoes or aircraft. {limits.sinks.get('P', 3)} P: sinks. "

@@ -13,7 +13,6 @@ from generator.datamodel import NATION_NAMES
 from generator.layout import Paper
 from generator.packets import Bookmark, Component
 from generator.rulesets.surface_action.charts import Chart, Charts
-from generator.rulesets.surface_action.derive import turning
 from generator.tablestyle import Anchor, data_table, render_flow, styles
 from generator.templating import markup_to_flowables, render_text
 from generator.units import MM
@@ -93,8 +92,9 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
         half = "any turn" if rule.half_on_any_turn else f"{rule.half:.0%} of the move"
         none = f"{rule.none:.0%} of the move" if rule.none is not None else "never"
         rows.append([generation, half, none])
-    small, small_cost = turning("DD", charts)
-    large, large_cost = turning("BB", charts)
+    move = charts.movement
+    small, small_cost = move.small_circle_in, move.small_cost_in
+    large, large_cost = move.large_circle_in, move.large_cost_in
     out += [Paragraph("Turning and gunfire", st["h3"]),
             data_table(["Fire control", "Half strength from", "No gunfire from"], rows,
                        [26, 40, 40]),
