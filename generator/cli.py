@@ -93,8 +93,17 @@ def tables_options(func: F) -> F:
     func = click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
                         default=None,
                         help="YAML file replacing some of the ruleset's tables with your "
-                             "own values (see docs/tables-naval-action.md).")(func)
-    return func
+                             "own values (see docs/tables-<ruleset>.md).")(func)
+    return templates_option(func)
+
+
+def templates_option(func: F) -> F:
+    """``--templates DIR``: the user's Jinja2 templates, overriding bundled ones by name."""
+    return click.option("--templates", "templates",
+                        type=click.Path(path_type=Path, file_okay=False), default=None,
+                        help="Folder of your own text templates; one with the same "
+                             "relative name as a bundled one replaces it "
+                             "(see docs/templates.md).")(func)
 
 
 @main.command()
@@ -108,8 +117,12 @@ def tables_options(func: F) -> F:
 @reported
 def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: bool,
           data: tuple[Path, ...], out: Path, paper: str, tables: Path | None,
-          seed: int | None) -> None:
-    """Build SCENARIO's kit (default: savo-island) into OUT/<scenario>/."""
+          seed: int | None, templates: Path | None) -> None:
+    """Build SCENARIO's kit into OUT/<scenario>/ (default: the first ruleset's scenario).
+
+    `quarterdeck list scenarios` shows the scenarios; `quarterdeck list rulesets` shows
+    which is the default.
+    """
     from generator.pipeline import BuildResult
     from generator.pipeline import build as run_build
     from generator.rulesets.base import KitOptions
@@ -120,7 +133,8 @@ def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: b
         return run_build(scenario, data=list(data), out=out,
                          paper=paper,  # type: ignore[arg-type]
                          class_id=class_id, ship=ship,
-                         options=KitOptions(tables, seed), progress=progress)
+                         options=KitOptions(tables, seed, templates=templates),
+                         progress=progress)
 
     if quiet or not sys.stderr.isatty():
         result = run()
@@ -166,7 +180,7 @@ def report(result: Any, quiet: bool = False) -> None:
 @tables_options
 @reported
 def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
-           tables: Path | None, seed: int | None) -> None:
+           tables: Path | None, seed: int | None, templates: Path | None) -> None:
     """Write the rules calculator's PDFs (card, resolution tables, dice, SCENARIO's matchups).
 
     Without SCENARIO: the Action Card, the resolution tables and a dice sheet in
@@ -178,7 +192,7 @@ def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
 
     report(build_tables(scenario, data=list(data), out=out,
                         paper=paper,  # type: ignore[arg-type]
-                        options=KitOptions(tables, seed)))
+                        options=KitOptions(tables, seed, templates=templates)))
 
 
 def aid_options(func: F) -> F:
@@ -324,72 +338,25 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
               help="Firing ship's name (accents optional); CLASS:NAME if several classes "
                    "have a ship of that name.")
 @click.option("--target", required=True, help="Target ship's name.")
-@click.option("--battery", help="Battery position (BOW, STN, C, L, R, LB, RB, LS, RS) or "
-                                "'torpedo'; default: every weapon.")
-@click.option("--range", "band", type=click.Choice(["close", "medium", "long"]),
-              help="Range band; default: all three.")
-@click.option("--scenario", help="Scenario that sets the date, sea state and ships.")
+@click.option("--battery", help="Which weapon: a battery position or arc (e.g. BOW, "
+                                "broadside) or 'torpedo'; default: every weapon.")
+@click.option("--range", "band", help="Range band (the ruleset's names, e.g. close, medium, "
+                                      "long, or a band's limit in inches); default: all.")
+@click.option("--scenario", help="Scenario that sets the date, sea state and ships (and "
+                                 "so the ruleset).")
 @click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
               help="YAML file replacing some tables with your own values.")
 @data_option
 @reported
 def odds(firer: str, target: str, battery: str | None, band: str | None,
          scenario: str | None, tables: Path | None, data: tuple[Path, ...]) -> None:
-    """Answer one matchup exactly: accuracy, hits, each coloured-die face, damage odds."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from generator.pipeline import validated_library
-    from generator.rulesets.naval_action.ask import answer, hit_counts
+    """Answer one matchup exactly, in the terminal, for rulesets that have odds."""
+    from generator.pipeline import owner, validated_library
+    from generator.rulesets.base import Request
 
     library = validated_library(list(data))
-    result = answer(library, firer, target, battery, band, scenario, tables)
-    console = Console(highlight=False, soft_wrap=True)
-    t = result.target
-    console.print(f"[bold]{result.firer.name}[/] ({result.firer.cls.name} "
-                  f"{result.firer.cls.type.value}) firing at [bold]{t.name}[/] "
-                  f"({t.cls.name} {t.cls.type.value}, armor {t.armor_label}); "
-                  f"sea {result.sea_state}; tables: {result.calc.tables.origin}")
-    def pct(p: Any) -> str:
-        return f"{float(p) * 100:.1f}%"
-
-    for m in result.guns:
-        b = m.battery
-        table = Table("", *result.bands, title=f"{b.position} {b.guns}×{b.bore_in:g}in "
-                      f"(caliber {b.caliber_factor}, Δ {m.differential:+d})")
-        rows: list[tuple[str, Callable[[Any], str]]] = [
-            ("accuracy (white die ≤)", lambda o: str(o.accuracy) if o.accuracy >= 1 else "≤0"),
-            ("hits: chance of 0/1/2/3", lambda o: hit_counts(result.calc, o.accuracy)),
-            ("coloured die 1-6", lambda o: " ".join(f.label for f in o.faces)),
-            ("undamaged after the turn", lambda o: pct(o.damage.p(0))),
-            ("D / HD / sunk", lambda o: " / ".join(pct(o.damage.p(s)) for s in (1, 2, 3))),
-            ("≥1 damaging hit", lambda o: f"{pct(o.damage.at_least_one)} "
-                                          f"= {o.damage.at_least_one}"),
-            ("expected damage steps", lambda o: f"{float(o.damage.expected):.3f}"),
-        ]
-        for label, cell in rows:
-            table.add_row(label, *[cell(m.bands[name]) for name in result.bands])
-        console.print(table)
-    for tm in result.torpedoes:
-        table = Table("", "beam", "bow/stern",
-                      title=f"torpedoes: {tm.mounts} mount(s) × {tm.mount.tubes} "
-                            f"{tm.mount.size_in}in (penetration {tm.mount.penetration}, "
-                            f"Δ {tm.differential:+d}), one spread")
-        faces = " ".join(f.label for f in tm.faces)
-        table.add_row("coloured die 1-6", faces, faces)
-        table.add_row("undamaged after the spread", pct(tm.beam.p(0)), pct(tm.bow_stern.p(0)))
-        table.add_row("D / HD / sunk", *[" / ".join(pct(d.p(s)) for s in (1, 2, 3))
-                                         for d in (tm.beam, tm.bow_stern)])
-        table.add_row("≥1 damaging hit", *[f"{pct(d.at_least_one)} = {d.at_least_one}"
-                                           for d in (tm.beam, tm.bow_stern)])
-        table.add_row("expected damage steps", *[f"{float(d.expected):.3f}"
-                                                 for d in (tm.beam, tm.bow_stern)])
-        console.print(table)
-    if not result.guns and not result.torpedoes:
-        say(f"{result.firer.name} has no weapon in action that matches.")
-    situational = ", ".join(str(mod.number) for mod in result.calc.situational())
-    say(f"Accuracy is before the situational modifiers ({situational}). Damage odds are for "
-        "one turn's fire at an undamaged target; steps: D 1, HD 2, sunk 3.")
+    ruleset = owner(library, Request("kit", scenario=scenario))
+    ruleset.odds(library, scenario, firer, target, battery, band, tables)
 
 
 @main.command()
@@ -450,20 +417,23 @@ def list_(what: str, data: tuple[Path, ...]) -> None:
 
 @main.command(name="new-class")
 @click.argument("class_id")
-@click.option("--ruleset", default="naval-action", show_default=True)
+@click.option("--ruleset", default=None, help="Whose class file (default: the first "
+              "ruleset in `quarterdeck list rulesets`).")
 @click.option("--nation", default="US", show_default=True)
 @click.option("--type", "ship_type", default="DD", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
               show_default=True, help="Folder to write CLASS_ID.yaml into.")
 @reported
-def new_class(class_id: str, ruleset: str, nation: str, ship_type: str, out: Path) -> None:
+def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
+              out: Path) -> None:
     """Scaffold a commented class file CLASS_ID.yaml for a designer."""
     import re
 
     from generator.output import write_atomic
-    from generator.rulesets import REGISTRY
+    from generator.rulesets import REGISTRY, default_ruleset
     from generator.suggest import did_you_mean
 
+    ruleset = ruleset or default_ruleset().name
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", class_id):
         raise UsageError(f"class id '{class_id}' must be lowercase letters, digits and hyphens")
     if ruleset not in REGISTRY:
@@ -476,25 +446,27 @@ def new_class(class_id: str, ruleset: str, nation: str, ship_type: str, out: Pat
 
 
 @main.command()
-@click.option("--ruleset", default="naval-action", show_default=True,
-              help="Whose classes to list.")
+@click.option("--ruleset", default=None,
+              help="Whose classes to list (default: the first ruleset in "
+                   "`quarterdeck list rulesets`).")
 @data_option
 @write_options
 @reported
-def catalog(ruleset: str, data: tuple[Path, ...], out: Path, paper: str) -> None:
-    """Write the list of a ruleset's ship classes as OUT/catalog-<ruleset>.pdf."""
+def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) -> None:
+    """Write a ruleset's classes to OUT/catalog-<ruleset>.pdf (default ruleset: catalog.pdf)."""
     from generator.output import write_atomic
     from generator.packets import PacketSpec, assemble
     from generator.pipeline import validated_library
-    from generator.rulesets import REGISTRY
+    from generator.rulesets import REGISTRY, default_ruleset
     from generator.suggest import did_you_mean
 
+    ruleset = ruleset or default_ruleset().name
     if ruleset not in REGISTRY:
         raise UsageError(f"no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
     library = validated_library(list(data))
     component = REGISTRY[ruleset].catalog(library, paper)  # type: ignore[arg-type]
-    # NAVAL ACTION's list keeps its old file name; other rulesets say whose list it is.
-    name = "catalog.pdf" if ruleset == "naval-action" else f"catalog-{ruleset}.pdf"
+    # The default ruleset's list keeps its old file name; others say whose list it is.
+    name = "catalog.pdf" if ruleset == default_ruleset().name else f"catalog-{ruleset}.pdf"
     pdf = assemble(PacketSpec(name, "Ship classes", ["catalog"]), {"catalog": component})
     write_atomic(out / name, pdf)
     say(f"wrote {out / name} ({component.pages} pages)")
@@ -524,3 +496,18 @@ def docs(check_only: bool, out: Path) -> None:
     if stale:
         tell(f"stale: {', '.join(stale)}; run `quarterdeck docs`")
         sys.exit(1)
+
+
+def _ruleset_commands() -> None:
+    """Add the commands rulesets bring (``Ruleset.commands``) to ``quarterdeck``."""
+    from generator.rulesets import REGISTRY
+
+    for ruleset in REGISTRY.values():
+        for command in ruleset.commands():
+            if command.name in main.commands:
+                raise RuntimeError(f"ruleset {ruleset.name} adds a command "
+                                   f"'{command.name}' that already exists")
+            main.add_command(command)
+
+
+_ruleset_commands()

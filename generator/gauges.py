@@ -147,7 +147,7 @@ def draw_turn_gauge(c: Canvas, cx: float, cy: float, radius: float, step: int,
         cx: Pivot x (the turning point).
         cy: Pivot y.
         radius: Radius of the gauge.
-        step: Degrees per cost step (60 in NAVAL ACTION).
+        step: Degrees per cost step (60 for a 60-degree turn step).
         costs: Label of each successive sector from dead ahead (``−1 cm``, ``−2 cm``...).
 
     """

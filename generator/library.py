@@ -20,7 +20,9 @@ from generator.suggest import did_you_mean
 from generator.validation import describe, validate
 from generator.yamlsource import SourceDoc, load_yaml
 
-KINDS = ("ship-class", "scenario")
+def kinds() -> list[str]:
+    """Every data kind some registered ruleset reads (``ship-class``, ``scenario``...)."""
+    return list(dict.fromkeys(k for r in REGISTRY.values() for k in r.data_kinds))
 
 
 def bundled_data_dir() -> Path:
@@ -45,6 +47,9 @@ class Library:
 
     classes: dict[str, dict[str, Entry]] = field(default_factory=dict)
     scenarios: dict[str, Entry] = field(default_factory=dict)
+    other: dict[tuple[str, str], dict[str, Entry]] = field(default_factory=dict)
+    """Files of the other kinds a ruleset declares (units, counters, decks...), by
+    (ruleset, kind) and id."""
     problems: list[Problem] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -52,6 +57,14 @@ class Library:
     def classes_of(self, ruleset: str) -> dict[str, Entry]:
         """Classes of one ruleset, by id."""
         return self.classes.setdefault(ruleset, {})
+
+    def of_kind(self, ruleset: str, kind: str) -> dict[str, Entry]:
+        """Files of one data kind of one ruleset, by id."""
+        if kind == "ship-class":
+            return self.classes_of(ruleset)
+        if kind == "scenario":
+            return {i: e for i, e in self.scenarios.items() if e.model.ruleset == ruleset}
+        return self.other.setdefault((ruleset, kind), {})
 
 
 def _display(path: Path, root: Path, bundled: bool) -> str:
@@ -116,7 +129,7 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
             kind = entry.doc.data["kind"]
             # Class ids are per ruleset (a Takao for each); scenario ids are global, since
             # a build names only the scenario.
-            key = (kind, entry.model.ruleset if kind == "ship-class" else "", entry.model.id)
+            key = (kind, entry.model.ruleset if kind != "scenario" else "", entry.model.id)
             if key in seen_here:
                 library.problems.append(entry.doc.problem(
                     ("id",), f"found id '{entry.model.id}' again (also in {seen_here[key]}), "
@@ -126,7 +139,7 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
             if kind == "scenario":
                 table = library.scenarios
             else:
-                table = library.classes_of(entry.model.ruleset)
+                table = library.of_kind(entry.model.ruleset, kind)
             if entry.model.id in table and not is_bundled:
                 library.notices.append(f"{display}: replaces the bundled {kind} "
                                        f"'{entry.model.id}'")
@@ -145,10 +158,11 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
                                                  "with 'kind' and 'ruleset'"))
         return None
     kind, ruleset_name = data.get("kind"), data.get("ruleset")
-    if kind not in KINDS:
+    known = kinds()
+    if kind not in known:
         library.problems.append(doc.problem(
-            ("kind",), f"found {describe(kind)}, expected one of {', '.join(KINDS)}"
-            f"{did_you_mean(str(kind), KINDS) if isinstance(kind, str) else ''}"))
+            ("kind",), f"found {describe(kind)}, expected one of {', '.join(known)}"
+            f"{did_you_mean(str(kind), known) if isinstance(kind, str) else ''}"))
         return None
     if ruleset_name not in REGISTRY:
         library.problems.append(doc.problem(
@@ -158,7 +172,12 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
         ))
         return None
     ruleset = REGISTRY[ruleset_name]
-    model: type[BaseModel] = ruleset.class_model if kind == "ship-class" else ruleset.scenario_model
+    if kind not in ruleset.data_kinds:
+        library.problems.append(doc.problem(
+            ("kind",), f"found '{kind}', expected a kind {ruleset.title} reads: "
+            f"{', '.join(ruleset.data_kinds)}"))
+        return None
+    model: type[BaseModel] = ruleset.data_kinds[kind]
     instance, problems = validate(model, doc)
     if problems or instance is None:
         library.problems.extend(problems)

@@ -1,11 +1,13 @@
 """The build pipeline, readable in one function.
 
 Load, validate, derive, render, assemble, write: nothing is written until everything has
-been validated and rendered.
+been validated and rendered. Which components go into which packet is data, the
+ruleset's recipe (``kit.yaml``); components are functions registered by name.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -19,13 +21,21 @@ from generator.errors import DataError, UsageError
 from generator.layout import Paper
 from generator.library import Library, load_library
 from generator.output import write_kit
-from generator.packets import assemble, packet_pages
+from generator.packets import Component, PacketSpec, assemble, packet_pages
 from generator.parallel import fork_map
-from generator.rulesets import REGISTRY
-from generator.rulesets.base import AidKind, Kit, KitOptions, Ruleset
+from generator.pieces import Piece
+from generator.recipe import Job, Plan, plan
+from generator.rulesets import REGISTRY, default_ruleset, default_scenario
+from generator.rulesets.base import (
+    Command,
+    Context,
+    KitOptions,
+    Rendered,
+    Request,
+    Ruleset,
+)
 from generator.suggest import did_you_mean
-
-DEFAULT_SCENARIO = "savo-island"
+from generator.templating import user_templates
 
 
 @dataclass
@@ -39,6 +49,8 @@ class BuildResult:
     notices: list[str] = field(default_factory=list)
     exports: list[str] = field(default_factory=list)
     """Other things written (PNG folders, TTS sheets), one line each."""
+    pieces: list[Piece] = field(default_factory=list)
+    """Every distinct piece on the kit's sheets (for PNG and Tabletop Simulator export)."""
 
 
 def validated_library(data: list[Path]) -> Library:
@@ -58,181 +70,186 @@ def validated_library(data: list[Path]) -> Library:
     return library
 
 
+def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
+        paper: Paper = "a4", options: KitOptions | None = None, export: bool = False,
+        progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
+    """Carry out one request, from the data files to the PDFs on disk.
+
+    Args:
+        request: The command and its subject (scenario, class, scale...).
+        data: The user's data folders (``--data``), extending the bundled data.
+        out: Output root; the recipe names the folder inside it.
+        paper: ``a4`` or ``letter``.
+        options: Tables file, seed, sheet options, sprue, templates.
+        export: Keep every piece in this process (for PNG and TTS export).
+        progress: Called with each rendered component and the recipe's length.
+
+    Returns:
+        The files written, with warnings, notices and (with ``export``) the pieces.
+
+    """
+    options = options or KitOptions()
+    with user_templates(options.templates):
+        # 1. load and validate every data file (every problem at once)
+        library = validated_library(list(data or []))
+        # 2. the ruleset that owns the request, and its recipe for this command
+        ruleset = owner(library, request)
+        recipe = ruleset.recipe(request.command)
+        # 3. derive: ships, tables, calculators (the ruleset's one required method)
+        ctx = ruleset.prepare(library, request, paper, options)
+        work = plan(recipe, ctx.sides, ctx.flags, ctx.values)
+        # 4. render every component once, side by side in groups
+        rendered = render(ruleset, ctx, work, fork=not export,
+                          progress=lambda key: progress(key, len(work.jobs)))
+    # 5. assemble the packets and 6. write them, whole or not at all
+    components = {key: r.component for key, r in rendered.items()}
+    packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys)
+               for p in work.packets]
+    warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
+                *_font_warnings(library)]
+    result = _assemble_and_write(work.folder, components, packets, out, paper)
+    result.warnings = list(dict.fromkeys(warnings))
+    result.notices = library.notices
+    result.pieces = _distinct_pieces(rendered.values()) if export else []
+    return result
+
+
+def owner(library: Library, request: Request) -> Ruleset:
+    """The ruleset that serves a request (UsageError naming what does not exist)."""
+    if request.class_id is not None:
+        owners = [r for r in REGISTRY.values() if request.class_id in library.classes_of(r.name)]
+        if not owners:
+            every = [c for r in REGISTRY.values() for c in library.classes_of(r.name)]
+            raise UsageError(f"no class '{request.class_id}'"
+                             f"{did_you_mean(request.class_id, every)}")
+        return owners[0]
+    if request.scenario is None:
+        return default_ruleset()
+    entry = library.scenarios.get(request.scenario)
+    if entry is None:
+        raise UsageError(f"no scenario '{request.scenario}'"
+                         f"{did_you_mean(request.scenario, library.scenarios)}; "
+                         "`quarterdeck list scenarios` shows them")
+    return REGISTRY[entry.model.ruleset]
+
+
+def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
+           progress: Callable[[str], None] = lambda key: None) -> dict[str, Rendered]:
+    """Render every job of a plan, in its recipe groups, and return them in plan order.
+
+    Groups (components that share derived data, such as a calculator's caches) each run
+    in one worker; workers run side by side in forked processes when that helps. Every
+    component returns its own warnings, so a worker's warnings come back with its pages.
+    """
+    grouped: list[list[Job]] = []
+    placed: set[str] = set()
+    for names in work.groups:
+        jobs = [j for j in work.jobs if j.name in names]
+        placed.update(j.key for j in jobs)
+        if jobs:
+            grouped.append(jobs)
+    rest = [j for j in work.jobs if j.key not in placed]
+    if rest:
+        grouped.insert(0, rest)
+    tasks = [partial(_render_group, ruleset, ctx, jobs) for jobs in grouped]
+    results: dict[str, Rendered] = {}
+    for group in (fork_map(tasks) if fork else [task() for task in tasks]):
+        for key, one in group.items():
+            results[key] = one
+            progress(key)
+    return {job.key: results[job.key] for job in work.jobs}
+
+
+def _render_group(ruleset: Ruleset, ctx: Context, jobs: list[Job]) -> dict[str, Rendered]:
+    out: dict[str, Rendered] = {}
+    for job in jobs:
+        made = ruleset.component(job.name)(ctx, job.arg)
+        one = made if isinstance(made, Rendered) else Rendered(made)
+        # The recipe's key is the component's identity in packets, whatever it calls itself.
+        out[job.key] = dataclasses.replace(one, component=dataclasses.replace(one.component,
+                                                                               key=job.key))
+    return out
+
+
+def _distinct_pieces(rendered: Any) -> list[Piece]:
+    """Every piece once; a pool on both sides (smoke, fires) adds up its quantities."""
+    every: dict[str, Piece] = {}
+    for one in rendered:
+        for piece in one.pieces:
+            if piece.id in every:
+                piece = dataclasses.replace(piece,
+                                            quantity=every[piece.id].quantity + piece.quantity)
+            every[piece.id] = piece
+    return list(every.values())
+
+
+# ---- the commands, each one request -------------------------------------------------
+
 def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
           out: Path = Path("output"), paper: Paper = "a4", class_id: str | None = None,
           ship: str | None = None, options: KitOptions | None = None,
           progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
-    """Build a scenario's kit (or a one-ship kit for ``class_id``) into ``out``.
-
-    Args:
-        scenario_id: Scenario id; the default scenario when None.
-        data: The user's data folders (``--data``), extending the bundled data.
-        out: Output root; the kit goes in ``out/<scenario>/``.
-        paper: ``a4`` or ``letter``.
-        class_id: Build a single-ship kit for this class instead of a scenario.
-        ship: With ``class_id``, which ship (default: the first).
-        options: The user's tables file and dice seed.
-        progress: Called with each finished step and the expected number of steps.
-
-    Returns:
-        The files written, with warnings and notices.
-
-    """
-    options = options or KitOptions()
-    # 1. load and validate everything (all problems at once)
-    library = validated_library(list(data or []))
-    # 2. find the ruleset that owns the request
+    """Build a scenario's kit (or a one-ship proof kit for ``class_id``) into ``out``."""
     if class_id is not None:
-        owner = next((r for r in REGISTRY.values() if class_id in library.classes_of(r.name)),
-                     None)
-        if owner is None:
-            every = [c for r in REGISTRY.values() for c in library.classes_of(r.name)]
-            raise UsageError(f"no class '{class_id}'{did_you_mean(class_id, every)}")
-        steps = 2
-
-        def tick(step: str) -> None:
-            progress(step, steps)
-
-        kit: Kit = owner.class_kit_parts(library, class_id, ship, paper, tick, options)
+        request = Request("class", class_id=class_id, ship=ship)
     else:
-        scenario_id = scenario_id or DEFAULT_SCENARIO
-        ruleset, scenario = _scenario_owner(library, scenario_id)
-        # per side: briefing, sheets, matchups, strings, tapes, markers; then the shared ten
-        steps = 6 * len(scenario.sides) + 10
-
-        def tick(step: str) -> None:
-            progress(step, steps)
-
-        # 3-4. derive and render every component, in memory
-        kit = ruleset.kit_parts(library, scenario_id, paper, tick, options)
-    return _assemble_and_write(kit, library, out, paper)
+        request = Request("kit", scenario=scenario_id or default_scenario())
+    return run(request, data=data, out=out, paper=paper, options=options, progress=progress)
 
 
 def build_tables(scenario_id: str | None = None, *, data: list[Path] | None = None,
                  out: Path = Path("output"), paper: Paper = "a4",
                  options: KitOptions | None = None) -> BuildResult:
-    """Write the rules calculator's PDFs (and a scenario's matchups) one file each.
-
-    Args:
-        scenario_id: A scenario for matchup and victory sheets, or None for the
-            generic tables only (NAVAL ACTION).
-        data: The user's data folders.
-        out: Output root; files go in ``out/tables/`` or ``out/<scenario>/tables/``.
-        paper: ``a4`` or ``letter``.
-        options: The user's tables file and dice seed.
-
-    Returns:
-        The files written.
-
-    """
-    library = validated_library(list(data or []))
-    ruleset = _owner_or_default(library, scenario_id)
-    kit = ruleset.tables_parts(library, scenario_id, paper, options or KitOptions())
-    return _assemble_and_write(kit, library, out, paper)
+    """Write the rules calculator's PDFs (and a scenario's matchups) one file each."""
+    return run(Request("tables", scenario=scenario_id), data=data, out=out, paper=paper,
+               options=options)
 
 
-def build_aids(kind: AidKind, scenario_id: str | None = None, *, classes: list[str] | None = None,
-               scale: str | None = None, data: list[Path] | None = None,
-               out: Path = Path("output"), paper: Paper = "a4",
-               options: KitOptions | None = None) -> BuildResult:
-    """Write precision aids: rulers, a scenario's range strings and tapes, or gauges.
-
-    Args:
-        kind: ``rulers``, ``strings`` or ``gauges``.
-        scenario_id: Take ships, torpedo types and scale from this scenario.
-        classes: Without a scenario, string up these classes (NAVAL ACTION).
-        scale: Override the scale (a name or "N yards per cm|in").
-        data: The user's data folders.
-        out: Output root; files go in ``out/<scenario>/aids/`` or ``out/aids/<scale>/``.
-        paper: ``a4`` or ``letter``.
-        options: The user's tables file.
-
-    Returns:
-        The files written.
-
-    """
-    library = validated_library(list(data or []))
-    ruleset = _owner_or_default(library, scenario_id)
-    kit = ruleset.aids_parts(library, kind, scenario_id, list(classes or []), scale, paper,
-                             options or KitOptions())
-    return _assemble_and_write(kit, library, out, paper)
+def build_aids(kind: Command, scenario_id: str | None = None, *,
+               classes: list[str] | None = None, scale: str | None = None,
+               data: list[Path] | None = None, out: Path = Path("output"),
+               paper: Paper = "a4", options: KitOptions | None = None) -> BuildResult:
+    """Write precision aids: ``rulers``, a scenario's ``strings`` and tapes, or ``gauges``."""
+    return run(Request(kind, scenario=scenario_id, classes=tuple(classes or ()), scale=scale),
+               data=data, out=out, paper=paper, options=options)
 
 
 def build_markers(scenario_id: str, *, data: list[Path] | None = None,
                   out: Path = Path("output"), paper: Paper = "a4",
                   options: KitOptions | None = None, png: Path | None = None, dpi: int = 300,
                   tts: Path | None = None) -> BuildResult:
-    """Write a scenario's marker sheets, and optionally every marker as PNG and TTS sheets.
-
-    Args:
-        scenario_id: The scenario whose ships set the markers.
-        data: The user's data folders.
-        out: Output root; sheets go in ``out/<scenario>/markers/``.
-        paper: ``a4`` or ``letter``.
-        options: Tables, sheet options (duplex, bleed, cut, back offset) and sprue.
-        png: Folder for one PNG per marker face (named by the marker's id).
-        dpi: PNG resolution.
-        tts: Folder for Tabletop Simulator deck sheets.
-
-    Returns:
-        The files written (PDFs), with warnings; the PNG and TTS files are listed in
-        ``markers.json`` next to the PDFs.
-
-    """
+    """Write a scenario's marker sheets, and optionally every marker as PNG and TTS sheets."""
     from generator.export import export_pngs, export_tts
 
-    # 1-4. load, validate, derive and render everything before writing anything
-    library = validated_library(list(data or []))
-    ruleset = _scenario_owner(library, scenario_id)[0]
-    kit = ruleset.markers_parts(library, scenario_id, paper, options or KitOptions())
-    # 5-6. assemble and write the sheets, then the exports
-    result = _assemble_and_write(kit, library, out, paper)
+    export = png is not None or tts is not None
+    result = run(Request("markers", scenario=scenario_id), data=data, out=out, paper=paper,
+                 options=options, export=export)
     if png is not None:
-        images = export_pngs(kit.pieces, png, dpi)
+        images = export_pngs(result.pieces, png, dpi)
         result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi)")
     if tts is not None:
-        manifest = export_tts(kit.pieces, tts, dpi)
+        manifest = export_tts(result.pieces, tts, dpi)
         result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator sheets "
                               f"and {manifest.file})")
     return result
 
 
-def _owner_or_default(library: Library, scenario_id: str | None) -> Ruleset:
-    """The scenario's ruleset, or NAVAL ACTION (the only one so far) without a scenario."""
-    if scenario_id is None:
-        return REGISTRY["naval-action"]
-    return _scenario_owner(library, scenario_id)[0]
-
-
-def _scenario_owner(library: Library, scenario_id: str) -> tuple[Ruleset, Any]:
-    """The ruleset that owns a scenario, and the scenario (UsageError if there is none)."""
-    entry = library.scenarios.get(scenario_id)
-    if entry is None:
-        raise UsageError(f"no scenario '{scenario_id}'"
-                         f"{did_you_mean(scenario_id, library.scenarios)}; "
-                         "`quarterdeck list scenarios` shows them")
-    return REGISTRY[entry.model.ruleset], entry.model
-
-
-def _assemble_and_write(kit: Kit, library: Library, out: Path, paper: Paper) -> BuildResult:
-    # 5. assemble packets (still in memory)
+def _assemble_and_write(folder_name: str, components: dict[str, Component],
+                        packets: list[PacketSpec], out: Path, paper: Paper) -> BuildResult:
     # Packets share components; in one process a component is parsed once, but packets
     # assembled side by side finish sooner on two or more CPUs.
     readers: dict[str, PdfReader] = {}
-    merged = fork_map([partial(assemble, spec, kit.components, readers)
-                       for spec in kit.packets])
-    files = {spec.filename: pdf for spec, pdf in zip(kit.packets, merged, strict=True)}
-    pages = {spec.filename: packet_pages(spec, kit.components) for spec in kit.packets}
-    warnings = list(kit.warnings) + _font_warnings(kit, library)
-    # 6. write: temp files renamed into place, then the manifest
-    folder = out / kit.folder
+    merged = fork_map([partial(assemble, spec, components, readers) for spec in packets])
+    files = {spec.filename: pdf for spec, pdf in zip(packets, merged, strict=True)}
+    pages = {spec.filename: packet_pages(spec, components) for spec in packets}
+    folder = out / folder_name
     manifest = write_kit(folder, files, pages, {
-        "generator": f"quarterdeck {__version__}", "kit": kit.folder, "paper": paper,
+        "generator": f"quarterdeck {__version__}", "kit": folder_name, "paper": paper,
     })
-    return BuildResult(folder, pages, manifest, warnings, library.notices)
+    return BuildResult(folder, pages, manifest)
 
 
-def _font_warnings(kit: Kit, library: Library) -> list[str]:
+def _font_warnings(library: Library) -> list[str]:
     """Name every ship whose name has a character no bundled font can draw."""
     warnings = []
     for ruleset in REGISTRY.values():

@@ -3,7 +3,7 @@
 Every ruleset reads its distances through this module so that a ruler, a range string
 and a status sheet can never disagree about what "333 yards per cm" means.
 
-The rule texts round their scales for print: NAVAL ACTION's "333 yds. per cm" is glossed
+The rule texts round their scales for print: the first ruleset's "333 yds. per cm" is glossed
 as "3cm per 1000 yds./.5cm per knot", and its "167 yds. per inch" as "6" per 1000 yds./1"
 per knot". Those glosses are only true at 1,000/3 and 1,000/6 yards, so the named scales
 hold exact fractions: a 30,000 yd ruler is then exactly 90 cm, not 90.09 cm.
@@ -19,7 +19,7 @@ from generator.units import CM, INCH
 
 TURN_MINUTES = 5
 YARDS_PER_KNOT_HOUR = 2000
-"""NAVAL ACTION: "a nautical knot is about 2000 yds" (per hour)."""
+"""The WWII tactical texts' round figure: a knot is about 2,000 yards an hour."""
 
 
 @dataclass(frozen=True)

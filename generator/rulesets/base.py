@@ -1,25 +1,36 @@
-"""What a ruleset provides to the shared pipeline."""
+"""What a ruleset provides to the shared pipeline, with defaults for everything optional.
+
+A ruleset is a folder ``generator/rulesets/<name>/`` (or a package of its own, found
+through the ``quarterdeck.rulesets`` entry-point group) holding its schema, its tables
+as YAML, its recipe (``kit.yaml``) and small component modules. The class below is the
+whole seam: a ruleset names its data kinds, derives a context for a request, and
+registers components by name; the pipeline does the rest (see ``generator.pipeline``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
-from generator.errors import Problem
+from generator.errors import Problem, UsageError
 from generator.imposition import Options as SheetOptions
 from generator.layout import Paper
-from generator.packets import Component, PacketSpec
+from generator.packets import Component
 from generator.pieces import Piece
+from generator.recipe import COMMANDS, KitRecipes, Recipe, load_recipes
 
 if TYPE_CHECKING:
-    from generator.library import Library
+    import click
 
+    from generator.library import Entry, Library
+
+Command = Literal["kit", "tables", "markers", "rulers", "strings", "gauges", "class"]
 Progress = Callable[[str], None]
-AidKind = Literal["rulers", "strings", "gauges"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,7 @@ class KitOptions:
         sheets: How marker and counter sheets are printed (duplex, bleed, cut guides,
             back offset); the paper comes from the build.
         sprue: A sheet-layout file replacing the ruleset's own (``--sprue``).
+        templates: A folder of Jinja2 templates overriding bundled ones by name.
 
     """
 
@@ -39,99 +51,234 @@ class KitOptions:
     seed: int | None = None
     sheets: SheetOptions = field(default_factory=lambda: SheetOptions())
     sprue: Path | None = None
+    templates: Path | None = None
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for: a command and its subject.
+
+    Attributes:
+        command: Which recipe to follow.
+        scenario: Scenario id (None for generic tables and aids, or a class kit).
+        class_id: For the ``class`` command: the class to proof.
+        ship: For ``class``: which ship (default: the first).
+        classes: For ``strings`` without a scenario: classes to string up.
+        scale: For aids: a scale name or "N yards per cm|in".
+
+    """
+
+    command: Command
+    scenario: str | None = None
+    class_id: str | None = None
+    ship: str | None = None
+    classes: tuple[str, ...] = ()
+    scale: str | None = None
 
 
 @dataclass
-class Kit:
-    """Everything a ruleset rendered for one scenario, before anything is written."""
+class Context:
+    """Everything a ruleset derived for one request, handed to every component.
 
-    folder: str
-    components: dict[str, Component]
-    packets: list[PacketSpec]
+    Attributes:
+        request: What was asked.
+        paper: Paper size.
+        options: The user's build options.
+        sides: Side id -> side name, in order (empty without a scenario).
+        values: Names for the recipe's folder, file and title templates.
+        flags: Conditions the recipe's ``when:`` may test (``scenario``, ``duplex``).
+        warnings: Warnings found while deriving (service dates...).
+        data: The ruleset's own derived data (views, tables, calculators).
+
+    """
+
+    request: Request
+    paper: Paper
+    options: KitOptions
+    sides: dict[str, str] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
+    data: Any = None
+
+
+@dataclass
+class Rendered:
+    """What a component returns: its pages, plus warnings and cut-out pieces.
+
+    Attributes:
+        component: The rendered PDF and its bookmarks.
+        warnings: Things the user should know (labels that could not fit...).
+        pieces: Distinct pieces on its sheets (for PNG and Tabletop Simulator export).
+
+    """
+
+    component: Component
     warnings: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list)
-    """Every distinct piece on the kit's sheets (for PNG and Tabletop Simulator export)."""
 
 
-class Ruleset(Protocol):
-    """A rule system's plug: schema, cross-file checks, derivations and components."""
+ComponentFn = Callable[[Context, "str | None"], "Component | Rendered"]
+"""A component: (context, argument from the recipe) -> pages. Pure: no writing, no globals."""
 
-    name: str
-    title: str
-    class_model: type[BaseModel]
-    scenario_model: type[BaseModel]
+
+class Components:
+    """A registry of components by name; ``@registry("name")`` registers a function."""
+
+    def __init__(self, *parents: Components) -> None:
+        self._own: dict[str, ComponentFn] = {}
+        self._parents = parents
+
+    def __call__(self, name: str) -> Callable[[ComponentFn], ComponentFn]:
+        """Register the decorated function under ``name``."""
+        def register(fn: ComponentFn) -> ComponentFn:
+            if name in self._own:
+                raise ValueError(f"component '{name}' registered twice")
+            self._own[name] = fn
+            return fn
+        return register
+
+    def names(self) -> list[str]:
+        """Every registered name (own and inherited)."""
+        out = [n for p in self._parents for n in p.names()]
+        return list(dict.fromkeys([*out, *self._own]))
+
+    def get(self, name: str) -> ComponentFn:
+        """The function registered under ``name`` (own first, then inherited)."""
+        if name in self._own:
+            return self._own[name]
+        for parent in self._parents:
+            if name in parent.names():
+                return parent.get(name)
+        raise KeyError(name)
+
+
+SHARED = Components()
+"""Components any ruleset's recipe may name (the back-offset check sheet...)."""
+
+
+@SHARED("duplex-check")
+def _duplex_check(ctx: Context, arg: str | None) -> Component:
+    """The back-offset calibration sheet for double-sided printing."""
+    from generator.duplexcheck import render_duplex_check
+
+    return render_duplex_check(ctx.paper, ctx.options.sheets.duplex,
+                               ctx.options.sheets.back_offset,
+                               f"quarterdeck · {ctx.values.get('scenario_name', '')}")
+
+
+class Ruleset:
+    """A rule system's plug. Subclasses set the class attributes and ``prepare``.
+
+    Attributes:
+        name: Registry name (``naval-action``), also the ``ruleset:`` of data files.
+        title: Name as printed.
+        folder: The ruleset's folder (``kit.yaml``, ``tables/``, ``sprues/``).
+        data_kinds: Data file kinds this ruleset reads, ``kind:`` -> model; every ruleset
+            has ``scenario`` and most ``ship-class``.
+        components: The ruleset's component registry.
+        default_scenario: The scenario ``quarterdeck build`` builds when this is the
+            default ruleset.
+        order: Position in listings; the lowest is the default ruleset.
+        templates: Folder name of the ruleset's templates under ``templates/``.
+
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    folder: ClassVar[Path]
+    data_kinds: ClassVar[dict[str, type[BaseModel]]]
+    components: ClassVar[Components]
+    default_scenario: ClassVar[str | None] = None
+    order: ClassVar[int] = 100
+    templates: ClassVar[str | None] = None
+
+    # ---- the one thing every ruleset writes ----------------------------------------
+
+    def prepare(self, library: Library, request: Request, paper: Paper,
+                options: KitOptions) -> Context:
+        """Derive everything the request's components need (ships, tables, calculators).
+
+        Raises:
+            UsageError: The request does not apply to this ruleset.
+            DataError: The scenario's data is inconsistent.
+
+        """
+        raise NotImplementedError
+
+    # ---- defaults ------------------------------------------------------------------
+
+    @functools.cached_property
+    def recipes(self) -> KitRecipes:
+        """The ruleset's ``kit.yaml``, checked against the registered components."""
+        names = [*self.components.names(), *SHARED.names()]
+        return load_recipes(self.folder / "kit.yaml", f"{self.name}/kit.yaml", names)
+
+    def recipe(self, command: Command) -> Recipe:
+        """The recipe for ``command``, or a UsageError saying the ruleset has none."""
+        assert command in COMMANDS
+        found: Recipe | None = getattr(self.recipes, "class_" if command == "class" else command)
+        if found is None:
+            raise UsageError(f"{self.title} has no '{command}' output")
+        return found
+
+    def component(self, name: str) -> ComponentFn:
+        """The component registered under ``name`` (the ruleset's own, then shared)."""
+        try:
+            return self.components.get(name)
+        except KeyError:
+            return SHARED.get(name)
+
+    @property
+    def class_model(self) -> type[BaseModel] | None:
+        """The ship-class model, if the ruleset reads ship classes."""
+        return self.data_kinds.get("ship-class")
+
+    @property
+    def scenario_model(self) -> type[BaseModel]:
+        """The scenario model."""
+        return self.data_kinds["scenario"]
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
-        """Cross-file problems (unknown classes, ships...) and warnings (service dates)."""
-        ...
+        """Cross-file problems and warnings (default: none beyond each file's schema)."""
+        return [], []
 
-    def kit_parts(self, library: Library, scenario_id: str, paper: Paper,
-                  progress: Progress, options: KitOptions) -> Kit:
-        """Derive and render every component of a scenario's kit, in memory."""
-        ...
+    def commands(self) -> Iterable[click.Command]:
+        """Extra ``quarterdeck`` commands this ruleset adds (default: none)."""
+        return ()
 
-    def class_kit_parts(self, library: Library, class_id: str, ship: str | None,
-                        paper: Paper, progress: Progress, options: KitOptions) -> Kit:
-        """A kit for one ship of a class (for designers)."""
-        ...
+    def odds(self, library: Library, scenario: str | None, firer: str, target: str,
+             weapon: str | None, band: str | None, tables: Path | None) -> None:
+        """Print one matchup's exact odds (``quarterdeck odds``); default: none to print."""
+        raise UsageError(f"{self.title} has no odds calculator; `quarterdeck tables` "
+                         "prints what it resolves")
 
-    def tables_parts(self, library: Library, scenario_id: str | None, paper: Paper,
-                     options: KitOptions) -> Kit:
-        """The rules calculator's tables (and a scenario's matchups), one PDF each."""
-        ...
-
-    def markers_parts(self, library: Library, scenario_id: str, paper: Paper,
-                      options: KitOptions) -> Kit:
-        """A scenario's marker (counter) sheets, one PDF per side, plus its pieces.
-
-        Args:
-            library: The validated library.
-            scenario_id: The scenario whose ships set the markers.
-            paper: ``a4`` or ``letter``.
-            options: Tables, sheet options and sprue.
-
-        """
-        ...
-
-    def aids_parts(self, library: Library, kind: AidKind, scenario_id: str | None,
-                   classes: list[str], scale: str | None, paper: Paper,
-                   options: KitOptions) -> Kit:
-        """Precision aids on their own: rulers, range strings and tapes, or gauges.
-
-        Args:
-            library: The validated library.
-            kind: Which aids.
-            scenario_id: Take the scale, ships and torpedo types from this scenario.
-            classes: For strings without a scenario: the classes to string up.
-            scale: A scale name or "N yards per cm|in" (default: the scenario's, else
-                tabletop).
-            paper: Paper size.
-            options: The user's tables file.
-
-        """
-        ...
+    def describe_class(self, entry: Entry) -> tuple[str, str, str, str]:
+        """(id, name, nation, type) of a class, for listings."""
+        cls = entry.model
+        nation = getattr(cls, "nation", "")
+        kind = getattr(cls, "type", "")
+        return (str(cls.id), str(cls.name), str(getattr(nation, "value", nation)),
+                str(getattr(kind, "value", kind)))
 
     def new_class_yaml(self, class_id: str, nation: str, ship_type: str) -> str:
-        """A commented class file to start from."""
-        ...
+        """A commented class file to start from (the ruleset's ``new-class.yaml.j2``)."""
+        from generator.templating import render_text
+
+        if self.templates is None:
+            raise UsageError(f"{self.title} has no class scaffold")
+        return render_text(f"{self.templates}/new-class.yaml.j2", escape=False, id=class_id,
+                           nation=nation, type=ship_type)
 
     def schema_reference(self) -> str:
-        """The Markdown reference page for the data schema."""
-        ...
+        """The Markdown reference page for the data schema (generic: one table a model)."""
+        from generator.schemadoc import generic_reference
+
+        return generic_reference(self.title, self.data_kinds)
 
     def catalog(self, library: Library, paper: Paper) -> Component:
-        """The master list of classes."""
-        ...
+        """The list of every class (generic: id, name, nation and type)."""
+        from generator.catalog import render_listing
 
-    def describe_class(self, entry: Any) -> tuple[str, str, str, str]:
-        """(id, name, nation, type) for listings."""
-        ...
-
-
-def describe_class(entry: Any) -> tuple[str, str, str, str]:
-    """(id, name, nation, type) of a class entry, for listings.
-
-    Every ruleset's classes have these four fields.
-    """
-    cls = entry.model
-    return str(cls.id), str(cls.name), str(cls.nation.value), str(cls.type.value)
+        rows = [self.describe_class(e) for e in library.classes_of(self.name).values()]
+        return render_listing(f"{self.title}: ship classes", rows, paper)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from generator.dice import distribution
 from generator.errors import UsageError
@@ -125,3 +127,66 @@ def hit_counts(calc: Calculator, accuracy: int) -> str:
     dist: dict[int, Fraction] = distribution(calc.hits(accuracy))
     most = max(dist)
     return "/".join(f"{float(dist.get(k, Fraction(0))) * 100:.0f}%" for k in range(most + 1))
+
+
+def print_answer(library: Library, firer: str, target: str, battery: str | None,
+                 band: str | None, scenario_id: str | None, tables: Path | None) -> None:
+    """Print one matchup as terminal tables (``quarterdeck odds``).
+
+    Ship and class names are user data: they are escaped before they meet rich markup.
+    """
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    if band is not None and band not in BANDS:
+        raise UsageError(f"--range: found '{band}', expected one of {', '.join(BANDS)}"
+                         f"{did_you_mean(band, BANDS)}")
+    result = answer(library, firer, target, battery, band, scenario_id, tables)
+    console = Console(highlight=False, soft_wrap=True)
+    t = result.target
+    console.print(f"[bold]{escape(result.firer.name)}[/] ({escape(result.firer.cls.name)} "
+                  f"{result.firer.cls.type.value}) firing at [bold]{escape(t.name)}[/] "
+                  f"({escape(t.cls.name)} {t.cls.type.value}, armor {t.armor_label}); "
+                  f"sea {result.sea_state}; tables: {escape(str(result.calc.tables.origin))}")
+
+    def pct(p: Any) -> str:
+        return f"{float(p) * 100:.1f}%"
+
+    for m in result.guns:
+        b = m.battery
+        table = Table("", *result.bands, title=f"{b.position} {b.guns}×{b.bore_in:g}in "
+                      f"(caliber {b.caliber_factor}, Δ {m.differential:+d})")
+        rows: list[tuple[str, Callable[[Any], str]]] = [
+            ("accuracy (white die ≤)", lambda o: str(o.accuracy) if o.accuracy >= 1 else "≤0"),
+            ("hits: chance of 0/1/2/3", lambda o: hit_counts(result.calc, o.accuracy)),
+            ("coloured die 1-6", lambda o: " ".join(f.label for f in o.faces)),
+            ("undamaged after the turn", lambda o: pct(o.damage.p(0))),
+            ("D / HD / sunk", lambda o: " / ".join(pct(o.damage.p(s)) for s in (1, 2, 3))),
+            ("≥1 damaging hit", lambda o: f"{pct(o.damage.at_least_one)} "
+                                          f"= {o.damage.at_least_one}"),
+            ("expected damage steps", lambda o: f"{float(o.damage.expected):.3f}"),
+        ]
+        for label, cell in rows:
+            table.add_row(label, *[escape(cell(m.bands[name])) for name in result.bands])
+        console.print(table)
+    for tm in result.torpedoes:
+        table = Table("", "beam", "bow/stern",
+                      title=f"torpedoes: {tm.mounts} mount(s) × {tm.mount.tubes} "
+                            f"{tm.mount.size_in}in (penetration {tm.mount.penetration}, "
+                            f"Δ {tm.differential:+d}), one spread")
+        faces = escape(" ".join(f.label for f in tm.faces))
+        table.add_row("coloured die 1-6", faces, faces)
+        table.add_row("undamaged after the spread", pct(tm.beam.p(0)), pct(tm.bow_stern.p(0)))
+        table.add_row("D / HD / sunk", *[" / ".join(pct(d.p(s)) for s in (1, 2, 3))
+                                         for d in (tm.beam, tm.bow_stern)])
+        table.add_row("≥1 damaging hit", *[f"{pct(d.at_least_one)} = {d.at_least_one}"
+                                           for d in (tm.beam, tm.bow_stern)])
+        table.add_row("expected damage steps", *[f"{float(d.expected):.3f}"
+                                                 for d in (tm.beam, tm.bow_stern)])
+        console.print(table)
+    if not result.guns and not result.torpedoes:
+        console.print(f"{escape(result.firer.name)} has no weapon in action that matches.")
+    situational = ", ".join(str(mod.number) for mod in result.calc.situational())
+    console.print(f"Accuracy is before the situational modifiers ({situational}). Damage odds "
+                  "are for one turn's fire at an undamaged target; steps: D 1, HD 2, sunk 3.")

@@ -1,0 +1,186 @@
+"""The ruleset seam: recipes as data, one pipeline, a registry that names no ruleset."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from generator.errors import DataError
+from generator.parallel import can_fork
+from generator.pipeline import BuildResult, build, build_markers, validated_library
+from generator.recipe import load_recipes, plan
+from generator.rulesets import REGISTRY, default_ruleset, default_scenario
+from generator.rulesets.base import Request
+
+ROOT = Path(__file__).resolve().parent.parent
+SHRINK = """\
+marker_ship: {scale: 12000, width: 2mm, silhouette_beam: 1mm, bow_bar: 0.3mm}
+marker_sizes: {aircraft: 6mm x 4mm, torpedo-spread: 5mm x 5mm, smoke: 5mm x 4mm,
+               burning: 4mm x 4mm, damage: 4mm x 4mm, battery-target: 5mm x 3mm,
+               depth-track: 20mm x 4mm}
+"""
+
+
+def _files(result: BuildResult) -> dict[str, bytes]:
+    return {name: (result.folder / name).read_bytes() for name in result.files}
+
+
+def _both_ways(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, scenario: str,
+               **kwargs: object) -> tuple[BuildResult, BuildResult]:
+    monkeypatch.setenv("QUARTERDECK_JOBS", "1")
+    alone = build(scenario, out=tmp_path / "one", **kwargs)  # type: ignore[arg-type]
+    monkeypatch.delenv("QUARTERDECK_JOBS")
+    forked = build(scenario, out=tmp_path / "many", **kwargs)  # type: ignore[arg-type]
+    return alone, forked
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs fork and two CPUs")
+@pytest.mark.parametrize("scenario", sorted(validated_library([]).scenarios))
+def test_forked_build_equals_single_process_build(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path, scenario: str) -> None:
+    alone, forked = _both_ways(monkeypatch, tmp_path, scenario)
+    assert _files(alone) == _files(forked)
+    assert alone.warnings == forked.warnings
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs fork and two CPUs")
+def test_warnings_come_back_from_forked_workers(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    from generator.rulesets.base import KitOptions
+
+    tables = tmp_path / "shrink.yaml"
+    tables.write_text(SHRINK, encoding="utf-8")
+    options = KitOptions(tables=tables)
+    alone, forked = _both_ways(monkeypatch, tmp_path, "savo-island", options=options)
+    labels = [w for w in forked.warnings if w.startswith("marker ")]
+    assert labels, "the shrunk markers must warn"
+    assert alone.warnings == forked.warnings
+    assert _files(alone) == _files(forked)
+    # The markers command says the same about the same markers.
+    markers = build_markers("savo-island", out=tmp_path / "m", options=options)
+    assert set(labels) == {w for w in markers.warnings if w.startswith("marker ")}
+
+
+@pytest.mark.parametrize("scenario", ["savo-island", "river-plate"])
+def test_progress_total_is_the_recipe_length(tmp_path: Path, scenario: str) -> None:
+    calls: list[tuple[str, int]] = []
+    build(scenario, out=tmp_path, progress=lambda step, total: calls.append((step, total)))
+    library = validated_library([])
+    ruleset = REGISTRY[library.scenarios[scenario].model.ruleset]
+    from generator.rulesets.base import KitOptions
+
+    ctx = ruleset.prepare(library, Request("kit", scenario=scenario), "a4", KitOptions())
+    work = plan(ruleset.recipe("kit"), ctx.sides, ctx.flags, ctx.values)
+    assert {total for _, total in calls} == {len(work.jobs)}
+    assert len(calls) == len(work.jobs)
+    assert sorted(step for step, _ in calls) == sorted(j.key for j in work.jobs)
+
+
+def test_default_ruleset_and_scenario_come_from_the_registry() -> None:
+    assert default_ruleset() is next(iter(REGISTRY.values()))
+    assert default_scenario() == default_ruleset().default_scenario
+    assert default_scenario() in validated_library([]).scenarios
+
+
+def test_recipe_naming_an_unknown_component_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "kit.yaml"
+    path.write_text("kit:\n  folder: x\n  packets:\n    - file: a.pdf\n"
+                    "      contents: [card, matchup]\n", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_recipes(path, "kit.yaml", ["card", "matchups"])
+    assert [str(p) for p in info.value.problems] == [
+        "kit.yaml:5:24: kit.packets.0.contents.1: found component 'matchup', expected one "
+        "of the registered components; did you mean 'matchups'?"]
+
+
+def test_recipe_side_item_needs_a_per_side_packet(tmp_path: Path) -> None:
+    path = tmp_path / "kit.yaml"
+    path.write_text("kit:\n  folder: x\n  packets:\n    - file: a.pdf\n"
+                    "      contents: ['sheets:{side}']\n", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_recipes(path, "kit.yaml", ["sheets"])
+    assert [str(p) for p in info.value.problems] == [
+        "kit.yaml:5:18: kit.packets.0.contents.0: found 'sheets:{side}' in a packet without "
+        "'per: side', expected NAME:* or a packet with per: side"]
+
+
+def test_plan_expands_sides_and_flags() -> None:
+    recipe = default_ruleset().recipe("tables")
+    without = plan(recipe, {}, set(), {"scale": "tabletop"})
+    assert [p.file for p in without.packets] == ["action-card.pdf", "resolution-tables.pdf",
+                                                  "dice.pdf"]
+    assert without.folder == "tables"
+    sides = {"a": "Side A", "b": "Side B"}
+    with_scenario = plan(recipe, sides, {"scenario"}, {"scenario": "x"})
+    assert with_scenario.folder == "x/tables"
+    assert [p.file for p in with_scenario.packets][3:] == ["matchups-a.pdf", "matchups-b.pdf",
+                                                           "victory.pdf"]
+    assert [j.key for j in with_scenario.jobs] == ["card", "odds", "dice", "matchups:a",
+                                                   "matchups:b", "victory"]
+
+
+def _ruleset_and_scenario_names() -> set[str]:
+    names = set(REGISTRY)
+    names |= {m.name for m in (p.parent for p in (ROOT / "generator" / "rulesets").glob(
+        "*/kit.yaml"))}
+    names |= set(validated_library([]).scenarios)
+    return names
+
+
+def test_no_shared_module_names_a_ruleset_or_scenario() -> None:
+    """Shared code names no ruleset or scenario in its code (strings, names, imports)."""
+    names = _ruleset_and_scenario_names()
+    offenders = []
+    for path in sorted((ROOT / "generator").rglob("*.py")):
+        if "rulesets" in path.relative_to(ROOT / "generator").parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            text = None
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and id(node) not in docstrings:
+                text = node.value
+            elif isinstance(node, (ast.ImportFrom,)):
+                text = node.module or ""
+            elif isinstance(node, ast.Name):
+                text = node.id
+            if text and any(n in text or n.replace("-", "_") in text for n in names):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:60]!r}")
+    assert offenders == []
+
+
+def test_rulesets_register_through_the_entry_point_group() -> None:
+    from importlib import metadata
+
+    found = {p.name for p in metadata.entry_points(group="quarterdeck.rulesets")}
+    assert set(REGISTRY) <= found | {"example"}
+
+
+def test_odds_works_for_surface_action() -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    run = CliRunner().invoke(main, ["odds", "--scenario", "river-plate", "--firer", "Exeter",
+                                    "--target", "Admiral Graf Spee", "--battery", "broadside",
+                                    "--range", "12"])
+    assert run.exit_code == 0, run.output
+    assert "Exeter" in run.output and "≥1 effective hit" in run.output
+    assert "8in broadside" in run.output
+
+
+def test_odds_on_a_ruleset_without_odds_says_so() -> None:
+    from generator.errors import UsageError
+    from generator.rulesets.base import Ruleset
+
+    class Bare(Ruleset):
+        name = "bare"
+        title = "Bare"
+
+    with pytest.raises(UsageError, match="Bare has no odds calculator"):
+        Bare().odds(validated_library([]), None, "a", "b", None, None, None)
