@@ -141,10 +141,10 @@ class BaseCard(Strict):
     id: str = Field(pattern=CARD_ID, max_length=60,
                     description="Stable id, lowercase words joined by hyphens, e.g. 'dud-shells'.")
     title: str = Field(min_length=1, description="Title printed in the card's band.")
-    timing: str | None = Field(None, min_length=1, max_length=TEXT_MAX,
+    timing: str | None = Field(None, min_length=1,
                                description="When the card is played (a template, printed "
                                            "after 'When:').")
-    effect: str = Field(min_length=1, max_length=TEXT_MAX,
+    effect: str = Field(min_length=1,
                         description="What the card does: the body text (a template).")
     quantity: int = Field(description="Copies in the deck.")
 
@@ -154,6 +154,13 @@ class BaseCard(Strict):
         if len(value) > cls.title_max:
             raise ValueError(f"expected a title of at most {cls.title_max} characters "
                              f"(it has {len(value)})")
+        return value
+
+    @field_validator("timing", "effect")
+    @classmethod
+    def _text_bounded(cls, value: str | None) -> str | None:
+        if value is not None and len(value) > TEXT_MAX:
+            raise ValueError(f"expected at most {TEXT_MAX} characters (it has {len(value)})")
         return value
 
     @field_validator("effect")
@@ -181,16 +188,20 @@ class Card(BaseCard):
                                      description="Named values the templates may print "
                                                  "as {name}.")
 
-    @field_validator("values")
+    @field_validator("values", mode="before")
     @classmethod
-    def _values_bounded(cls, values: dict[str, Value]) -> dict[str, Value]:
+    def _values_bounded(cls, values: object) -> object:
+        # Before pydantic's own parsing, which would quietly turn true into 1.
+        if not isinstance(values, dict):
+            return values
         if len(values) > VALUES_MAX:
             raise ValueError(f"expected at most {VALUES_MAX} values (it has {len(values)})")
         for name, value in values.items():
-            if not re.match(NAME, name):
+            if not isinstance(name, str) or not re.match(NAME, name):
                 raise ValueError(f"expected value names of letters, digits and _ . - "
                                  f"(not '{name}')")
-            if isinstance(value, bool) or isinstance(value, str) and len(value) > 200:
+            if (isinstance(value, bool) or not isinstance(value, str | int | float)
+                    or isinstance(value, str) and len(value) > 200):
                 raise ValueError(f"expected '{name}' to be a number or up to 200 characters "
                                  "of text")
         return values
@@ -595,8 +606,8 @@ def _fit_message(info: DeckInfo, field: Loc, owner: BaseCard | Deck) -> str:
         if field == ("title",):
             return (f"found {describe(owner.title)}, expected a title that fits the title "
                     f"band of {size} at {TITLE_FLOOR:g} pt or more")
-        what = "timing and effect" if owner.timing else "effect"
-        return (f"found {describe(owner.effect)}, expected a {what} that fit "
+        what = "a timing and effect that fit" if owner.timing else "an effect that fits"
+        return (f"found {describe(owner.effect)}, expected {what} "
                 f"{size} at {TEXT_FLOOR:g} pt or more; shorten it")
     text = getattr(info, str(field[-1]))
     return f"found {describe(text)}, expected text that fits the back of {size}"
