@@ -65,11 +65,18 @@ NAME_SIZE, NAME_FLOOR = 9.0, 6.0
 
 
 class AidError(RenderError):
-    """An aid that cannot be drawn as asked; ``field`` locates the cause in its entry."""
+    """An aid that cannot be drawn as asked.
 
-    def __init__(self, message: str, field: Loc = ()) -> None:
+    Attributes:
+        field: Where the cause is, inside the aid's entry in the file.
+        expected: What would do instead, for a located ``found X, expected Y`` problem.
+
+    """
+
+    def __init__(self, message: str, field: Loc, expected: str) -> None:
         super().__init__(message)
         self.field = field
+        self.expected = expected
 
 
 # -- hexes ------------------------------------------------------------------------------
@@ -167,7 +174,8 @@ def hex_grid(area: SafeBox, flats: float, orientation: Orientation = "flat",
         columns = int((area.width - (flats / 2 if rows > 1 else 0.0)) / flats + 1e-9)
     if 2 * r > min(area.width, area.height) or columns < 1 or rows < 1:
         raise AidError(f"a hex {flats / MM:g} mm across the flats does not fit the page",
-                       ("size",))
+                       ("size",), f"a hex size that fits {area.width / MM:.0f} x "
+                                  f"{area.height / MM:.0f} mm")
     grid = HexGrid(flats, orientation, columns, rows, 0.0, 0.0, first_column, first_row)
     return HexGrid(flats, orientation, columns, rows,
                    area.x + (area.width - grid.width) / 2,
@@ -215,7 +223,8 @@ def number_place(grid: HexGrid, line: float = HEX_LINE) -> NumberPlace:
             top -= 0.1 * MM
         size -= 0.25
     raise AidError(f"hexes {grid.flats / MM:g} mm across are too small to number at "
-                   f"{LABEL_FLOOR:g} pt", ("size",))
+                   f"{LABEL_FLOOR:g} pt", ("size",),
+                   f"hexes large enough to number at {LABEL_FLOOR:g} pt (or numbers: false)")
 
 
 def draw_hex_grid(c: Canvas, grid: HexGrid, thin: bool = False, numbers: bool = True) -> None:
@@ -297,7 +306,7 @@ def track_boxes(track: Track, x: float, top: float, width: float) -> list[TrackB
     per_row = int((width + 1e-6) // track.box)
     if per_row < 1:
         raise AidError(f"track '{track.label}': a box {track.box / MM:g} mm wide does not fit "
-                       "the page", ("box",))
+                       "the page", ("box",), f"a box at most {width / MM:.0f} mm wide")
     boxes: list[TrackBox] = []
     for index, number in enumerate(range(track.first, track.last + 1)):
         row, column = divmod(index, per_row)
@@ -329,7 +338,8 @@ def _track_text(track: Track) -> _BoxText:
     size = min(10.0, track.box * 0.4, inner / widest)
     if size < LABEL_FLOOR:
         raise AidError(f"track '{track.label}': box numbers do not fit a box "
-                       f"{track.box / MM:g} mm wide at {LABEL_FLOOR:g} pt", ("box",))
+                       f"{track.box / MM:g} mm wide at {LABEL_FLOOR:g} pt", ("box",),
+                       f"a box wide enough for its numbers at {LABEL_FLOOR:g} pt")
     room = inner - float(pdfmetrics.getAscent(fonts.BOLD, size)) - CLEAR
     note_size = NOTE_SIZE
     for number, note in (track.notes or {}).items():
@@ -340,7 +350,8 @@ def _track_text(track: Track) -> _BoxText:
             note_size -= 0.25
             if note_size < NOTE_FLOOR - 1e-9:
                 raise AidError(f"track '{track.label}': the note on box {number} does not fit "
-                               f"the box at {NOTE_FLOOR:g} pt", ("notes", number))
+                               f"the box at {NOTE_FLOOR:g} pt", ("notes", number),
+                               f"a note that fits its box at {NOTE_FLOOR:g} pt")
     return _BoxText(size, note_size, {n: wrap(t, fonts.NARROW, note_size, inner) or []
                                       for n, t in (track.notes or {}).items()})
 
@@ -423,16 +434,18 @@ def check_sea_boxes(boxes: Sequence[SeaBox], width: float, height: float) -> Non
     for index, box in enumerate(boxes):
         if box.x + box.width > width + 1e-6:
             raise AidError(f"sea box '{box.name}' runs {(box.x + box.width - width) / MM:.1f} "
-                           f"mm past the map's right edge ({width / MM:.1f} mm)", (index, "width"))
+                           f"mm past the map's right edge", (index, "width"),
+                           f"a box that ends inside the map ({width / MM:.1f} mm wide)")
         if box.y + box.height > height + 1e-6:
             raise AidError(f"sea box '{box.name}' runs {(box.y + box.height - height) / MM:.1f}"
-                           f" mm below the map's bottom edge ({height / MM:.1f} mm)",
-                           (index, "height"))
+                           f" mm below the map's bottom edge", (index, "height"),
+                           f"a box that ends inside the map ({height / MM:.1f} mm tall)")
         for other in boxes[:index]:
             if (box.x < other.x + other.width - 1e-6 and other.x < box.x + box.width - 1e-6
                     and box.y < other.y + other.height - 1e-6
                     and other.y < box.y + box.height - 1e-6):
-                raise AidError(f"sea box '{box.name}' overlaps '{other.name}'", (index, "x"))
+                raise AidError(f"sea box '{box.name}' overlaps '{other.name}'", (index, "x"),
+                               f"a box clear of '{other.name}'")
         _sea_text(box, index)
 
 
@@ -448,14 +461,15 @@ def _sea_text(box: SeaBox, index: int) -> _SeaText:
     name = fit_label(box.name, fonts.BOLD, NAME_SIZE, inner, floor=NAME_FLOOR)
     if name.failed or name.abbreviated:
         raise AidError(f"sea box '{box.name}': the name does not fit a box "
-                       f"{box.width / MM:g} mm wide at {NAME_FLOOR:g} pt", (index, "name"))
+                       f"{box.width / MM:g} mm wide at {NAME_FLOOR:g} pt", (index, "name"),
+                       f"a name that fits the box at {NAME_FLOOR:g} pt")
     note: list[str] = []
     if box.note:
         room = box.height - 2 * (CLEAR + SEA_LINE / 2) - name.size * 1.3 - CLEAR
         lines = wrap(box.note, fonts.NARROW, NOTE_SIZE, inner)
         if lines is None or len(lines) * NOTE_SIZE * 1.15 > room:
             raise AidError(f"sea box '{box.name}': the note does not fit the box",
-                           (index, "note"))
+                           (index, "note"), f"a note that fits the box at {NOTE_SIZE:g} pt")
         note = lines
     return _SeaText(name.text, name.size, note)
 
@@ -623,26 +637,25 @@ def check_board_aids(aids: BoardAids, doc: SourceDoc) -> list[Problem]:
             if spec.numbers:
                 number_place(grid, THIN_LINE if spec.thin else HEX_LINE)
         except AidError as exc:
-            problems.append(doc.problem(("hexes", *exc.field),
-                                        f"found {describe(_raw(doc, ('hexes', 'size')))}, "
-                                        f"expected a size that fits ({exc})"))
+            problems.append(_located(doc, ("hexes",), exc))
     for index, spec_track in enumerate(aids.tracks):
         try:
             _track_text(spec_track.track())
             track_boxes(spec_track.track(), 0.0, 0.0, content_area().width)
         except AidError as exc:
-            loc: Loc = ("tracks", index, *exc.field)
-            problems.append(doc.problem(loc, f"found {describe(_raw(doc, loc))}, expected "
-                                             f"a {exc.field[0]} that fits ({exc})"))
+            problems.append(_located(doc, ("tracks", index), exc))
     if aids.sea is not None:
         area = content_area(aids.sea.landscape)
         try:
             check_sea_boxes([b.box() for b in aids.sea.boxes], area.width, area.height)
         except AidError as exc:
-            loc = ("sea", "boxes", *exc.field)
-            problems.append(doc.problem(loc, f"found {describe(_raw(doc, loc))}, "
-                                             f"expected a box that fits ({exc})"))
+            problems.append(_located(doc, ("sea", "boxes"), exc))
     return problems
+
+
+def _located(doc: SourceDoc, entry: Loc, exc: AidError) -> Problem:
+    loc = (*entry, *exc.field)
+    return doc.problem(loc, f"found {describe(_raw(doc, loc))}, expected {exc.expected}")
 
 
 def _raw(doc: SourceDoc, loc: Loc) -> object:
