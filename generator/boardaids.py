@@ -32,15 +32,15 @@ from generator import fonts
 from generator.autofit import LABEL_FLOOR, fit_label
 from generator.calibration import calibration_height
 from generator.datamodel import Strict, once
-from generator.errors import DataError, Problem, RenderError
+from generator.errors import Problem, RenderError
 from generator.layout import Paper, SafeBox, new_canvas, page_size, safe_box
 from generator.packets import Bookmark, Component
 from generator.sprue import length_between
 from generator.strips import HEADER, start_page
 from generator.units import MM
-from generator.validation import describe, validate
+from generator.validation import describe, load_model
 from generator.wordwrap import wrap
-from generator.yamlsource import Loc, SourceDoc, load_yaml
+from generator.yamlsource import Loc, SourceDoc
 
 Orientation = Literal["flat", "pointy"]
 SQRT3 = math.sqrt(3.0)
@@ -678,16 +678,7 @@ def load_board_aids(path: Path, display: str | None = None) -> BoardAids:
         DataError: With every problem, each located by line and column.
 
     """
-    doc, problems = load_yaml(path, display)
-    if problems:
-        raise DataError(problems)
-    aids, problems = validate(BoardAids, doc)
-    if problems or aids is None:
-        raise DataError(problems)
-    problems = check_board_aids(aids, doc)
-    if problems:
-        raise DataError(problems)
-    return aids
+    return load_model(BoardAids, path, display, check=check_board_aids)
 
 
 @dataclass(frozen=True)

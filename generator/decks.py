@@ -33,13 +33,13 @@ from reportlab.pdfgen.canvas import Canvas
 from generator import fonts
 from generator.autofit import Fitted, fit_label
 from generator.datamodel import Strict, once
-from generator.errors import DataError, Problem, RenderError
+from generator.errors import Problem, RenderError
 from generator.pieces import Art, Piece
 from generator.suggest import did_you_mean
 from generator.units import MM, parse_length
-from generator.validation import describe, validate
+from generator.validation import describe, load_model
 from generator.wordwrap import wrap
-from generator.yamlsource import Loc, SourceDoc, load_yaml
+from generator.yamlsource import Loc, SourceDoc
 
 Value = str | int | float
 """A named value a template may print."""
@@ -632,13 +632,5 @@ def load_deck(path: Path, model: type[D] = Deck,  # type: ignore[assignment]
         DataError: With every problem in the file, each located by line and column.
 
     """
-    doc, problems = load_yaml(path, display)
-    if problems:
-        raise DataError(problems)
-    deck, problems = validate(model, doc)
-    if problems or deck is None:
-        raise DataError(problems)
-    problems = check_deck(deck, doc, tables, tag)
-    if problems:
-        raise DataError(problems)
-    return deck
+    return load_model(model, path, display,
+                      check=lambda deck, doc: check_deck(deck, doc, tables, tag))

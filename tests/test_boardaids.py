@@ -267,11 +267,6 @@ sea:
       y: 20mm
       width: 60mm
       height: 30mm
-    - name: Barents Sea
-      x: 150mm
-      y: 5mm
-      width: 45mm
-      height: 30mm
 """)
     assert found == [
         f"{path}:8:10: tracks.0.notes.3: found 'Reinforcements from Scapa Flow', expected "
