@@ -49,7 +49,7 @@ NAME = r"^[A-Za-z_][A-Za-z0-9_.-]*$"
 COLOUR = r"^#[0-9A-Fa-f]{6}$"
 SIZE_MIN_MM, SIZE_MAX_MM = 30.0, 200.0
 """Card sides outside this range are refused (a 30 mm card holds a title and a line)."""
-TEXT_MAX = 1000
+TEXT_MAX = 2000
 """Longest text field in characters, checked before any measuring."""
 VALUES_MAX = 40
 CARDS_MAX = 300

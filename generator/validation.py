@@ -185,6 +185,7 @@ def _bound_text(kind: str, err: Any) -> str:
         "too_short": "at least {min_length} item(s)",
         "too_long": "at most {max_length} item(s)",
         "string_too_short": "text of at least {min_length} character(s)",
+        "string_too_long": "text of at most {max_length} character(s)",
         "string_pattern_mismatch": "text matching {pattern}",
     }
     template = bounds.get(kind)

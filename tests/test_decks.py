@@ -187,13 +187,13 @@ def test_text_over_the_character_bound_is_refused_before_measuring(tmp_path: Pat
     path = write(tmp_path, f"""\
   - id: storm
     title: Storm
-    timing: {"x" * 1001}
+    timing: {"x" * 2001}
     effect: Nothing.
     quantity: 1
 """)
     assert problems(path) == [
         f"{path}:12:13: cards.0.timing: found 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...', "
-        "expected at most 1000 characters (it has 1001)",
+        "expected at most 2000 characters (it has 2001)",
     ]
 
 
@@ -243,6 +243,14 @@ def test_card_side_out_of_range_and_back_text_too_long(tmp_path: Path) -> None:
     assert problems(path, TABLES) == [
         f"{path}:8:14: deck.back_text: found 'Shuffle well. Shuffle well. Shuffle w...', "
         "expected text that fits the back of a 2.5in x 3.5in card",
+    ]
+
+
+def test_long_header_text_says_how_long_it_may_be(tmp_path: Path) -> None:
+    path = write(tmp_path, CARDS, HEADER.replace("back_title: CONVOY", "back_title: " + "C" * 41))
+    assert problems(path, TABLES) == [
+        f"{path}:6:15: deck.back_title: found 'CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC...', "
+        "expected text of at most 40 character(s)",
     ]
 
 
