@@ -244,7 +244,8 @@ def draw_hex_grid(c: Canvas, grid: HexGrid, thin: bool = False, numbers: bool = 
     place = number_place(grid, line) if numbers else None
     c.saveState()
     c.setLineWidth(line)
-    c.setStrokeColorRGB(0, 0, 0) if thin else c.setStrokeColor(HEX_INK)
+    # Film is read against the map under it: pure black shows best there.
+    c.setStrokeColor(Color(0, 0, 0) if thin else HEX_INK)
     c.setLineJoin(1)
     for column, row in grid.cells():
         corners = grid.vertices(column, row)

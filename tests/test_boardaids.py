@@ -141,6 +141,14 @@ def test_hex_numbers_sit_in_their_hex_and_no_line_crosses_them(size: str,
     assert grid.number(0, 0) == "0101" and grid.number(2, 9) == "0310"
 
 
+def test_thin_lines_for_film_are_hairlines_in_black() -> None:
+    _, thin = render({"hexes": {"size": "16mm", "thin": True}})
+    _, normal = render({"hexes": {"size": "16mm"}})
+    assert {c["linewidth"] for c in thin.pages[0].curves} == {0.2}
+    assert {tuple(c["stroking_color"]) for c in thin.pages[0].curves} == {(0, 0, 0)}
+    assert {c["linewidth"] for c in normal.pages[0].curves} == {0.5}
+
+
 def test_numbering_can_start_anywhere_and_tiles_on() -> None:
     rendered, _ = render({"hexes": {"size": "20mm", "first_column": 12, "first_row": 5}})
     grid = rendered.grid
@@ -207,8 +215,11 @@ def test_sea_boxes_are_placed_from_the_maps_corner() -> None:
         assert abs((page.height - rect["top"]) - (top - y * MM)) <= TOL
         assert abs(rect["width"] - w * MM) <= TOL and abs(rect["height"] - h * MM) <= TOL
     words = word_boxes(page)
-    name = words["Denmark"]
-    assert rects[0]["x0"] < name[0] and name[2] < rects[0]["x1"]
+    for word, rect in (("Denmark", rects[0]), ("Strait", rects[0]), ("Norwegian", rects[1])):
+        x0, y0, x1, y1 = words[word]
+        # inside the box, at least the clearance away from its outline
+        assert rect["x0"] + 0.4 * MM < x0 and x1 < rect["x1"] - 0.4 * MM, word
+        assert y1 < page.height - rect["top"] - 0.4 * MM, word
     assert "Pack ice in winter" in page.extract_text()
 
 
