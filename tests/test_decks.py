@@ -183,6 +183,20 @@ def test_text_too_long_for_the_card_is_located(tmp_path: Path) -> None:
         card_pieces(deck)
 
 
+def test_title_too_wide_for_the_band_is_located(tmp_path: Path) -> None:
+    path = write(tmp_path, """\
+  - id: wide
+    title: WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW
+    timing: Any time.
+    effect: Nothing.
+    quantity: 1
+""")
+    assert problems(path) == [
+        f"{path}:11:12: cards.0.title: found 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW', expected a "
+        "title that fits the title band of a 2.5in x 3.5in card at 9 pt or more",
+    ]
+
+
 def test_text_over_the_character_bound_is_refused_before_measuring(tmp_path: Path) -> None:
     path = write(tmp_path, f"""\
   - id: storm
