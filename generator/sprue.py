@@ -37,6 +37,9 @@ def _length(low_mm: float, high_mm: float) -> BeforeValidator:
     return BeforeValidator(convert)
 
 
+length_between = _length
+"""The same validator under a public name, for other files with physical sizes."""
+
 Margin = Annotated[float, _length(5, 40)]
 Gutter = Annotated[float, _length(0, 20)]
 Bleed = Annotated[float, _length(0.5, 6)]

@@ -185,6 +185,7 @@ def _bound_text(kind: str, err: Any) -> str:
         "too_short": "at least {min_length} item(s)",
         "too_long": "at most {max_length} item(s)",
         "string_too_short": "text of at least {min_length} character(s)",
+        "string_too_long": "text of at most {max_length} character(s)",
         "string_pattern_mismatch": "text matching {pattern}",
     }
     template = bounds.get(kind)
@@ -192,7 +193,8 @@ def _bound_text(kind: str, err: Any) -> str:
 
 
 def load_model(model: type[M], path: Path, display: str | None = None,
-               precheck: Callable[[SourceDoc], list[Problem]] | None = None) -> M:
+               precheck: Callable[[SourceDoc], list[Problem]] | None = None,
+               check: Callable[[M, SourceDoc], list[Problem]] | None = None) -> M:
     """Load one YAML file and validate it against ``model``.
 
     Args:
@@ -201,6 +203,8 @@ def load_model(model: type[M], path: Path, display: str | None = None,
         display: How to name the file in messages (defaults to the path).
         precheck: Checks that locate problems better than the model can (run on the
             loaded document before validation).
+        check: Checks that need the valid instance (whether its text fits the page),
+            run after validation, their problems located in the document.
 
     Returns:
         The validated instance.
@@ -217,6 +221,10 @@ def load_model(model: type[M], path: Path, display: str | None = None,
     instance, problems = validate(model, doc)
     if problems or instance is None:
         raise DataError(problems)
+    if check is not None:
+        problems = check(instance, doc)
+        if problems:
+            raise DataError(problems)
     return instance
 
 
