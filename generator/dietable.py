@@ -98,26 +98,26 @@ def _span_text(low: int, high: int) -> str:
 class _Shape(Strict):
     """The fields of a die table, checked for type only (see ``DieTable``)."""
 
-    title: str = Field("", max_length=120, description="The table's printed title.")
+    title: str = Field(default="", max_length=120, description="The table's printed title.")
     source: Literal["text", "default"] = Field(
-        "text", description="'text' when transcribed from the rules, 'default' when it is "
+        default="text", description="'text' when transcribed from the rules, 'default' when it is "
                             "quarterdeck's own design (printed with a DEFAULT label).")
-    reference: str = Field("", max_length=120,
+    reference: str = Field(default="", max_length=120,
                            description="Where in the rules the table comes from.")
     die: str = Field(description="The die rolled: d6, d10, d20, 2d6 (any NdS).")
     axis: Literal["named", "threshold", "ratio"] = Field(
-        "named", description="How a column is picked: by name, by the last numeric heading "
+        default="named", description="How a column is picked: by name, by the last numeric heading "
                              "a value reaches, or by the last odds ratio an attack reaches.")
     columns: list[Heading] = Field(min_length=1, max_length=40,
                                    description="Column headings, left to right.")
     below_first: Literal["hold", "none"] = Field(
-        "hold", description="A value under the first threshold or ratio reads the first "
+        default="hold", description="A value under the first threshold or ratio reads the first "
                             "column ('hold') or no column at all ('none').")
     past_edge: Literal["hold", "error"] = Field(
-        "hold", description="A column shift past either edge stops there ('hold') or is "
+        default="hold", description="A column shift past either edge stops there ('hold') or is "
                             "not allowed ('error').")
     rolls: int | str | None = Field(
-        None, description="The span of (modified) rolls the rows cover, e.g. '-1-8'; "
+        default=None, description="The span of (modified) rolls the rows cover, e.g. '-1-8'; "
                           "defaults to the die's own faces.")
     rows: dict[int | str, list[Cell]] = Field(
         min_length=1, max_length=200,

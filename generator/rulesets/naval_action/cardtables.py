@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
-from functools import cached_property
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -156,8 +156,10 @@ class Penetration(_M):
 
     @cached_property
     def table(self) -> DieTable:
-        """The rows as a die table: the dud face reads the gunfire-dud row, and row shifts
-        past the top read the top row."""
+        """The rows as a die table.
+
+        The dud face reads the gunfire-dud row, and row shifts past the top read the top row.
+        """
         rows: dict[int | str, list[str | int]] = {f: list(c) for f, c in self.rows.items()}
         rows.setdefault(self.dud_face, list(self.gunfire_dud))
         return DieTable(title="Penetration", source=self.source, die="d6", axis="threshold",
@@ -322,11 +324,13 @@ class AAResults(_M):
 
     @cached_property
     def table(self) -> DieTable:
-        """The results as a die table: a total under the first heading reads no column,
-        and shifts past the last column read the last."""
+        """The results as a die table.
+
+        A total under the first heading reads no column; shifts past the last read the last.
+        """
         return DieTable(title="Antiaircraft results", source=self.source, die="d6",
                         axis="threshold", below_first="none", columns=list(self.columns),
-                        rows=dict(self.rows))
+                        rows={f: list(c) for f, c in self.rows.items()})
 
     @staticmethod
     def groups(cell: str) -> int:
