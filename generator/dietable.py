@@ -45,7 +45,7 @@ _RANGE = re.compile(r"^\s*(-?[0-9]{1,4})\s*(?:[-–]\s*(-?[0-9]{1,4}))?\s*$")
 _RATIO = re.compile(r"^\s*([0-9]{1,4})\s*:\s*([1-9][0-9]{0,3})\s*$")
 
 Heading = int | float | str
-Cell = Annotated[str, Field(min_length=1, max_length=40)] | int
+Cell = Annotated[str, Field(max_length=120)] | int
 Shift = Annotated[int, Field(ge=-40, le=40)]
 Modifier = Annotated[int, Field(ge=-100, le=100)]
 
@@ -363,6 +363,24 @@ class DieTable(_Shape):
         """Every natural roll of the die."""
         count, sides = self.dice
         return range(count, count * sides + 1)
+
+
+def build(**fields: object) -> DieTable:
+    """A die table from a ruleset's own fields, for use inside that ruleset's validators.
+
+    Raises:
+        ValueError: ``expected a valid die table (where: found X, expected Y)``, which the
+            located error machinery reports at the ruleset's table.
+
+    """
+    try:
+        return DieTable.model_validate(fields)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        text = str(first.get("ctx", {}).get("error", first["msg"]))
+        raise ValueError(f"expected a valid die table ({where + ': ' if where else ''}"
+                         f"{text})") from None
 
 
 def roll(table: DieTable, index: int, *, shift: int = 0, modifier: int = 0,

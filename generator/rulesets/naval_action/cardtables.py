@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.dietable import DieTable, width_message
+from generator.dietable import DieTable, build, width_message
 from generator.errors import Problem
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.markertables import MarkerTables, bundled_markers
@@ -148,10 +148,7 @@ class Penetration(_M):
         if missing:
             raise ValueError(f"expected a row for every non-dud face; missing "
                              f"{', '.join(map(str, missing))}")
-        try:
-            self.table  # noqa: B018 (built now so a gap in the rows is refused here)
-        except ValueError as exc:
-            raise ValueError(f"expected rows that read as one die table ({exc})") from None
+        self.table  # noqa: B018 (built now so a gap in the rows is refused here)
         return self
 
     @cached_property
@@ -162,7 +159,7 @@ class Penetration(_M):
         """
         rows: dict[int | str, list[str | int]] = {f: list(c) for f, c in self.rows.items()}
         rows.setdefault(self.dud_face, list(self.gunfire_dud))
-        return DieTable(title="Penetration", source=self.source, die="d6", axis="threshold",
+        return build(title="Penetration", source=self.source, die="d6", axis="threshold",
                         columns=list(self.columns), rows=rows, rolls=f"{min(rows)}-{max(rows)}")
 
     def column(self, differential: int) -> int:
@@ -232,7 +229,7 @@ class TorpedoHits(_M):
     @cached_property
     def table(self) -> DieTable:
         """Hits by white die (rows) and torpedoes in the spread (columns), as a die table."""
-        return DieTable(title="Torpedo hits", source=self.source, die="d6", axis="threshold",
+        return build(title="Torpedo hits", source=self.source, die="d6", axis="threshold",
                         columns=list(self.columns),
                         rows={f: [str(n) for n in cells] for f, cells in self.rows.items()})
 
@@ -291,7 +288,7 @@ class DamageControl(_M):
     @cached_property
     def table(self) -> DieTable:
         """The Good and Poor tables as the two columns of one d6 table."""
-        return DieTable(title="Damage control", source=self.source, die="d6",
+        return build(title="Damage control", source=self.source, die="d6",
                         columns=["good", "poor"],
                         rows={f: [self.good[f], self.poor[f]] for f in sorted(self.good)})
 
@@ -328,7 +325,7 @@ class AAResults(_M):
 
         A total under the first heading reads no column; shifts past the last read the last.
         """
-        return DieTable(title="Antiaircraft results", source=self.source, die="d6",
+        return build(title="Antiaircraft results", source=self.source, die="d6",
                         axis="threshold", below_first="none", columns=list(self.columns),
                         rows={f: list(c) for f, c in self.rows.items()})
 
