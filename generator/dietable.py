@@ -33,7 +33,7 @@ from generator.datamodel import Strict
 from generator.errors import DataError, Problem, UsageError
 from generator.grid import Grid
 from generator.units import MM
-from generator.validation import load_model
+from generator.validation import describe, load_model
 from generator.yamlsource import Loc, SourceDoc
 
 MAX_COUNT = 10
@@ -119,7 +119,7 @@ class _Shape(Strict):
     rolls: int | str | None = Field(
         default=None, description="The span of (modified) rolls the rows cover, e.g. '-1-8'; "
                           "defaults to the die's own faces.")
-    rows: dict[int | str, list[Cell]] = Field(
+    rows: dict[int | str, Annotated[list[Cell], Field(max_length=40)]] = Field(
         min_length=1, max_length=200,
         description="Result keys by roll or range of rolls ('3-4'), one per column.")
     legend: dict[str, Annotated[str, Field(max_length=200)]] = Field(
@@ -160,41 +160,13 @@ def faults(shape: _Shape) -> list[tuple[Loc, str, bool]]:
     if shape.rolls is not None:
         span = parse_rolls(shape.rolls)
         if span is None or span[1] - span[0] >= MAX_SPAN:
-            out.append((("rolls",), f"found {shape.rolls!r}, expected a span of rolls like "
-                                    f"'1-6' or '-1-8', at most {MAX_SPAN} rolls", False))
+            out.append((("rolls",), f"found {describe(shape.rolls)}, expected a span of rolls "
+                                    f"like '1-6' or '-1-8', at most {MAX_SPAN} rolls", False))
             return out
     low, high = _span(shape)
     if high - low >= MAX_SPAN:
         return [(("die",), f"found {shape.die}, expected at most {MAX_SPAN} rolls", False)]
-    owner: dict[int, int | str] = {}
-    for key, cells in shape.rows.items():
-        rolls = parse_rolls(key)
-        if rolls is None:
-            out.append((("rows", key), f"found row '{key}', expected a roll or a range of "
-                                       "rolls like '3-4'", True))
-            continue
-        if rolls[0] < low or rolls[1] > high:
-            where = f"a {shape.die} table" if shape.rolls is None else "the table's rolls"
-            out.append((("rows", key), f"found roll {_span_text(*rolls)}, expected rolls "
-                                       f"{low} to {high} ({where})", True))
-            continue
-        taken = [r for r in range(rolls[0], rolls[1] + 1) if r in owner]
-        if taken:
-            out.append((("rows", key), f"found roll {taken[0]} in rows '{owner[taken[0]]}' "
-                                       f"and '{key}', expected each roll in one row", True))
-        owner.update({r: key for r in range(rolls[0], rolls[1] + 1)})
-        if len(cells) != width:
-            out.append((("rows", key), width_message(len(cells), width), False))
-        for i, cell in enumerate(cells):
-            if shape.legend and str(cell) not in shape.legend:
-                out.append((("rows", key, i), f"found result '{cell}', expected one of the "
-                                              f"legend's keys: {', '.join(shape.legend)}",
-                            False))
-    missing = [r for r in range(low, high + 1) if r not in owner]
-    if missing and not out:
-        shown = ", ".join(map(str, missing[:8])) + (", ..." if len(missing) > 8 else "")
-        out.append((("rows",), f"found no row for roll {shown}, expected rows covering "
-                               f"{low} to {high}", False))
+    out += _row_faults(shape, low, high)
     if shape.past_edge == "error":
         for name, shift in shape.shifts.items():
             if abs(shift) > width - 1:
@@ -205,13 +177,49 @@ def faults(shape: _Shape) -> list[tuple[Loc, str, bool]]:
     return out
 
 
+def _row_faults(shape: _Shape, low: int, high: int) -> list[tuple[Loc, str, bool]]:
+    """Rows that are unreadable, outside the rolls, overlapping, short, or off the legend."""
+    out: list[tuple[Loc, str, bool]] = []
+    owner: dict[int, int | str] = {}
+    misplaced = False
+    for key, cells in shape.rows.items():
+        rolls = parse_rolls(key)
+        if rolls is None:
+            misplaced = True
+            out.append((("rows", key), f"found row {describe(key)}, expected a roll or a "
+                                       "range of rolls like '3-4'", True))
+            continue
+        if rolls[0] < low or rolls[1] > high:
+            misplaced = True
+            where = f"a {shape.die} table" if shape.rolls is None else "the table's rolls"
+            out.append((("rows", key), f"found roll {_span_text(*rolls)}, expected rolls "
+                                       f"{low} to {high} ({where})", True))
+            continue
+        taken = [r for r in range(rolls[0], rolls[1] + 1) if r in owner]
+        if taken:
+            out.append((("rows", key), f"found roll {taken[0]} in rows '{owner[taken[0]]}' "
+                                       f"and '{key}', expected each roll in one row", True))
+        owner.update({r: key for r in range(rolls[0], rolls[1] + 1)})
+        if len(cells) != len(shape.columns):
+            out.append((("rows", key), width_message(len(cells), len(shape.columns)), False))
+        out += [(("rows", key, i), f"found result {describe(cell)}, expected one of the "
+                                   f"legend's keys: {', '.join(shape.legend)}", False)
+                for i, cell in enumerate(cells) if shape.legend and str(cell) not in shape.legend]
+    missing = [r for r in range(low, high + 1) if r not in owner]
+    if missing and not misplaced:  # a misplaced row is the likelier fault: say that alone
+        shown = ", ".join(map(str, missing[:8])) + (", ..." if len(missing) > 8 else "")
+        out.append((("rows",), f"found no row for roll {shown}, expected rows covering "
+                               f"{low} to {high}", False))
+    return out
+
+
 def _column_faults(shape: _Shape) -> list[tuple[Loc, str, bool]]:
     out: list[tuple[Loc, str, bool]] = []
     seen: set[str] = set()
     for i, heading in enumerate(shape.columns):
         if str(heading) in seen:
-            out.append((("columns", i), f"found heading '{heading}' twice, expected each "
-                                        "column once", False))
+            out.append((("columns", i), f"found heading {describe(heading)} twice, expected "
+                                        "each column once", False))
         seen.add(str(heading))
     if shape.axis == "named":
         return out
@@ -220,11 +228,11 @@ def _column_faults(shape: _Shape) -> list[tuple[Loc, str, bool]]:
         value = _axis_value(shape.axis, heading)
         if value is None:
             kind = "a number" if shape.axis == "threshold" else "an odds ratio like '3:2'"
-            out.append((("columns", i), f"found '{heading}', expected {kind} (axis "
+            out.append((("columns", i), f"found {describe(heading)}, expected {kind} (axis "
                                         f"{shape.axis})", False))
         elif values and value <= values[-1]:
-            out.append((("columns", i), f"found '{heading}', expected headings in increasing "
-                                        "order", False))
+            out.append((("columns", i), f"found {describe(heading)}, expected headings in "
+                                        "increasing order", False))
         else:
             values.append(value)
     return out

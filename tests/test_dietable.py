@@ -230,6 +230,11 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
     ("  6: [D, X, X]", "  6: [D, X, XX]",
      ["crt.yaml:9:13: rows.6.2: found result 'XX', expected one of the legend's keys: NE, D, "
       "X"]),
+    ("die: d6", "die: 2d6",
+     ["crt.yaml:7:3: rows.1: found roll 1, expected rolls 2 to 12 (a 2d6 table)"]),
+    ("die: d6", 'die: d6\nrolls: "one to six"',
+     ["crt.yaml:3:8: rolls: found 'one to six', expected a span of rolls like '1-6' or "
+      "'-1-8', at most 1000 rolls"]),
     ("die: d6", "die: d7x",
      ["crt.yaml:2:6: die: found 'd7x', expected a die like d6, d10, d20 or 2d6"]),
     ('columns: ["1:2", "1:1", "2:1"]', 'columns: ["1:2", "2:1", "1:1"]',
