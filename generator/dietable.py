@@ -247,7 +247,11 @@ def _axis_value(axis: str, heading: Heading) -> Fraction | None:
 
 
 class DieTable(_Shape):
-    """A die-roll table (see the module docstring), checked for sense as well as type."""
+    """A die-roll table (see the module docstring), checked for sense as well as type.
+
+    The lookups are built once, when the table is validated: make a changed table with
+    ``DieTable.model_validate`` (or ``build``), not ``model_copy(update=...)``.
+    """
 
     _spans: list[tuple[int, int, tuple[str, ...]]] = PrivateAttr(default_factory=list)
     _by_roll: dict[int, tuple[str, ...]] = PrivateAttr(default_factory=dict)
@@ -323,7 +327,14 @@ class DieTable(_Shape):
 
         Below the first heading the table holds the first column, or gives None when it
         says such a value reads no column. Past the last it holds the last.
+
+        Raises:
+            UsageError: The table's columns are named, not numbers or ratios.
+
         """
+        if self.axis == "named":
+            raise UsageError(f"found a value {value} for a table of named columns, expected "
+                             "a heading (use index)")
         found = dice.column_for(self._axis, value)
         if found is None and self.below_first == "hold":
             return 0

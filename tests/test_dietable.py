@@ -115,6 +115,9 @@ def test_thresholds_read_the_last_heading_reached() -> None:
     assert diff.index("3") == 2 and diff.index(3) == 2
     with pytest.raises(UsageError, match="found column '4', expected one of -2, 0, 3"):
         diff.index(4)
+    named = DieTable(die="d6", columns=["CA", "DD"], rows={"1-6": ["P", "M"]})
+    with pytest.raises(UsageError, match="expected a heading"):
+        named.column_for(2)
 
 
 def test_rows_beyond_the_die_are_reached_by_modifiers() -> None:
