@@ -83,12 +83,18 @@ def mean(die: icepool.Die[Any]) -> Fraction:
     return sum((Fraction(o) * p for o, p in dist.items()), Fraction(0))
 
 
+def clamp(value: int, low: int, high: int) -> int:
+    """``value`` held within ``low..high`` (a modified roll past a table reads its edge)."""
+    return max(low, min(high, value))
+
+
 def shift_column(columns: Sequence[T], index: int, shift: int) -> T:
     """The column ``shift`` places from ``index``, held at either end of the row."""
-    return columns[max(0, min(len(columns) - 1, index + shift))]
+    return columns[clamp(index + shift, 0, len(columns) - 1)]
 
 
-def column_for(thresholds: Sequence[int], value: float) -> int | None:
+def column_for(thresholds: Sequence[int | float | Fraction],
+               value: int | float | Fraction) -> int | None:
     """Index of the last column heading not above ``value`` (None if below the first).
 
     Tables headed "3, 7, 12, 18..." are read at the largest heading the value reaches.

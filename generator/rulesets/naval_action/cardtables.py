@@ -12,11 +12,13 @@ import contextlib
 import contextvars
 import functools
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from generator.dietable import DieTable, build, width_message
 from generator.errors import Problem
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.markertables import MarkerTables, bundled_markers
@@ -146,16 +148,29 @@ class Penetration(_M):
         if missing:
             raise ValueError(f"expected a row for every non-dud face; missing "
                              f"{', '.join(map(str, missing))}")
+        self.table  # noqa: B018 (built now so a gap in the rows is refused here)
         return self
+
+    @cached_property
+    def table(self) -> DieTable:
+        """The rows as a die table.
+
+        The dud face reads the gunfire-dud row, and row shifts past the top read the top row.
+        """
+        rows: dict[int | str, list[str | int]] = {f: list(c) for f, c in self.rows.items()}
+        rows.setdefault(self.dud_face, list(self.gunfire_dud))
+        return build(title="Penetration", source=self.source, die="d6", axis="threshold",
+                        columns=list(self.columns), rows=rows, rolls=f"{min(rows)}-{max(rows)}")
 
     def column(self, differential: int) -> int:
         """Column index for a differential (held at the table's ends)."""
-        return max(0, min(len(self.columns) - 1, differential - self.columns[0]))
+        index = self.table.column_for(differential)
+        assert index is not None  # the table holds values below its first column
+        return index
 
     def cell(self, face: int, differential: int, shift: int = 0) -> Result:
         """The printed result for a die face, differential and row shift (duds excluded)."""
-        top = max(self.rows)
-        return self.rows[min(face + shift, top)][self.column(differential)]
+        return self.table.cell(face, self.column(differential), modifier=shift)  # type: ignore[return-value]
 
     def limit(self, differential: int) -> int:
         """Damage steps fire at this differential can ever reach (cumulative cap)."""
@@ -211,9 +226,22 @@ class TorpedoHits(_M):
                              f"spread size; check rows {', '.join(wrong) or 'present'}")
         return self
 
+    @cached_property
+    def table(self) -> DieTable:
+        """Hits by white die (rows) and torpedoes in the spread (columns), as a die table."""
+        return build(title="Torpedo hits", source=self.source, die="d6", axis="threshold",
+                        columns=list(self.columns),
+                        rows={f: [str(n) for n in cells] for f, cells in self.rows.items()})
+
+    def column(self, torpedoes: int) -> int:
+        """Column index for a spread size (larger spreads read the last column)."""
+        index = self.table.column_for(torpedoes)
+        assert index is not None  # the table holds values below its first column
+        return index
+
     def hits(self, face: int, torpedoes: int) -> int:
         """Hits for a die face and spread size (larger spreads read the last column)."""
-        return self.rows[face][min(torpedoes, len(self.columns)) - 1]
+        return int(self.table.cell(face, self.column(torpedoes)))
 
     def halved(self, torpedoes: int) -> int:
         """Torpedoes counted when the track is within the bow/stern arc."""
@@ -257,6 +285,13 @@ class DamageControl(_M):
                     raise ValueError(f"expected a reroll entry for {result}")
         return self
 
+    @cached_property
+    def table(self) -> DieTable:
+        """The Good and Poor tables as the two columns of one d6 table."""
+        return build(title="Damage control", source=self.source, die="d6",
+                        columns=["good", "poor"],
+                        rows={f: [self.good[f], self.poor[f]] for f in sorted(self.good)})
+
 
 class AAShift(_M):
     """Columns to the right for a kind of attacker."""
@@ -283,6 +318,16 @@ class AAResults(_M):
         if set(self.rows) != set(range(1, 7)):
             raise ValueError("expected rows for faces 1-6")
         return self
+
+    @cached_property
+    def table(self) -> DieTable:
+        """The results as a die table.
+
+        A total under the first heading reads no column; shifts past the last read the last.
+        """
+        return build(title="Antiaircraft results", source=self.source, die="d6",
+                        axis="threshold", below_first="none", columns=list(self.columns),
+                        rows={f: list(c) for f, c in self.rows.items()})
 
     @staticmethod
     def groups(cell: str) -> int:
@@ -500,8 +545,7 @@ def _row_problems(doc: SourceDoc) -> list[Problem]:
             for face, cells in rows:
                 if isinstance(cells, list) and len(cells) != width:
                     loc = (table, key) if face is None else (table, key, face)
-                    problems.append(doc.problem(loc, f"found {len(cells)} cells, expected "
-                                                     f"{width} (one per column)"))
+                    problems.append(doc.problem(loc, width_message(len(cells), width)))
     return problems
 
 

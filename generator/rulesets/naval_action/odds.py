@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 
 import icepool
 
-from generator import dice
+from generator import dice, dietable
 from generator.rulesets.naval_action.cardtables import Band, CardTables, Modifier, Tables
 
 Mode = Literal["gun", "torpedo", "bomb"]
@@ -200,7 +200,8 @@ class Calculator:
         """Number of hits on the first ship a spread of ``torpedoes`` crosses."""
         hits = self.card.torpedo_hits
         return self._cached(("spread", torpedoes),
-                            lambda: dice.d(6).map(lambda face: hits.hits(face, torpedoes)))
+                            lambda: dietable.roll(hits.table, hits.column(torpedoes)).map(
+                                lambda cell: int(cell)))
 
     def torpedo(self, torpedoes: int, differential: int, dud_faces: frozenset[int],
                 bow_or_stern: bool = False) -> tuple[tuple[Face, ...], Damage]:
@@ -226,21 +227,18 @@ class Calculator:
     def aa(self, column: int, shift: int = 0) -> icepool.Die[int]:
         """Groups shot down for an AA column (index) read ``shift`` columns to the right."""
         table = self.card.aa_results
-        index = max(0, min(len(table.columns) - 1, column + shift))
-        return dice.d(6).map(lambda face: table.groups(table.rows[face][index]))
+        return dietable.roll(table.table, column, shift=shift).map(table.groups)
 
     def damage_control(self, quality: Literal["good", "poor"]) -> dict[str, Fraction]:
         """Final outcome probabilities (R, C, O, W) with the re-rolls resolved."""
         table = self.card.damage_control
-        chart = table.good if quality == "good" else table.poor
 
-        def outcome(face: int) -> icepool.Die[str] | str:
-            result = chart[face]
+        def outcome(result: str) -> icepool.Die[str] | str:
             reroll = table.rerolls.get(result)
             if reroll is None:
                 return result
             return dice.d(6).map(lambda r: reroll.then if r in reroll.faces else reroll.otherwise)
 
-        die = dice.then(dice.d(6), outcome)
+        die = dice.then(dietable.roll(table.table, table.table.index(quality)), outcome)
         dist: dict[str, Fraction] = dice.distribution(die)
         return {k: dist.get(k, Fraction(0)) for k in ("R", "C", "O", "W")}

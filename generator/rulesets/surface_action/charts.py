@@ -7,12 +7,15 @@ disagree. A user's ``--tables FILE`` replaces any top-level key.
 from __future__ import annotations
 
 import functools
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
+from generator import dice
 from generator.datamodel import Strict
+from generator.dietable import DieTable, build
 from generator.validation import load_model, load_overrides
 
 CHARTS_FILE = Path(__file__).parent / "tables" / "charts.yaml"
@@ -33,6 +36,7 @@ class Chart(Strict):
     columns: list[str] = Field(min_length=1)
     rows: list[list[str]] = Field(min_length=6, max_length=6)
     long_range: LongRange | None = None
+    _tables: dict[int, DieTable] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _cells(self) -> Chart:
@@ -46,9 +50,29 @@ class Chart(Strict):
                                      f"'' in row {number}, found '{cell}'")
         return self
 
+    def table(self, lowest_roll: int = 1) -> DieTable:
+        """The chart as a d6 die table; a modified roll below ``lowest_roll`` reads its row.
+
+        Rows under the lowest roll are out of reach, so the lowest row's cells cover
+        every roll from 1 up to it.
+        """
+        lowest = dice.clamp(lowest_roll, 1, 6)
+        if lowest not in self._tables:
+            rows: dict[int | str, list[str]] = {
+                (f"1-{lowest}" if lowest > 1 else 1): list(self.rows[lowest - 1])}
+            rows.update({n: row for n, row in enumerate(self.rows, 1) if n > lowest})
+            self._tables[lowest] = build(title=self.title, die="d6", columns=self.columns,
+                                         rows=rows)
+        return self._tables[lowest]
+
+    def modifier(self, long_range: bool) -> int:
+        """The die-roll modifier for fire from beyond the chart's long-range limit."""
+        return self.long_range.modifier if long_range and self.long_range else 0
+
     def cell(self, roll: int, column: str) -> str:
         """The result for a die roll (1-6) in one column."""
-        return self.rows[roll - 1][self.columns.index(column)]
+        table = self.table()
+        return table.cell(roll, table.index(column))
 
 
 class Columns(Strict):
@@ -177,17 +201,20 @@ class RandomMovement(Strict):
     title: str
     rows: list[MovementRow]
 
-    @field_validator("rows")
-    @classmethod
-    def _covers(cls, rows: list[MovementRow]) -> list[MovementRow]:
-        faces = [face for row in rows for face in roll_range(row.roll)]
-        if sorted(faces) != list(range(2, 13)):
-            raise ValueError("expected rolls covering 2 to 12 once each")
-        return rows
+    @model_validator(mode="after")
+    def _covers(self) -> RandomMovement:
+        self.table  # noqa: B018 (built now so rows that miss or repeat a roll are refused)
+        return self
+
+    @cached_property
+    def table(self) -> DieTable:
+        """The chart as a one-column 2d6 die table."""
+        return build(title=self.title, die="2d6", columns=["result"],
+                        rows={row.roll: [row.result] for row in self.rows})
 
     def result(self, total: int) -> str:
         """The chart's result for a 2d6 total."""
-        return next(row.result for row in self.rows if total in roll_range(row.roll))
+        return self.table.cell(total, 0)
 
 
 class Charts(Strict):
@@ -213,12 +240,6 @@ class Charts(Strict):
         table = getattr(self.columns, kind)
         chart, column = table.get(ship_type) or self.columns.torpedo_defaults[ship_type]
         return self.damage_charts[chart], column
-
-
-def roll_range(text: str) -> range:
-    """``"5-9"`` or ``"12"`` as the totals it covers."""
-    low, _, high = text.partition("-")
-    return range(int(low), int(high or low) + 1)
 
 
 @functools.cache

@@ -15,8 +15,8 @@ from typing import Literal
 
 import icepool
 
-from generator import dice
-from generator.rulesets.surface_action.charts import Chart, Charts, Check
+from generator import dice, dietable
+from generator.rulesets.surface_action.charts import Charts, Check
 from generator.rulesets.surface_action.schema import CARRIERS, Weapon, Weapons
 
 Kind = Literal["gunfire", "torpedo"]
@@ -59,7 +59,7 @@ class Shot:
 
 def _clamp(value: int) -> int:
     """A combat die-roll value: never below 1; above 6 every die succeeds."""
-    return max(1, min(6, value))
+    return dice.clamp(value, 1, 6)
 
 
 def band_starts(bands_in: list[float]) -> list[float]:
@@ -132,14 +132,6 @@ def maneuver_factors(factors: int, fire_control: str, turning_share: Fraction,
 # ---- damage charts ---------------------------------------------------------------------
 
 
-def roll_read(chart: Chart, natural: int, long_range: bool, charts: Charts) -> int:
-    """The row a natural die roll reads, after the chart's long-range modifier."""
-    roll = natural
-    if long_range and chart.long_range is not None:
-        roll += chart.long_range.modifier
-    return max(charts.lowest_roll, min(6, roll))
-
-
 def fires_started(natural: int, ship_type: str, readied: bool, charts: Charts) -> int:
     """Fires a natural damage roll starts on a ship of ``ship_type``."""
     rule = charts.fires
@@ -154,12 +146,8 @@ def cell_odds(kind: Kind, ship_type: str, long_range: bool, charts: Charts,
               ) -> dict[str, Fraction]:
     """Chance of each chart cell (as printed, '' for none) for one hit on ``ship_type``."""
     chart, column = charts.column(kind, ship_type)
-    faces = dice.d(6).map(lambda n: chart.cell(roll_read(chart, n, long_range, charts),
-                                               column))
-    odds: dict[str, Fraction] = dice.distribution(faces)
-    # In the order the chart reads, die face 1 first (the engine sorts outcomes by name).
-    order = [chart.cell(roll_read(chart, n, long_range, charts), column) for n in range(1, 7)]
-    return dict(sorted(odds.items(), key=lambda item: order.index(item[0])))
+    table = chart.table(charts.lowest_roll)
+    return dietable.odds(table, table.index(column), modifier=chart.modifier(long_range))
 
 
 def _check(check: Check) -> icepool.Die[icepool.Vector[int]]:
@@ -191,10 +179,12 @@ def hit_damage(kind: Kind, ship_type: str, *, long_range: bool, penetrating: boo
 
     """
     chart, column = charts.column(kind, ship_type)
+    table = chart.table(charts.lowest_roll)
+    index, modifier = table.index(column), chart.modifier(long_range)
     allowed = None if penetrating else COUNTS_WHEN_NONPENETRATING[kind]
 
     def face(natural: int) -> icepool.Die[icepool.Vector[int]]:
-        cell = chart.cell(roll_read(chart, natural, long_range, charts), column)
+        cell = table.cell(natural, index, modifier=modifier)
         letters = [] if cell == "Sunk" else list(cell)
         if allowed is not None:
             letters = [x for x in letters if x in allowed]
