@@ -23,7 +23,7 @@ import os
 import re
 import traceback
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -285,6 +285,11 @@ def _thousands(value: float) -> str:
     return f"{value:,}" if isinstance(value, int) else f"{value:,g}"
 
 
+def _g(value: float) -> str:
+    """A number in its shortest form: ``24.0`` as ``24``, ``1.25`` as ``1.25``."""
+    return f"{value:g}"
+
+
 def _oneline(value: str) -> str:
     """Text with every run of whitespace (newlines too) as one space: one paragraph."""
     return " ".join(value.split())
@@ -313,6 +318,7 @@ def _environment(user_dir: Path | None, escape: bool) -> jinja2.Environment:
     env.filters["thousands"] = _thousands
     env.filters["signed"] = _signed
     env.filters["oneline"] = _oneline
+    env.filters["g"] = _g
     return env
 
 
@@ -337,17 +343,57 @@ def render_text(name: str, escape: bool = True, **context: Any) -> str:
 
     """
     env = environment(escape)
+    with _located(env, name, context):
+        return _collect(env.get_template(name).generate(**context))
+
+
+def render_blocks(name: str, required: Sequence[str], escape: bool = True,
+                  **context: Any) -> dict[str, str]:
+    """Render each ``{% block %}`` of a template on its own, by block name.
+
+    For short texts printed in different places (notes under tables): one template
+    file holds them all, and a user replaces them together.
+
+    Args:
+        name: The template's relative name.
+        required: Blocks the caller prints; a template without one is an error.
+        escape: XML-escape values.
+        context: The template's variables.
+
+    Raises:
+        DataError: As ``render_text``, or a required block is missing.
+
+    """
+    env = environment(escape)
+    with _located(env, name, context):
+        template = env.get_template(name)
+        missing = [b for b in required if b not in template.blocks]
+        if missing:
+            raise DataError([Problem(template.filename or name, 0, 0, "",
+                                     f"found no block '{missing[0]}', expected blocks "
+                                     f"{', '.join(required)}"
+                                     f"{did_you_mean(missing[0], template.blocks)}")])
+        ctx = template.new_context(context)
+        return {block: _collect(render(ctx)) for block, render in template.blocks.items()}
+
+
+def _collect(chunks: Iterator[str]) -> str:
+    out: list[str] = []
+    size = 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_OUTPUT_CHARS:
+            raise TemplateRefused(f"more than {MAX_OUTPUT_CHARS:,} characters of output")
+        out.append(chunk)
+    return "".join(out)
+
+
+@contextlib.contextmanager
+def _located(env: jinja2.Environment, name: str, context: dict[str, Any]) -> Iterator[None]:
+    """Turn any error while rendering ``name`` into a located DataError (with a budget)."""
     budget = _BUDGET.set([MAX_ITEMS])
     try:
-        template = env.get_template(name)
-        out: list[str] = []
-        size = 0
-        for chunk in template.generate(**context):
-            size += len(chunk)
-            if size > MAX_OUTPUT_CHARS:
-                raise TemplateRefused(f"more than {MAX_OUTPUT_CHARS:,} characters of output")
-            out.append(chunk)
-        return "".join(out)
+        yield
     except TemplateRefused as err:
         raise DataError([_runtime_problem(err, _filename(env, name), f"found {err}, "
                                           "expected a template within the sandbox's limits"
@@ -367,7 +413,7 @@ def render_text(name: str, escape: bool = True, **context: Any) -> str:
     except jinja2.TemplateError as err:
         raise DataError([_runtime_problem(err, name, f"found {_sentence(str(err))}, "
                                           "expected a template that renders")]) from None
-    except (TypeError, ValueError, ArithmeticError, LookupError) as err:
+    except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as err:
         raise DataError([_runtime_problem(err, name, f"found {type(err).__name__}: "
                                           f"{_sentence(str(err))}, expected a template "
                                           "that renders")]) from None
