@@ -188,27 +188,25 @@ def test_syntax_error_is_located(tmp_path: Path) -> None:
         "template syntax"]
 
 
-def test_syntax_error_stops_the_build_before_anything_is_written(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("source", "message"), [
+    # a syntax error: found when the folder is switched on, before anything is rendered
+    ("{% if side %}\nno end\n",
+     "2:1: found unexpected end of template; Jinja was looking for the following tags: "
+     "'elif' or 'else' or 'endif'; The innermost block that needs to be closed is 'if', "
+     "expected Jinja2 template syntax"),
+    # a sandbox escape: found while rendering (in whichever process renders the briefing)
+    ("# Briefing\n  {{ ''.__class__.__mro__[1].__subclasses__() }}\n",
+     "2:9: found attribute '__class__' of a str value, expected only the values the "
+     "template is given (the sandbox refuses Python internals, files and changes to "
+     "values)"),
+])
+def test_bad_template_stops_the_build(tmp_path: Path, source: str, message: str) -> None:
     folder = tmp_path / "mine"
-    write(folder, BRIEFING, "{% if side %}\nno end\n")
+    write(folder, BRIEFING, source)
     with pytest.raises(DataError) as err, templating.user_templates(folder):
         build("second-sirte", out=tmp_path / "out")
-    assert problem_text(err) == [
-        f"{folder}/naval_action/briefing.md.j2:2:1: found unexpected end of template; Jinja "
-        "was looking for the following tags: 'elif' or 'else' or 'endif'; The innermost "
-        "block that needs to be closed is 'if', expected Jinja2 template syntax"]
+    assert problem_text(err) == [f"{folder}/{BRIEFING}:{message}"]
     assert not (tmp_path / "out").exists()
-
-
-def test_sandbox_escape_is_refused_in_a_build(tmp_path: Path) -> None:
-    folder = tmp_path / "mine"
-    write(folder, BRIEFING, "# Briefing\n  {{ ''.__class__.__mro__[1].__subclasses__() }}\n")
-    with pytest.raises(DataError) as err, templating.user_templates(folder):
-        build("second-sirte", out=tmp_path / "out")
-    assert problem_text(err) == [
-        f"{folder}/naval_action/briefing.md.j2:2:9: found attribute '__class__' of a str "
-        "value, expected only the values the template is given (the sandbox refuses Python "
-        "internals, files and changes to values)"]
 
 
 @pytest.mark.parametrize(("source", "message"), [
