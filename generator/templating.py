@@ -113,16 +113,24 @@ def check_user_dir(folder: Path) -> None:
     if not folder.is_dir():
         raise DataError([Problem(str(folder), 0, 0, "", "found no such folder, expected a "
                                                         "folder of templates")])
-    files = sorted(p for p in folder.rglob("*") if p.is_file())
-    if len(files) > MAX_TEMPLATE_FILES:
-        raise DataError([Problem(str(folder), 0, 0, "", f"found {len(files)} files, expected "
-                                                        f"at most {MAX_TEMPLATE_FILES}")])
+    files: list[Path] = []
+    for top, _, names in os.walk(folder):  # links to folders are not followed
+        files += [Path(top) / name for name in names]
+        if len(files) > MAX_TEMPLATE_FILES:
+            raise DataError([Problem(str(folder), 0, 0, "", f"found more than "
+                                     f"{MAX_TEMPLATE_FILES} files, expected at most "
+                                     f"{MAX_TEMPLATE_FILES}")])
+    files.sort()
     known = bundled_names()
     env = _environment(folder, True)
     problems: list[Problem] = []
     for path in files:
         name = path.relative_to(folder).as_posix()
         if not name.endswith(TEMPLATE_SUFFIX) or path.name.startswith("."):
+            continue
+        if not path.resolve().is_relative_to(folder.resolve()):
+            problems.append(Problem(str(path), 0, 0, "", "found a link that leads out of the "
+                                    "folder, expected a file inside it"))
             continue
         if name not in known and not path.name.startswith(PARTIAL_PREFIX):
             problems.append(Problem(str(path), 0, 0, "", "found a template no bundled one "
@@ -515,32 +523,45 @@ def safe_markup(text: str) -> str:
     """Keep the plain paragraph tags, escape every other ``<`` and bare ``&``.
 
     Values are escaped by the template engine already; this guards the template's own
-    text, so a template cannot load an image or a font (``<img src=...>``).
+    text, so a template cannot load an image or a font (``<img src=...>``) nor break
+    the paragraph with an unbalanced tag: a stray closing tag is printed as text and an
+    unclosed one is closed at the end.
     """
     out: list[str] = []
+    opened: list[str] = []
     at = 0
     while at < len(text):
         char = text[at]
-        if char == "<":
-            tag = _TAG.match(text, at)
-            if tag and (tag.group(2) in MARKUP_TAGS and not tag.group(3)
-                        or tag.group(2) == "br" and not tag.group(1) and tag.group(3)):
-                out.append(tag.group(0))
-                at = tag.end()
-                continue
-            out.append("&lt;")
-        elif char == ">":
-            out.append("&gt;")
-        elif char == "&":
-            entity = _ENTITY.match(text, at)
-            out.append(entity.group(0) if entity else "&amp;")
-            if entity:
-                at = entity.end()
-                continue
-        else:
-            out.append(char)
+        tag = _TAG.match(text, at) if char == "<" else None
+        if tag and _keep(tag, opened):
+            out.append(tag.group(0))
+            at = tag.end()
+            continue
+        entity = _ENTITY.match(text, at) if char == "&" else None
+        if entity:
+            out.append(entity.group(0))
+            at = entity.end()
+            continue
+        out.append({"<": "&lt;", ">": "&gt;", "&": "&amp;"}.get(char, char))
         at += 1
+    out += [f"</{name}>" for name in reversed(opened)]
     return "".join(out)
+
+
+def _keep(tag: re.Match[str], opened: list[str]) -> bool:
+    """Whether a tag is one a template may write here (and track what it opens)."""
+    closing, name, empty = tag.group(1), tag.group(2), tag.group(3)
+    if name == "br":
+        return bool(empty) and not closing
+    if name not in MARKUP_TAGS or empty:
+        return False
+    if not closing:
+        opened.append(name)
+        return True
+    if opened and opened[-1] == name:
+        opened.pop()
+        return True
+    return False
 
 
 def markup_blocks(text: str) -> list[tuple[str, str]]:

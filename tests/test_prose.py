@@ -250,12 +250,20 @@ def test_refused_templates_are_located(tmp_path: Path, source: str, message: str
     assert problem_text(err) == [f"{folder}/{BRIEFING}:{message}"]
 
 
-def test_symlink_out_of_the_folder_is_refused(tmp_path: Path) -> None:
+def test_symlink_out_of_the_folder_is_refused(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "mine"
     secret = write(tmp_path, "secret.j2", "secret")
     (folder / "naval_action").mkdir(parents=True)
     (folder / "naval_action" / "_secret.md.j2").symlink_to(secret)
     write(folder, BRIEFING, "{% include 'naval_action/_secret.md.j2' %}")
+    with pytest.raises(DataError) as err, templating.user_templates(folder):
+        pass
+    assert problem_text(err) == [
+        f"{folder}/naval_action/_secret.md.j2: found a link that leads out of the folder, "
+        "expected a file inside it"]
+    # the loader refuses it too, should the link appear after the check
+    monkeypatch.setattr(templating, "check_user_dir", lambda folder: None)
     with pytest.raises(DataError) as err, templating.user_templates(folder):
         templating.render_text(BRIEFING)
     assert problem_text(err) == [
@@ -307,6 +315,8 @@ def test_missing_block_in_chart_notes(tmp_path: Path) -> None:
     ("<font name=x>a</font>", "&lt;font name=x&gt;a&lt;/font&gt;"),
     ("Q&A &amp; &lt; &#39; &bogus;", "Q&amp;A &amp; &lt; &#39; &amp;bogus;"),
     ("<b/>", "&lt;b/&gt;"),
+    ("<b>open <i>both", "<b>open <i>both</i></b>"),
+    ("</i>stray <b>x</i></b>", "&lt;/i&gt;stray <b>x&lt;/i&gt;</b>"),
 ])
 def test_safe_markup(markup: str, safe: str) -> None:
     assert templating.safe_markup(markup) == safe
