@@ -178,12 +178,17 @@ def problem_text(err: pytest.ExceptionInfo[DataError]) -> list[str]:
     return [str(p) for p in err.value.problems]
 
 
+def folder_problems(folder: Path) -> list[str]:
+    """What switching on a user's folder reports."""
+    with pytest.raises(DataError) as err, templating.user_templates(folder):
+        pass
+    return problem_text(err)
+
+
 def test_syntax_error_is_located(tmp_path: Path) -> None:
     folder = tmp_path / "mine"
     write(folder, BRIEFING, "# {{ scenario.name }}\nSea: {{ scenario.sea_state }\n")
-    with pytest.raises(DataError) as err, templating.user_templates(folder):
-        pass
-    assert problem_text(err) == [
+    assert folder_problems(folder) == [
         f"{folder}/naval_action/briefing.md.j2:2:28: found unexpected '}}', expected Jinja2 "
         "template syntax"]
 
@@ -257,9 +262,7 @@ def test_symlink_out_of_the_folder_is_refused(tmp_path: Path,
     (folder / "naval_action").mkdir(parents=True)
     (folder / "naval_action" / "_secret.md.j2").symlink_to(secret)
     write(folder, BRIEFING, "{% include 'naval_action/_secret.md.j2' %}")
-    with pytest.raises(DataError) as err, templating.user_templates(folder):
-        pass
-    assert problem_text(err) == [
+    assert folder_problems(folder) == [
         f"{folder}/naval_action/_secret.md.j2: found a link that leads out of the folder, "
         "expected a file inside it"]
     # the loader refuses it too, should the link appear after the check
@@ -291,10 +294,8 @@ def test_folder_problems_are_all_listed_at_once(tmp_path: Path) -> None:
 
 
 def test_missing_folder(tmp_path: Path) -> None:
-    with pytest.raises(DataError) as err, templating.user_templates(tmp_path / "nope"):
-        pass
-    assert problem_text(err) == [f"{tmp_path}/nope: found no such folder, expected a folder "
-                                 "of templates"]
+    assert folder_problems(tmp_path / "nope") == [
+        f"{tmp_path}/nope: found no such folder, expected a folder of templates"]
 
 
 def test_missing_block_in_chart_notes(tmp_path: Path) -> None:
