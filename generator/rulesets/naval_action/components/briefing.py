@@ -1,4 +1,9 @@
-"""Scenario briefing: conditions, set-up, special rules, victory, order of battle."""
+"""Scenario briefing: conditions, set-up, special rules, victory, order of battle.
+
+The wording is ``templates/naval_action/briefing.md.j2``; every rule number it states
+(visibility limits, sea-state penalties) comes from the tables in force, so a
+``--tables`` file changes the briefing too.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,12 @@ from dataclasses import dataclass
 
 from generator.layout import Paper
 from generator.packets import Bookmark, Component
+from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.schema import Scenario, Side
 from generator.scales import parse_scale
 from generator.tablestyle import render_flow
 from generator.templating import markup_to_flowables, render_text
-
-VISIBILITY = {"good": "to 24,000 yd or the best gun's range",
-              "poor": "at most 30,000 yd, rolled each turn",
-              "bad": "at most 20,000 yd, rolled each turn; no dive-bombing"}
-SEAS = {"rough": "ships up to destroyer-leader size: -1 accuracy, speed cut by a third",
-        "very-rough": "up to DL: -2 accuracy, half speed; up to heavy cruisers: -1, "
-                      "speed cut by a third"}
 
 
 @dataclass
@@ -30,17 +29,28 @@ class SideSummary:
     strength: str
 
 
-def strength_ratio(totals: list[tuple[str, float]]) -> str:
-    """Describe the CS ratio between the two strongest sides (for victory points)."""
+@dataclass
+class StrengthRatio:
+    """The comparative strengths of the two strongest sides (for victory points)."""
+
+    strong: str
+    strong_cs: float
+    weak: str
+    weak_cs: float
+
+    @property
+    def ratio(self) -> float:
+        """How many times stronger the strong side is."""
+        return self.strong_cs / self.weak_cs
+
+
+def strength_ratio(totals: list[tuple[str, float]]) -> StrengthRatio | None:
+    """The two strongest sides' CS, or None with fewer than two sides or a zero."""
     if len(totals) < 2:
-        return ""
+        return None
     ordered = sorted(totals, key=lambda t: -t[1])
     (strong, a), (weak, b) = ordered[0], ordered[1]
-    if not b:
-        return ""
-    ratio = a / b
-    return (f"{strong} {a:g} against {weak} {b:g}: a ratio of {ratio:.2f} to 1. Each loss "
-            f"{strong} suffers is worth {ratio:.2f} times its CS to {weak}.")
+    return StrengthRatio(strong, a, weak, b) if b else None
 
 
 def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list[ShipView]],
@@ -68,9 +78,8 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
         "naval_action/briefing.md.j2", scenario=scenario, side=side,
         date_label=scenario.date_label or f"{scenario.date:%-d %B %Y}",
         scale=parse_scale(scenario.scale), shown_sides=summaries,
-        visibility_note=VISIBILITY.get(scenario.visibility, ""),
-        sea_note=SEAS.get(scenario.sea_state, ""),
-        ratio=strength_ratio(totals) if side is None else "",
+        tables=cardtables.active(),
+        ratio=strength_ratio(totals) if side is None else None,
         # Hidden information: a side reads only its own set-up, rules and orders.
         briefed_sides=shown,
         rules_for_sides=[(s.name, rule) for s in shown for rule in s.special_rules],

@@ -1,58 +1,53 @@
-"""Scenario briefings: what each side knows, and the referee's whole picture."""
+"""Scenario briefings: what each side knows, and the referee's whole picture.
+
+The wording is ``templates/surface_action/briefing.md.j2`` (a user may replace it); this
+module gathers the values and draws the template's mini-markup.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
+from dataclasses import dataclass
 
 from generator.canvasdoc import CanvasDoc
 from generator.layout import Paper
 from generator.packets import Component
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.schema import Scenario, Side
+from generator.templating import markup_blocks, render_text
 
 
-def _formations(views: Sequence[ShipView]) -> list[str]:
-    groups: dict[str, list[str]] = {}
+@dataclass(frozen=True)
+class Formation:
+    """A formation as the briefing lists it: its name and its ships."""
+
+    name: str
+    ships: list[ShipView]
+
+
+def formations(views: Sequence[ShipView]) -> list[Formation]:
+    """A side's ships grouped by formation (a ship alone is its own formation)."""
+    groups: dict[str, list[ShipView]] = {}
     for view in views:
-        groups.setdefault(view.formation or view.name,
-                          []).append(view.name + (" (fleet flagship)" if view.flagship else ""))
-    return [f"<b>{escape(name)}</b>: {escape(', '.join(ships))}" for name, ships in groups.items()]
+        groups.setdefault(view.formation or view.name, []).append(view)
+    return [Formation(name, ships) for name, ships in groups.items()]
 
 
 def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list[ShipView]],
                     paper: Paper, footer: str) -> Component:
     """A side's briefing (its own ships and orders), or the referee's (``side`` None)."""
-    who = side.name if side else "Referee"
+    shown = [side] if side else list(scenario.sides)
+    text = render_text("surface_action/briefing.md.j2", scenario=scenario, side=side,
+                       who=side.name if side else "Referee", shown_sides=shown,
+                       formations={s.id: formations(views[s.id]) for s in shown})
     doc = CanvasDoc(paper, f"{scenario.name}: briefing", footer)
-    doc.anchor("Briefing")
-    doc.paragraph(escape(scenario.name), "h1")
-    when = "Night" if scenario.time == "night" else "Day"
-    doc.paragraph(f"{escape(scenario.date_label or scenario.date.isoformat())} · {when}: "
-                  f"sighting {scenario.sighting_in} in · {escape(who)}", "body")
-    shown = [side] if side else scenario.sides
-    for s in shown:
-        doc.paragraph(escape(s.name) + (f" — {escape(s.commander)}" if s.commander else ""),
-                      "h2")
-        if s.edge:
-            doc.paragraph(f"Friendly edge: {escape(s.edge)}.")
-        if s.briefing:
-            doc.paragraph(escape(s.briefing), "body")
-        doc.paragraph("Formations:", "h3")
-        for line in _formations(views[s.id]):
-            doc.paragraph(line)
-        doc.paragraph(f"Dummy formation blanks: {s.dummies}. Dummy torpedo markers: "
-                      f"{s.torpedo_dummies}. Event cards: deal {s.cards.hand}, draw "
-                      f"{s.cards.draw} each Card Draw phase.")
-    if side is None:
-        doc.paragraph("Set-up", "h2")
-        doc.paragraph(escape(scenario.starting_conditions), "body")
-    if scenario.special_rules:
-        doc.paragraph("Special rules", "h2")
-        for rule in scenario.special_rules:
-            doc.paragraph("• " + escape(rule))
-    doc.paragraph("Victory", "h2")
-    doc.paragraph(escape(scenario.victory), "body")
+    for kind, line in markup_blocks(text):
+        if kind == "anchor":
+            doc.anchor(line)
+        elif kind in ("h1", "h2", "h3", "body"):
+            doc.paragraph(line, kind)
+        else:  # bullets and single lines are small print, as the data sheets are
+            doc.paragraph(("• " if kind == "bullet" else "") + line)
     pdf, pages = doc.finish()
     key = f"briefing:{side.id if side else 'referee'}"
     return Component(key, "Briefing", "Brief-", pdf, pages, [])

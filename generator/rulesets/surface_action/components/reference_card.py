@@ -1,11 +1,14 @@
 """The Surface Action reference card: the charts exactly as printed, then the rules in brief.
 
-The charts come from ``charts.yaml`` (the calculator reads the same data); the rules
-summary is quarterdeck's own text in ``templates/surface_action/reference.md.j2``, with
-every number filled in from the same data.
+The charts come from ``charts.yaml`` (the calculator reads the same data); the small
+print under them is ``templates/surface_action/chart-notes.md.j2`` and the rules summary
+is quarterdeck's own text in ``templates/surface_action/reference.md.j2``, with every
+number filled in from the charts in force (``--tables``).
 """
 
 from __future__ import annotations
+
+from xml.sax.saxutils import escape
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
@@ -14,7 +17,7 @@ from generator.layout import Paper
 from generator.packets import Bookmark, Component
 from generator.rulesets.surface_action.charts import Chart, Charts
 from generator.tablestyle import Anchor, data_table, render_flow, styles
-from generator.templating import markup_to_flowables, render_text
+from generator.templating import markup_to_flowables, render_blocks, render_text, safe_markup
 from generator.units import MM
 
 BLANK = "—"
@@ -27,16 +30,26 @@ def chart_rows(chart: Chart) -> list[list[str]]:
             for roll, row in enumerate(chart.rows, 1)]
 
 
-def _chart(chart: Chart, note: str) -> list[Flowable]:
+NOTES = "surface_action/chart-notes.md.j2"
+NOTE_BLOCKS = ("long_range", "floor", "blank", "fires", "thresholds", "checks_title", "night",
+               "turning")
+
+
+def chart_notes(charts: Charts, chart: Chart | None = None) -> dict[str, str]:
+    """The small print under the charts, by block name, as paragraph markup."""
+    return {key: safe_markup(text.strip()) for key, text in
+            render_blocks(NOTES, NOTE_BLOCKS, charts=charts, chart=chart, blank=BLANK,
+                          nations=NATION_NAMES).items()}
+
+
+def _chart(charts: Charts, chart: Chart, note: str) -> list[Flowable]:
     st = styles()
     widths = [10, *[24] * len(chart.columns)]
     out: list[Flowable] = [Paragraph(chart.title, st["h3"]),
                            data_table(["Roll", *chart.columns], chart_rows(chart), widths)]
-    if chart.long_range is not None:
-        out.append(Paragraph(f"{chart.long_range.modifier:+d} to the die roll at ranges beyond "
-                             f"{chart.long_range.beyond_in:g} inches. {note}", st["small"]))
-    elif note:
-        out.append(Paragraph(note, st["small"]))
+    text = " ".join(t for t in (chart_notes(charts, chart)["long_range"], note) if t)
+    if text:
+        out.append(Paragraph(text, st["small"]))
     return out
 
 
@@ -45,31 +58,19 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
     st = styles()
     out: list[Flowable] = [Anchor("Damage charts"),
                            Paragraph("Surface Action: charts", st["h1"])]
-    floor = (f"A modified roll below {charts.lowest_roll} reads row {charts.lowest_roll} "
-             "(quarterdeck default).")
+    notes = chart_notes(charts)
+    torpedo_note = escape(charts.columns.torpedo_default_note)
     for key, chart in charts.damage_charts.items():
-        note = floor if chart.long_range else charts.columns.torpedo_default_note
-        out += _chart(chart, note if key != "carrier" else floor)
+        note = notes["floor"] if chart.long_range else torpedo_note
+        out += _chart(charts, chart, note if key != "carrier" else notes["floor"])
         out.append(Spacer(1, 1.5 * MM))
-    out.append(Paragraph(f"{BLANK}: no effect (a natural 6 still starts a fire).", st["small"]))
+    out.append(Paragraph(notes["blank"], st["small"]))
     legend = [[letter, text] for letter, text in charts.results.items()]
     out += [Paragraph("Hit results", st["h3"]), data_table(["Hit", "Effect"], legend, [14, 110])]
-    fires = charts.fires
-    readied = ", ".join(f"{n} on a {roll}" for roll, n in sorted(fires.readied_planes.items()))
-    out.append(Paragraph(
-        f"Fires: natural {', '.join(map(str, fires.natural))} on any chart; carriers "
-        f"{' or '.join(map(str, fires.carriers))}; carriers with readied planes: {readied}. "
-        f"A fire roll of {' or '.join(map(str, fires.spread_on))} also rolls on the gunfire "
-        "chart.", st["small"]))
-    limits = charts.thresholds
-    out.append(Paragraph(
-        f"{limits.crippled.get('P')} P or {limits.crippled.get('F')} F hits: no guns, torpedoes "
-        f"or aircraft. {limits.sinks.get('P')} P hits: sinks. {limits.abandoned.get('F')} F "
-        "hits: abandoned.", st["small"]))
+    out.append(Paragraph(notes["fires"], st["small"]))
+    out.append(Paragraph(notes["thresholds"], st["small"]))
     checks = charts.hit_checks
-    out += [Paragraph("Checks after M and S hits" + (" (quarterdeck default; a scenario may "
-                                                   "set its own by navy)" if checks.default
-                                                   else ""), st["h3"]),
+    out += [Paragraph(notes["checks_title"], st["h3"]),
             data_table(["Hit", "Explosion, ship sinks", "Fire starts"],
                        [[letter, _faces(check.explosion), _faces(check.fire)]
                         for letter, check in (("M", checks.M), ("S", checks.S))],
@@ -85,21 +86,16 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
     values.append(["All other navies", str(night.other)])
     out += [Paragraph("Night sighting value by navy", st["h3"]),
             data_table(["Navy", "Roll at or under"], values, [40, 40]),
-            Paragraph(night.default_note + " Commonwealth navies use the Royal Navy line.",
-                      st["small"])]
+            Paragraph(notes["night"], st["small"])]
     rows = []
     for generation, rule in charts.maneuver.items():
         half = "any turn" if rule.half_on_any_turn else f"{rule.half:.0%} of the move"
         none = f"{rule.none:.0%} of the move" if rule.none is not None else "never"
         rows.append([generation, half, none])
-    move = charts.movement
-    small, small_cost = move.small_circle_in, move.small_cost_in
-    large, large_cost = move.large_circle_in, move.large_cost_in
     out += [Paragraph("Turning and gunfire", st["h3"]),
             data_table(["Fire control", "Half strength from", "No gunfire from"], rows,
                        [26, 40, 40]),
-            Paragraph(f"Turning circle {small:g} in, {small_cost:g} in of movement per 30° or "
-                      f"part; BB and BC {large:g} in, {large_cost:g} in per 30°.", st["small"])]
+            Paragraph(notes["turning"], st["small"])]
     return out
 
 
@@ -110,8 +106,7 @@ def _faces(faces: list[int]) -> str:
 def render_reference_card(charts: Charts, paper: Paper, footer: str) -> Component:
     """The charts, then the rules summary, as one component (key ``card``)."""
     story = chart_flowables(charts)
-    text = render_text("surface_action/reference.md.j2", escape=False,
-                       t=charts.model_dump(mode="python"))
+    text = render_text("surface_action/reference.md.j2", charts=charts)
     story += [Anchor("Rules in brief"), *markup_to_flowables(text)]
     result = render_flow(story, paper, "Surface Action reference card", footer)
     marks = [Bookmark(title, page, top) for title, page, top in result.anchors]
