@@ -20,6 +20,7 @@ from generator.suggest import did_you_mean
 from generator.validation import describe, validate
 from generator.yamlsource import SourceDoc, load_yaml
 
+
 def kinds() -> list[str]:
     """Every data kind some registered ruleset reads (``ship-class``, ``scenario``...)."""
     return list(dict.fromkeys(k for r in REGISTRY.values() for k in r.data_kinds))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -57,7 +58,7 @@ def render_string_sheet(strings: Sequence[RangeString], scale: Scale, side_name:
     """One side's range strings: colour, use, knots and cutting length of each."""
     doc = CanvasDoc(paper, f"Range strings: {side_name}", footer, calibration=True)
     doc.anchor(f"Range strings: {side_name}")
-    doc.paragraph(f"Range strings · {side_name}", "h1")
+    doc.paragraph(f"Range strings · {escape(side_name)}", "h1")
     doc.paragraph(
         f"Scale <b>{scale.describe()}</b>. One thread per colour. Measure every knot from "
         "the end you hold at the firing ship's bow point. Knots sit at whole "
@@ -79,7 +80,7 @@ def render_string_sheet(strings: Sequence[RangeString], scale: Scale, side_name:
         doc.paragraph(f"{string.color_name}: {string.what}, {string.length_units} "
                       f"{scale.unit} to the last knot", head)
         doc.paragraph(f"Knots: {knots}", indent)
-        doc.paragraph(f"Used by: {', '.join(string.users)}", indent)
+        doc.paragraph(f"Used by: {escape(', '.join(string.users))}", indent)
         if string.default:
             doc.paragraph("Run from the <b>DEFAULT</b> torpedo_runs table (the rules give no "
                           "torpedo ranges): a class's <i>run_yd</i> or a --tables file "

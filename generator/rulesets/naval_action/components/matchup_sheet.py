@@ -6,6 +6,8 @@ coloured die's result off the row: no subtraction, no row shifts, no table look-
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
 from generator.canvasdoc import CanvasDoc
 from generator.dice import percent
 from generator.grid import Grid, aligned
@@ -90,7 +92,7 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
         doc.new_page()
         firer = page.firer
         doc.anchor(firer.name)
-        doc.paragraph(f"{firer.name} <font size=9>({firer.cls.name} class "
+        doc.paragraph(f"{escape(firer.name)} <font size=9>({escape(firer.cls.name)} class "
                       f"{firer.cls.type.value}) against every enemy, resolved</font>", "h2")
         fixed = "; ".join(page.applied)
         doc.paragraph(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from xml.sax.saxutils import escape
 
 from generator.canvasdoc import CanvasDoc
 from generator.grid import Grid, aligned
@@ -40,8 +41,8 @@ def render_victory(scenario: Scenario, views: dict[str, list[ShipView]],
     mult = loss_multipliers(totals)
     doc = CanvasDoc(paper, "Victory", footer)
     doc.anchor("Victory")
-    doc.paragraph(f"{scenario.name}: victory points", "h1")
-    strengths = "; ".join(f"{s.name} {number(totals[s.id])}" for s in scenario.sides)
+    doc.paragraph(f"{escape(scenario.name)}: victory points", "h1")
+    strengths = "; ".join(f"{escape(s.name)} {number(totals[s.id])}" for s in scenario.sides)
     doc.paragraph(
         f"Comparative strength (CS): {strengths}. When one side is stronger, each ship it "
         "loses is worth its CS times the strength ratio to the other side, while the weaker "
@@ -58,10 +59,10 @@ def render_victory(scenario: Scenario, views: dict[str, list[ShipView]],
         values = ship_values([(v.name, v.cls.name, v.cls.type.value,
                                Fraction(v.comparative_strength).limit_denominator(100))
                               for v in views[side.id]], mult[side.id], share)
-        enemy = " and ".join(s.name for s in scenario.sides if s.id != side.id)
+        enemy = " and ".join(escape(s.name) for s in scenario.sides if s.id != side.id)
         doc.space(2)
         doc.anchor(side.name)
-        doc.paragraph(f"{side.name}: losses score for {enemy} (× {number(mult[side.id])})",
+        doc.paragraph(f"{escape(side.name)}: losses score for {enemy} (× {number(mult[side.id])})",
                       "h2")
         rows = [[v.name, f"{v.cls} {v.type}", number(v.cs), number(v.if_sunk),
                  number(v.if_hd), "", ""] for v in values]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from xml.sax.saxutils import escape
 
 from generator.canvasdoc import CanvasDoc
 from generator.dice import percent
@@ -117,7 +118,7 @@ def render_resolution(weapons: Weapons, night: bool, charts: Charts, paper: Pape
             doc.ensure(grid.header_height + 60 * MM)
             doc.anchor(f"{key} ({'gun' if kind == 'gunfire' else 'torpedo'})")
             hits = " ".join(str(h) if h is not None else OUT for h in weapon.hit)
-            doc.paragraph(f"{weapon.name or key} ({key}): hit values {hits}, power "
+            doc.paragraph(f"{escape(weapon.name or key)} ({escape(key)}): hit values {hits}, power "
                           f"{weapon.power}" + (", less 1 per band beyond the closest"
                                                if kind == "gunfire" else ", at every range"),
                           "h3")
@@ -185,7 +186,7 @@ def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weap
         grid = matchup_grid(lines, weapons)
         doc.ensure(grid.header_height + 30 * MM)
         doc.anchor(view.name)
-        doc.paragraph(f"{view.name} ({view.cls.name} {view.type})", "h3")
+        doc.paragraph(f"{escape(view.name)} ({escape(view.cls.name)} {view.type})", "h3")
         doc.grid(grid)
         doc.space(2)
     pdf, pages = doc.finish()
