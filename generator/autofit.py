@@ -260,8 +260,9 @@ class LabelFitter:
         if fitted.failed:
             printed = (f"printed {quoted(fitted.text)} at {fitted.size:.2f} pt"
                        if fitted.text else "nothing printed (no room at all)")
+            how = "even abbreviated at" if abbreviate else "at"
             message = (f"piece {piece_id}: label {quoted(text)} does not fit "
-                       f"{width / MM:.2f} mm even abbreviated at {floor:g} pt; {printed}")
+                       f"{width / MM:.2f} mm {how} {floor:g} pt; {printed}")
             self.warnings.append(message)
             self.by_piece.setdefault(piece_id, []).append(message)
         return fitted
