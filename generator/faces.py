@@ -213,6 +213,9 @@ class FaceLayout(_Strict):
         1.0 * MM, description="How far every label keeps inside the cut line.")
     values: dict[str, Literal["number", "text", "colour"]] = Field(
         default_factory=dict, max_length=40, description="The values a piece binds, by kind.")
+    defaults: dict[str, Value] = Field(
+        default_factory=dict, max_length=40,
+        description="Values used when a piece does not give its own.")
     fields: list[FaceField] = Field(default_factory=list, max_length=60,
                                     description="What is drawn, in order (later on top).")
     back: DerivedBack | None = Field(None, description="A back derived from the front.")
@@ -321,6 +324,12 @@ def layout_problems(layout: FaceLayout) -> list[tuple[Loc, str]]:
         if not _NAME.match(name) or name in RESERVED:
             out.append((("values", name), f"found '{name}', expected a value name of lowercase "
                                           "letters, digits and _ (not from, round, set or add)"))
+    for name, value in layout.defaults.items():
+        kind = layout.values.get(name)
+        if kind is None:
+            out.append((("defaults", name), _unknown(name, layout.values)))
+        elif problem := _kind_problem(kind, value):
+            out.append((("defaults", name), problem))
     out.extend(_colour_problems(layout.background, ("background",), layout.values))
     for i, f in enumerate(layout.fields):
         out.extend(_field_problems(f, ("fields", i), layout))
@@ -367,6 +376,16 @@ def _coarse(faces: dict[str, FaceLayout]) -> dict[str, FaceLayout]:
     return faces
 
 
+def _coarse_one(layout: FaceLayout) -> FaceLayout:
+    problems = layout_problems(layout)
+    if problems:
+        loc, message = problems[0]
+        raise ValueError(f"expected a valid face layout; {dotted(loc)}: {message}")
+    return layout
+
+
+Face = Annotated[FaceLayout, AfterValidator(_coarse_one)]
+"""One face layout, for a field of a tables model (see ``Faces``)."""
 Faces = Annotated[dict[str, FaceLayout], AfterValidator(_coarse)]
 """A mapping of face layouts, for a field of a tables model.
 
@@ -650,7 +669,7 @@ def face_piece(layout: FaceLayout, values: Mapping[str, Value], piece_id: str, t
 
     Args:
         layout: The face layout (its ``back``, if any, becomes the piece's back).
-        values: Every value the layout declares.
+        values: Every value the layout declares and has no default for.
         piece_id: The piece's id.
         title: What a person calls it.
         quantity: Copies to print.
@@ -665,6 +684,7 @@ def face_piece(layout: FaceLayout, values: Mapping[str, Value], piece_id: str, t
 
     """
     fitter = fitter if fitter is not None else LabelFitter()
+    values = {**layout.defaults, **values}
     check_values(layout, values, piece_id)
     front = face_art(layout, values, piece_id, fitter)
     back = None
