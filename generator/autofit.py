@@ -259,7 +259,7 @@ class LabelFitter:
                                                         abbreviate)
         if fitted.failed:
             printed = (f"printed {quoted(fitted.text)} at {fitted.size:.2f} pt"
-                       if fitted.text else "nothing printed (no room at all)")
+                       if fitted.text else "nothing printed (too little room)")
             how = "even abbreviated at" if abbreviate else "at"
             message = (f"piece {piece_id}: label {quoted(text)} does not fit "
                        f"{width / MM:.2f} mm {how} {floor:g} pt; {printed}")

@@ -72,7 +72,15 @@ _REF = re.compile(r"^\{([a-z][a-z0-9_]{0,31})\}$")
 _SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
 
 ValueKind = Literal["number", "text", "colour"]
-Value = int | str
+
+
+def _value(value: object) -> object:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError("expected a whole number or text")
+    return value
+
+
+Value = Annotated[int | str, BeforeValidator(_value)]
 
 
 # -- value types -----------------------------------------------------------------------
