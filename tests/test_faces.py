@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from test_sa_counters import read_cells
 
 from generator import fonts
 from generator.autofit import LABEL_FLOOR, LabelFitter, abbreviations, fit_label
@@ -18,7 +19,7 @@ from generator.faces import (
     load_faces,
     template_names,
 )
-from generator.imposition import CUT_GREY, ID_SIZE, Options, impose
+from generator.imposition import Options, impose
 from generator.pieces import piece_warnings
 from generator.rulesets.surface_action.countertables import COUNTERS_FILE, bundled_counters
 from generator.sprue import Sprue
@@ -86,30 +87,10 @@ def sprue() -> Sprue:
                                                             "groups": ["unit"]}])
 
 
-def grey(colour: object) -> float:
-    if isinstance(colour, (list, tuple)):
-        return float(colour[0]) if len(colour) == 1 else -1.0
-    return -1.0 if colour is None else float(colour)  # type: ignore[arg-type]
-
-
 def read_back(pdf: bytes, tmp: Path) -> list[dict]:
     """Per placed copy: id, page, cut box (x0, top, x1, bottom) and the glyphs in it."""
-    path = tmp / "faces.pdf"
-    path.write_bytes(pdf)
-    out = []
-    with pdfplumber.open(path) as doc:
-        for number, page in enumerate(doc.pages):
-            cuts = [(r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects
-                    if not r["fill"] and abs(grey(r.get("stroking_color")) - CUT_GREY) < 1e-3]
-            ids = [w for w in page.extract_words(extra_attrs=["size"], x_tolerance=0.5)
-                   if abs(w["size"] - ID_SIZE) < 1e-6]
-            chars = [c for c in page.chars if c["size"] > ID_SIZE + 1e-6]
-            for word in ids:
-                box = min(cuts, key=lambda c: abs(c[0] - word["x0"]) + abs(c[3] - word["bottom"]))
-                mine = [c for c in chars if box[0] - 1 < (c["x0"] + c["x1"]) / 2 < box[2] + 1
-                        and box[1] - 1 < (c["top"] + c["bottom"]) / 2 < box[3] + 1]
-                out.append({"id": word["text"], "page": number, "box": box, "chars": mine})
-    return out
+    cells, _ = read_cells(pdf, tmp)
+    return [{"id": c.id, "page": c.page, "box": c.box, "chars": c.chars} for c in cells]
 
 
 def text_of(chars: list[dict]) -> str:
@@ -161,7 +142,7 @@ def test_the_derived_back_halves_rounds_and_reads_unmirrored(layouts, tmp_path):
     assert text_of(back["chars"]) == "Guards Rifle / 2-2-4"  # 5 halved down, 3 minus 1
     # the back sits mirrored across the long edge; its text reads left to right, and each
     # glyph keeps its place inside the cut box, as on the front
-    with pdfplumber.open(tmp_path / "faces.pdf") as doc:
+    with pdfplumber.open(tmp_path / "read.pdf") as doc:  # where read_cells left it
         width = doc.pages[0].width
     assert abs(back["box"][0] - (width - front["box"][2])) <= TOL
     for f, b in zip(sorted(front["chars"], key=lambda c: (c["top"], c["x0"]))[:5],
@@ -205,23 +186,19 @@ def problems_of(tmp_path: Path, text: str) -> list[str]:
     return [str(p) for p in err.value.problems]
 
 
-def test_type_errors_are_located_with_did_you_mean(tmp_path):
-    text = LAYOUT.replace("icon: star", "icon: stra").replace("x: 5.5mm", "x: 5.5mmm")
-    assert problems_of(tmp_path, text) == [
+LOCATED = {
+    # types first: a bad icon and a bad length
+    "types": ([("icon: star", "icon: stra"), ("x: 5.5mm", "x: 5.5mmm")], [
         "bad.yaml:17:15: faces.infantry.fields.1.icon: found 'stra', expected one of bar, "
         "circle, flame, rectangle, star, triangle; did you mean 'star'?",
         "bad.yaml:18:12: faces.infantry.fields.1.x: found '5.5mmm', expected a length "
-        "such as '3mm' or '0.125in'",
-    ]
-
-
-def test_layout_errors_are_located(tmp_path):
-    text = (LAYOUT.replace('"{name}"', '"{nmae}"')
-            .replace("width: 14mm\n        height: 4mm", "width: 14.5mm\n        height: 4mm")
-            .replace("defence: {minus: 1}", "defense: {minus: 1}")
-            .replace('set: {fill: "#e04a3a"}', 'set: {fill: "#e04a3a", move: x}')
-            .replace("height: 3mm", "height: 1mm"))
-    assert problems_of(tmp_path, text) == [
+        "such as '3mm' or '0.125in'"]),
+    # then the layout: names, a box past the safe zone, a box too short for its floor
+    "layout": ([('"{name}"', '"{nmae}"'),
+                ("width: 14mm\n        height: 4mm", "width: 14.5mm\n        height: 4mm"),
+                ("defence: {minus: 1}", "defense: {minus: 1}"),
+                ('set: {fill: "#e04a3a"}', 'set: {fill: "#e04a3a", move: x}'),
+                ("height: 3mm", "height: 1mm")], [
         "bad.yaml:8:15: faces.infantry.fields.0.text: found unknown value 'nmae', expected "
         "one of name, attack, defence, move, fill; did you mean 'name'?",
         "bad.yaml:12:17: faces.infantry.fields.0.height: found 1.00mm, expected at least "
@@ -230,16 +207,12 @@ def test_layout_errors_are_located(tmp_path):
         "at most 15.00mm (the trim less the 1.00mm safe zone)",
         "bad.yaml:35:16: faces.infantry.back.defense: found unknown value 'defense', expected "
         "one of name, attack, defence, move, fill; did you mean 'defence'?",
-        "bad.yaml:37:36: faces.infantry.back.set.move: found 'x', expected a whole number",
-    ]
-
-
-def test_safe_zone_templates_and_kinds_are_checked(tmp_path):
-    text = (LAYOUT.replace("x: 1mm\n        y: 1mm", "x: 0.5mm\n        y: 1mm")
-            .replace('"{attack}-{defence}-{move}"', '"{attack.__class__}"')
-            .replace('colour: "#ffffff"\n      - text', 'colour: "{name}"\n      - text')
-            .replace("attack: half", "name: half"))
-    assert problems_of(tmp_path, text) == [
+        "bad.yaml:37:36: faces.infantry.back.set.move: found 'x', expected a whole number"]),
+    # the safe zone's near edge, templates that try more than a name, kinds that differ
+    "kinds": ([("x: 1mm\n        y: 1mm", "x: 0.5mm\n        y: 1mm"),
+               ('"{attack}-{defence}-{move}"', '"{attack.__class__}"'),
+               ('colour: "#ffffff"\n      - text', 'colour: "{name}"\n      - text'),
+               ("attack: half", "name: half")], [
         "bad.yaml:9:12: faces.infantry.fields.0.x: found 0.50mm, expected at least 1.00mm "
         "(the safe zone inside the cut)",
         "bad.yaml:22:17: faces.infantry.fields.1.colour: found '{name}' (a text value), "
@@ -247,16 +220,22 @@ def test_safe_zone_templates_and_kinds_are_checked(tmp_path):
         "bad.yaml:23:15: faces.infantry.fields.2.text: found '{attack.__class__}', expected "
         "a value name in braces such as {name} (no expressions, attributes or formats)",
         "bad.yaml:34:13: faces.infantry.back.name: found 'name' (a text value), expected a "
-        "number value to change",
-    ]
-
-
-def test_icons_may_reach_the_cut_but_not_past_it(tmp_path):
-    text = LAYOUT.replace("x: 5.5mm\n        y: 4.5mm", "x: 11.5mm\n        y: 0mm")
-    assert problems_of(tmp_path, text) == [
+        "number value to change"]),
+    # icons may reach the cut line, not cross it
+    "icons": ([("x: 5.5mm\n        y: 4.5mm", "x: 11.5mm\n        y: 0mm")], [
         "bad.yaml:20:16: faces.infantry.fields.1.width: found x + width = 16.50mm, expected "
-        "at most 16.00mm (the trim)",
-    ]
+        "at most 16.00mm (the trim)"]),
+}
+
+
+@pytest.mark.parametrize("case", LOCATED)
+def test_problems_are_located_with_exact_messages(tmp_path, case):
+    edits, expected = LOCATED[case]
+    text = LAYOUT
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    assert problems_of(tmp_path, text) == expected
 
 
 def test_a_ruleset_tables_file_locates_face_problems(tmp_path):
