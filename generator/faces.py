@@ -261,9 +261,10 @@ def fill_template(template: str, values: Mapping[str, Value]) -> str:
     return _TOKEN.sub(one, template)
 
 
-def _unknown(name: str, values: Mapping[str, str], kind: str = "value") -> str:
-    known = ", ".join(values) or "nothing (no values declared)"
-    return (f"found unknown {kind} '{name}', expected one of {known}"
+def _unknown(name: str, values: Mapping[str, str]) -> str:
+    if not values:
+        return f"found unknown value '{name}', expected none (the layout declares no values)"
+    return (f"found unknown value '{name}', expected one of {', '.join(values)}"
             f"{did_you_mean(name, values)}")
 
 
