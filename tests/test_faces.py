@@ -101,6 +101,16 @@ def text_of(chars: list[dict]) -> str:
                       for _, row in sorted(rows.items()))
 
 
+def assert_safe(cell: dict) -> None:
+    """Every glyph box of the cell lies at least 1 mm inside its cut line (to 0.01 mm)."""
+    x0, top, x1, bottom = cell["box"]
+    for ch in cell["chars"]:
+        assert ch["x0"] >= x0 + 1 * MM - TOL, (cell["id"], ch["text"])
+        assert ch["x1"] <= x1 - 1 * MM + TOL, (cell["id"], ch["text"])
+        assert ch["top"] >= top + 1 * MM - TOL, (cell["id"], ch["text"])
+        assert ch["bottom"] <= bottom - 1 * MM + TOL, (cell["id"], ch["text"])
+
+
 # -- geometry ----------------------------------------------------------------------------
 
 
@@ -115,11 +125,7 @@ def test_every_label_stays_a_millimetre_inside_the_cut_front_and_back(layouts, t
         x0, top, x1, bottom = cell["box"]
         assert abs(x1 - x0 - 16 * MM) <= TOL and abs(bottom - top - 16 * MM) <= TOL
         assert cell["chars"], cell["id"]
-        for ch in cell["chars"]:
-            assert ch["x0"] >= x0 + 1 * MM - TOL, (cell["id"], ch["text"])
-            assert ch["x1"] <= x1 - 1 * MM + TOL, (cell["id"], ch["text"])
-            assert ch["top"] >= top + 1 * MM - TOL, (cell["id"], ch["text"])
-            assert ch["bottom"] <= bottom - 1 * MM + TOL, (cell["id"], ch["text"])
+        assert_safe(cell)
     front = next(c for c in cells if c["id"] == "unit.0")
     # the name is left-aligned in its box: its first glyph starts on the box's left edge
     first = min(front["chars"], key=lambda c: c["x0"])
@@ -328,3 +334,19 @@ def test_a_ten_thousand_character_label_is_quick():
     assert fitter.warnings == ["piece long: label 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW...' "
                                "does not fit 0.30 mm at 4.5 pt; nothing printed (too little "
                                "room)"]
+
+
+def test_naval_action_damage_marker_derives_its_heavy_damage_back(tmp_path):
+    from generator.rulesets.naval_action.components.markers import MarkerMaker
+    from generator.rulesets.naval_action.markertables import bundled_markers
+
+    piece = MarkerMaker(bundled_markers()).damage_piece(2)
+    assert (piece.id, round(piece.width / MM, 2), piece.quantity) == ("damage", 10.0, 2)
+    imposed = impose([piece], Sprue(kind="sprue", id="t", title="T", regions=[
+        {"title": "Damage", "groups": ["damage"]}]), Options(duplex="long"), "D", "test")
+    cells = read_back(imposed.pdf, tmp_path)
+    said = sorted((c["id"], text_of(c["chars"])) for c in cells)
+    assert said == [("damage", "D"), ("damage", "D"), ("damage.back", "HD"),
+                    ("damage.back", "HD")]
+    for cell in cells:
+        assert_safe(cell)
