@@ -8,7 +8,7 @@ three, so a VASSAL module or a TTS save can be rebuilt and still find its images
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
@@ -36,6 +36,8 @@ class Piece:
         back: Draws the back face, or None for a one-sided piece.
         quantity: How many copies to print.
         group: Which sheet region it goes in (a sprue's ``groups`` select by this).
+        warnings: What went wrong making it (a label fitted only by the last resort of
+            ``autofit``'s rule), each naming the piece; the build reports them.
 
     Not frozen: a kit makes thousands, and a frozen dataclass is five times slower to
     create. Treat pieces as read-only.
@@ -50,6 +52,12 @@ class Piece:
     back: Art | None = None
     quantity: int = 1
     group: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def piece_warnings(pieces: Iterable[Piece]) -> list[str]:
+    """Every warning the pieces carry, each once, in order (repeated pieces repeat none)."""
+    return list(dict.fromkeys(w for piece in pieces for w in piece.warnings))
 
 
 def draw_face(canvas: Canvas, art: Art, x: float, y: float, width: float, height: float,

@@ -233,8 +233,11 @@ def test_labels_never_overflow_and_abbreviate_readably():
     tight = fit_label("Giovanni delle Bande Nere", fonts.NARROW_BOLD, 7, 9 * MM)
     assert tight.abbreviated and tight.text.startswith("G. d. B.")
     assert fit_label("Hatsushimo", fonts.NARROW_BOLD, 7, 30 * MM).text == "Hatsushimo"
-    nothing = fit_label("WWW", fonts.BOLD, 7, 0.5 * MM)
-    assert nothing.failed and nothing.text == ""
+    # the last resort: the first letter below the floor, still inside the room
+    forced = fit_label("WWW", fonts.BOLD, 7, 0.5 * MM)
+    assert forced.failed and forced.text == "W" and forced.size < LABEL_FLOOR
+    assert forced.width <= 0.5 * MM
+    assert fit_label("WWW", fonts.BOLD, 7, 0.0).text == ""  # no room at all
 
 
 def test_back_piece_keeps_size_and_names_itself():

@@ -350,28 +350,34 @@ def test_reload_sets_side_nation_and_legends(views):
 def test_counter_tables_report_located_problems(tmp_path):
     text = COUNTERS_FILE.read_text(encoding="utf-8")
     bad = tmp_path / "counters.yaml"
-    bad.write_text(text.replace("hit: 15mm x 15mm", "hit: 5mm x 15mm")
+    bad.write_text(text.replace("blank: 20mm x 20mm", "blank: 5mm x 20mm")
                    .replace("P: {per_ship: 3", "P: {per_ship: three"), encoding="utf-8")
     with pytest.raises(DataError) as err:
         bundled_counters(bad)
     messages = [str(p) for p in err.value.problems]
-    assert any("sizes.hit: found '5mm x 15mm', expected each side from 8mm to 60mm" in m
+    assert any("sizes.blank: found '5mm x 20mm', expected each side from 8mm to 60mm" in m
                for m in messages), messages
     assert any("hit_markers.P.per_ship: found 'three', expected a whole number" in m
                for m in messages), messages
     assert all(re.match(rf"{re.escape(str(bad))}:\d+:\d+:", m) for m in messages)
 
 
-def test_a_label_that_cannot_fit_names_its_counter(views):
-    tables = bundled_counters()
-    narrow = tables.model_copy(update={"sizes": tables.sizes.model_copy(
-        update={"turn": (8 * MM, 15 * MM)})})
-    # 8 mm, the smallest the tables accept, still takes every label (shrunk to fit)
-    side_counter_pieces(SIDE, SIDE_NAME, views, 0, 0, 1, narrow)
-    tiny = tables.model_copy(update={"sizes": tables.sizes.model_copy(
-        update={"turn": (1.0, 42.0)})})
-    with pytest.raises(RenderError, match=r"counter turn\.us\.1: '1' does not fit"):
-        side_counter_pieces(SIDE, SIDE_NAME, views, 0, 0, 1, tiny)
+def test_a_label_that_cannot_fit_is_printed_small_and_warned_about(views, tmp_path):
+    text = COUNTERS_FILE.read_text(encoding="utf-8")
+    mark = '{text: "{number}", x: 1mm, y: 1.58mm, width: 13mm'
+    assert mark in text
+    narrow = tmp_path / "counters.yaml"
+    narrow.write_text(text.replace(mark, mark.replace("13mm", "0.5mm")), encoding="utf-8")
+    warnings: list[str] = []
+    pieces = side_counter_pieces(SIDE, SIDE_NAME, views, 0, 0, 1, bundled_counters(narrow),
+                                 warnings)
+    # never a crash, never an omission: the number is printed below the floor, warned
+    first = next(p for p in pieces if p.id == "turn.us.1")
+    assert first.warnings == ("piece turn.us.1: label '1' does not fit 0.50 mm at 4.5 pt; "
+                              "printed '1' at 2.49 pt",)
+    assert warnings == [w for n in range(1, 7) for w in next(
+        p for p in pieces if p.id == f"turn.us.{n}").warnings]
+    assert not [p for p in pieces if p.warnings and not p.id.startswith("turn.")]
 
 
 # -- event cards ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from generator.faces import Face, faces_precheck
 from generator.units import parse_length
 from generator.validation import load_model
 
@@ -57,13 +58,10 @@ class ShipMarker(_Strict):
 
 
 class MarkerSizes(_Strict):
-    """Trim sizes of the other markers."""
+    """Trim sizes of the other markers (face-layout markers carry their own)."""
 
     aircraft: Size
     torpedo_spread: Size = Field(alias="torpedo-spread")
-    smoke: Size
-    burning: Size
-    damage: Size
     battery_target: Size = Field(alias="battery-target")
     depth_track: Size = Field(alias="depth-track")
 
@@ -93,6 +91,14 @@ class NationColours(_Strict):
     ink: str = Field(pattern=_HEX)
 
 
+class MarkerFaces(_Strict):
+    """Face layouts of the simple pool markers (``generator/faces.py``); they bind no values."""
+
+    smoke: Face = Field(description="A smoke screen.")
+    burning: Face = Field(description="A ship on fire.")
+    damage: Face = Field(description="Damage: D on the front, HD on the derived back.")
+
+
 class MarkerTables(_Strict):
     """Everything ``tables/markers.yaml`` holds."""
 
@@ -103,6 +109,7 @@ class MarkerTables(_Strict):
     depths: list[str] = Field(min_length=1, max_length=8)
     crush_depth: dict[str, str]
     nation_colours: dict[str, NationColours]
+    marker_faces: MarkerFaces
 
 
 @functools.cache
@@ -113,4 +120,4 @@ def bundled_markers(path: Path = TABLES / "markers.yaml") -> MarkerTables:
         DataError: With every problem, located, if the file is invalid.
 
     """
-    return load_model(MarkerTables, path, path.name)
+    return load_model(MarkerTables, path, path.name, precheck=faces_precheck("marker_faces"))

@@ -11,45 +11,26 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, field_validator
+from pydantic import Field, field_validator
 
 from generator.datamodel import Nation, Strict
-from generator.units import MM, parse_length
+from generator.faces import Face, faces_precheck, size_between
 from generator.validation import load_model
 
 TABLES = Path(__file__).parent / "tables"
 COUNTERS_FILE = TABLES / "counters.yaml"
-_SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
 _HEX = r"^#[0-9a-fA-F]{6}$"
 DEFAULT_NAVY = "default"
 
-
-def _size(value: object) -> tuple[float, float]:
-    """``"15mm x 15mm"`` as (width, height) in points, within what a counter can be."""
-    match = _SIZE.match(value) if isinstance(value, str) else None
-    if match is None:
-        raise ValueError("expected a size such as '15mm x 15mm'")
-    try:
-        width, height = parse_length(match.group(1)), parse_length(match.group(2))
-    except ValueError:
-        raise ValueError("expected a size such as '15mm x 15mm'") from None
-    # Below 8 mm not even the big letter of a hit marker reads; above 60 mm it is no
-    # longer a counter (and would not fit the sheet's rows sensibly).
-    if not (8 * MM - 1e-9 <= width <= 60 * MM + 1e-9 and 8 * MM - 1e-9 <= height <= 60 * MM + 1e-9):
-        raise ValueError("expected each side from 8mm to 60mm")
-    return width, height
-
-
-Size = Annotated[tuple[float, float], BeforeValidator(_size)]
+# Below 8 mm not even the big number of a blank reads; above 60 mm it is no longer a
+# counter (and would not fit the sheet's rows sensibly).
+Size = Annotated[tuple[float, float], size_between(8, 60)]
 Colour = Annotated[str, Field(pattern=_HEX)]
 
 
 class Sizes(Strict):
-    """Trim sizes of each kind of counter."""
+    """Trim sizes of the counters not drawn from a face layout (those carry their own)."""
 
-    hit: Size = Field(description="Hit markers P M S T F A.")
-    fire: Size = Field(description="Fire markers.")
-    turn: Size = Field(description="Turn counters 1-6.")
     blank: Size = Field(description="Formation blanks and dummy blanks.")
     torpedo: Size = Field(description="Torpedo markers and dummy torpedo markers.")
 
@@ -64,14 +45,21 @@ class HitMarker(Strict):
 
 
 class Fire(Strict):
-    """Fire markers: count, wording and flame colours."""
+    """Fire markers: how many (the face layout ``faces.fire`` says what they show)."""
 
     per_ship: int = Field(ge=0, le=10)
-    label: str = Field(min_length=1, max_length=8)
-    legend: str = Field(max_length=32)
-    fill: Colour
-    flame: Colour
-    ink: Colour
+
+
+class CounterFaces(Strict):
+    """The face layouts of the open counters (see ``generator/faces.py``).
+
+    Values each face may bind: ``turn``: number, legend, fill, ink; ``hit``: letter,
+    meaning, fill, ink; ``fire``: fill, ink (``fill``/``ink`` are the side's navy colours).
+    """
+
+    turn: Face = Field(description="Turn counters 1..highest.")
+    hit: Face = Field(description="Hit markers, one per letter.")
+    fire: Face = Field(description="Fire markers.")
 
 
 class Turns(Strict):
@@ -112,6 +100,7 @@ class CounterTables(Strict):
     blanks: Blanks
     torpedoes: TorpedoCounts
     navy_colours: dict[str, Colours]
+    faces: CounterFaces
 
     @field_validator("hit_markers")
     @classmethod
@@ -153,4 +142,4 @@ def bundled_counters(path: Path = COUNTERS_FILE) -> CounterTables:
 
     """
     display = "surface_action/tables/counters.yaml" if path == COUNTERS_FILE else str(path)
-    return load_model(CounterTables, path, display)
+    return load_model(CounterTables, path, display, precheck=faces_precheck("faces"))

@@ -1,16 +1,19 @@
 """NAVAL ACTION marker pieces: ships at 1:12,000 with silhouettes, and the pools.
 
 Each function here returns ``Piece`` objects for the shared imposition engine (and the
-PNG and Tabletop Simulator exports). Labels are fitted when the piece is made, so a
-label that cannot fit is reported before anything is drawn, naming the piece.
+PNG and Tabletop Simulator exports). Smoke, fire and damage markers are drawn from the
+face layouts in ``tables/markers.yaml`` (``generator/faces.py``); the damage marker's
+heavy-damage back is derived from its front there. Labels are fitted by the one rule of
+``generator/autofit.py`` when the piece is made; a label that only fits by its last
+resort is reported as a warning naming the piece.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -18,7 +21,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
-from generator.autofit import Fitted, fit_label
+from generator.autofit import Fitted, LabelFitter
+from generator.faces import face_piece
 from generator.pieces import Art, Piece
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.markers import SidePool, Spread, ship_slug
@@ -33,30 +37,6 @@ from generator.units import MM
 INSET = 0.45 * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
 TURRET_FILL = HexColor("#3a3a3a")
-SMOKE_FILL, SMOKE_PUFF = HexColor("#ececec"), HexColor("#c9c9c9")
-FIRE_FILL, FIRE_FLAME = HexColor("#ffe0bf"), HexColor("#e0601b")
-DAMAGE_D, DAMAGE_HD = HexColor("#ffe680"), HexColor("#e04a3a")
-
-
-@dataclass
-class Labels:
-    """Fitted labels and the warnings about the ones that did not fit."""
-
-    warnings: list[str]
-    _fitted: dict[tuple[object, ...], Fitted] = field(default_factory=dict)
-
-    def fit(self, piece_id: str, text: str, font: str, size: float, width: float,
-            shorter: tuple[str, ...] = ()) -> Fitted:
-        """Fit one label; a label that cannot be drawn at all is reported."""
-        # Names and battery labels repeat across a ship's markers and a fleet's ships.
-        key = (text, font, size, width, shorter)
-        fitted = self._fitted.get(key)
-        if fitted is None:
-            fitted = self._fitted[key] = fit_label(text, font, size, width, shorter=shorter)
-        if fitted.failed:
-            self.warnings.append(f"marker {piece_id}: label '{text}' does not fit in "
-                                 f"{width / MM:.1f} mm even abbreviated; left off")
-        return fitted
 
 
 def _background(c: Canvas, fill: Color, width: float, height: float, bleed: float) -> None:
@@ -69,7 +49,7 @@ class MarkerMaker:
 
     def __init__(self, tables: MarkerTables, images: dict[str, Path] | None = None) -> None:
         self.t = tables
-        self.labels = Labels([])
+        self.labels = LabelFitter()
         self.images = images or {}
         self._owners: dict[str, tuple[str, str]] = {}
         self._colours: dict[str, tuple[Color, Color]] = {}
@@ -157,12 +137,12 @@ class MarkerMaker:
             prev.draw(c, w - INSET, prev.top_baseline(h - INSET), "right")
             prev_note.draw(c, w - INSET, prev_note.bottom_baseline(INSET), "right")
 
-        return [
+        return self.carrying_warnings([
             Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, face(False),
                   face(submarine), 1, "ship"),
             Piece(f"prev.{sid}", f"{view.name} previous turn", length, width, previous,
                   previous, 1, "previous-turn"),
-        ]
+        ])
 
     def _centreline(self, c: Canvas, ink: Color, w: float, h: float) -> None:
         """The centreline from edge to edge (dashed)."""
@@ -219,7 +199,12 @@ class MarkerMaker:
         pieces.append(self.damage_piece(pool.damage))
         for view in pool.submarines:
             pieces.append(self.depth_piece(view))
-        return pieces
+        return self.carrying_warnings(pieces)
+
+    def carrying_warnings(self, pieces: list[Piece]) -> list[Piece]:
+        """The pieces, each with the fit warnings about it (``Piece.warnings``)."""
+        return [dataclasses.replace(p, warnings=self.labels.of([p.id]))
+                if self.labels.by_piece.get(p.id) else p for p in pieces]
 
     def target_pieces(self, view: ShipView) -> list[Piece]:
         """One battery-target marker per gun battery, placed beside the battery's target."""
@@ -314,57 +299,19 @@ class MarkerMaker:
                      width, height, art, None, count, "torpedo-spread")
 
     def smoke_piece(self, count: int) -> Piece:
-        """A smoke screen."""
-        width, height = self.t.marker_sizes.smoke
-        label = self.labels.fit("smoke", "SMOKE", fonts.BOLD, 8, width - 2 * INSET)
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, SMOKE_FILL, w, h, bleed)
-            c.setFillColor(SMOKE_PUFF)
-            r = h * 0.22
-            for i in range(4):
-                c.circle(w * (0.2 + 0.2 * i), h * (0.6 if i % 2 else 0.5), r, stroke=0,
-                         fill=1)
-            c.setFillColorRGB(0.2, 0.2, 0.2)
-            label.draw(c, w / 2, label.bottom_baseline(INSET), "center")
-
-        return Piece("smoke", "Smoke", width, height, art, None, count, "smoke")
+        """A smoke screen (face ``marker_faces.smoke``)."""
+        return face_piece(self.t.marker_faces.smoke, {}, "smoke", "Smoke", count, "smoke",
+                          self.labels)
 
     def burning_piece(self, count: int) -> Piece:
-        """A ship on fire."""
-        width, height = self.t.marker_sizes.burning
-        label = self.labels.fit("burning", "FIRE", fonts.BOLD, 7, width - 2 * INSET)
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, FIRE_FILL, w, h, bleed)
-            c.setFillColor(FIRE_FLAME)
-            path = c.beginPath()
-            base = INSET + 3 * MM
-            path.moveTo(w * 0.25, base)
-            path.curveTo(w * 0.15, h * 0.6, w * 0.4, h * 0.65, w * 0.45, h - INSET)
-            path.curveTo(w * 0.55, h * 0.7, w * 0.8, h * 0.7, w * 0.75, base)
-            path.close()
-            c.drawPath(path, stroke=0, fill=1)
-            c.setFillColorRGB(0.35, 0.1, 0.0)
-            label.draw(c, w / 2, label.bottom_baseline(INSET), "center")
-
-        return Piece("burning", "Burning", width, height, art, None, count, "burning")
+        """A ship on fire (face ``marker_faces.burning``)."""
+        return face_piece(self.t.marker_faces.burning, {}, "burning", "Burning", count,
+                          "burning", self.labels)
 
     def damage_piece(self, count: int) -> Piece:
-        """Damage: D on the front, HD (heavy damage) on the back: flip it when it worsens."""
-        width, height = self.t.marker_sizes.damage
-        d = self.labels.fit("damage", "D", fonts.BOLD, 16, width - 2 * INSET)
-        hd = self.labels.fit("damage", "HD", fonts.BOLD, 14, width - 2 * INSET)
-
-        def face(fill: Color, fitted: Fitted) -> Art:
-            def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-                _background(c, fill, w, h, bleed)
-                c.setFillColorRGB(0, 0, 0)
-                fitted.draw(c, w / 2, h / 2 - fitted.size * 0.35, "center")
-            return art
-
-        return Piece("damage", "Damage (D / HD)", width, height, face(DAMAGE_D, d),
-                     face(DAMAGE_HD, hd), count, "damage")
+        """Damage: D on the front, HD (heavy damage) on the derived back; flip it as it worsens."""
+        return face_piece(self.t.marker_faces.damage, {}, "damage", "Damage (D / HD)", count,
+                          "damage", self.labels)
 
     def depth_piece(self, view: ShipView) -> Piece:
         """A submarine's secret depth track: surface, then the rule text's depth levels."""

@@ -1,8 +1,10 @@
 """Surface Action counters for one side: blanks, torpedo markers, turn, hit and fire counters.
 
 Each function returns ``Piece`` objects for the shared imposition engine (and the PNG and
-Tabletop Simulator exports). Labels are fitted when a piece is made, so a label that
-cannot fit is reported before anything is drawn, naming the piece.
+Tabletop Simulator exports). Turn, hit and fire counters are drawn from the face layouts
+in ``tables/counters.yaml`` (``generator/faces.py``). Labels are fitted by the one rule
+of ``generator/autofit.py`` when a piece is made; a label that only fits by its last
+resort is reported as a warning naming the piece (``Piece.warnings``).
 
 Blanks and torpedo markers hide information from the opponent: a real formation blank
 and a dummy are drawn by the *same* front art, and their numbers are dealt at random, so
@@ -22,8 +24,8 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
-from generator.autofit import Fitted, fit_label
-from generator.errors import RenderError
+from generator.autofit import Fitted, LabelFitter
+from generator.faces import face_piece
 from generator.pieces import Art, Piece
 from generator.rulesets.surface_action.countertables import CounterTables, bundled_counters
 from generator.rulesets.surface_action.derive import ShipView
@@ -34,8 +36,6 @@ INSET = 0.8 * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
 NAME_INSET = 1.3 * MM
 """Side clearance of the side's name: a long name set edge to edge looks cramped."""
-SIDE_BAR = 1.6 * MM
-"""Height of the navy-coloured bar along the top of a hit marker."""
 HATCH_GREY = 0.85
 GROUPS = ("blank", "torpedo", "turn", "hit", "fire")
 """Piece groups, in the order a side's sheet shows them (the sprue's regions use them)."""
@@ -110,25 +110,6 @@ def _middle_baseline(fitted: Fitted, centre: float) -> float:
     return centre - 0.35 * fitted.size
 
 
-def _flame(c: Canvas, colour: Color, cx: float, bottom: float, height: float) -> None:
-    """A flame standing on ``bottom``, ``height`` tall and about 0.8 of that wide."""
-    width = 0.8 * height
-
-    def at(u: float, v: float) -> tuple[float, float]:
-        return cx + (u - 0.5) * width, bottom + v * height
-
-    c.setFillColor(colour)
-    path = c.beginPath()
-    path.moveTo(*at(0.5, 0))
-    path.curveTo(*at(0.05, 0), *at(0.0, 0.45), *at(0.3, 0.72))
-    path.curveTo(*at(0.28, 0.55), *at(0.4, 0.5), *at(0.42, 0.62))
-    path.curveTo(*at(0.45, 0.8), *at(0.55, 0.9), *at(0.5, 1.0))
-    path.curveTo(*at(0.75, 0.85), *at(1.0, 0.6), *at(0.9, 0.32))
-    path.curveTo(*at(0.85, 0.1), *at(0.7, 0), *at(0.5, 0))
-    path.close()
-    c.drawPath(path, stroke=0, fill=1)
-
-
 @dataclass
 class _Side:
     """Makes one side's counters: its colours, its name and the counter tables."""
@@ -138,14 +119,16 @@ class _Side:
     tables: CounterTables
     fill: Color
     ink: Color
+    fitter: LabelFitter
 
     def fit(self, pid: str, text: str, font: str, size: float, width: float) -> Fitted:
-        """Fit a label into ``width``; one that cannot be drawn at all is an error."""
-        fitted = fit_label(text, font, size, width)
-        if fitted.failed:
-            raise RenderError(f"counter {pid}: '{text}' does not fit in {width / MM:.1f} mm "
-                              "even abbreviated; use a larger size in counters.yaml")
-        return fitted
+        """Fit a label into ``width`` by the one rule (a last resort is warned about)."""
+        return self.fitter.fit(pid, text, font, size, width)
+
+    def colour_values(self) -> dict[str, str]:
+        """The side's navy colours as face values."""
+        return {"fill": self.fill.hexval().replace("0x", "#"),
+                "ink": self.ink.hexval().replace("0x", "#")}
 
     def pid(self, kind: str, part: str = "") -> str:
         """A piece id: ``kind.side`` or ``kind.side.part``."""
@@ -174,7 +157,8 @@ class _Side:
             back = self.hidden_back(pid, heading, str(number), legend, width, dummy=not is_real)
             # The title stays neutral too: manifests and warnings may be seen by others.
             title = f"{'Formation blank' if kind == 'blank' else 'Torpedo marker'} {number}"
-            pieces.append(Piece(pid, title, width, height, front, back, 1, kind))
+            pieces.append(Piece(pid, title, width, height, front, back, 1, kind,
+                                self.fitter.of([self.pid(kind), pid])))
         return pieces
 
     def blank_front(self, name: Fitted, number: Fitted) -> Art:
@@ -273,34 +257,16 @@ class _Side:
         count = ships * t.sets_per_ship
         if not count:
             return []
-        width, height = self.tables.sizes.turn
-        room = width - 2 * INSET
-        pieces = []
-        for number in range(1, t.highest + 1):
-            pid = self.pid("turn", str(number))
-            big = self.fit(pid, str(number), fonts.BOLD, 20, room)
-            legend = self.fit(pid, turn_legend(number, t.step_deg), fonts.NARROW_BOLD, 6.5,
-                              room)
-            pieces.append(Piece(pid, f"Turn counter {number}", width, height,
-                                self.turn_front(big, legend), None, count, "turn"))
-        return pieces
-
-    def turn_front(self, big: Fitted, legend: Fitted) -> Art:
-        """A turn counter: big numeral, the degrees it stands for under it."""
-        fill, ink = self.fill, self.ink
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _ground(c, fill, w, h, bleed)
-            c.setFillColor(ink)
-            big.draw(c, w / 2, _middle_baseline(big, h * 0.58), "center")
-            legend.draw(c, w / 2, legend.bottom_baseline(INSET), "center")
-
-        return art
+        layout = self.tables.faces.turn
+        return [face_piece(layout, {**self.colour_values(), "number": number,
+                                    "legend": turn_legend(number, t.step_deg)},
+                           self.pid("turn", str(number)), f"Turn counter {number}", count,
+                           "turn", self.fitter)
+                for number in range(1, t.highest + 1)]
 
     def hit_pieces(self, views: Sequence[ShipView]) -> list[Piece]:
         """Hit markers by letter, as many as the ships that can take that hit need."""
-        width, height = self.tables.sizes.hit
-        room = width - 2 * INSET
+        layout = self.tables.faces.hit
         pieces = []
         for letter, marker in self.tables.hit_markers.items():
             eligible = [v for v in views
@@ -310,61 +276,24 @@ class _Side:
             count = marker.per_ship * len(eligible)
             if not count:
                 continue
-            pid = self.pid("hit", letter.lower())
-            big = self.fit(pid, letter, fonts.BOLD, 20, room)
-            meaning = self.fit(pid, marker.meaning, fonts.NARROW_BOLD, 6, room)
-            pieces.append(Piece(pid, f"{letter} hit marker", width, height,
-                                self.hit_front(big, meaning), None, count, "hit"))
+            values = {**self.colour_values(), "letter": letter, "meaning": marker.meaning}
+            pieces.append(face_piece(layout, values, self.pid("hit", letter.lower()),
+                                     f"{letter} hit marker", count, "hit", self.fitter))
         return pieces
-
-    def hit_front(self, letter: Fitted, meaning: Fitted) -> Art:
-        """A hit marker: the letter big, the reminder small, the side's colour on top."""
-        fill = self.fill
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _ground(c, white, w, h, bleed)
-            c.setFillColor(fill)
-            # The bar runs on into the bleed so an off cut still shows whose marker it is.
-            c.rect(-bleed, h - SIDE_BAR, w + 2 * bleed, SIDE_BAR + bleed, stroke=0, fill=1)
-            letter.draw(c, w / 2, _middle_baseline(letter, (h - SIDE_BAR) * 0.56), "center")
-            meaning.draw(c, w / 2, meaning.bottom_baseline(INSET), "center")
-
-        return art
 
     def fire_piece(self, ships: int) -> list[Piece]:
         """Fire markers: flame colours whatever the navy."""
-        f = self.tables.fire
-        count = ships * f.per_ship
+        count = ships * self.tables.fire.per_ship
         if not count:
             return []
-        width, height = self.tables.sizes.fire
-        pid = self.pid("fire")
-        room = width - 2 * INSET
-        label = self.fit(pid, f.label, fonts.BOLD, 8, room)
-        legend = self.fit(pid, f.legend, fonts.NARROW, 5.5, room) if f.legend else None
-        ground, flame, ink = HexColor(f.fill), HexColor(f.flame), HexColor(f.ink)
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _ground(c, ground, w, h, bleed)
-            base = INSET
-            if legend is not None:
-                c.setFillColor(ink)
-                legend.draw(c, w / 2, legend.bottom_baseline(base), "center")
-                base += legend.size * 1.2
-            label_y = label.bottom_baseline(base)
-            # The flame stands just clear of the label's capitals and reaches the inset.
-            bottom = label_y + 0.72 * label.size + 0.5 * MM
-            _flame(c, flame, w / 2, bottom, h - INSET - bottom)
-            _flame(c, ground, w / 2, bottom, (h - INSET - bottom) * 0.45)
-            c.setFillColor(ink)
-            label.draw(c, w / 2, label_y, "center")
-
-        return [Piece(pid, "Fire marker", width, height, art, None, count, "fire")]
+        return [face_piece(self.tables.faces.fire, self.colour_values(), self.pid("fire"),
+                           "Fire marker", count, "fire", self.fitter)]
 
 
 def side_counter_pieces(side_id: str, side_name: str, views: Sequence[ShipView], dummies: int,
                         torpedo_dummies: int, seed: int,
-                        tables: CounterTables | None = None) -> list[Piece]:
+                        tables: CounterTables | None = None,
+                        warnings: list[str] | None = None) -> list[Piece]:
     """Every counter one side needs, as pieces for the sheets.
 
     Args:
@@ -376,27 +305,33 @@ def side_counter_pieces(side_id: str, side_name: str, views: Sequence[ShipView],
         seed: Seeds the dealing of numbers to real and dummy counters (the same seed
             rebuilds the same kit).
         tables: Counter tables; the bundled ones by default.
+        warnings: Where to add the label-fit warnings (each also rides on its piece,
+            ``Piece.warnings``).
 
     Returns:
         Formation blanks, torpedo markers, turn counters, hit markers and fire markers,
         in that order, each with its quantity and group.
 
     Raises:
-        RenderError: A label cannot fit its counter even abbreviated.
+        RenderError: A face layout declares a value the counters do not provide.
 
     """
     t = tables or bundled_counters()
     colours = t.colours(side_nation(views))
-    side = _Side(side_id, side_name, t, HexColor(colours.fill), HexColor(colours.ink))
+    fitter = LabelFitter()
+    side = _Side(side_id, side_name, t, HexColor(colours.fill), HexColor(colours.ink), fitter)
     rng = random.Random(seed)
     ships = len(views)
     armed = [v for v in views if has_torpedoes(v)]
     torpedo_real = (t.torpedoes.per_ship * len(armed)
                     + t.torpedoes.per_reload * sum(reload_sets(v.torpedoes) for v in armed))
-    return [
+    pieces = [
         *side.hidden("blank", t.blanks.per_ship * ships, dummies, rng),
         *side.hidden("torpedo", torpedo_real, torpedo_dummies, rng),
         *side.turn_pieces(ships),
         *side.hit_pieces(views),
         *side.fire_piece(ships),
     ]
+    if warnings is not None:
+        warnings.extend(fitter.warnings)
+    return pieces
