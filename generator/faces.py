@@ -47,7 +47,7 @@ from generator import fonts
 from generator.autofit import LABEL_FLOOR, Fitted, LabelFitter
 from generator.errors import DataError, Problem, RenderError
 from generator.pieces import Art, Piece
-from generator.sprue import _length as length_between
+from generator.sprue import length_between
 from generator.suggest import did_you_mean
 from generator.units import MM, parse_length
 from generator.validation import describe, validate

@@ -21,6 +21,7 @@ from generator.errors import DataError, UsageError
 from generator.imposition import as_component, impose
 from generator.layout import Paper
 from generator.packets import Component
+from generator.pieces import piece_warnings
 from generator.recipe import Recipe
 from generator.roster import find_ship
 from generator.rulesets.base import (
@@ -285,7 +286,7 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
                      f"Counters: {found.name}", f"{d.foot} · {found.name}")
     key = f"markers:{side}"
     return Rendered(as_component(imposed, key, f"Counters: {found.name}",
-                                 f"{side.upper()}-Counters-"), [], pieces)
+                                 f"{side.upper()}-Counters-"), piece_warnings(pieces), pieces)
 
 
 @COMPONENTS("events")
