@@ -17,8 +17,7 @@ from generator.rulesets.base import Request
 ROOT = Path(__file__).resolve().parent.parent
 SHRINK = """\
 marker_ship: {scale: 12000, width: 2mm, silhouette_beam: 1mm, bow_bar: 0.3mm}
-marker_sizes: {aircraft: 6mm x 4mm, torpedo-spread: 5mm x 5mm, smoke: 5mm x 4mm,
-               burning: 4mm x 4mm, damage: 4mm x 4mm, battery-target: 5mm x 3mm,
+marker_sizes: {aircraft: 6mm x 4mm, torpedo-spread: 5mm x 5mm, battery-target: 5mm x 3mm,
                depth-track: 20mm x 4mm}
 """
 
@@ -54,13 +53,13 @@ def test_warnings_come_back_from_forked_workers(monkeypatch: pytest.MonkeyPatch,
     tables.write_text(SHRINK, encoding="utf-8")
     options = KitOptions(tables=tables)
     alone, forked = _both_ways(monkeypatch, tmp_path, "savo-island", options=options)
-    labels = [w for w in forked.warnings if w.startswith("marker ")]
+    labels = [w for w in forked.warnings if w.startswith("piece ")]
     assert labels, "the shrunk markers must warn"
     assert alone.warnings == forked.warnings
     assert _files(alone) == _files(forked)
     # The markers command says the same about the same markers.
     markers = build_markers("savo-island", out=tmp_path / "m", options=options)
-    assert set(labels) == {w for w in markers.warnings if w.startswith("marker ")}
+    assert set(labels) == {w for w in markers.warnings if w.startswith("piece ")}
 
 
 @pytest.mark.parametrize("scenario", ["savo-island", "river-plate"])

@@ -9,6 +9,7 @@ registers components by name; the pipeline does the rest (see ``generator.pipeli
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from generator.layout import Paper
 from generator.packets import Component
 from generator.pieces import Piece
 from generator.recipe import COMMANDS, KitRecipes, Recipe, load_recipes
+from generator.sprue import Sprue
 
 if TYPE_CHECKING:
     import click
@@ -151,6 +153,33 @@ class Components:
             if name in parent.names():
                 return parent.get(name)
         raise KeyError(name)
+
+
+def sheet_component(ctx: Context, pieces: list[Piece], sprue: Sprue, key: str, title: str,
+                    label: str, footer: str, warnings: list[str] | None = None) -> Rendered:
+    """Cut-out pieces imposed on sheets as one component, with their fit warnings.
+
+    Every ruleset's counters, markers and cards go through here: the user's sheet
+    options (duplex, bleed, cut guides, back offset) on the build's paper.
+
+    Args:
+        ctx: The build context (paper and sheet options).
+        pieces: What to print.
+        sprue: The sheet layout.
+        key: Component key (``markers:allied``).
+        title: Bookmark and sheet title.
+        label: Page-label prefix.
+        footer: Footer text.
+        warnings: Warnings gathered while making the pieces (besides their own).
+
+    """
+    from generator.imposition import Options, as_component, impose
+    from generator.pieces import piece_warnings
+
+    options: Options = dataclasses.replace(ctx.options.sheets, paper=ctx.paper)
+    imposed = impose(pieces, sprue, options, title, footer)
+    return Rendered(as_component(imposed, key, title, label),
+                    [*(warnings or []), *piece_warnings(pieces)], pieces)
 
 
 SHARED = Components()

@@ -6,7 +6,6 @@ and tables for a request (``prepare``) and registers each component by name.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +16,6 @@ from pydantic import BaseModel
 
 from generator.dice import scenario_seed
 from generator.errors import DataError, UsageError
-from generator.imposition import as_component, impose
 from generator.layout import Paper
 from generator.packets import Component
 from generator.rulesets.base import (
@@ -27,6 +25,7 @@ from generator.rulesets.base import (
     Rendered,
     Request,
     Ruleset,
+    sheet_component,
 )
 from generator.rulesets.naval_action import cardtables, resolve
 from generator.rulesets.naval_action.aids import (
@@ -418,12 +417,9 @@ def _markers(ctx: Context, d: Derived, side: str | None) -> Rendered:
     pool = side_pool(side, name, d.views[side], air, d.tables.markers)
     pieces = [p for v in d.views[side] for p in maker.ship_pieces(v)]
     pieces += maker.pool_pieces(pool)
-    options = dataclasses.replace(ctx.options.sheets, paper=ctx.paper)
-    imposed = impose(pieces, _sprue(ctx.options.sprue), options, f"Markers: {name}",
-                     f"{d.foot} · {name}")
-    key = f"markers:{side}"
-    return Rendered(as_component(imposed, key, f"Markers: {name}", f"{side.upper()}-Markers-"),
-                    list(maker.labels.warnings), pieces)
+    return sheet_component(ctx, pieces, _sprue(ctx.options.sprue), f"markers:{side}",
+                           f"Markers: {name}", f"{side.upper()}-Markers-", f"{d.foot} · {name}",
+                           list(maker.labels.warnings))
 
 
 RULESET = NavalAction()

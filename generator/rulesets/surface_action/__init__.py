@@ -9,7 +9,6 @@ and registers each component by name.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -18,10 +17,8 @@ from pydantic import BaseModel
 
 from generator.dice import scenario_seed
 from generator.errors import DataError, UsageError
-from generator.imposition import as_component, impose
 from generator.layout import Paper
 from generator.packets import Component
-from generator.pieces import piece_warnings
 from generator.recipe import Recipe
 from generator.roster import find_ship
 from generator.rulesets.base import (
@@ -32,6 +29,7 @@ from generator.rulesets.base import (
     Rendered,
     Request,
     Ruleset,
+    sheet_component,
 )
 from generator.rulesets.surface_action import resolve
 from generator.rulesets.surface_action.charts import Charts, load_charts
@@ -281,12 +279,9 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
     seed = ctx.options.seed if ctx.options.seed is not None else scenario_seed(scenario.id)
     pieces = side_counter_pieces(side, found.name, d.views[side], found.dummies,
                                  found.torpedo_dummies, seed)
-    options = dataclasses.replace(ctx.options.sheets, paper=ctx.paper)
-    imposed = impose(pieces, _sprue(ctx.options.sprue, "counters"), options,
-                     f"Counters: {found.name}", f"{d.foot} · {found.name}")
-    key = f"markers:{side}"
-    return Rendered(as_component(imposed, key, f"Counters: {found.name}",
-                                 f"{side.upper()}-Counters-"), piece_warnings(pieces), pieces)
+    return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
+                           f"Counters: {found.name}", f"{side.upper()}-Counters-",
+                           f"{d.foot} · {found.name}")
 
 
 @COMPONENTS("events")
@@ -296,10 +291,8 @@ def _events(ctx: Context, arg: str | None) -> Rendered:
     from generator.rulesets.surface_action.events import load_deck
 
     cards = event_card_pieces(load_deck())
-    options = dataclasses.replace(ctx.options.sheets, paper=ctx.paper)
-    imposed = impose(cards, _sprue(None, "cards"), options, "Event cards",
-                     f"{_d(ctx).foot} · event deck")
-    return Rendered(as_component(imposed, "events", "Event cards", "Cards-"), [], cards)
+    return sheet_component(ctx, cards, _sprue(None, "cards"), "events", "Event cards", "Cards-",
+                           f"{_d(ctx).foot} · event deck")
 
 
 RULESET = SurfaceAction()
