@@ -25,8 +25,10 @@ from generator.convert import HEADER, convert_data, dump  # noqa: E402
 from generator.rulesets.surface_action import rating as sa_rating  # noqa: E402
 from generator.shipclass import ShipClass  # noqa: E402
 
-NA = ROOT / "shipdata" / "naval_action" / "classes"
-SA = ROOT / "shipdata" / "surface_action" / "classes"
+OLD = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
+"""Where the old per-ruleset folders are (a checkout of the commit before the merge)."""
+NA = OLD / "shipdata" / "naval_action" / "classes"
+SA = OLD / "shipdata" / "surface_action" / "classes"
 OUT = ROOT / "shipdata" / "classes"
 
 
@@ -83,7 +85,7 @@ def _sa_overrides(merged: dict[str, Any], sa: dict[str, Any]) -> dict[str, Any]:
         if sa[key] != rule[key]:
             block[key] = sa[key]
     old_speed = sa.get("speed_in") or _speed_in(sa["facts"]["speed_kn"])
-    if old_speed != _speed_in(merged["speed_kn"]) or sa.get("speed_in"):
+    if old_speed != _speed_in(merged["speed_kn"]):
         block["speed_in"] = old_speed
     if "night_sighting" in sa:
         block["night_sighting"] = sa["night_sighting"]

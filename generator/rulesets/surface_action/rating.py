@@ -72,7 +72,9 @@ class FireControl(Strict):
     """When fire control is early or advanced."""
 
     early_before: dt.date
+    early_types: list[str] = Field(max_length=20)
     advanced_nations: list[str] = Field(max_length=20)
+    advanced_types: list[str] = Field(max_length=20)
     advanced_radar: Literal["SC", "SG"]
 
 
@@ -101,6 +103,8 @@ class RatingRules(Strict):
     fire_control: FireControl
     damage_control: DamageControl
     radar_range_in: dict[str, float] = Field(max_length=5)
+    radar_nations: list[str] = Field(max_length=20)
+    aa_counts_from_in: float = Field(ge=0, le=10)
 
 
 @cache
@@ -127,7 +131,7 @@ def _gun_batteries(facts: Facts, sa_type: str) -> list[dict[str, Any]]:
         group["stern"] += battery.guns if arc.stern else 0
         group[arc.side] += battery.guns
         group["guns"].append(f"{battery.guns} x {battery.bore_in:g}in {battery.position.value}")
-    for aa in facts.aa_guns:
+    for aa in (a for a in facts.aa_guns if a.bore_in >= table.aa_counts_from_in):
         weapon = _band(table.gun_weapons, aa.bore_in)
         group = groups.setdefault(weapon, {"bore": 0.0, "bow": 0, "stern": 0, "both": 0,
                                            "port": 0, "starboard": 0, "guns": []})
@@ -182,9 +186,11 @@ def _size(facts: Facts, sa_type: str) -> str:
 def _fire_control(facts: Facts) -> str:
     table = rules().fire_control
     first = min(s.commissioned for s in facts.ships)
-    if first < table.early_before and facts.modernised is None:
+    if facts.type.value in table.early_types or (first < table.early_before
+                                                 and facts.modernised is None):
         return "early"
     if (facts.nation.value in table.advanced_nations
+            and facts.type.value in table.advanced_types
             and any(r.type == table.advanced_radar for r in facts.radar)):
         return "advanced"
     return "regular"
@@ -218,10 +224,22 @@ def derived(facts: Facts) -> dict[str, Any]:
         "damage_control": _damage_control(facts, sa_type),
         "speed_in": None,
         "night_sighting": None,
-        "radar": [{"range_in": table.radar_range_in[r.type], "fitted": r.fitted,
-                   **({"note": r.note} if r.note else {"note": f"{r.type} set"})}
-                  for r in facts.radar],
+        "radar": _radar(facts),
     }
+
+
+def _radar(facts: Facts) -> list[dict[str, Any]]:
+    """Radar fits the text counts: one per date, the longest-ranged set of that date."""
+    table = rules()
+    if facts.nation.value not in table.radar_nations:
+        return []
+    by_date: dict[dt.date, dict[str, Any]] = {}
+    for radar in facts.radar:
+        fit = {"range_in": table.radar_range_in[radar.type], "fitted": radar.fitted,
+               "note": radar.note or f"{radar.type} set"}
+        if radar.fitted not in by_date or fit["range_in"] > by_date[radar.fitted]["range_in"]:
+            by_date[radar.fitted] = fit
+    return [by_date[d] for d in sorted(by_date)]
 
 
 def derive(facts: Facts) -> Rating:
