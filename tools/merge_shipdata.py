@@ -30,6 +30,18 @@ OLD = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
 NA = OLD / "shipdata" / "naval_action" / "classes"
 SA = OLD / "shipdata" / "surface_action" / "classes"
 OUT = ROOT / "shipdata" / "classes"
+SOURCED = {
+    ("independence", "Independence", "commissioned"): (
+        "1943-01-14",
+        "Naval History and Heritage Command, 'USS Independence (CV-22/CVL-22)' "
+        "(https://www.history.navy.mil/our-collections/photography/us-navy-ships/"
+        "alphabetical-listing/i/uss-independence--cv-22-cvl-22-0.html): commissioned "
+        "14 January 1943"),
+}
+"""Figures checked against a further source: the Surface Action file's figure wins."""
+SPLIT = {"type-1934": ("type-1934a", "Type 1934A"), "town": ("edinburgh", "Town (Edinburgh)")}
+"""Surface Action classes whose extra ships NAVAL ACTION leaves out: they get a class file
+of their own (rated by Surface Action only until their facts are filled in)."""
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -124,8 +136,9 @@ def _discrepancies(na: dict[str, Any], sa: dict[str, Any]) -> list[str]:
     names = {s["name"] for s in na["ships"]}
     for name in sa_ships:
         if name not in names:
-            out.append(f"{name}: in the Surface Action file only, not added (check the class "
-                       "list)")
+            split = SPLIT.get(na["id"])
+            where = f"moved to '{split[0]}'" if split else "not added (check the class list)"
+            out.append(f"{name}: in the Surface Action file only, {where}")
     return out
 
 
@@ -154,6 +167,24 @@ def merge_text(na_path: Path, sa_path: Path | None) -> str:
     if sa_path is None:
         return "".join(b for _, b in blocks)
     sa = _load(sa_path)
+    checked = []
+    for (class_id, ship, key), (value, source) in SOURCED.items():
+        if class_id != na["id"]:
+            continue
+        index = next(i for i, (k, _) in enumerate(blocks) if k == "ships")
+        old = next(str(x[key]) for x in na["ships"] if x["name"] == ship)
+        body = re.sub(rf"(\{{name: {re.escape(ship)},[^\n]*{key}: ){old}", rf"\g<1>{value}",
+                      blocks[index][1])
+        blocks[index] = ("ships", body)
+        na = {**na, "ships": [{**x, key: yaml.safe_load(value)} if x["name"] == ship else x
+                              for x in na["ships"]],
+              "sources": [*na["sources"], source]}
+        checked.append(f"{ship} {key}: {value} from the Surface Action file, confirmed by "
+                       f"a further source; the NAVAL ACTION file had {old}")
+        index = next(i for i, (k, _) in enumerate(blocks) if k == "sources")
+        blocks[index] = ("sources", blocks[index][1].rstrip("\n") + "\n  - "
+                         + yaml.safe_dump(source, allow_unicode=True, width=10_000).strip()
+                         .removesuffix("\n...") + "\n")
     extra_after: dict[str, str] = {}
     facts = sa["facts"]
     if facts.get("displacement_t"):
@@ -168,7 +199,7 @@ def merge_text(na_path: Path, sa_path: Path | None) -> str:
     tail: dict[str, Any] = {}
     if block:
         tail["ratings"] = {"surface-action": block}
-    discrepancies = _discrepancies(na, sa)
+    discrepancies = checked + _discrepancies(na, sa)
     out = []
     for key, body in blocks:
         if key == "sources":
@@ -213,6 +244,25 @@ def main() -> None:
         target = OUT / path.parent.name / f"{class_id}.yaml"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+        if class_id in SPLIT and class_id in sa_files:
+            _write_split(class_id, _load(na_files[class_id]), _load(sa_files[class_id]))
+
+
+def _write_split(class_id: str, na: dict[str, Any], sa: dict[str, Any]) -> None:
+    """A class file for the Surface Action file's ships that NAVAL ACTION leaves out."""
+    new_id, name = SPLIT[class_id]
+    names = {s["name"] for s in na["ships"]}
+    data = convert_data({**sa, "id": new_id, "name": name,
+                         "ships": [s for s in sa["ships"] if s["name"] not in names]},
+                        "surface-action")
+    data["ratings"]["naval-action"] = {
+        "unrated": f"the NAVAL ACTION library leaves these ships out of '{class_id}' (see its "
+                   "notes); add gun positions, ranges and rounds to rate them"}
+    data["discrepancies"] = [f"split from the Surface Action '{class_id}' file, whose facts "
+                             "and ratings covered these ships too; check length and armament "
+                             "against a source"]
+    target = OUT / sa["nation"].lower() / f"{new_id}.yaml"
+    target.write_text(HEADER.format(ruleset="Surface Action") + dump(data), encoding="utf-8")
 
 
 if __name__ == "__main__":
