@@ -89,13 +89,6 @@ class GunBattery(Strict):
     turrets: int | None = Field(None, ge=1, le=20, description="Number of mounts (turrets) in the battery.")
     note: str | None = Field(None, max_length=500, description="Free text, e.g. '5in/25 single mounts'.")
 
-    @model_validator(mode="after")
-    def _mounts_hold_guns(self) -> GunBattery:
-        if self.turrets is not None and self.turrets > self.guns:
-            raise ValueError(f"expected at most {self.guns} mount(s) for {self.guns} gun(s), "
-                             f"found {self.turrets} mounts")
-        return self
-
 
 class AAGuns(Strict):
     """Heavy anti-aircraft guns not listed as surface batteries."""
@@ -227,6 +220,15 @@ class ShipClass(Strict):
 def cross_check(model: ShipClass, doc: SourceDoc) -> list[Problem]:
     """Facts that contradict each other, located in the file."""
     problems = []
+    batteries = [(("guns", i), b) for i, b in enumerate(model.guns)]
+    batteries += [(("ships", si, "fits", fi, "guns", i), b)
+                  for si, ship in enumerate(model.ships) for fi, fit in enumerate(ship.fits)
+                  for i, b in enumerate(fit.guns or [])]
+    for loc, battery in batteries:
+        if battery.turrets is not None and battery.turrets > battery.guns:
+            problems.append(doc.problem((*loc, "turrets"), f"found {battery.turrets} mounts, "
+                                        f"expected at most {battery.guns} (the battery's "
+                                        "guns, one or more in each mount)"))
     last = model.last_lost()
     if last is not None:
         for i, radar in enumerate(model.radar):
