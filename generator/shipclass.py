@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (one field per line, as in the rulesets' schema.py files)
 """One ship class for every ruleset: the historical facts, written once.
 
 A class file (``kind: ship-class`` with no ``ruleset:``) holds what a source can confirm:
@@ -220,7 +221,7 @@ class ShipClass(Strict):
 def cross_check(model: ShipClass, doc: SourceDoc) -> list[Problem]:
     """Facts that contradict each other, located in the file."""
     problems = []
-    batteries = [(("guns", i), b) for i, b in enumerate(model.guns)]
+    batteries: list[tuple[Loc, GunBattery]] = [(("guns", i), b) for i, b in enumerate(model.guns)]
     batteries += [(("ships", si, "fits", fi, "guns", i), b)
                   for si, ship in enumerate(model.ships) for fi, fit in enumerate(ship.fits)
                   for i, b in enumerate(fit.guns or [])]

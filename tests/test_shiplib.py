@@ -219,7 +219,8 @@ length_ft: 600
 armor: {belt_in: 5, deck_in: 2, factor: 4}
 speed_kn: 32
 guns:
-  - {position: BOW, guns: 6, bore_in: 8, max_range_yd: 30000, rounds_per_gun: 150, turrets: 2, caliber_factor: 6}
+  - {position: BOW, guns: 6, bore_in: 8, max_range_yd: 30000, rounds_per_gun: 150,
+     turrets: 2, caliber_factor: 6}
   - {position: STN, guns: 3, bore_in: 8, max_range_yd: 30000, rounds_per_gun: 150, turrets: 1}
 torpedoes:
   - {size_in: 21, mounts: 2, tubes: 3, mount: side}
