@@ -331,3 +331,11 @@ def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
             problems.append((("ratings", ruleset), f"found {path} = {found} in the derived "
                              f"ratings, {message}"))
     return problems
+
+
+def new_class_yaml(class_id: str, nation: str, ship_type: str) -> str:
+    """A commented shared class file to start from (``quarterdeck new-class``)."""
+    from generator.templating import render_text
+
+    return render_text("shipclass/new-class.yaml.j2", escape=False, id=class_id,
+                       nation=nation, type=ship_type)

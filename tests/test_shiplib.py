@@ -316,3 +316,29 @@ def test_na_rating_names_include_each_battery() -> None:
     names = na_rating.rating_names(facts)
     assert "guns.1.fire_step" in names and "guns.2.fire_step" not in names
     assert sa_rating.rules().types["CLAA"] == "CL"
+
+
+def test_new_class_scaffold_is_rated_by_both(tmp_path: Path) -> None:
+    from generator.shipclass import new_class_yaml
+
+    (tmp_path / "my-dd.yaml").write_text(new_class_yaml("my-dd", "US", "DD"), encoding="utf-8")
+    library = load_library([tmp_path])
+    assert not library.problems and not library.warnings
+    assert library.classes_of("naval-action")["my-dd"].model.name == "My Dd"
+    sa = library.classes_of("surface-action")["my-dd"].model
+    assert (sa.size, [g.factors for g in sa.guns], sa.torpedoes.factors) == ("3/2", ["2-4-2"], "4")
+
+
+def test_convert_command_rewrites_in_place(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    path = tmp_path / "my-cruiser.yaml"
+    path.write_text(OLD_NA, encoding="utf-8")
+    result = CliRunner().invoke(main, ["convert", str(path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "my-cruiser.yaml.bak").read_text(encoding="utf-8") == OLD_NA
+    assert "ruleset:" not in path.read_text(encoding="utf-8").split("ratings:")[0]
+    library = load_library([path])
+    assert not library.problems and not library.warnings
