@@ -405,6 +405,10 @@ def check(paths: tuple[Path, ...]) -> None:
         tell(f"note: {notice}")
     for message in library.warnings:
         warn(message)
+    from generator.shipclass import unrated_lines  # one ship library (issue 14)
+
+    for line in unrated_lines(library):
+        tell(line)
     classes = sum(len(library.classes_of(r)) for r in REGISTRY)
     say(f"ok: {classes} classes and {len(library.scenarios)} scenarios are valid")
 

@@ -339,3 +339,10 @@ def new_class_yaml(class_id: str, nation: str, ship_type: str) -> str:
 
     return render_text("shipclass/new-class.yaml.j2", escape=False, id=class_id,
                        nation=nation, type=ship_type)
+
+
+def unrated_lines(library: Any) -> list[str]:
+    """One line per class a ruleset cannot rate, with the reason (for ``check``)."""
+    return [f"{ruleset} does not rate '{class_id}': {reason}"
+            for ruleset, table in sorted(library.unrated.items())
+            for class_id, reason in sorted(table.items())]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from generator.convert import convert_file
+from generator.convert import NA_UNRATED, convert_file
 from generator.library import Entry, load_library
 from generator.pipeline import _assemble_and_write, build
 from generator.rulesets import REGISTRY
@@ -20,6 +20,7 @@ from generator.shipclass import rated_by
 from tests.shiplib_snapshot import SNAPSHOT, naval_action, snapshot, surface_action
 
 ROOT = Path(__file__).resolve().parent.parent
+SUBMARINE = "the text rates surface ships only; a submarine has no damage chart column or size"
 CLASSES = ROOT / "shipdata" / "classes"
 LIBRARY = load_library()
 
@@ -103,9 +104,7 @@ def test_coverage_and_unrated_reasons() -> None:
     assert len(LIBRARY.classes_of("naval-action")) == 108
     assert set(LIBRARY.unrated["naval-action"]) == {"edinburgh", "shiratsuyu", "type-1934a",
                                                     "york"}
-    assert LIBRARY.unrated["surface-action"] == dict.fromkeys(
-        ("type-vii", "gato"),
-        "the text rates surface ships only; a submarine has no damage chart column or size")
+    assert LIBRARY.unrated["surface-action"] == dict.fromkeys(("type-vii", "gato"), SUBMARINE)
     assert len(LIBRARY.classes_of("surface-action")) == 110
     assert rated_by(LIBRARY, "takao") == ["naval-action", "surface-action"]
     assert rated_by(LIBRARY, "gato") == ["naval-action"]
@@ -342,3 +341,23 @@ def test_convert_command_rewrites_in_place(tmp_path: Path) -> None:
     assert "ruleset:" not in path.read_text(encoding="utf-8").split("ratings:")[0]
     library = load_library([path])
     assert not library.problems and not library.warnings
+
+
+def test_check_names_every_class_a_ruleset_cannot_rate(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+    lines = [x for x in result.output.splitlines() if "does not rate" in x]
+    assert lines == [
+        "naval-action does not rate 'edinburgh': the NAVAL ACTION library leaves these ships "
+        "out of 'town' (see its notes); add gun positions, ranges and rounds to rate them",
+        "naval-action does not rate 'shiratsuyu': " + NA_UNRATED,
+        "naval-action does not rate 'type-1934a': the NAVAL ACTION library leaves these ships "
+        "out of 'type-1934' (see its notes); add gun positions, ranges and rounds to rate them",
+        "naval-action does not rate 'york': " + NA_UNRATED,
+        "surface-action does not rate 'gato': " + SUBMARINE,
+        "surface-action does not rate 'type-vii': " + SUBMARINE,
+    ]
