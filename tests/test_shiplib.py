@@ -150,30 +150,30 @@ def problems_of(tmp_path: Path, text: str) -> list[str]:
 
 
 def test_ship_lost_before_commissioned(tmp_path: Path) -> None:
-    text = TAKAO.replace("{name: Atago, commissioned: 1932-03-30, lost: 1944-10-23}",
-                         "{name: Atago, commissioned: 1932-03-30, lost: 1931-10-23}")
+    text = TAKAO.replace("{name: Maya, commissioned: 1932-06-30, lost: 1944-10-23}",
+                         "{name: Maya, commissioned: 1932-06-30, lost: 1931-10-23}")
     assert problems_of(tmp_path, text) == [
-        "takao.yaml:9:5: ships.1: found a mapping, expected 'lost' on or after 'commissioned'"]
+        "takao.yaml:23:5: ships.2: found a mapping, expected 'lost' on or after 'commissioned'"]
 
 
 def test_mount_with_more_guns_than_the_battery(tmp_path: Path) -> None:
     assert problems_of(tmp_path, TAKAO.replace("turrets: 3,", "turrets: 7,")) == [
-        "takao.yaml:23:93: guns.0.turrets: found 7 mounts, expected at most 6 (the battery's "
+        "takao.yaml:36:93: guns.0.turrets: found 7 mounts, expected at most 6 (the battery's "
         "guns, one or more in each mount)"]
 
 
 def test_radar_fitted_after_the_last_ship_was_lost(tmp_path: Path) -> None:
-    text = TAKAO.replace("{name: Takao, commissioned: 1932-05-31}",
-                         "{name: Takao, commissioned: 1932-05-31, lost: 1944-11-01}")
+    text = TAKAO.replace("  - name: Takao\n    commissioned: 1932-05-31\n",
+                         "  - name: Takao\n    commissioned: 1932-05-31\n    lost: 1944-11-01\n")
     text = text.replace("{type: SG, fitted: 1944-03-01}", "{type: SG, fitted: 1945-03-01}")
     assert problems_of(tmp_path, text) == [
-        "takao.yaml:31:24: radar.1.fitted: found 1945-03-01, expected a date on or before "
+        "takao.yaml:45:24: radar.1.fitted: found 1945-03-01, expected a date on or before "
         "1944-11-01, when the class's last ship was lost"]
 
 
 def test_override_of_a_rating_the_ruleset_lacks(tmp_path: Path) -> None:
     [problem] = problems_of(tmp_path, TAKAO + "  naval-action:\n    armour_factor: 3\n")
-    assert problem.startswith("takao.yaml:89:20: ratings.naval-action.armour_factor: found "
+    assert problem.startswith("takao.yaml:104:20: ratings.naval-action.armour_factor: found "
                               "unknown rating 'armour_factor', expected one of unrated, "
                               "armor_factor, aa_factor, damage_control")
     assert problem.endswith("; did you mean 'armor_factor'?")
@@ -182,13 +182,13 @@ def test_override_of_a_rating_the_ruleset_lacks(tmp_path: Path) -> None:
 def test_ratings_for_an_unknown_ruleset(tmp_path: Path) -> None:
     text = TAKAO.replace("ratings:\n", "ratings:\n  surface-acton: {size: 5/5}\n")
     assert problems_of(tmp_path, text) == [
-        "takao.yaml:63:18: ratings.surface-acton: found ruleset 'surface-acton', expected one "
+        "takao.yaml:78:18: ratings.surface-acton: found ruleset 'surface-acton', expected one "
         "of naval-action, surface-action; did you mean 'surface-action'?"]
 
 
 def test_bad_override_value_is_located_in_the_ratings_block(tmp_path: Path) -> None:
     [problem] = problems_of(tmp_path, TAKAO.replace("factors: 6-10-4", "factors: 6-10"))
-    assert problem.startswith("takao.yaml:66:16: ratings.surface-action.guns.0.factors: "
+    assert problem.startswith("takao.yaml:81:16: ratings.surface-action.guns.0.factors: "
                               "found '6-10', expected bow-broadside-stern factors")
 
 
@@ -292,9 +292,9 @@ def test_convert_refuses_a_scenario(tmp_path: Path) -> None:
 def test_one_class_file_gives_both_rulesets_pieces(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    text = TAKAO.replace("id: takao", "id: my-takao").replace("name: Takao\n",
-                                                             "name: My Takao\n")
-    text = text.replace("{name: Takao,", "{name: Kinugasa Maru,").replace(
+    text = TAKAO.replace("id: takao", "id: my-takao").replace("\nname: Takao\n",
+                                                             "\nname: My Takao\n")
+    text = text.replace("  - name: Takao\n", "  - name: Kinugasa Maru\n").replace(
         "ship_notes:\n      Takao:", "ship_notes:\n      Kinugasa Maru:")
     (data / "my-takao.yaml").write_text(text, encoding="utf-8")
     result = build(class_id="my-takao", data=[data], out=tmp_path / "out")
