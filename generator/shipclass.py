@@ -56,7 +56,7 @@ class ShipType(enum.StrEnum):
 
 
 class Position(enum.StrEnum):
-    """Where a battery sits: ahead, astern, amidships on the centreline, or on a beam."""
+    """Battery positions; each bears through its own arc of fire."""
 
     BOW = "BOW"
     C = "C"
@@ -74,7 +74,7 @@ class Armor(Strict):
 
     belt_in: float = Field(ge=0, le=25, description="Main belt thickness in inches (0 if none).")
     deck_in: float = Field(0, ge=0, le=15, description="Main armour deck thickness in inches (0 if none).")
-    old_deck: bool = Field(False, description="Weak pre-1922 deck armour never substantially thickened.")
+    old_deck: bool = Field(False, description="The 'O' flag: weak pre-1922 deck armour never substantially thickened.")
 
 
 class GunBattery(Strict):
@@ -92,7 +92,7 @@ class GunBattery(Strict):
 
 
 class AAGuns(Strict):
-    """Heavy anti-aircraft guns not listed as surface batteries."""
+    """Heavy AA guns that are not also listed as surface batteries."""
 
     guns: int = Field(ge=1, le=60, description="Number of guns.")
     bore_in: float = Field(gt=0, le=6, description="Bore in inches.")
@@ -133,7 +133,7 @@ class Radar(Strict):
 
 
 class Aircraft(Strict):
-    """Floatplanes or an air group."""
+    """Floatplanes or an air group (aircraft counts, before forming 6-plane elements)."""
 
     floatplanes: int = Field(0, ge=0, le=40, description="Floatplanes carried.")
     catapults: int = Field(0, ge=0, le=6, description="Catapults.")
@@ -288,6 +288,24 @@ def check_override_names(ruleset: str, block: dict[str, Any], known: list[str],
                              f"expected one of unrated, {', '.join(known)}"
                              f"{did_you_mean(str(key), known)}"))
     return problems
+
+
+def ratings_block(facts: ShipClass, ruleset: str, known: list[str],
+                  ) -> tuple[dict[str, Any], Rating | None]:
+    """A ruleset's block of a class file, or the rating to return at once.
+
+    Returns:
+        The block (override name to value) and, when the block names unknown ratings or
+        says the ruleset cannot rate the class, the finished ``Rating``; else None.
+
+    """
+    block = dict(facts.ratings.get(ruleset, {}))
+    problems = check_override_names(ruleset, block, known)
+    if problems:
+        return block, Rating(None, problems=problems)
+    if "unrated" in block:
+        return block, Rating(None, unrated=str(block["unrated"]))
+    return block, None
 
 
 def unknown_rulesets(model: ShipClass, names: list[str]) -> list[tuple[Loc, str]]:

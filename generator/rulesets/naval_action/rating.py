@@ -9,12 +9,11 @@ hand overrides of the ``ratings: {naval-action: ...}`` block into their places.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pydantic import ValidationError
 
 from generator.rulesets.naval_action.schema import ShipClass
-from generator.shipclass import Rating, check_override_names, override_errors
+from generator.shipclass import Rating, override_errors, ratings_block
 from generator.shipclass import ShipClass as Facts
 
 NAME = "naval-action"
@@ -51,12 +50,9 @@ def derive(facts: Facts) -> Rating:
         the class cannot be rated (a battery without range or rounds).
 
     """
-    block: dict[str, Any] = dict(facts.ratings.get(NAME, {}))
-    problems = check_override_names(NAME, block, rating_names(facts))
-    if problems:
-        return Rating(None, problems=problems)
-    if "unrated" in block:
-        return Rating(None, unrated=str(block["unrated"]))
+    block, refused = ratings_block(facts, NAME, rating_names(facts))
+    if refused is not None:
+        return refused
     for i, battery in enumerate(facts.guns):
         if battery.max_range_yd is None or battery.rounds_per_gun is None:
             return Rating(None, unrated=f"guns.{i} gives no max_range_yd or rounds_per_gun "

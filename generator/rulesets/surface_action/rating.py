@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError
 
 from generator.datamodel import Strict
 from generator.rulesets.surface_action.schema import ShipClass
-from generator.shipclass import Rating, check_override_names, override_errors
+from generator.shipclass import Rating, override_errors, ratings_block
 from generator.shipclass import ShipClass as Facts
 from generator.validation import load_model
 
@@ -250,12 +250,9 @@ def derive(facts: Facts) -> Rating:
         the class cannot be rated.
 
     """
-    block: dict[str, Any] = dict(facts.ratings.get(NAME, {}))
-    problems = check_override_names(NAME, block, list(RATINGS))
-    if problems:
-        return Rating(None, problems=problems)
-    if "unrated" in block:
-        return Rating(None, unrated=str(block["unrated"]))
+    block, refused = ratings_block(facts, NAME, list(RATINGS))
+    if refused is not None:
+        return refused
     table = rules()
     if facts.type.value in table.unrated_types and "type" not in block:
         return Rating(None, unrated=table.unrated_types[facts.type.value])
