@@ -364,3 +364,27 @@ def unrated_lines(library: Any) -> list[str]:
     return [f"{ruleset} does not rate '{class_id}': {reason}"
             for ruleset, table in sorted(library.unrated.items())
             for class_id, reason in sorted(table.items())]
+
+
+def facts_at(facts: ShipClass, ship: str, date: dt.date) -> ShipClass:
+    """The class's facts as one ship carried them on a date (her fits applied, in order).
+
+    A ruleset that rates one ship at a scenario's date can rate these facts instead of the
+    class-level fit. Ratings overrides are dropped: they were set for the class-level fit.
+
+    Raises:
+        KeyError: No ship of that name in the class.
+
+    """
+    found = next((s for s in facts.ships if s.name == ship or ship in s.aka), None)
+    if found is None:
+        raise KeyError(ship)
+    changes: dict[str, Any] = {}
+    for fit in sorted(found.fits, key=lambda f: f.from_):
+        if fit.from_ > date:
+            break
+        for key in ("guns", "aa_guns", "torpedoes", "radar"):
+            value = getattr(fit, key)
+            if value is not None:
+                changes[key] = value
+    return facts.model_copy(update={**changes, "ratings": {}})

@@ -361,3 +361,22 @@ def test_check_names_every_class_a_ruleset_cannot_rate(tmp_path: Path) -> None:
         "surface-action does not rate 'gato': " + SUBMARINE,
         "surface-action does not rate 'type-vii': " + SUBMARINE,
     ]
+
+
+def test_a_ships_fit_explains_a_hand_rating() -> None:
+    """Takao's hand rating (her 1942 fit) follows from her fit by the rules alone."""
+    import datetime as dt
+
+    from generator.shipclass import facts_at
+
+    facts = LIBRARY.classes_of("surface-action")["takao"].facts
+    hand = LIBRARY.classes_of("surface-action")["takao"].model
+    as_built = sa_rating.derived(facts_at(facts, "Takao", dt.date(1941, 1, 1)))
+    refitted = sa_rating.derived(facts_at(facts, "Takao", dt.date(1942, 11, 15)))
+    assert as_built["torpedoes"]["factors"] == "2/2 (4)"
+    assert refitted["torpedoes"]["factors"] == hand.torpedoes.factors == "4/4 (4)"
+    assert [g["factors"] for g in refitted["guns"]] == [g.factors for g in hand.guns]
+    chokai = sa_rating.derived(facts_at(facts, "Chokai", dt.date(1942, 11, 15)))
+    assert chokai["torpedoes"]["factors"] == "2/2 (4)"  # never rebuilt
+    with pytest.raises(KeyError):
+        facts_at(facts, "Tone", dt.date(1942, 1, 1))
