@@ -18,6 +18,7 @@ import enum
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -257,19 +258,23 @@ class Rating:
 Deriver = Callable[[ShipClass], Rating]
 
 
-def derivers() -> dict[str, Deriver]:
-    """Each registered ruleset's ``derive``, by ruleset name (those that have one)."""
+def rating_modules() -> dict[str, ModuleType]:
+    """Each registered ruleset's ``rating`` module, by ruleset name (those that have one)."""
     from generator.rulesets import REGISTRY
 
-    found: dict[str, Deriver] = {}
+    found: dict[str, ModuleType] = {}
     for name, ruleset in REGISTRY.items():
         package = type(ruleset).__module__
         try:
-            module = importlib.import_module(f"{package}.rating")
+            found[name] = importlib.import_module(f"{package}.rating")
         except ModuleNotFoundError:
             continue
-        found[name] = module.derive
     return found
+
+
+def derivers() -> dict[str, Deriver]:
+    """Each registered ruleset's ``derive``, by ruleset name (those that have one)."""
+    return {name: module.derive for name, module in rating_modules().items()}
 
 
 def check_override_names(ruleset: str, block: dict[str, Any], known: list[str],

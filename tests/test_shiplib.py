@@ -9,7 +9,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from generator.convert import NA_UNRATED, convert_file
+from generator.convert import convert_file, unrated_note
 from generator.library import Entry, load_library
 from generator.pipeline import _assemble_and_write, build
 from generator.rulesets import REGISTRY
@@ -20,6 +20,7 @@ from generator.shipclass import rated_by
 from tests.shiplib_snapshot import SNAPSHOT, naval_action, snapshot, surface_action
 
 ROOT = Path(__file__).resolve().parent.parent
+NA_UNRATED = unrated_note("surface-action", "gun positions, ranges or rounds")
 SUBMARINE = "the text rates surface ships only; a submarine has no damage chart column or size"
 CLASSES = ROOT / "shipdata" / "classes"
 LIBRARY = load_library()
@@ -284,7 +285,9 @@ def test_convert_refuses_a_scenario(tmp_path: Path) -> None:
     path.write_text("kind: scenario\nruleset: naval-action\nid: s\n", encoding="utf-8")
     with pytest.raises(DataError) as caught:
         convert_file(path)
-    assert "expected a class file of one ruleset" in str(caught.value.problems[0])
+    assert str(caught.value.problems[0]) == (
+        f"{path}:2:10: ruleset: found 'naval-action', expected a class file of one ruleset "
+        "(naval-action, surface-action) to convert")
 
 
 # --- one file in --data gives both rulesets' pieces -------------------------------------------

@@ -6,6 +6,9 @@ layout survive); the Surface Action file of the same class adds its displacement
 in words, sources and unverified paths, and every hand rating the rules do not reproduce
 becomes an override in ``ratings: {surface-action: ...}``. Facts the two files disagreed on
 are listed under ``discrepancies:``.
+
+The files were edited by hand after the merge (Takao's fits, reconstruction dates, notes),
+so running the tool again would undo those edits.
 """
 
 from __future__ import annotations
@@ -240,7 +243,7 @@ def main() -> None:
         else:
             path = sa_files[class_id]
             data = convert_data(_load(path), "surface-action")
-            text = HEADER.format(ruleset="Surface Action") + dump(data)
+            text = HEADER.format(ruleset="surface-action") + dump(data)
         target = OUT / path.parent.name / f"{class_id}.yaml"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
@@ -262,7 +265,7 @@ def _write_split(class_id: str, na: dict[str, Any], sa: dict[str, Any]) -> None:
                              "and ratings covered these ships too; check length and armament "
                              "against a source"]
     target = OUT / sa["nation"].lower() / f"{new_id}.yaml"
-    target.write_text(HEADER.format(ruleset="Surface Action") + dump(data), encoding="utf-8")
+    target.write_text(HEADER.format(ruleset="surface-action") + dump(data), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ hand overrides of the ``ratings: {naval-action: ...}`` block into their places.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -88,3 +89,32 @@ def derive(facts: Facts) -> Rating:
         return Rating(None, problems=override_errors(exc, NAME, block))
     return Rating(model, overrides=applied)
 
+
+
+def from_old_file(data: dict[str, Any]) -> dict[str, Any]:
+    """A shared class file's data from an old NAVAL ACTION class file's data.
+
+    The facts stay where they were; the hand overrides move into ``ratings``.
+    """
+    out = {k: v for k, v in data.items() if k != "ruleset"}
+    ratings: dict[str, Any] = {}
+    armor = dict(out.get("armor") or {})
+    if "factor" in armor:
+        ratings["armor_factor"] = armor.pop("factor")
+        out["armor"] = armor
+    for key, value in dict(out.pop("overrides", None) or {}).items():
+        ratings[key] = value
+    if "comparative_strength" in out:
+        ratings["comparative_strength"] = out.pop("comparative_strength")
+    guns = []
+    for i, battery in enumerate(out.get("guns") or []):
+        battery = dict(battery)
+        for key in BATTERY_RATINGS:
+            if key in battery:
+                ratings[f"guns.{i}.{key}"] = battery.pop(key)
+        guns.append(battery)
+    if guns:
+        out["guns"] = guns
+    if ratings:
+        out["ratings"] = {NAME: ratings}
+    return out

@@ -283,3 +283,36 @@ def derive(facts: Facts) -> Rating:
     except ValidationError as exc:
         return Rating(None, problems=override_errors(exc, NAME, block))
     return Rating(model, overrides=applied)
+
+
+OLD_FILE_LACKS = "gun positions, ranges or rounds"
+"""Facts other rulesets need that an old Surface Action file never held."""
+OLD_RATINGS = ("type", "guns", "torpedoes", "size", "armor", "fire_control", "damage_control",
+               "speed_in", "night_sighting", "radar")
+
+
+def from_old_file(data: dict[str, Any]) -> dict[str, Any]:
+    """A shared class file's data from an old Surface Action class file's data.
+
+    Its few facts become the shared ones; every game value is kept as an override.
+    """
+    facts = dict(data.get("facts") or {})
+    out: dict[str, Any] = {k: data[k] for k in ("kind", "id", "name", "nation", "type", "ships")
+                           if k in data}
+    out["length_ft"] = facts.get("length_ft")
+    if "displacement_t" in facts:
+        out["displacement_t"] = facts["displacement_t"]
+    out["speed_kn"] = facts.get("speed_kn")
+    out["armor"] = {"belt_in": facts.get("belt_in", 0)}
+    if "armament" in facts:
+        out["armament"] = facts["armament"]
+    block: dict[str, Any] = {k: data[k] for k in OLD_RATINGS if k in data}
+    block.setdefault("torpedoes", None)
+    block.setdefault("radar", [])
+    if "notes" in data:
+        block["notes"] = data["notes"]
+    out["ratings"] = {NAME: block}
+    for key in ("sources", "unverified", "notes"):
+        if key in data:
+            out[key] = data[key]
+    return out
