@@ -372,6 +372,10 @@ def check(paths: tuple[Path, ...]) -> None:
         tell(f"note: {notice}")
     for message in library.warnings:
         warn(message)
+    from generator.shipclass import unrated_lines  # one ship library (issue 14)
+
+    for line in unrated_lines(library):
+        tell(line)
     classes = sum(len(library.classes_of(r)) for r in REGISTRY)
     say(f"ok: {classes} classes and {len(library.scenarios)} scenarios are valid")
 
@@ -496,6 +500,26 @@ def docs(check_only: bool, out: Path) -> None:
     if stale:
         tell(f"stale: {', '.join(stale)}; run `quarterdeck docs`")
         sys.exit(1)
+
+
+# --- one ship library (issue 14): convert an old per-ruleset class file -----------------------
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Write the converted file here (default: replace PATH, keeping PATH.bak).")
+@reported
+def convert(path: Path, out: Path | None) -> None:
+    """Rewrite a one-ruleset class file as a class file for every ruleset."""
+    from generator.convert import convert_file
+    from generator.output import write_atomic
+
+    text = convert_file(path)
+    if out is None:
+        write_atomic(path.with_name(path.name + ".bak"), path.read_bytes())
+        out = path
+    write_atomic(out, text.encode())
+    say(f"wrote {out}; check it with: quarterdeck check {out}")
 
 
 def _ruleset_commands() -> None:

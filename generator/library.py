@@ -16,6 +16,8 @@ from pydantic import BaseModel
 from generator.bundled import bundled_dir
 from generator.errors import Problem
 from generator.rulesets import REGISTRY
+from generator.shipclass import ShipClass as SharedClass
+from generator.shipclass import cross_check, derivers, unknown_rulesets
 from generator.suggest import did_you_mean
 from generator.validation import describe, validate
 from generator.yamlsource import SourceDoc, load_yaml
@@ -40,6 +42,11 @@ class Entry:
     bundled: bool
     root: Path | None = None
     """The data folder the file was found in (files it names must stay inside it)."""
+    # --- one ship library (issue 14): set when the entry was derived from a shared class
+    facts: Any = None
+    """The shared ``generator.shipclass.ShipClass`` this ruleset's model was derived from."""
+    overrides: list[str] = field(default_factory=list)
+    """Ratings the class file set by hand for this ruleset instead of deriving them."""
 
 
 @dataclass
@@ -54,6 +61,8 @@ class Library:
     problems: list[Problem] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    unrated: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per ruleset: shared classes it cannot rate, with the reason (issue 14)."""
 
     def classes_of(self, ruleset: str) -> dict[str, Entry]:
         """Classes of one ruleset, by id."""
@@ -130,13 +139,17 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
             kind = entry.doc.data["kind"]
             # Class ids are per ruleset (a Takao for each); scenario ids are global, since
             # a build names only the scenario.
-            key = (kind, entry.model.ruleset if kind != "scenario" else "", entry.model.id)
+            key = (kind, getattr(entry.model, "ruleset", "") if kind != "scenario" else "",
+                   entry.model.id)
             if key in seen_here:
                 library.problems.append(entry.doc.problem(
                     ("id",), f"found id '{entry.model.id}' again (also in {seen_here[key]}), "
                              "expected each id once"))
                 continue
             seen_here[key] = display
+            if isinstance(entry.model, SharedClass):
+                _add_shared_class(entry, display, is_bundled, library)
+                continue
             if kind == "scenario":
                 table = library.scenarios
             else:
@@ -165,6 +178,8 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
             ("kind",), f"found {describe(kind)}, expected one of {', '.join(known)}"
             f"{did_you_mean(str(kind), known) if isinstance(kind, str) else ''}"))
         return None
+    if kind == "ship-class" and "ruleset" not in data:
+        return _load_shared_class(path, doc, is_bundled, library)
     if ruleset_name not in REGISTRY:
         library.problems.append(doc.problem(
             ("ruleset",), f"found {describe(ruleset_name)}, expected one of "
@@ -190,4 +205,53 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
                                                      f"expected '{stem}' "
                                                      "(the file name without .yaml)"))
         return None
+    if kind == "ship-class" and not is_bundled:
+        library.warnings.append(f"{display}: a class file for {ruleset_name} only; run "
+                                f"`quarterdeck convert {display}` to write it once for "
+                                "every ruleset")
     return Entry(instance, doc, is_bundled)
+
+
+# --- one ship library (issue 14): shared class files, rated by every ruleset ---------------
+
+def _load_shared_class(path: Path, doc: SourceDoc, is_bundled: bool,
+                       library: Library) -> Entry | None:
+    """Validate a ruleset-less class file against the shared model and its cross-checks."""
+    instance, problems = validate(SharedClass, doc)
+    if problems or instance is None:
+        library.problems.extend(problems)
+        return None
+    problems = cross_check(instance, doc)
+    if instance.id != path.stem:
+        problems.append(doc.problem(("id",), f"found '{instance.id}', expected '{path.stem}' "
+                                             "(the file name without .yaml)"))
+    if problems:
+        library.problems.extend(problems)
+        return None
+    return Entry(instance, doc, is_bundled)
+
+
+def _add_shared_class(entry: Entry, display: str, is_bundled: bool, library: Library) -> None:
+    """Ask every ruleset to rate a shared class; file each rating under its ruleset."""
+    facts: SharedClass = entry.model
+    found = derivers()
+    library.problems.extend(entry.doc.problem(loc, message)
+                            for loc, message in unknown_rulesets(facts, list(found)))
+    for name, derive in found.items():
+        rating = derive(facts)
+        library.problems.extend(entry.doc.problem(loc, message)
+                                for loc, message in rating.problems)
+        unrated = library.unrated.setdefault(name, {})
+        unrated.pop(facts.id, None)
+        table = library.classes_of(name)
+        if rating.model is None:
+            if rating.unrated is not None:
+                unrated[facts.id] = rating.unrated
+                # A user's file that cannot be rated still hides the bundled rating.
+                table.pop(facts.id, None)
+            continue
+        if facts.id in table and not is_bundled:
+            library.notices.append(f"{display}: replaces the bundled ship-class "
+                                   f"'{facts.id}' ({name})")
+        table[facts.id] = Entry(rating.model, entry.doc, is_bundled, entry.root, facts,
+                                rating.overrides)

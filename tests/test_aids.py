@@ -37,7 +37,7 @@ from generator.units import MM
 
 TOL = 0.01 * MM
 ROOT = Path(__file__).resolve().parent.parent
-CLASSES = ROOT / "shipdata" / "naval_action" / "classes"
+CLASSES = ROOT / "shipdata" / "classes"
 
 
 def vertical_lines(page: pdfplumber.page.Page, view: SegmentView) -> list[dict]:

@@ -61,7 +61,7 @@ def test_designer_quickstart_round_trip(tmp_path: Path) -> None:
 def test_user_data_overrides_bundled_class(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    source = ROOT / "shipdata/naval_action/classes/us/new-orleans.yaml"
+    source = ROOT / "shipdata/classes/us/new-orleans.yaml"
     (data / "new-orleans.yaml").write_text(
         source.read_text().replace("speed_kn: 32.7", "speed_kn: 31.1"))
     code, out, err = invoke(["build", "savo-island", "--data", "data", "--out", "out", "-q"],

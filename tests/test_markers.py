@@ -20,7 +20,7 @@ from generator.rulesets.naval_action.components.markers import TURRET_FILL
 from generator.units import MM
 
 ROOT = Path(__file__).resolve().parent.parent
-CLASSES = ROOT / "shipdata" / "naval_action" / "classes"
+CLASSES = ROOT / "shipdata" / "classes"
 TEST_DATA = ROOT / "tests" / "data" / "markers"
 TOL = 0.01 * MM
 

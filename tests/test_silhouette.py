@@ -29,7 +29,7 @@ from generator.rulesets.naval_action.silhouette import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-CLASS_FILES = sorted((ROOT / "shipdata" / "naval_action" / "classes").glob("*/*.yaml"))
+CLASS_FILES = sorted((ROOT / "shipdata" / "classes").glob("*/*.yaml"))
 PT_PER_FT = 0.3048 / 12000 * 1000 / 25.4 * 72  # 1:12,000, in points
 ASPECTS = (3.0, 4.5, 7.0)  # length / exaggerated beam: fat, likely, nearly real
 HULL = colors.Color(0.85, 0.85, 0.8)

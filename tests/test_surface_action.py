@@ -354,7 +354,7 @@ def test_bad_scenario_reports_every_problem_located(tmp_path: Path) -> None:
 
 
 def test_bad_gun_factors_are_located(tmp_path: Path) -> None:
-    source = ROOT / "shipdata" / "surface_action" / "classes" / "uk" / "york.yaml"
+    source = ROOT / "shipdata" / "classes" / "uk" / "york.yaml"
     folder = tmp_path / "data"
     folder.mkdir()
     text = source.read_text(encoding="utf-8")
@@ -363,8 +363,8 @@ def test_bad_gun_factors_are_located(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(folder)])
     assert result.exit_code == 2
     line = next(x for x in result.output.splitlines() if "york.yaml:" in x)
-    assert "guns.0.factors: found '4-6', expected bow-broadside-stern factors such as " \
-           "'2-4-2'" in line
+    assert "ratings.surface-action.guns.0.factors: found '4-6', expected " \
+           "bow-broadside-stern factors such as '2-4-2'" in line
     assert re.match(r".*york\.yaml:\d+:\d+: ", line)
 
 

@@ -22,7 +22,7 @@ def test_cyrillic_and_macrons_render(tmp_path: Path) -> None:
 def test_uncovered_character_is_a_warning_naming_ship_and_character(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    text = (ROOT / "shipdata/naval_action/classes/jp/takao.yaml").read_text(encoding="utf-8")
+    text = (ROOT / "shipdata/classes/jp/takao.yaml").read_text(encoding="utf-8")
     (data / "takao.yaml").write_text(text.replace("name: Maya,", "name: 摩耶 Maya, aka: [Maya],"),
                                      encoding="utf-8")
     result = build(class_id="takao", ship="Maya", data=[data], out=tmp_path / "out")

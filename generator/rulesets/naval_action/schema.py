@@ -13,8 +13,10 @@ from typing import Literal
 from pydantic import ConfigDict, Field, field_validator
 
 from generator.datamodel import NATION_NAMES, Nation, Ship, Strict, once
+from generator.shipclass import AAGuns, Aircraft, Position
+from generator.shipclass import Armor as FactArmor
 
-__all__ = ["NATION_NAMES", "Nation", "Ship", "Strict"]
+__all__ = ["NATION_NAMES", "AAGuns", "Aircraft", "Nation", "Position", "Ship", "Strict"]
 
 
 class ShipType(enum.StrEnum):
@@ -46,26 +48,9 @@ TYPE_NAMES = {
 }
 
 
-class Position(enum.StrEnum):
-    """Battery positions; each has its own arc of fire (see the rules' battery arcs)."""
-
-    BOW = "BOW"
-    C = "C"
-    STN = "STN"
-    L = "L"
-    R = "R"
-    LB = "LB"
-    RB = "RB"
-    LS = "LS"
-    RS = "RS"
-
-
-class Armor(Strict):
+class Armor(FactArmor):
     """Armour as built (facts); the armor factor is derived from these (see the rules below)."""
 
-    belt_in: float = Field(ge=0, le=25, description="Main belt thickness in inches (0 if none).")
-    deck_in: float = Field(0, ge=0, le=15, description="Main armour deck thickness in inches (0 if none).")
-    old_deck: bool = Field(False, description="The 'O' flag: weak pre-1922 deck armour never substantially thickened.")
     factor: int | None = Field(None, ge=1, le=10, description="Override the derived armor factor.")
 
 
@@ -87,14 +72,6 @@ class GunBattery(Strict):
     note: str | None = Field(None, description="Free text, e.g. '5in/25 single mounts'.")
 
 
-class AAGuns(Strict):
-    """Heavy AA guns that are not also listed as surface batteries."""
-
-    guns: int = Field(ge=1, le=60, description="Number of guns.")
-    bore_in: float = Field(gt=0, le=6, description="Bore in inches.")
-    note: str | None = Field(None, description="Free text, e.g. '4in/45 HA twin mounts'.")
-
-
 class TorpedoMount(Strict):
     """Identical torpedo mounts (each mount fires its spread in one direction per turn)."""
 
@@ -112,16 +89,6 @@ class Radar(Strict):
 
     type: Literal["SC", "SG"] = Field(description="SC (early, 20,000 yd) or SG (later, 30,000 yd).")
     fitted: dt.date = Field(description="Date first fitted (YYYY-MM-DD).")
-
-
-class Aircraft(Strict):
-    """Floatplanes or an air group (aircraft counts, before forming 6-plane elements)."""
-
-    floatplanes: int = Field(0, ge=0, le=40, description="Floatplanes carried.")
-    catapults: int = Field(0, ge=0, le=6, description="Catapults.")
-    fighters: int = Field(0, ge=0, le=200, description="Fighters in the air group.")
-    dive_bombers: int = Field(0, ge=0, le=200, description="Dive and scout bombers.")
-    torpedo_bombers: int = Field(0, ge=0, le=200, description="Torpedo bombers.")
 
 
 class Overrides(Strict):
