@@ -110,14 +110,17 @@ def templates_option(func: F) -> F:
 @click.argument("scenario", required=False)
 @click.option("--class", "class_id", help="Build a one-ship kit for this class instead.")
 @click.option("--ship", help="With --class: which ship (default: the first).")
+@click.option("--ruleset", "rulesets", multiple=True,
+              help="With --class: whose proof kit (repeatable; default: one for every "
+                   "ruleset that rates the class).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @data_option
 @write_options
 @tables_options
 @reported
-def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: bool,
-          data: tuple[Path, ...], out: Path, paper: str, tables: Path | None,
-          seed: int | None, templates: Path | None) -> None:
+def build(scenario: str | None, class_id: str | None, ship: str | None,
+          rulesets: tuple[str, ...], quiet: bool, data: tuple[Path, ...], out: Path,
+          paper: str, tables: Path | None, seed: int | None, templates: Path | None) -> None:
     """Build SCENARIO's kit into OUT/<scenario>/ (default: the first ruleset's scenario).
 
     `quarterdeck list scenarios` shows the scenarios; `quarterdeck list rulesets` shows
@@ -129,12 +132,23 @@ def build(scenario: str | None, class_id: str | None, ship: str | None, quiet: b
 
     if scenario and class_id:
         raise UsageError("give a SCENARIO or --class, not both")
+    if class_id is None and (ship or rulesets):
+        raise UsageError(f"{'--ship' if ship else '--ruleset'} goes with --class ID")
+    options = KitOptions(tables, seed, templates=templates)
+    if class_id is not None:
+        from generator.pipeline import build_class
+
+        for result in build_class(class_id, ship=ship, rulesets=list(rulesets),
+                                  data=list(data), out=out,
+                                  paper=paper,  # type: ignore[arg-type]
+                                  options=options):
+            report(result, quiet)
+        return
+
     def run(progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
         return run_build(scenario, data=list(data), out=out,
                          paper=paper,  # type: ignore[arg-type]
-                         class_id=class_id, ship=ship,
-                         options=KitOptions(tables, seed, templates=templates),
-                         progress=progress)
+                         options=options, progress=progress)
 
     if quiet or not sys.stderr.isatty():
         result = run()
@@ -421,8 +435,8 @@ def list_(what: str, data: tuple[Path, ...]) -> None:
 
 @main.command(name="new-class")
 @click.argument("class_id")
-@click.option("--ruleset", default=None, help="Whose class file (default: the first "
-              "ruleset in `quarterdeck list rulesets`).")
+@click.option("--ruleset", default=None, help="Only for a ruleset whose units are not ship "
+              "classes: its own scaffold. A ship class is one file for every ruleset.")
 @click.option("--nation", default="US", show_default=True)
 @click.option("--type", "ship_type", default="DD", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
@@ -430,22 +444,31 @@ def list_(what: str, data: tuple[Path, ...]) -> None:
 @reported
 def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
               out: Path) -> None:
-    """Scaffold a commented class file CLASS_ID.yaml for a designer."""
+    """Scaffold a commented class file CLASS_ID.yaml, read by every ruleset that rates it."""
     import re
 
     from generator.output import write_atomic
-    from generator.rulesets import REGISTRY, default_ruleset
+    from generator.rulesets import REGISTRY
+    from generator.shipclass import new_class_yaml
     from generator.suggest import did_you_mean
 
-    ruleset = ruleset or default_ruleset().name
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", class_id):
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", class_id):
         raise UsageError(f"class id '{class_id}' must be lowercase letters, digits and hyphens")
-    if ruleset not in REGISTRY:
+    # Both go into YAML text: only codes, so nothing can add a key to the scaffold.
+    if not re.fullmatch(r"[A-Z]{2,3}", nation):
+        raise UsageError(f"--nation: found {nation!r}, expected a navy code such as US or JP")
+    if not re.fullmatch(r"[A-Z]{1,4}", ship_type):
+        raise UsageError(f"--type: found {ship_type!r}, expected a type code such as DD or CA")
+    if ruleset is not None and ruleset not in REGISTRY:
         raise UsageError(f"no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
     path = out / f"{class_id}.yaml"
     if path.exists():
         raise UsageError(f"{path} already exists; not overwriting it")
-    write_atomic(path, REGISTRY[ruleset].new_class_yaml(class_id, nation, ship_type).encode())
+    if ruleset is None or REGISTRY[ruleset].class_model is not None:
+        text = new_class_yaml(class_id, nation, ship_type)
+    else:
+        text = REGISTRY[ruleset].new_class_yaml(class_id, nation, ship_type)
+    write_atomic(path, text.encode())
     say(f"wrote {path}; edit it, then: quarterdeck check {path}")
 
 

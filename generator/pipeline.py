@@ -97,6 +97,7 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
         recipe = ruleset.recipe(request.command)
         # 3. derive: ships, tables, calculators (the ruleset's one required method)
         ctx = ruleset.prepare(library, request, paper, options)
+        ctx.values.setdefault("ruleset", ruleset.name)
         work = plan(recipe, ctx.sides, ctx.flags, ctx.values)
         # 4. render every component once, side by side in groups
         rendered = render(ruleset, ctx, work, fork=not export,
@@ -117,12 +118,21 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
 def owner(library: Library, request: Request) -> Ruleset:
     """The ruleset that serves a request (UsageError naming what does not exist)."""
     if request.class_id is not None:
-        owners = [r for r in REGISTRY.values() if request.class_id in library.classes_of(r.name)]
+        owners = raters(library, request.class_id)
+        if request.ruleset is not None:
+            if request.ruleset not in REGISTRY:
+                raise UsageError(f"no ruleset '{request.ruleset}'"
+                                 f"{did_you_mean(request.ruleset, REGISTRY)}")
+            if request.ruleset not in owners:
+                why = library.unrated.get(request.ruleset, {}).get(request.class_id)
+                raise UsageError(f"{REGISTRY[request.ruleset].title} does not rate the class "
+                                 f"'{request.class_id}'" + (f": {why}" if why else ""))
+            return REGISTRY[request.ruleset]
         if not owners:
-            every = [c for r in REGISTRY.values() for c in library.classes_of(r.name)]
+            every = {c for r in REGISTRY.values() for c in library.classes_of(r.name)}
             raise UsageError(f"no class '{request.class_id}'"
-                             f"{did_you_mean(request.class_id, every)}")
-        return owners[0]
+                             f"{did_you_mean(request.class_id, sorted(every))}")
+        return REGISTRY[owners[0]]
     if request.scenario is None:
         return default_ruleset()
     entry = library.scenarios.get(request.scenario)
@@ -131,6 +141,11 @@ def owner(library: Library, request: Request) -> Ruleset:
                          f"{did_you_mean(request.scenario, library.scenarios)}; "
                          "`quarterdeck list scenarios` shows them")
     return REGISTRY[entry.model.ruleset]
+
+
+def raters(library: Library, class_id: str) -> list[str]:
+    """The rulesets that rate a class, in registry order."""
+    return [name for name in REGISTRY if class_id in library.classes_of(name)]
 
 
 def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
@@ -187,14 +202,33 @@ def _distinct_pieces(rendered: Any) -> list[Piece]:
 
 def build(scenario_id: str | None = None, *, data: list[Path] | None = None,
           out: Path = Path("output"), paper: Paper = "a4", class_id: str | None = None,
-          ship: str | None = None, options: KitOptions | None = None,
+          ship: str | None = None, ruleset: str | None = None,
+          options: KitOptions | None = None,
           progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
-    """Build a scenario's kit (or a one-ship proof kit for ``class_id``) into ``out``."""
+    """Build a scenario's kit (or a one-ship proof kit for ``class_id``) into ``out``.
+
+    With ``class_id`` and no ``ruleset``, the proof is the first rating ruleset's;
+    ``build_class`` builds one for each.
+    """
     if class_id is not None:
-        request = Request("class", class_id=class_id, ship=ship)
+        request = Request("class", class_id=class_id, ship=ship, ruleset=ruleset)
     else:
         request = Request("kit", scenario=scenario_id or default_scenario())
     return run(request, data=data, out=out, paper=paper, options=options, progress=progress)
+
+
+def build_class(class_id: str, *, ship: str | None = None, rulesets: list[str] | None = None,
+                data: list[Path] | None = None, out: Path = Path("output"),
+                paper: Paper = "a4", options: KitOptions | None = None,
+                ) -> list[BuildResult]:
+    """One proof kit per ruleset for a class: the named ones, or every one that rates it."""
+    if not rulesets:
+        library = validated_library(list(data or []))
+        rulesets = raters(library, class_id)
+        if not rulesets:
+            owner(library, Request("class", class_id=class_id))  # says what is wrong
+    return [build(class_id=class_id, ship=ship, ruleset=name, data=data, out=out, paper=paper,
+                  options=options) for name in rulesets]
 
 
 def build_tables(scenario_id: str | None = None, *, data: list[Path] | None = None,

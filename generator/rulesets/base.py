@@ -67,11 +67,13 @@ class Request:
         ship: For ``class``: which ship (default: the first).
         classes: For ``strings`` without a scenario: classes to string up.
         scale: For aids: a scale name or "N yards per cm|in".
+        ruleset: For ``class``: which ruleset's proof (default: the first that rates it).
 
     """
 
     command: Command
     scenario: str | None = None
+    ruleset: str | None = None
     class_id: str | None = None
     ship: str | None = None
     classes: tuple[str, ...] = ()
