@@ -491,12 +491,20 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
     if ruleset not in REGISTRY:
         raise UsageError(f"no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
     library = validated_library(list(data))
+    from generator.catalog import render_coverage
+
     component = REGISTRY[ruleset].catalog(library, paper)  # type: ignore[arg-type]
+    titles = {name: r.title for name, r in REGISTRY.items() if r.class_model is not None}
     # The default ruleset's list keeps its old file name; others say whose list it is.
     name = "catalog.pdf" if ruleset == default_ruleset().name else f"catalog-{ruleset}.pdf"
-    pdf = assemble(PacketSpec(name, "Ship classes", ["catalog"]), {"catalog": component})
+    parts = {"catalog": component}
+    if REGISTRY[ruleset].class_model is not None:
+        parts["coverage"] = render_coverage(library, ruleset, titles,
+                                            paper)  # type: ignore[arg-type]
+    pdf = assemble(PacketSpec(name, "Ship classes", list(parts)), parts)
     write_atomic(out / name, pdf)
-    say(f"wrote {out / name} ({component.pages} pages)")
+    pages = sum(p.pages for p in parts.values())
+    say(f"wrote {out / name} ({pages} page{'s' if pages != 1 else ''})")
 
 
 @main.command()
