@@ -52,7 +52,7 @@ def test_designer_quickstart_round_trip(tmp_path: Path) -> None:
     code, out, err = invoke(["build", "--class", "my-destroyer", "--data", "mydata",
                              "--out", "out", "--paper", "letter"], tmp_path)
     assert code == 0, err
-    pdf_path = tmp_path / "out" / "class-my-destroyer" / "my-destroyer.pdf"
+    pdf_path = tmp_path / "out" / "class-my-destroyer" / "naval-action" / "my-destroyer.pdf"
     with pdfplumber.open(pdf_path) as pdf:
         assert "FIRST SHIP" in pdf.pages[0].extract_text()
         assert (pdf.pages[0].width, pdf.pages[0].height) == (612, 792)

@@ -11,9 +11,7 @@ import pytest
 
 from generator.convert import convert_file, unrated_note
 from generator.library import Entry, load_library
-from generator.pipeline import _assemble_and_write, build
-from generator.rulesets import REGISTRY
-from generator.rulesets.base import KitOptions
+from generator.pipeline import build
 from generator.rulesets.naval_action import rating as na_rating
 from generator.rulesets.surface_action import rating as sa_rating
 from generator.shipclass import rated_by
@@ -305,9 +303,9 @@ def test_one_class_file_gives_both_rulesets_pieces(tmp_path: Path) -> None:
         assert "KINUGASA MARU" in pdf.pages[0].extract_text()
     library = load_library([data])
     entry: Entry = library.classes_of("surface-action")["my-takao"]
-    kit = REGISTRY["surface-action"].class_kit_parts(library, "my-takao", None, "a4",
-                                                     lambda *_: None, KitOptions())
-    written = _assemble_and_write(kit, library, tmp_path / "sa", "a4")
+    written = build(class_id="my-takao", ruleset="surface-action", data=[data],
+                    out=tmp_path / "out")
+    assert written.folder == tmp_path / "out" / "class-my-takao" / "surface-action"
     with pdfplumber.open(written.folder / "my-takao.pdf") as pdf:
         page = pdf.pages[0].extract_text()
     assert "Kinugasa Maru" in page and "6-10-4" in page and entry.model.size in page

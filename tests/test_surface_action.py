@@ -389,7 +389,7 @@ def test_rulesets_do_not_import_each_other() -> None:
     assert not [m for m in sa if "naval_action" in m]
     assert not [m for m in na if "surface_action" in m]
     # and Surface Action really does stand on the shared machinery
-    for shared in ("generator.imposition", "generator.dice", "generator.validation",
+    for shared in ("generator.rulesets.base", "generator.dice", "generator.validation",
                    "generator.roster", "generator.canvasdoc", "generator.packets"):
         assert shared in sa, shared
 
