@@ -186,31 +186,49 @@ class Splittable(Protocol):
         """
 
 
-class _TextRecorder:
-    """Stands in for a ReportLab text object while a block is measured."""
+class _Recording:
+    """Keeps every method call made on it (name and arguments), in order.
 
-    def __init__(self, x: float, y: float) -> None:
-        self.origin = (x, y)
+    Only calls that draw or set state are taken (``_takes``); anything else, such as
+    a query whose answer a painter would use, fails at once instead of recording None.
+    """
+
+    _PREFIXES: tuple[str, ...] = ("set",)
+    _NAMES: frozenset[str] = frozenset()
+
+    def __init__(self) -> None:
         self.ops: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
 
     def __getattr__(self, name: str) -> Callable[..., None]:
-        if name.startswith("_"):
-            raise AttributeError(name)
+        if not (name.startswith(self._PREFIXES) or name in self._NAMES):
+            raise AttributeError(f"{type(self).__name__} cannot record {name!r}")
 
         def record(*args: Any, **kwargs: Any) -> None:
             self.ops.append((name, args, kwargs))
         return record
 
 
-class Recorder:
+class _TextRecorder(_Recording):
+    """Stands in for a ReportLab text object while a block is measured."""
+
+    _PREFIXES = ("set", "text", "move")
+
+    def __init__(self, x: float, y: float) -> None:
+        super().__init__()
+        self.origin = (x, y)
+
+
+class Recorder(_Recording):
     """Stands in for a canvas: every drawing call is kept, to be replayed by ``replay``.
 
     Only calls that draw or set graphics state may be made; a painting function must
     not read state back from the canvas (nothing in the kit does).
     """
 
-    def __init__(self) -> None:
-        self.ops: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+    _PREFIXES = ("set", "draw")
+    _NAMES = frozenset({"saveState", "restoreState", "translate", "scale", "rotate",
+                        "transform", "line", "lines", "rect", "roundRect", "circle", "ellipse",
+                        "wedge", "arc", "bezier", "grid", "clipPath", "addLiteral"})
 
     def beginPath(self) -> PDFPathObject:  # noqa: N802  (ReportLab's name)
         """A path object (paths do not depend on the canvas)."""
@@ -219,14 +237,6 @@ class Recorder:
     def beginText(self, x: float = 0, y: float = 0) -> _TextRecorder:  # noqa: N802
         """A text object that records too."""
         return _TextRecorder(x, y)
-
-    def __getattr__(self, name: str) -> Callable[..., None]:
-        if name.startswith("_"):
-            raise AttributeError(name)
-
-        def record(*args: Any, **kwargs: Any) -> None:
-            self.ops.append((name, args, kwargs))
-        return record
 
     def replay(self, canvas: Canvas, dx: float, dy: float) -> None:
         """Draw everything recorded on ``canvas``, moved by (dx, dy)."""

@@ -381,3 +381,11 @@ def test_document_component_carries_label_and_bookmarks() -> None:
     comp = doc.component("k", "T", "Q-")
     assert (comp.pages, comp.label, [b.title for b in comp.bookmarks]) == (1, "Q-", ["here"])
     assert_footer(comp.pdf, safe_box("a4"), "foot", ["Q-1"])
+
+
+def test_a_painter_cannot_read_state_from_the_recorder() -> None:
+    def paint(c: Canvas, width: float) -> float:
+        return float(c.stringWidth("x", fonts.REGULAR, 9))
+
+    with pytest.raises(AttributeError, match="cannot record 'stringWidth'"):
+        Recorded(paint).wrap(100)
