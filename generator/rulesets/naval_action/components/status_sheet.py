@@ -358,11 +358,7 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
     if view and view.cls.unverified:
         notes = [*notes, "Some figures of this class are unverified; see the Master List."]
     if not notes:
-        for _ in range(1):
-            c.setStrokeColor(LIGHT)
-            c.line(x, y - 3.4 * MM, x + w, y - 3.4 * MM)
-            y -= 4.2 * MM
-        c.setStrokeColor(colors.black)
+        y -= 4.2 * MM  # one line to write on: the closing rule below is its line
     for note in notes:
         pen.text(x + 2 * MM, y - 3 * MM, note, size=8, width=w - 4 * MM)
         y -= 4.2 * MM
