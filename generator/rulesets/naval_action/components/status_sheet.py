@@ -58,17 +58,16 @@ def _battery_height(b: BatteryView | None, per_row: int) -> float:
 
 def ship_height(view: ShipView | None, width: float, tables: Tables | None = None) -> float:
     """Height a ship block needs (so two short ships can share a page): as drawn."""
-    return ship_block(view, width=width, tables=tables).wrap(width)
+    return ship_block(view, tables=tables).wrap(width)
 
 
-def ship_block(view: ShipView | None, scenario_line: str = "", width: float = 0.0,
+def ship_block(view: ShipView | None, scenario_line: str = "",
                tables: Tables | None = None) -> Recorded:
     """One ship's block (the blank master's when ``view`` is None) for a page flow.
 
     Args:
         view: Derived ship, or None for a blank block.
         scenario_line: Scenario name and date for the header.
-        width: Unused (blocks are laid out at the flow's width); kept for callers.
         tables: Tables in force (legends read from them); the active ones if None.
 
     """
