@@ -47,15 +47,10 @@ FOOTER_SIZE = 7.0
 FOOTER_SPACE = 6 * MM
 """Room a one-line footer takes from the content (baseline, type and a clear gap)."""
 NUMBER_ROOM = 20 * MM
-
 """Width kept free at the footer's right for the page number."""
 
 
 # ---------------------------------------------------------------- furniture
-
-
-def _page_number(label: str, page: int) -> str:
-    return f"{label}{page + 1}"
 
 
 @dataclass(frozen=True)
@@ -95,7 +90,7 @@ class Furniture:
         """The number text of a 0-based page ("" when the pages are not numbered)."""
         if not self.numbered:
             return ""
-        return self.number(page) if self.number is not None else _page_number(self.label, page)
+        return self.number(page) if self.number is not None else f"{self.label}{page + 1}"
 
     def bottom(self, box: SafeBox) -> float:
         """Height the furniture takes at the bottom of ``box`` (footer and calibration)."""
@@ -417,6 +412,7 @@ class Flow:
         self.top = box.top - furniture.top(box)
         self.y = self.top
         self.heading: str | None = None
+        """This page's heading when it differs from the furniture's (e.g. "(continued)")."""
         self.bookmarks: list[Bookmark] = []
 
     @property
