@@ -15,10 +15,10 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
-from generator.calibration import draw_calibration
 from generator.imposition import Duplex, mirrored
 from generator.layout import Paper, new_canvas, page_size, safe_box
 from generator.packets import Bookmark, Component
+from generator.pages import Furniture, finish_page
 from generator.units import MM
 
 SCALE_MM = 8
@@ -68,9 +68,7 @@ def render_duplex_check(paper: Paper, duplex: Duplex, offset: tuple[float, float
     _notes(c, box.x, box.top, box.width, FRONT_NOTES)
     for letter, x, y in target_positions(page_w, page_h):
         _target(c, letter, x, y)
-    used = draw_calibration(c, box)
-    _footer(c, box.x, box.y + used + 1.5 * MM, f"{footer} · back-offset check, front")
-    c.showPage()
+    finish_page(c, box, Furniture(f"{footer} · back-offset check, front", calibration=True), 0)
     offset_note = (f"Printed with back offset {offset[0] / MM:+.1f}, {offset[1] / MM:+.1f} mm: "
                    "add your reading to it." if offset != (0.0, 0.0) else
                    "Printed with no back offset: your reading is the offset.")
@@ -80,8 +78,7 @@ def render_duplex_check(paper: Paper, duplex: Duplex, offset: tuple[float, float
     for letter, x, y in target_positions(page_w, page_h):
         bx, by = mirrored(x, y, 0.0, 0.0, page_w, page_h, flip, offset)
         _scales(c, letter, bx, by)
-    _footer(c, box.x, box.y + 1.5 * MM, f"{footer} · back-offset check, back")
-    c.showPage()
+    finish_page(c, box, Furniture(f"{footer} · back-offset check, back"), 1)
     c.save()
     return Component("duplex-check", "Back-offset check", "Offset-", buffer.getvalue(), 2,
                      [Bookmark("Front: pin targets", 0), Bookmark("Back: scales", 1)])
@@ -130,9 +127,3 @@ def _scales(c: Canvas, letter: str, x: float, y: float) -> None:
     c.drawCentredString(x, y + reach + 1 * MM, "y")
     c.setFont(fonts.BOLD, 12)
     c.drawString(x + 3 * MM, y + 3 * MM, letter)
-
-
-def _footer(c: Canvas, x: float, y: float, text: str) -> None:
-    c.setFillColorRGB(0.25, 0.25, 0.25)
-    c.setFont(fonts.REGULAR, fonts.MIN_SIZE)
-    c.drawString(x, y, text)

@@ -20,9 +20,9 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
-from generator.calibration import draw_calibration
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
+from generator.pages import Furniture
 from generator.units import MM
 
 LEAD = 6 * MM
@@ -252,12 +252,11 @@ def start_page(c: Canvas, box: SafeBox, title: str, footer: str,
 
     """
     pen = Pen(c)
-    pen.text(box.x, box.top - 4.2 * MM, title, size=11, bold=True, width=box.width * 0.55)
-    pen.text(box.right, box.top - 4.2 * MM, footer, size=7.5, narrow=True, align="right",
-             width=box.width * 0.43)
+    furniture = Furniture(heading=title, running=footer, calibration=True, numbered=False)
+    furniture.draw(c, box, 0)
     for i, line in enumerate(notes):
         pen.text(box.x, box.top - HEADER - (i + 0.75) * 4 * MM, line, size=8, width=box.width)
-    return box.top - HEADER - len(notes) * 4 * MM, box.y + draw_calibration(c, box) + 2 * MM
+    return box.top - HEADER - len(notes) * 4 * MM, box.y + furniture.bottom(box) + 2 * MM
 
 
 def max_strip_height(paper: Paper) -> float:

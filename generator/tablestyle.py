@@ -21,6 +21,7 @@ from reportlab.platypus import (
 
 from generator import fonts
 from generator.layout import PAPER_SIZES, Paper, prime_fonts, safe_box
+from generator.pages import Furniture
 from generator.units import MM
 
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)
@@ -130,15 +131,14 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
     fonts.register()
     buf = io.BytesIO()
     box = safe_box(paper)
+    # The frame leaves 5 mm for the footer (the canvas engines leave FOOTER_SPACE).
     frame = Frame(box.x, box.y + 5 * MM, box.width, box.height - 5 * MM, leftPadding=0,
                   rightPadding=0, topPadding=0, bottomPadding=0, id="safe")
 
+    furniture = Furniture(footer=footer)
+
     def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
-        canvas.saveState()
-        canvas.setFont(fonts.NARROW, 7)
-        canvas.drawString(box.x, box.y + 1.5 * MM, footer)
-        canvas.drawRightString(box.right, box.y + 1.5 * MM, str(canvas.getPageNumber()))
-        canvas.restoreState()
+        furniture.draw(canvas, box, canvas.getPageNumber() - 1)
 
     doc = BaseDocTemplate(buf, pagesize=PAPER_SIZES[paper], invariant=1, title=title,
                           author="quarterdeck", creator="quarterdeck", pageCompression=0)

@@ -35,6 +35,7 @@ from generator import dice, fonts
 from generator.errors import DataError, Problem
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
+from generator.pages import Furniture
 from generator.rulesets.naval_action.cardtables import Band, Tables
 from generator.rulesets.naval_action.components.status_sheet import arc_icon
 from generator.rulesets.naval_action.odds import Calculator, Mode
@@ -1072,23 +1073,16 @@ def _band(pen: Pen, box: SafeBox, side: str, subtitle: str, tables: Tables) -> N
 
 def _footer(pen: Pen, box: SafeBox, tables: Tables, page: int) -> None:
     """Where the DEFAULT tables come from and how to replace them; user's tables named."""
-    c = pen.c
-    c.setLineWidth(0.5)
-    c.setStrokeColor(colors.black)
-    c.line(box.x, box.y + FOOTER_H - 1.5 * MM, box.right, box.y + FOOTER_H - 1.5 * MM)
-    # Baselines sit 1.5 mm up so descenders stay inside the safe box on Letter too.
-    pen.text(box.x, box.y + 4.6 * MM,
-             "DEFAULT: a table the rule text uses but does not print, designed by quarterdeck "
-             "to meet every limit the text sets. Replace any table with --tables FILE.",
-             size=7, narrow=True, width=box.width - 20 * MM)
     if tables.replaced:
         line = (f"From {tables.origin}: {', '.join(tables.replaced)} (tagged FROM "
                 f"{tables.origin}).")
     else:
         line = "All tables bundled with quarterdeck (action-card.yaml, derivation.yaml)."
-    pen.text(box.x, box.y + 1.5 * MM, line, size=7, narrow=True, width=box.width - 20 * MM)
-    pen.text(box.right, box.y + 1.5 * MM, f"{LABEL}{page + 1} · {'front' if page == 0 else 'back'}",
-             size=7, narrow=True, align="right")
+    Furniture(line, lines=("DEFAULT: a table the rule text uses but does not print, designed "
+                           "by quarterdeck to meet every limit the text sets. Replace any "
+                           "table with --tables FILE.",), rule=True,
+              number=lambda p: f"{LABEL}{p + 1} · {'front' if p == 0 else 'back'}",
+              ).draw(pen.c, box, page)
 
 
 def front_sections(tables: Tables, col_mm: float) -> list[Section]:

@@ -3,18 +3,25 @@
 Each ship block shows identity, every factor (derived values marked), gun batteries
 with arcs, range bands, firing step and ammunition tick boxes, torpedo mounts with
 tube and reload boxes, the damage track and damage control, and notes.
+
+A ship block is a ``pages.Recorded`` block: the painter below draws it once on a
+recorder, its own cursor gives the height, and the page replays what it recorded, so
+the height used to decide what shares a page is the height drawn.
 """
 
 from __future__ import annotations
 
-import io
 import math
+from fractions import Fraction
 
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
+from generator.layout import Paper, Pen, SafeBox
 from generator.packets import Bookmark, Component
+from generator.pages import Document, Furniture, Recorded, Spacer
+from generator.rulesets.naval_action import cardtables
+from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import BatteryView, ShipView, format_fraction
 from generator.rulesets.naval_action.schema import NATION_NAMES, TYPE_NAMES
 from generator.units import MM
@@ -29,7 +36,8 @@ HEADER_H = 13 * MM
 FACTORS_H = 15 * MM
 ROW_MIN = 10.5 * MM
 GAP_BLOCKS = 6 * MM
-FOOTER_H = 5 * MM
+CLOSING_RULE = 0.5
+"""Thickness (points) of the rule that closes a ship block: its lowest mark."""
 BLANK_BATTERIES = 4
 # Battery table columns: (title, width in mm). Ammunition takes the rest.
 COLUMNS = [("Bty", 11), ("Arc", 11), ("Guns", 17), ("CF", 8), ("Seq", 8),
@@ -48,18 +56,23 @@ def _battery_height(b: BatteryView | None, per_row: int) -> float:
     return max(ROW_MIN, rows * (BOX + GAP) + 4.2 * MM)
 
 
-def ship_height(view: ShipView | None, width: float) -> float:
-    """Height a ship block needs (so two short ships can share a page)."""
-    per_row = _ammo_per_row(width)
-    bats = view.batteries if view else [None] * BLANK_BATTERIES
-    h = HEADER_H + FACTORS_H + 6 * MM  # + table header
-    h += sum(_battery_height(b, per_row) for b in bats) or ROW_MIN
-    torps = len(view.torpedoes) if view else 2
-    h += 6 * MM + max(1, torps) * 6.5 * MM
-    h += 16 * MM  # damage track and damage control
-    notes = len(view.notes) + bool(view.cls.unverified) if view else 1
-    h += 5 * MM + max(1, notes) * 4.2 * MM
-    return h
+def ship_height(view: ShipView | None, width: float, tables: Tables | None = None) -> float:
+    """Height a ship block needs (so two short ships can share a page): as drawn."""
+    return ship_block(view, tables=tables).wrap(width)
+
+
+def ship_block(view: ShipView | None, scenario_line: str = "",
+               tables: Tables | None = None) -> Recorded:
+    """One ship's block (the blank master's when ``view`` is None) for a page flow.
+
+    Args:
+        view: Derived ship, or None for a blank block.
+        scenario_line: Scenario name and date for the header.
+        tables: Tables in force (legends read from them); the active ones if None.
+
+    """
+    in_force = tables or cardtables.active()
+    return Recorded(lambda c, w: _paint_ship(c, w, view, scenario_line, in_force))
 
 
 def arc_icon(c: Canvas, cx: float, cy: float, r: float, arcs: list[tuple[float, float]]) -> None:
@@ -118,9 +131,29 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
         The y of the block's bottom edge.
 
     """
-    c = pen.c
-    x, w = box.x, box.width
-    y = top
+    block = ship_block(view, scenario_line)
+    height = block.wrap(box.width)
+    block.draw(pen.c, box.x, top)
+    return top - height
+
+
+def _share(value: tuple[int, int]) -> str:
+    """A victory share as the card writes it: ½, ¼, 2/3."""
+    frac = Fraction(*value)
+    text = format_fraction(frac)
+    return text if "." not in text else f"{frac.numerator}/{frac.denominator}"
+
+
+def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
+                tables: Tables) -> float:
+    """Draw a ship block with its top-left corner at (0, 0); returns its height.
+
+    The block ends with a thin closing rule, so its lowest mark is its bottom edge.
+    """
+    pen = Pen(c)
+    x = 0.0
+    y = 0.0
+    rules = tables.rules
     # -- header
     c.setFillColor(SHADE)
     c.rect(x, y - HEADER_H, w, HEADER_H, stroke=0, fill=1)
@@ -166,7 +199,8 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
              (f"belt {cls.armor.belt_in:g}in" if cls.armor.belt_in else "unarmoured")),
             ("SPEED kn", f"{view.speed_kn:g}", speed_sub),
             ("LENGTH ft", f"{cls.length_ft:g}", f"{cls.length_ft * 0.3048:.0f} m"),
-            ("AA FACTOR", format_fraction(view.aa_factor) or "0", "1 per 4 DP guns"),
+            ("AA FACTOR", format_fraction(view.aa_factor) or "0",
+             f"1 per {rules.aa_factor.guns_per_point} DP guns"),
             ("DAMAGE CONTROL", view.damage_control, "by nation & date"),
             ("RADAR", view.radar or "none",
              f"to {view.radar_range_yd:,} yd" if view.radar_range_yd else ""),
@@ -249,9 +283,12 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
     # -- torpedoes
     y -= 2 * MM
     pen.text(x, y - 3.2 * MM, "TORPEDOES", size=8, bold=True)
+    sizes = sorted(rules.torpedo_penetration.items())
     pen.text(x + 22 * MM, y - 3.2 * MM,
-             "cross a tube box when fired, a reload box when reloaded · penetration 6/7/8 "
-             "for 18/21/24in", size=7, narrow=True, width=w - 22 * MM)
+             "cross a tube box when fired, a reload box when reloaded · penetration "
+             f"{'/'.join(str(p) for _, p in sizes)} for "
+             f"{'/'.join(str(size) for size, _ in sizes)}in", size=7, narrow=True,
+             width=w - 22 * MM)
     y -= 4.5 * MM
     torps = view.torpedoes if view else []
     if view and not torps:
@@ -308,8 +345,9 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
     pen.text(tx + 20 * MM + 6 * (BOX + GAP) + 23 * MM, y - 8 * MM, "Repaired", size=7,
              narrow=True)
     pen.boxes(tx + 20 * MM + 6 * (BOX + GAP) + 35 * MM, y - 5.3 * MM, 1, BOX, GAP, 1)
-    pen.text(tx, y - 12 * MM, "Comparative strength lost: ½ CS for HD, full CS if sunk.",
-             size=7, narrow=True)
+    share = _share(tables.card.victory.heavy_damage_share)
+    pen.text(tx, y - 12 * MM, f"Comparative strength lost: {share} CS for HD, full CS if "
+             "sunk.", size=7, narrow=True)
     y -= 14.5 * MM
 
     # -- notes
@@ -319,19 +357,38 @@ def draw_ship(pen: Pen, box: SafeBox, top: float, view: ShipView | None,
     if view and view.cls.unverified:
         notes = [*notes, "Some figures of this class are unverified; see the Master List."]
     if not notes:
-        for _ in range(1):
-            c.setStrokeColor(LIGHT)
-            c.line(x, y - 3.4 * MM, x + w, y - 3.4 * MM)
-            y -= 4.2 * MM
-        c.setStrokeColor(colors.black)
+        y -= 4.2 * MM  # one line to write on: the closing rule below is its line
     for note in notes:
         pen.text(x + 2 * MM, y - 3 * MM, note, size=8, width=w - 4 * MM)
         y -= 4.2 * MM
-    return y
+    c.setFillColor(LIGHT)
+    c.rect(x, y, w, CLOSING_RULE, stroke=0, fill=1)
+    c.setFillColor(colors.black)
+    return -y
+
+
+class CutLine(Spacer):
+    """The gap between two ship blocks, with a dashed line to cut along."""
+
+    width = 0.0
+
+    def wrap(self, width: float) -> float:
+        """The gap (the line runs the whole width)."""
+        self.width = width
+        return self.height
+
+    def draw(self, canvas: Canvas, x: float, top: float) -> None:
+        """A dashed grey line across the middle of the gap."""
+        mid = top - self.height / 2
+        canvas.saveState()
+        canvas.setDash(3, 3)
+        canvas.setStrokeColor(GREY)
+        canvas.line(x, mid, x + self.width, mid)
+        canvas.restoreState()
 
 
 def render_sheets(views: list[ShipView], paper: Paper, title: str, scenario_line: str,
-                  key: str, label: str) -> Component:
+                  key: str, label: str, tables: Tables | None = None) -> Component:
     """Status sheets for ``views``, two ships to a page when they fit.
 
     Args:
@@ -341,59 +398,26 @@ def render_sheets(views: list[ShipView], paper: Paper, title: str, scenario_line
         scenario_line: Printed in every header.
         key: Component key.
         label: Page-label prefix.
+        tables: Tables in force; the active ones if None.
 
     Returns:
         The rendered component with a bookmark per ship.
 
     """
-    buf = io.BytesIO()
-    canvas = new_canvas(buf, paper, title)
-    pen = Pen(canvas)
-    box = safe_box(paper)
-    marks: list[Bookmark] = []
-    page = 0
-    top = box.top
-    used_on_page = 0
+    doc = Document(paper, title, Furniture(f"quarterdeck · NAVAL ACTION · {title}"))
     for view in views:
-        need = ship_height(view, box.width)
-        if used_on_page and top - need < box.y + FOOTER_H:
-            _footer(pen, box, title, page)
-            canvas.showPage()
-            page += 1
-            top = box.top
-            used_on_page = 0
-        marks.append(Bookmark(view.name, page, top))
-        bottom = draw_ship(pen, box, top, view, scenario_line)
-        used_on_page += 1
-        top = bottom - GAP_BLOCKS
-        canvas.setDash(3, 3)
-        canvas.setStrokeColor(GREY)
-        canvas.line(box.x, top + GAP_BLOCKS / 2, box.right, top + GAP_BLOCKS / 2)
-        canvas.setDash()
-        canvas.setStrokeColor(colors.black)
-    _footer(pen, box, title, page)
-    canvas.showPage()
-    canvas.save()
-    return Component(key, title, label, buf.getvalue(), page + 1, marks)
+        placed = doc.add(ship_block(view, scenario_line, tables=tables))
+        doc.bookmarks.append(Bookmark(view.name, placed.page, placed.top))
+        doc.add(CutLine(GAP_BLOCKS))
+    return doc.component(key, title, label)
 
 
-def render_master(paper: Paper) -> Component:
+def render_master(paper: Paper, tables: Tables | None = None) -> Component:
     """The blank status master: two blank ship blocks per page, for hand-filling."""
-    buf = io.BytesIO()
-    canvas = new_canvas(buf, paper, "Blank ship status master")
-    pen = Pen(canvas)
-    box = safe_box(paper)
-    top = box.top
-    bottom = draw_ship(pen, box, top, None)
-    draw_ship(pen, box, bottom - GAP_BLOCKS, None)
-    _footer(pen, box, "Blank ship status master — copy, or slide into a sleeve and use a "
-                      "washable marker", 0)
-    canvas.showPage()
-    canvas.save()
-    return Component("master", "Blank status master", "Master-", buf.getvalue(), 1)
-
-
-def _footer(pen: Pen, box: SafeBox, title: str, page: int) -> None:
-    pen.text(box.x, box.y + 1.5 * MM, f"quarterdeck · NAVAL ACTION · {title}", size=7,
-             narrow=True, width=box.width * 0.8)
-    pen.text(box.right, box.y + 1.5 * MM, f"{page + 1}", size=7, narrow=True, align="right")
+    doc = Document(paper, "Blank ship status master", Furniture(
+        "Blank ship status master — copy, or slide into a sleeve and use a washable marker"))
+    doc.add(ship_block(None, tables=tables))
+    doc.add(Spacer(GAP_BLOCKS))
+    doc.add(ship_block(None, tables=tables))
+    pdf, pages = doc.finish()
+    return Component("master", "Blank status master", "Master-", pdf, pages)

@@ -7,15 +7,16 @@ and A hits sized by what each can do (the third P sinks, the fifth F abandons).
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from reportlab.lib import colors
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
-from generator.layout import Paper, Pen, new_canvas, safe_box
-from generator.packets import Bookmark, Component
+from generator.layout import Paper, Pen
+from generator.packets import Component
+from generator.pages import Block, Document, Furniture, Recorded
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.components.aids import inches_text
 from generator.rulesets.surface_action.derive import ShipView
@@ -80,91 +81,118 @@ def render_data_sheet(views: Sequence[ShipView], charts: Charts, paper: Paper, t
         label: Page-label prefix.
 
     """
-    buffer = io.BytesIO()
-    c = new_canvas(buffer, paper, title, landscape=True)
-    pen = Pen(c)
-    box = safe_box(paper, landscape=True)
-    widths = [w * MM for _, w in COLUMNS]
-    hits_x = box.x + sum(widths)
-    per_page = int((box.height - 34 * MM) // ROW)
-    pages = [list(views[i:i + per_page]) for i in range(0, len(views), per_page)] or [[]]
-    bookmarks: list[Bookmark] = []
-    for number, chunk in enumerate(pages):
-        top = box.top
-        pen.text(box.x, top - 5 * MM, title, size=13, bold=True)
-        pen.text(box.right, top - 5 * MM, "Mark each hit as it is resolved; a damage-"
-                 "control success clears one box.", size=7.5, align="right", narrow=True)
-        y = top - 8 * MM
-        c.setFillColor(HEAD_BG)
-        c.rect(box.x, y - HEAD, box.width, HEAD, stroke=0, fill=1)
-        c.setFillColor(colors.white)
-        x = box.x
-        for (name, _), w in zip(COLUMNS, widths, strict=True):
-            pen.text(x + 1 * MM, y - 5.6 * MM, name, size=7.5, bold=True, narrow=True,
-                     width=w - 2 * MM)
-            x += w
-        pen.text(hits_x + 1 * MM, y - 5.6 * MM, "Hits: P speed · M main guns · S other guns · "
-                 "T torpedoes · F fires · A flight deck", size=7, bold=True, narrow=True,
-                 width=box.right - hits_x - 2 * MM)
-        c.setFillColor(colors.black)
-        y -= HEAD
-        for index, view in enumerate(chunk):
-            if not number and not index:
-                bookmarks.append(Bookmark(title, 0, top))
-            if index % 2:
-                c.setFillColor(SHADE)
-                c.rect(box.x, y - ROW, box.width, ROW, stroke=0, fill=1)
-                c.setFillColor(colors.black)
-            x = box.x
-            for column, (lines, w) in enumerate(zip(_cells(view), widths, strict=True)):
-                for i, line in enumerate(lines[:3]):
-                    pen.text(x + 1 * MM, y - (4.2 + 3.6 * i) * MM, line,
-                             size=8.5 if column == 0 and i == 0 else 7.5,
-                             bold=column == 0 and i == 0, narrow=column > 0 or i > 0,
-                             width=w - 2 * MM)
-                x += w
-            bx = hits_x + 1 * MM
-            wanted = hit_boxes(view, charts)
-            # Boxes shrink (never below 2.6 mm) so the widest row fits Letter and A4 alike.
-            room = box.right - bx - len(wanted) * (LETTER_W + 1.2 * MM)
-            side = max(2.6 * MM, min(BOX, room / sum(n for _, n in wanted) - GAP))
-            for letter, count in wanted:
-                pen.text(bx, y - 7.4 * MM, letter, size=8, bold=True)
-                bx += LETTER_W
-                pen.boxes(bx, y - 4.6 * MM, count, side, GAP, count)
-                bx += count * (side + GAP) + 1.2 * MM
-            c.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
-            c.setLineWidth(0.3)
-            c.line(box.x, y - ROW, box.right, y - ROW)
-            c.setStrokeColor(colors.black)
-            y -= ROW
-        move = charts.movement
-        small, small_cost = move.small_circle_in, move.small_cost_in
-        large, large_cost = move.large_circle_in, move.large_cost_in
-        limits = charts.thresholds
-        notes = [
-            "Guns: dice into the 60° bow arc, either 120° broadside arc and the 60° stern arc; "
-            "'sec' marks other (secondary) batteries, lost to S hits and able to fire "
-            "starshell. Size: gunfire/torpedo target size. Armor is added to a hitting "
-            "weapon's power.",
-            f"Speed: inches per turn (1 in = {charts.movement.knots_per_in:g} kn); a formation "
-            f"moves ½ in slower than its slowest ship. Turns: {small:g}-in circle, "
-            f"{inches_text(small_cost, unit=False)} in per 30° (BB and BC: {large:g}-in circle, "
-            f"{inches_text(large_cost, unit=False)} in). Night * = quarterdeck default "
-            "value (the text's figure is illegible).",
-            f"{limits.crippled.get('P', 2)} P or {limits.crippled.get('F', 3)} F: no guns, "
-            f"torpedoes or aircraft. {limits.sinks.get('P', 3)} P: sinks. "
-            f"{limits.abandoned.get('F', 5)} F: abandoned.",
-        ]
-        ny = y - 5 * MM
-        for note in notes:
-            for line in simpleSplit(note, fonts.NARROW, 7.5, box.width):
-                pen.text(box.x, ny, line, size=7.5, narrow=True)
-                ny -= 3.6 * MM
-        pen.text(box.x, box.y + 1.5 * MM, footer, size=7, narrow=True, width=box.width * 0.85)
-        pen.text(box.right, box.y + 1.5 * MM, str(number + 1), size=7, narrow=True,
-                 align="right")
-        c.showPage()
-    c.save()
-    return Component(key, title, label, buffer.getvalue(), len(pages), bookmarks[1:])
+    doc = Document(paper, title, Furniture(
+        footer, heading=title, heading_size=13, heading_drop=5 * MM,
+        running="Mark each hit as it is resolved; a damage-control success clears one box."),
+        landscape=True)
+    doc.add(SheetRows(list(views), charts))
+    pdf, pages = doc.finish()
+    return Component(key, title, label, pdf, pages)
 
+
+class SheetRows:
+    """The ship rows under the column heads, with the notes: splits between ships.
+
+    Every page's part repeats the column heads and the notes; each part is a recorded
+    block, so the rows a page takes are chosen by the height they are drawn at.
+    """
+
+    def __init__(self, views: list[ShipView], charts: Charts) -> None:
+        self.views = views
+        self.charts = charts
+        self._block = self._part(views)
+
+    def _part(self, views: list[ShipView]) -> Recorded:
+        return Recorded(lambda c, w: _paint_rows(c, w, views, self.charts))
+
+    def wrap(self, width: float) -> float:
+        """Heads, every row and the notes."""
+        return self._block.wrap(width)
+
+    def draw(self, canvas: Canvas, x: float, top: float) -> None:
+        """Replay the recorded part."""
+        self._block.draw(canvas, x, top)
+
+    def split(self, width: float, height: float, fresh: bool) -> tuple[Block, Block] | None:
+        """The most ships that fit in ``height`` (at least one on a fresh page)."""
+        for count in range(len(self.views) - 1, 0, -1):
+            part = self._part(self.views[:count])
+            if part.wrap(width) <= height:
+                return part, SheetRows(self.views[count:], self.charts)
+        if fresh and len(self.views) > 1:
+            return self._part(self.views[:1]), SheetRows(self.views[1:], self.charts)
+        return None
+
+
+def _paint_rows(c: Canvas, width: float, chunk: Sequence[ShipView], charts: Charts) -> float:
+    """Column heads, one row per ship and the notes, top-left at (0, 0); returns the height."""
+    pen = Pen(c)
+    widths = [w * MM for _, w in COLUMNS]
+    hits_x = sum(widths)
+    right = width
+    y = 0.0
+    c.setFillColor(HEAD_BG)
+    c.rect(0, y - HEAD, width, HEAD, stroke=0, fill=1)
+    c.setFillColor(colors.white)
+    x = 0.0
+    for (name, _), w in zip(COLUMNS, widths, strict=True):
+        pen.text(x + 1 * MM, y - 5.6 * MM, name, size=7.5, bold=True, narrow=True,
+                 width=w - 2 * MM)
+        x += w
+    pen.text(hits_x + 1 * MM, y - 5.6 * MM, "Hits: P speed · M main guns · S other guns · "
+             "T torpedoes · F fires · A flight deck", size=7, bold=True, narrow=True,
+             width=right - hits_x - 2 * MM)
+    c.setFillColor(colors.black)
+    y -= HEAD
+    for index, view in enumerate(chunk):
+        if index % 2:
+            c.setFillColor(SHADE)
+            c.rect(0, y - ROW, width, ROW, stroke=0, fill=1)
+            c.setFillColor(colors.black)
+        x = 0.0
+        for column, (lines, w) in enumerate(zip(_cells(view), widths, strict=True)):
+            for i, line in enumerate(lines[:3]):
+                pen.text(x + 1 * MM, y - (4.2 + 3.6 * i) * MM, line,
+                         size=8.5 if column == 0 and i == 0 else 7.5,
+                         bold=column == 0 and i == 0, narrow=column > 0 or i > 0,
+                         width=w - 2 * MM)
+            x += w
+        bx = hits_x + 1 * MM
+        wanted = hit_boxes(view, charts)
+        # Boxes shrink (never below 2.6 mm) so the widest row fits Letter and A4 alike.
+        room = right - bx - len(wanted) * (LETTER_W + 1.2 * MM)
+        side = max(2.6 * MM, min(BOX, room / sum(n for _, n in wanted) - GAP))
+        for letter, count in wanted:
+            pen.text(bx, y - 7.4 * MM, letter, size=8, bold=True)
+            bx += LETTER_W
+            pen.boxes(bx, y - 4.6 * MM, count, side, GAP, count)
+            bx += count * (side + GAP) + 1.2 * MM
+        c.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
+        c.setLineWidth(0.3)
+        c.line(0, y - ROW, right, y - ROW)
+        c.setStrokeColor(colors.black)
+        y -= ROW
+    move = charts.movement
+    small, small_cost = move.small_circle_in, move.small_cost_in
+    large, large_cost = move.large_circle_in, move.large_cost_in
+    limits = charts.thresholds
+    notes = [
+        "Guns: dice into the 60° bow arc, either 120° broadside arc and the 60° stern arc; "
+        "'sec' marks other (secondary) batteries, lost to S hits and able to fire "
+        "starshell. Size: gunfire/torpedo target size. Armor is added to a hitting "
+        "weapon's power.",
+        f"Speed: inches per turn (1 in = {charts.movement.knots_per_in:g} kn); a formation "
+        f"moves ½ in slower than its slowest ship. Turns: {small:g}-in circle, "
+        f"{inches_text(small_cost, unit=False)} in per 30° (BB and BC: {large:g}-in circle, "
+        f"{inches_text(large_cost, unit=False)} in). Night * = quarterdeck default "
+        "value (the text's figure is illegible).",
+        f"{limits.crippled.get('P', 2)} P or {limits.crippled.get('F', 3)} F: no guns, "
+        f"torpedoes or aircraft. {limits.sinks.get('P', 3)} P: sinks. "
+        f"{limits.abandoned.get('F', 5)} F: abandoned.",
+    ]
+    y -= 5 * MM
+    for note in notes:
+        for line in simpleSplit(note, fonts.NARROW, 7.5, width):
+            pen.text(0, y, line, size=7.5, narrow=True)
+            y -= 3.6 * MM
+    return -y
