@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.datamodel import Ship
 from generator.errors import Problem
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from generator.library import Entry, Library
 
 Loc = tuple[str | int, ...]
+T = TypeVar("T")
 ShipCheck = Callable[[Any, Any, Loc], list[Problem]]
 """Extra checks of one roster entry: (ship ref, its class, location) -> problems."""
 
@@ -119,3 +120,41 @@ def check_scenarios(library: Library, ruleset: str,
             problems.extend(found)
             warnings.extend(noted)
     return problems, warnings
+
+
+def owned_scenario(library: Library, ruleset: str, title: str, scenario_id: str,
+                   check: Callable[[Entry, Library], tuple[list[Problem], list[str]]],
+                   ) -> tuple[Any, list[str]]:
+    """A ruleset's scenario, checked: the model and its warnings.
+
+    Raises:
+        UsageError: No scenario of that ruleset has the id (with did-you-mean).
+        DataError: The ruleset's cross-checks found problems.
+
+    """
+    from generator.errors import DataError, UsageError
+
+    entry = library.scenarios.get(scenario_id)
+    if entry is None or entry.model.ruleset != ruleset:
+        raise UsageError(f"no {title} scenario '{scenario_id}'"
+                         f"{did_you_mean(scenario_id, library.scenarios)}")
+    problems, warnings = check(entry, library)
+    if problems:
+        raise DataError(problems)
+    return entry.model, warnings
+
+
+def side_views(library: Library, ruleset: str, scenario: Any,
+               view: Callable[[Any, Ship, Any, Any], T]) -> dict[str, list[T]]:
+    """Each side's ships, in roster order, as ``view(class, ship, ref, side)`` makes them."""
+    classes = library.classes_of(ruleset)
+    out: dict[str, list[T]] = {}
+    for side in scenario.sides:
+        views = []
+        for ref in side.ships:
+            cls = classes[ref.class_].model
+            ship = find_ship(cls, ref.name)
+            assert ship is not None  # the roster checks ran before anything renders
+            views.append(view(cls, ship, ref, side))
+        out[side.id] = views
+    return out

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import BaseModel
 
 from generator.dice import scenario_seed
-from generator.errors import DataError, UsageError
+from generator.errors import UsageError
 from generator.layout import Paper
 from generator.packets import Component
+from generator.roster import owned_scenario, side_views
 from generator.rulesets.base import (
     Components,
     Context,
@@ -177,30 +178,14 @@ class NavalAction(Ruleset):
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
-        entry = library.scenarios.get(scenario_id)
-        if entry is None or entry.model.ruleset != NAME:
-            raise UsageError(f"no NAVAL ACTION scenario '{scenario_id}'"
-                             f"{did_you_mean(scenario_id, library.scenarios)}")
-        problems, warnings = resolve.check_scenario(entry, library)
-        if problems:
-            raise DataError(problems)
-        return entry.model, warnings
+        return owned_scenario(library, NAME, self.title, scenario_id, resolve.check_scenario)
 
     def _views(self, library: Library, scenario: Scenario, scale: Scale | None = None,
                ) -> dict[str, list[ShipView]]:
-        classes = library.classes_of(NAME)
-        scale = scale or parse_scale(scenario.scale)
-        out: dict[str, list[ShipView]] = {}
-        for side in scenario.sides:
-            views = []
-            for ref in side.ships:
-                cls: ShipClass = classes[ref.class_].model
-                ship = resolve.find_ship(cls, ref.name)
-                assert ship is not None  # checked before rendering
-                views.append(ship_view(cls, ship, ref, scenario, side.id, side.name,
-                                       scale.units_per_knot(), scale.unit))
-            out[side.id] = views
-        return out
+        chosen = scale or parse_scale(scenario.scale)
+        per_knot, unit = chosen.units_per_knot(), chosen.unit
+        return side_views(library, NAME, scenario, lambda cls, ship, ref, side: ship_view(
+            cls, ship, ref, scenario, side.id, side.name, per_knot, unit))
 
     def _class_views(self, library: Library, class_ids: list[str], scale: Scale,
                      ) -> list[ShipView]:

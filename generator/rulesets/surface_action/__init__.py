@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import BaseModel
 
 from generator.dice import scenario_seed
-from generator.errors import DataError, UsageError
+from generator.errors import UsageError
 from generator.layout import Paper
 from generator.packets import Component
 from generator.recipe import Recipe
-from generator.roster import find_ship
+from generator.roster import find_ship, owned_scenario, side_views
 from generator.rulesets.base import (
     Command,
     Components,
@@ -123,28 +123,12 @@ class SurfaceAction(Ruleset):
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
-        entry = library.scenarios.get(scenario_id)
-        if entry is None or entry.model.ruleset != NAME:
-            raise UsageError(f"no Surface Action scenario '{scenario_id}'"
-                             f"{did_you_mean(scenario_id, library.scenarios)}")
-        problems, warnings = resolve.check_scenario(entry, library)
-        if problems:
-            raise DataError(problems)
-        return entry.model, warnings
+        return owned_scenario(library, NAME, self.title, scenario_id, resolve.check_scenario)
 
     def _views(self, library: Library, scenario: Scenario, charts: Charts,
                ) -> dict[str, list[ShipView]]:
-        classes = library.classes_of(NAME)
-        out: dict[str, list[ShipView]] = {}
-        for side in scenario.sides:
-            views = []
-            for ref in side.ships:
-                cls: ShipClass = classes[ref.class_].model
-                ship = find_ship(cls, ref.name)
-                assert ship is not None  # checked before rendering
-                views.append(ship_view(cls, ship, ref, scenario, side.id, charts))
-            out[side.id] = views
-        return out
+        return side_views(library, NAME, scenario, lambda cls, ship, ref, side: ship_view(
+            cls, ship, ref, scenario, side.id, charts))
 
     def odds(self, library: Library, scenario: str | None, firer: str, target: str,
              weapon: str | None, band: str | None, tables: Path | None) -> None:
