@@ -381,3 +381,26 @@ def test_a_ships_fit_explains_a_hand_rating() -> None:
     assert chokai["torpedoes"]["factors"] == "2/2 (4)"  # never rebuilt
     with pytest.raises(KeyError):
         facts_at(facts, "Tone", dt.date(1942, 1, 1))
+
+
+def test_overrides_are_printed_on_the_sheet_and_in_the_catalog(tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    entry = LIBRARY.classes_of("surface-action")["atlanta"]
+    assert entry.overrides == ["radar"]
+    result = build(class_id="atlanta", ruleset="surface-action", out=tmp_path)
+    sheet = pdfium.PdfDocument(str(result.folder / "atlanta.pdf"))
+    assert "set by hand: radar" in sheet[0].get_textpage().get_text_range()
+    run = CliRunner().invoke(main, ["catalog", "--ruleset", "surface-action", "--out",
+                                    str(tmp_path)])
+    assert run.exit_code == 0, run.output
+    pdf = pdfium.PdfDocument(str(tmp_path / "catalog-surface-action.pdf"))
+    text = "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert "Who rates each class" in text
+    lines = [line for line in text.splitlines() if line.startswith("Atlanta ")]
+    assert "Atlanta NAVAL ACTION, Surface Action radar" in lines
+    # A class one ruleset cannot rate is listed with why, not left out.
+    assert any(line.startswith("gato not rated here") for line in text.splitlines())

@@ -167,8 +167,9 @@ class NavalAction(Ruleset):
             "victory": "None: this is a proof sheet.", "sources": ["the class file"],
         })
         scale = parse_scale("tabletop")
-        view = ship_view(cls, found, None, scenario, "ship", scenario.sides[0].name,
-                         scale.units_per_knot(), scale.unit)
+        view = _overridden(ship_view(cls, found, None, scenario, "ship",
+                                     scenario.sides[0].name, scale.units_per_knot(), scale.unit),
+                           classes[request.class_id].overrides)
         derived = Derived(tables, scale, library, scenario, {"ship": [view]},
                           f"{cls.name} class · as commissioned {found.commissioned.isoformat()}")
         ctx.sides = {"ship": found.name}
@@ -184,8 +185,10 @@ class NavalAction(Ruleset):
                ) -> dict[str, list[ShipView]]:
         chosen = scale or parse_scale(scenario.scale)
         per_knot, unit = chosen.units_per_knot(), chosen.unit
-        return side_views(library, NAME, scenario, lambda cls, ship, ref, side: ship_view(
-            cls, ship, ref, scenario, side.id, side.name, per_knot, unit))
+        entries = library.classes_of(NAME)
+        return side_views(library, NAME, scenario, lambda cls, ship, ref, side: _overridden(
+            ship_view(cls, ship, ref, scenario, side.id, side.name, per_knot, unit),
+            entries[cls.id].overrides))
 
     def _class_views(self, library: Library, class_ids: list[str], scale: Scale,
                      ) -> list[ShipView]:
@@ -222,6 +225,13 @@ class NavalAction(Ruleset):
         from generator.rulesets.naval_action.reference import schema_reference
 
         return schema_reference()
+
+
+def _overridden(view: ShipView, overrides: list[str]) -> ShipView:
+    """Say on the sheet which ratings the class file set by hand instead of deriving."""
+    if overrides:
+        view.notes.append(f"Set by hand in the class file: {', '.join(overrides)}.")
+    return view
 
 
 def _scale(text: str) -> Scale:

@@ -9,7 +9,7 @@ and registers each component by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -100,7 +100,9 @@ class SurfaceAction(Ruleset):
             if found is None:
                 raise UsageError(f"no ship '{name}' in the {cls.name} class"
                                  f"{did_you_mean(name, [s.name for s in cls.ships])}")
-            derived.views = {"ship": [ship_view(cls, found, None, None, "ship", charts)]}
+            entry = library.classes_of(NAME)[request.class_id]
+            derived.views = {"ship": [replace(ship_view(cls, found, None, None, "ship", charts),
+                                              overrides=tuple(entry.overrides))]}
             derived.foot = f"quarterdeck · Surface Action · {cls.name} class"
             ctx.sides = {"ship": found.name}
             ctx.values.update(**{"class": cls.id, "class_name": cls.name, "ship": found.name})
@@ -127,8 +129,10 @@ class SurfaceAction(Ruleset):
 
     def _views(self, library: Library, scenario: Scenario, charts: Charts,
                ) -> dict[str, list[ShipView]]:
-        return side_views(library, NAME, scenario, lambda cls, ship, ref, side: ship_view(
-            cls, ship, ref, scenario, side.id, charts))
+        entries = library.classes_of(NAME)
+        return side_views(library, NAME, scenario, lambda cls, ship, ref, side: replace(
+            ship_view(cls, ship, ref, scenario, side.id, charts),
+            overrides=tuple(entries[cls.id].overrides)))
 
     def odds(self, library: Library, scenario: str | None, firer: str, target: str,
              weapon: str | None, band: str | None, tables: Path | None) -> None:

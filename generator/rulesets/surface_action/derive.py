@@ -57,6 +57,8 @@ class ShipView:
     flagship: bool
     readied_planes: bool
     note: str | None
+    overrides: tuple[str, ...] = ()
+    """Ratings the class file sets by hand for this ruleset (printed as such)."""
 
     @property
     def carrier(self) -> bool:

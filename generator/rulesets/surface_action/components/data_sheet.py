@@ -57,7 +57,8 @@ def _cells(view: ShipView) -> list[list[str]]:
     torps = [f"{view.torpedo_weapon}", str(view.torpedoes)] if view.torpedoes else ["—"]
     night = f"{view.night_sighting}" + ("*" if view.night_default else "")
     return [
-        [view.name, f"{view.cls.name} {view.type} · {view.nation}"],
+        [view.name, f"{view.cls.name} {view.type} · {view.nation}",
+         *([f"set by hand: {', '.join(view.overrides)}"] if view.overrides else [])],
         guns, torps, [f"{view.gun_size}/{view.torpedo_size}"], [f"{view.armor:+d}"
                                                                if view.armor else "0"],
         [f"{inches_text(view.speed_in, unit=False)} in", f"{view.speed_kn:g} kn"],
