@@ -58,6 +58,7 @@ class Library:
     other: dict[tuple[str, str], dict[str, Entry]] = field(default_factory=dict)
     """Files of the other kinds a ruleset declares (units, counters, decks...), by
     (ruleset, kind) and id."""
+    _refitted: dict[tuple[str, str, str, Any], Any] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -67,6 +68,27 @@ class Library:
     def classes_of(self, ruleset: str) -> dict[str, Entry]:
         """Classes of one ruleset, by id."""
         return self.classes.setdefault(ruleset, {})
+
+    def model_at(self, ruleset: str, class_id: str, ship: str, date: Any) -> Any:
+        """A class's rating for one ship on a date: her refits applied, if she had any.
+
+        A ship whose fits (``ships[].fits``) took effect by ``date`` is rated from the
+        facts as she carried them then; any other ship gets the class's rating.
+        """
+        from generator.shipclass import facts_at
+
+        entry = self.classes_of(ruleset)[class_id]
+        facts = entry.facts
+        if facts is None:
+            return entry.model
+        carried = next((s for s in facts.ships if s.name == ship or ship in s.aka), None)
+        if carried is None or not any(f.from_ <= date for f in carried.fits):
+            return entry.model
+        key = (ruleset, class_id, ship, date)
+        if key not in self._refitted:
+            rating = derivers()[ruleset](facts_at(facts, ship, date))
+            self._refitted[key] = rating.model if rating.model is not None else entry.model
+        return self._refitted[key]
 
     def of_kind(self, ruleset: str, kind: str) -> dict[str, Entry]:
         """Files of one data kind of one ruleset, by id."""

@@ -146,13 +146,18 @@ def owned_scenario(library: Library, ruleset: str, title: str, scenario_id: str,
 
 def side_views(library: Library, ruleset: str, scenario: Any,
                view: Callable[[Any, Ship, Any, Any], T]) -> dict[str, list[T]]:
-    """Each side's ships, in roster order, as ``view(class, ship, ref, side)`` makes them."""
-    classes = library.classes_of(ruleset)
+    """Each side's ships, in roster order, as ``view(class, ship, ref, side)`` makes them.
+
+    ``class`` is the ship's rating on the scenario's date (``Library.model_at``).
+    """
     out: dict[str, list[T]] = {}
     for side in scenario.sides:
         views = []
         for ref in side.ships:
-            cls = classes[ref.class_].model
+            ship = find_ship(library.classes_of(ruleset)[ref.class_].model, ref.name)
+            assert ship is not None
+            # The ship as she was on the scenario's date: a refit changes her rating.
+            cls = library.model_at(ruleset, ref.class_, ship.name, scenario.date)
             ship = find_ship(cls, ref.name)
             assert ship is not None  # the roster checks ran before anything renders
             views.append(view(cls, ship, ref, side))
