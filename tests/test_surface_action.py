@@ -256,8 +256,10 @@ def test_data_sheet_rows_come_from_the_class_files(guadalcanal: BuildResult) -> 
     text = "".join(p.extract_text() or "" for p in
                    PdfReader(guadalcanal.folder / "japanese.pdf").pages[1:3])
     library = validated_library([])
-    for class_id in ("takao", "kongo", "fubuki"):
-        cls = library.classes_of("surface-action")[class_id].model
+    scenario = library.scenarios["guadalcanal-battleships"].model
+    # Each ship as she was that night: Atago and Takao with their 1942 refit.
+    for class_id, ship in (("takao", "Atago"), ("kongo", "Kirishima"), ("fubuki", "Shirayuki")):
+        cls = library.model_at("surface-action", class_id, ship, scenario.date)
         for battery in cls.guns:
             assert f"{battery.weapon} {battery.factors}" in text
         if cls.torpedoes:
