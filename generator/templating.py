@@ -70,7 +70,7 @@ def templates_dir() -> Path:
 
 
 def bundled_names() -> list[str]:
-    """Relative names of every bundled template (``naval_action/briefing.md.j2``)."""
+    """Relative names of every bundled template (``<ruleset>/briefing.md.j2``)."""
     root = templates_dir()
     return sorted(p.relative_to(root).as_posix() for p in root.rglob(f"*{TEMPLATE_SUFFIX}"))
 
