@@ -296,3 +296,36 @@ def test_a_child_whose_parent_is_gone_leaves_at_once(monkeypatch: pytest.MonkeyP
     parallel._die_with(os.getpid() + 1)
     assert asked == [(1, 9, 0, 0, 0)]  # PR_SET_PDEATHSIG, SIGKILL
     assert exits == [1]
+
+
+MARKER_DATA = Path(__file__).parent / "data" / "markers"
+
+
+def test_a_png_export_failure_leaves_the_previous_markers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from generator import export
+    from generator.cli import main
+    from generator.errors import RenderError
+
+    args = ["markers", "carrier-test", "--data", str(MARKER_DATA), "--out", str(tmp_path),
+            "--png", str(tmp_path / "png"), "--dpi", "72"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    folder = tmp_path / "carrier-test" / "markers"
+    sheets, images = _on_disk(folder), _on_disk(tmp_path / "png")
+    assert len(images) == 58
+
+    def fails(pieces: object, where: Path, dpi: int) -> list[object]:
+        (where / "half.png").write_bytes(b"half")
+        raise RenderError("cannot draw the front of ship-x: broken")
+
+    monkeypatch.setattr(export, "export_pngs", fails)
+    second = CliRunner().invoke(main, [*args, "--duplex", "off"])
+    assert second.exit_code == 1
+    assert "error: cannot draw the front of ship-x: broken" in second.output
+    assert _on_disk(folder) == sheets  # back-offset-check.pdf is still there, unchanged
+    assert _on_disk(tmp_path / "png") == images
+    _manifest_matches(folder)
+    _no_temporaries(tmp_path)
