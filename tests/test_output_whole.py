@@ -329,3 +329,19 @@ def test_a_png_export_failure_leaves_the_previous_markers(
     assert _on_disk(tmp_path / "png") == images
     _manifest_matches(folder)
     _no_temporaries(tmp_path)
+
+
+def test_rulers_gauges_and_strings_share_one_manifest(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    for command in ("rulers", "gauges", "strings"):
+        result = CliRunner().invoke(main, [command, "savo-island", "--out", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    aids = tmp_path / "savo-island" / "aids"
+    assert _manifest_files(aids) == ["gauges.pdf", "rulers.pdf", "strings-allied.pdf",
+                                     "strings-japanese.pdf", "tapes-allied.pdf",
+                                     "tapes-japanese.pdf"]
+    _manifest_matches(aids)
+    _no_temporaries(tmp_path)
