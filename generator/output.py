@@ -348,12 +348,19 @@ def _between_renames() -> None:
     """A seam for tests: a failure here is a build killed between the two renames."""
 
 
+_CLEANED: set[Path] = set()
+"""Folders already cleaned in this run (an export writes a thousand files into one)."""
+
+
 def clean_stale(parent: Path) -> None:
     """Remove what killed builds left in ``parent``: only our own names, only stale ones.
 
     An old folder renamed aside whose target is missing (a build killed between the two
-    renames) is put back instead of removed.
+    renames) is put back instead of removed. Each folder is looked at once per run.
     """
+    if parent in _CLEANED:
+        return
+    _CLEANED.add(parent)
     try:
         entries = [e for e in os.scandir(parent) if e.name.startswith(PREFIX)]
     except OSError:
