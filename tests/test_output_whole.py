@@ -222,7 +222,7 @@ def test_stale_temporaries_are_cleaned_and_user_files_kept(tmp_path: Path) -> No
     users = [out / ".quarterdeck", out / ".hidden.tmp", out / f"{PREFIX}notes"]
     for path in users:
         path.write_text("user")
-    past = time.time() - 60
+    past = output.STARTED - 60  # before this run began, however long the run has been
     for path in (stale_new, stale_file, aside, live):
         os.utime(path, (past, past))
     write_kit(out / "savo", {"allied.pdf": b"new"}, {}, EXTRA)
