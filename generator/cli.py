@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -37,8 +38,9 @@ def data_option(func: F) -> F:
 
 def write_options(func: F) -> F:
     """``--out DIR`` and ``--paper a4|letter`` for every command that writes PDFs."""
-    func = click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4",
-                        show_default=True, help="Paper size.")(func)
+    # Case-insensitive: click hands back the choice as spelt here, so A4 arrives as a4.
+    func = click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
+                        default="a4", show_default=True, help="Paper size.")(func)
     func = click.option("--out", type=click.Path(path_type=Path, file_okay=False),
                         default=Path("output"), show_default=True,
                         help="Output folder.")(func)
@@ -204,9 +206,37 @@ def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
     from generator.pipeline import build_tables
     from generator.rulesets.base import KitOptions
 
+    if seed is not None:
+        _seed_applies(scenario, data)
     report(build_tables(scenario, data=list(data), out=out,
                         paper=paper,  # type: ignore[arg-type]
                         options=KitOptions(tables, seed, templates=templates)))
+
+
+def _seed_applies(scenario: str | None, data: tuple[Path, ...]) -> None:
+    """Refuse ``--seed`` where the ``tables`` recipe prints no dice sheet to seed."""
+    from generator.pipeline import owner, validated_library
+    from generator.rulesets.base import Request
+
+    library = validated_library(list(data))
+    ruleset = owner(library, Request("tables", scenario=scenario))
+    recipe = ruleset.recipe("tables")
+    if not any(item.split(":")[0] == "dice" for p in recipe.packets for item in p.contents):
+        raise UsageError(f"--seed: {ruleset.title} tables have no dice sheet to seed; "
+                         "leave --seed out")
+
+
+def scenario_argument(func: F) -> F:
+    """SCENARIO as an optional argument, with the old ``--scenario`` kept as a hidden alias."""
+    func = click.option("--scenario", "scenario_option", hidden=True, default=None)(func)
+    return click.argument("scenario", required=False)(func)
+
+
+def _one_scenario(argument: str | None, option: str | None) -> str | None:
+    if argument is not None and option is not None and argument != option:
+        raise UsageError(f"give the scenario once: found '{argument}' and "
+                         f"--scenario '{option}'")
+    return argument if argument is not None else option
 
 
 def aid_options(func: F) -> F:
@@ -232,19 +262,21 @@ def _aids(kind: str, scenario: str | None, classes: list[str], scale: str | None
 
 
 @main.command()
-@click.option("--scenario", help="Size the rulers for this scenario's ships and scale.")
+@scenario_argument
 @aid_options
 @data_option
 @write_options
 @reported
-def rulers(scenario: str | None, scale: str | None, data: tuple[Path, ...], out: Path,
-           paper: str, tables: Path | None) -> None:
+def rulers(scenario: str | None, scenario_option: str | None, scale: str | None,
+           data: tuple[Path, ...], out: Path, paper: str, tables: Path | None) -> None:
     """Print a range ruler (thousands of yards) and a movement ruler (knots per turn).
 
-    Rulers longer than the paper come in numbered pieces with glue tabs. Files go in
-    OUT/aids/<scale>/ or OUT/<scenario>/aids/.
+    With SCENARIO, the rulers fit its ships and scale. Rulers longer than the paper come
+    in numbered pieces with glue tabs. Files go in OUT/aids/<scale>/ or
+    OUT/<scenario>/aids/.
     """
-    _aids("rulers", scenario, [], scale, data, out, paper, tables)
+    _aids("rulers", _one_scenario(scenario, scenario_option), [], scale, data, out, paper,
+          tables)
 
 
 @main.command()
@@ -266,19 +298,21 @@ def strings(scenario: str | None, classes: str, scale: str | None, data: tuple[P
 
 
 @main.command()
-@click.option("--scenario", help="Use this scenario's scale and torpedo types.")
+@scenario_argument
 @aid_options
 @data_option
 @write_options
 @reported
-def gauges(scenario: str | None, scale: str | None, data: tuple[Path, ...], out: Path,
-           paper: str, tables: Path | None) -> None:
+def gauges(scenario: str | None, scenario_option: str | None, scale: str | None,
+           data: tuple[Path, ...], out: Path, paper: str, tables: Path | None) -> None:
     """Print the firing-arc protractor, turn gauge, torpedo-spread fans and range gauges.
 
-    Range gauges cover the aerial torpedo, night detection (Japanese and others) and
-    SC and SG radar. Print the protractor on transparency or card.
+    With SCENARIO, its scale and torpedo types. Range gauges cover the aerial torpedo,
+    night detection (Japanese and others) and SC and SG radar. Print the protractor on
+    transparency or card.
     """
-    _aids("gauges", scenario, [], scale, data, out, paper, tables)
+    _aids("gauges", _one_scenario(scenario, scenario_option), [], scale, data, out, paper,
+          tables)
 
 
 def _offset(value: str | None) -> tuple[float, float]:
@@ -293,6 +327,9 @@ def _offset(value: str | None) -> tuple[float, float]:
     except ValueError:
         raise UsageError(f"--back-offset: found '{value}', expected X,Y in mm such as "
                          "0.5,-1") from None
+    if not (math.isfinite(x) and math.isfinite(y)):  # float() takes nan and inf
+        raise UsageError(f"--back-offset: found '{value}', expected X,Y in mm such as "
+                         "0.5,-1 (finite numbers)")
     if abs(x) > 10 or abs(y) > 10:
         raise UsageError(f"--back-offset: found '{value}', expected at most 10 mm each way "
                          "(measure it with back-offset-check.pdf)")
@@ -381,6 +418,11 @@ def check(paths: tuple[Path, ...]) -> None:
     from generator.pipeline import validated_library
     from generator.rulesets import REGISTRY
 
+    for path in paths:
+        if path.is_dir() and not any(p.suffix.lower() in (".yaml", ".yml") and p.is_file()
+                                     for p in path.rglob("*")):
+            raise UsageError(f"{path}: found no YAML files (.yaml, .yml), expected a folder "
+                             "of class and scenario files")
     library = validated_library(list(paths))
     for notice in library.notices:
         tell(f"note: {notice}")
@@ -397,40 +439,72 @@ def check(paths: tuple[Path, ...]) -> None:
 @main.command(name="list")
 @click.argument("what", type=click.Choice(["all", "rulesets", "scenarios", "classes"]),
                 default="all")
+@click.option("--ruleset", default=None, help="Only this ruleset's scenarios and classes.")
+@click.option("--nation", default=None, help="Only classes of this navy (US, JP...).")
 @data_option
 @reported
-def list_(what: str, data: tuple[Path, ...]) -> None:
-    """List rulesets, scenarios and classes."""
+def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, ...]) -> None:
+    """List rulesets, scenarios and classes (optionally one ruleset's, one navy's)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from generator.pipeline import validated_library
     from generator.rulesets import REGISTRY
+    from generator.suggest import did_you_mean
 
+    if ruleset is not None and ruleset not in REGISTRY:
+        raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
     console = Console(highlight=False, soft_wrap=True)
     library = validated_library(list(data))
+    chosen = {n: r for n, r in REGISTRY.items() if ruleset in (None, n)}
+
+    def table(title: str, *columns: str) -> Table:
+        # Ids are what users type: never cut or wrapped (the other columns give way).
+        made = Table(title=title)
+        for column in columns:
+            if column in ("id", "ruleset"):
+                made.add_column(column, no_wrap=True, overflow="ignore")
+            else:
+                made.add_column(column, overflow="fold")
+        return made
+
+    def row(made: Table, *cells: str) -> None:
+        made.add_row(*(escape(cell) for cell in cells))  # user text is never markup
+
     if what in ("all", "rulesets"):
-        table = Table("ruleset", "title", "classes", "scenarios", title="Rulesets")
-        for name, ruleset in REGISTRY.items():
+        shown = table("Rulesets", "ruleset", "title", "classes", "scenarios")
+        for name, one in chosen.items():
             scen = sum(1 for e in library.scenarios.values() if e.model.ruleset == name)
-            table.add_row(name, ruleset.title, str(len(library.classes_of(name))), str(scen))
-        console.print(table)
+            row(shown, name, one.title, str(len(library.classes_of(name))), str(scen))
+        console.print(shown)
     if what in ("all", "scenarios"):
-        table = Table("id", "ruleset", "name", "date", "ships", title="Scenarios")
+        shown = table("Scenarios", "id", "ruleset", "name", "date", "ships")
         for sid, entry in sorted(library.scenarios.items()):
             model = entry.model
+            if model.ruleset not in chosen:
+                continue
             ships = sum(len(s.ships) for s in model.sides)
-            table.add_row(sid, model.ruleset, model.name,
-                          getattr(model, "date_label", None) or str(model.date), str(ships))
-        console.print(table)
+            row(shown, sid, model.ruleset, model.name,
+                getattr(model, "date_label", None) or str(model.date), str(ships))
+        console.print(shown)
     if what in ("all", "classes"):
-        table = Table("id", "ruleset", "name", "nation", "type", title="Classes")
-        for name, ruleset in REGISTRY.items():
-            for entry in sorted(library.classes_of(name).values(),
-                                key=lambda e: ruleset.describe_class(e)[2:0:-1]):
-                cid, cname, nation, ctype = ruleset.describe_class(entry)
-                table.add_row(cid, name, cname, nation, ctype)
-        console.print(table)
+        shown = table("Classes", "id", "ruleset", "name", "nation", "type")
+        nations: set[str] = set()
+        count = 0
+        for name, one in chosen.items():
+            described = sorted((one.describe_class(e) for e in library.classes_of(name).values()),
+                               key=lambda d: d[2:0:-1])
+            for cid, cname, navy, ctype in described:
+                nations.add(navy)
+                if nation is not None and navy.casefold() != nation.casefold():
+                    continue
+                row(shown, cid, name, cname, navy, ctype)
+                count += 1
+        if nation is not None and not count:
+            raise UsageError(f"--nation: no class of nation '{nation}'"
+                             f"{did_you_mean(nation, sorted(nations))}")
+        console.print(shown)
 
 
 @main.command(name="new-class")
@@ -480,7 +554,11 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
 @write_options
 @reported
 def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) -> None:
-    """Write a ruleset's classes to OUT/catalog-<ruleset>.pdf (default ruleset: catalog.pdf)."""
+    """Write OUT/catalog.pdf, every class with its game values.
+
+    For the default ruleset the file is OUT/catalog.pdf; for another, the file is
+    OUT/catalog-<ruleset>.pdf.
+    """
     from generator.output import write_atomic
     from generator.packets import PacketSpec, assemble
     from generator.pipeline import validated_library

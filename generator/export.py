@@ -207,7 +207,7 @@ def _distinct(pieces: Sequence[Piece]) -> list[Piece]:
             if not piece.id or piece.id.startswith(".") or any(
                     ch in piece.id for ch in "/\\\0"):
                 # The id names files in the export folder: it must not escape it, hide
-                # the file, or clash with write_atomic's ".<name>.tmp" files.
+                # the file, or clash with the ".quarterdeck-" temporaries (generator.output).
                 raise RenderError(f"piece id {piece.id!r} cannot be used as a file name")
             seen[piece.id] = piece
         elif other is not piece and other != piece:

@@ -10,8 +10,10 @@ identical output.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
+import signal
 import sys
 import threading
 import traceback
@@ -48,10 +50,12 @@ def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
     if len(tasks) < 2 or not can_fork():
         return [task() for task in tasks]
     children: list[tuple[int, int] | None] = [None]
+    parent = os.getpid()
     for task in tasks[1:]:
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: compute, send, and leave without running any cleanup
+            _die_with(parent)
             os.close(read)
             code = 0
             try:
@@ -82,3 +86,23 @@ def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
             ok, value = False, None
         results.append(value if ok else task())
     return results
+
+
+PR_SET_PDEATHSIG = 1
+"""linux/prctl.h: the signal a process gets when its parent thread dies."""
+
+
+def _die_with(parent: int) -> None:
+    """Make this forked child die when ``parent`` does, so no killed build leaves workers.
+
+    On Linux the kernel sends SIGKILL to the child when the parent dies; the parent may
+    already have died before the request was made, which ``getppid`` then shows.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc prctl: the getppid check still helps
+            pass
+    if os.getppid() != parent:
+        os._exit(1)

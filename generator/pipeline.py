@@ -20,7 +20,7 @@ from generator import __version__, fonts
 from generator.errors import DataError, UsageError
 from generator.layout import Paper
 from generator.library import Library, load_library
-from generator.output import write_kit
+from generator.output import transaction, write_kit
 from generator.packets import Component, PacketSpec, assemble, packet_pages
 from generator.parallel import fork_map
 from generator.pieces import Piece
@@ -256,15 +256,18 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
     from generator.export import export_pngs, export_tts
 
     export = png is not None or tts is not None
-    result = run(Request("markers", scenario=scenario_id), data=data, out=out, paper=paper,
-                 options=options, export=export)
-    if png is not None:
-        images = export_pngs(result.pieces, png, dpi)
-        result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi)")
-    if tts is not None:
-        manifest = export_tts(result.pieces, tts, dpi)
-        result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator sheets "
-                              f"and {manifest.file})")
+    # One transaction: the sheets, the PNGs and the TTS sheets are swapped in together
+    # once every one of them is written, so a failed export leaves the old kit whole.
+    with transaction() as txn:
+        result = run(Request("markers", scenario=scenario_id), data=data, out=out,
+                     paper=paper, options=options, export=export)
+        if png is not None:
+            images = export_pngs(result.pieces, txn.stage(png), dpi)
+            result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi)")
+        if tts is not None:
+            manifest = export_tts(result.pieces, txn.stage(tts), dpi)
+            result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator "
+                                  f"sheets and {manifest.file})")
     return result
 
 
@@ -277,6 +280,7 @@ def _assemble_and_write(folder_name: str, components: dict[str, Component],
     files = {spec.filename: pdf for spec, pdf in zip(packets, merged, strict=True)}
     pages = {spec.filename: packet_pages(spec, components) for spec in packets}
     folder = out / folder_name
+    # Whole or not at all: staged beside the folder and swapped in (generator.output).
     manifest = write_kit(folder, files, pages, {
         "generator": f"quarterdeck {__version__}", "kit": folder_name, "paper": paper,
     })

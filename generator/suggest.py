@@ -21,8 +21,16 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     folded = {c.casefold(): c for c in options}
     if word.casefold() in folded:
         return f"; did you mean '{folded[word.casefold()]}'?"
+    # The start of a long id ("savo" for "savo-island") is too short a part of it for
+    # difflib's ratio, but it is what people type: one choice it begins is the answer.
+    starts = sorted(c for c in options if len(word) >= 3 and c.casefold().startswith(
+        word.casefold()))
+    if len(starts) == 1:
+        return f"; did you mean '{starts[0]}'?"
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     if not close:
         close_folded = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=0.6)
         close = [folded[c] for c in close_folded]
+    if not close and starts:  # several ids begin so: name the first, not nothing
+        close = starts
     return f"; did you mean '{close[0]}'?" if close else ""
