@@ -80,7 +80,7 @@ class SurfaceAction(Ruleset):
         """The recipe for ``command``; range strings are not how this game measures."""
         if command == "strings":
             raise UsageError("Surface Action measures with its ruler, not range strings: "
-                             "use `quarterdeck rulers --scenario SCENARIO`")
+                             "use `quarterdeck rulers SCENARIO`")
         return super().recipe(command)
 
     def prepare(self, library: Library, request: Request, paper: Paper,
