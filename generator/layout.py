@@ -78,7 +78,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str, landscape: bool = F
     # A SafeCanvas drops control characters from any text drawn (user text stays text).
     canvas = SafeCanvas(buffer, pagesize=page_size(paper, landscape), invariant=1,
                         pageCompression=0)
-    canvas.setTitle(title)
+    canvas.setTitle(clean(title))
     canvas.setCreator("quarterdeck")
     canvas.setAuthor("quarterdeck")
     prime_fonts(canvas)

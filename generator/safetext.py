@@ -23,9 +23,9 @@ from reportlab.pdfgen.textobject import PDFTextObject
 __all__ = ["SafeCanvas", "Trusted", "clean", "markup", "text"]
 
 # A CSI or OSC escape sequence (``ESC [ 31 m``, ``ESC ] ... BEL``) is dropped whole, so
-# its parameters do not print as stray characters; then every other C0/C1 control
-# character except tab and newline (which paragraphs treat as space).
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)")
+# its parameters do not print as stray characters (a sequence cut short by clipping
+# too); then every other C0/C1 control character except tab and newline.
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

@@ -30,6 +30,7 @@ from PIL import Image
 from generator.errors import DataError
 from generator.pipeline import BuildResult, build
 from generator.rulesets.base import KitOptions
+from generator.safetext import Trusted, clean, markup, text
 
 ROOT = Path(__file__).resolve().parent.parent
 NA_TABLES = ROOT / "generator/rulesets/naval_action/tables"
@@ -186,11 +187,18 @@ def _class_kit(tmp: Path, bait: Path) -> tuple[Poisoned, Callable[[Poisoned], No
     cls.update(id="poison", unverified=[], ships=cls["ships"][:3])
     doc = Poisoned(cls, bait).poison()
 
-    def write(d: Poisoned) -> None:
-        dump(d.data, data / "poison.yaml")
+    scen = yaml.safe_load(
+        (ROOT / "shipdata/naval_action/scenarios/savo-island.yaml").read_text("utf-8"))
+    scen["id"] = "poison-test"
 
-    return doc, write, lambda: build(class_id="poison", ruleset="naval-action", data=[data],
-                                     out=tmp / "out")
+    def write(d: Poisoned) -> None:
+        # The class fights at Savo (status sheet, catalog, matchups, markers, rosters).
+        dump(d.data, data / "poison.yaml")
+        scen["sides"][1]["ships"][:] = [*scen["sides"][1]["ships"][:2],
+                                        {"class": "poison", "name": d.data["ships"][0]["name"]}]
+        dump(scen, data / "poison-test.yaml")
+
+    return doc, write, lambda: build("poison-test", data=[data], out=tmp / "out")
 
 
 def _scenario(ruleset: str, file: str, scenario_id: str) -> Callable[..., Any]:
@@ -313,3 +321,23 @@ def test_every_text_field_prints_as_text(kind: Kind, tmp_path: Path,
             printed.add(path)
     missing = [p for p in kind.must_print if p not in printed]
     assert not missing, f"never printed literally: {missing}; printed: {sorted(printed)}"
+
+
+@pytest.mark.parametrize(("raw", "cleaned"), [
+    ("Tribal\x1b[31m red\x1b[0m", "Tribal red"),     # colour on, colour off
+    ("Tribal\x1b[…", "Tribal…"),                     # a sequence clipped short
+    ("a\x1b]0;title\x07b", "ab"),                     # an OSC title sequence
+    ("bell\x07 nul\x00 del\x7f c1\x85", "bell nul del c1"),
+    ("tab\tand\nnewline", "tab\tand\nnewline"),       # kept: paragraphs read them as space
+    ("Киров 2 · Chōkai", "Киров 2 · Chōkai"),         # letters of any script untouched
+])
+def test_clean_drops_control_characters_only(raw: str, cleaned: str) -> None:
+    assert clean(raw) == cleaned
+
+
+def test_markup_escapes_values_and_keeps_its_own_tags() -> None:
+    name = 'Alpha<img src="/etc/hostname"/> & <b>'
+    assert text(name) == 'Alpha&lt;img src="/etc/hostname"/&gt; &amp; &lt;b&gt;'
+    assert (markup("<b>{name}</b> ({n:.1f})", name=name, n=2.25)
+            == "<b>Alpha&lt;img src=\"/etc/hostname\"/&gt; &amp; &lt;b&gt;</b> (2.2)")
+    assert markup("{} and {}", Trusted("<i>x</i>"), "<i>") == "<i>x</i> and &lt;i&gt;"
