@@ -499,7 +499,10 @@ class Flow:
         return first
 
     def paragraph(self, text: str, style: ParagraphStyle, width: float | None = None) -> Placed:
-        """Place a paragraph (``width`` wide, else the box's) and the space after it."""
+        """Place a paragraph (``width`` wide, else the box's) and the space after it.
+
+        ``text`` is paragraph markup: escape user values in it (``generator.safetext``).
+        """
         placed = self.add(ParagraphBlock(text, style, width))
         self.add(Spacer(style.spaceAfter))
         return placed

@@ -152,7 +152,7 @@ def read_kit(folder: Path) -> Read:
             texts.append(page.get_textpage().get_text_range())
             for obj in page.get_objects(max_depth=4):
                 if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE:
-                    baits += tuple(obj.get_size()) == BAIT_SIZE
+                    baits += tuple(obj.get_px_size()) == BAIT_SIZE
         pdf.close()
     return Read(re.sub(r"\s", "", "".join(texts)), baits)
 
@@ -219,7 +219,8 @@ def _scenario(ruleset: str, file: str, scenario_id: str) -> Callable[..., Any]:
 
 
 def _tables(files: list[Path], scenario_id: str, keep: Callable[[str], bool] = lambda k: True,
-            skip: Callable[[str], bool] = lambda path: False) -> Callable[..., Any]:
+            skip: Callable[[str], bool] = lambda path: False,
+            name: str = "tables.yaml") -> Callable[..., Any]:
     def make(tmp: Path, bait: Path) -> tuple[Poisoned, Callable[[Poisoned], None],
                                              Callable[[], BuildResult]]:
         merged: dict[str, Any] = {}
@@ -227,7 +228,7 @@ def _tables(files: list[Path], scenario_id: str, keep: Callable[[str], bool] = l
             merged.update({k: v for k, v in yaml.safe_load(path.read_text("utf-8")).items()
                            if keep(k)})
         doc = Poisoned(merged, bait).poison(skip)
-        tables = tmp / "tables.yaml"
+        tables = tmp / name  # a file name is user text too (headings cite it)
 
         def write(d: Poisoned) -> None:
             dump(d.data, tables)
@@ -288,7 +289,8 @@ KINDS = [
                                          NA_TABLES / "markers.yaml"], "savo-island",
                                         # the tables that carry words (all of them at
                                         # once, poisoned, would overflow the card's back)
-                                        keep=lambda key: key in NA_TEXT_TABLES),
+                                        keep=lambda key: key in NA_TEXT_TABLES,
+                                        name="tables<b>&.yaml"),
          ("accuracy.modifiers.0.label",)),
     Kind("surface-action tables", _tables([SA_TABLES / "charts.yaml"], "river-plate",
                                           skip=lambda path: SA_NOT_WORDS.match(path) is not None),
@@ -341,3 +343,20 @@ def test_markup_escapes_values_and_keeps_its_own_tags() -> None:
     assert (markup("<b>{name}</b> ({n:.1f})", name=name, n=2.25)
             == "<b>Alpha&lt;img src=\"/etc/hostname\"/&gt; &amp; &lt;b&gt;</b> (2.2)")
     assert markup("{} and {}", Trusted("<i>x</i>"), "<i>") == "<i>x</i> and &lt;i&gt;"
+
+
+def test_an_obeyed_img_tag_would_be_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The image check can fail: markup left unescaped draws the bait and is counted."""
+    from generator.canvasdoc import CanvasDoc
+
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    _bait(tmp_path)
+    for value, baits in (('<img src="../bait.png"/>', 1), (text('<img src="../bait.png"/>'), 0)):
+        doc = CanvasDoc("a4", "t", "f")
+        doc.paragraph(f"Alpha {value}")
+        pdf, _ = doc.finish()
+        folder = tmp_path / f"kit{baits}"
+        folder.mkdir()
+        (folder / "k.pdf").write_bytes(pdf)
+        assert read_kit(folder).baits == baits
