@@ -36,7 +36,11 @@ class CanvasDoc(Document):
 
     def paragraph(self, text: str, style: str | ParagraphStyle = "small",  # type: ignore[override]
                   width: float | None = None) -> None:
-        """Draw a wrapped paragraph (markup as in ReportLab paragraphs)."""
+        """Draw a wrapped paragraph (markup as in ReportLab paragraphs).
+
+        ``text`` is markup: every user value in it must be escaped first
+        (``generator.safetext.text`` or ``markup``), or a name could load an image.
+        """
         st = self.styles[style] if isinstance(style, str) else style
         super().paragraph(text, st, width)
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
 from generator.canvasdoc import CanvasDoc
 from generator.grid import Grid, aligned
 from generator.layout import Paper
 from generator.packets import Component
+from generator.safetext import text
 from generator.units import MM
 
 
@@ -25,7 +25,7 @@ def render_listing(title: str, rows: Sequence[tuple[str, str, str, str]],
     """
     doc = CanvasDoc(paper, title, f"quarterdeck · {title}")
     doc.anchor(title)
-    doc.paragraph(escape(title), "h1")
+    doc.paragraph(text(title), "h1")
     ordered = sorted(rows, key=lambda r: (r[2], r[3], r[1]))
     header: list[list[str | None]] = [["Id", "Class", "Nation", "Type"]]
     widths = [w * MM for w in (45, 60, 25, 20)]

@@ -15,6 +15,7 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
+from generator.safetext import SafeCanvas, clean
 from generator.units import MM
 
 Paper = Literal["a4", "letter"]
@@ -74,9 +75,10 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str, landscape: bool = F
     # Components are written uncompressed: packets compress each distinct stream once
     # after merging (see packets.compress_streams), which is cheaper than compressing
     # the same embedded fonts in every component.
-    canvas = Canvas(buffer, pagesize=page_size(paper, landscape), invariant=1,
-                    pageCompression=0)
-    canvas.setTitle(title)
+    # A SafeCanvas drops control characters from any text drawn (user text stays text).
+    canvas = SafeCanvas(buffer, pagesize=page_size(paper, landscape), invariant=1,
+                        pageCompression=0)
+    canvas.setTitle(clean(title))
     canvas.setCreator("quarterdeck")
     canvas.setAuthor("quarterdeck")
     prime_fonts(canvas)
@@ -115,6 +117,7 @@ class Pen:
         font = (fonts.NARROW_BOLD if bold else fonts.NARROW) if narrow else (
             fonts.BOLD if bold else fonts.REGULAR)
         size = max(size, fonts.MIN_SIZE)
+        text = clean(text)  # user text: control characters and ANSI escapes never print
         if width is not None:
             size = fonts.fit_size(text, font, size, width)
             text = fonts.clip_text(text, font, size, width)

@@ -37,6 +37,7 @@ from generator.calibration import calibration_height, draw_calibration
 from generator.grid import Grid
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
+from generator.safetext import clean
 from generator.units import MM
 
 FOOTER_BASELINE = 1.5 * MM
@@ -305,7 +306,9 @@ class ParagraphBlock:
     """
 
     def __init__(self, text: str, style: ParagraphStyle, width: float | None = None) -> None:
-        self.text = text
+        # ``text`` is markup whose user values the caller escaped (``generator.safetext``);
+        # control characters never print, so they are dropped from the whole of it here.
+        self.text = clean(text)
         self.style = style
         self.width = width
         self._para: Paragraph | None = None
@@ -496,7 +499,10 @@ class Flow:
         return first
 
     def paragraph(self, text: str, style: ParagraphStyle, width: float | None = None) -> Placed:
-        """Place a paragraph (``width`` wide, else the box's) and the space after it."""
+        """Place a paragraph (``width`` wide, else the box's) and the space after it.
+
+        ``text`` is paragraph markup: escape user values in it (``generator.safetext``).
+        """
         placed = self.add(ParagraphBlock(text, style, width))
         self.add(Spacer(style.spaceAfter))
         return placed

@@ -22,6 +22,7 @@ from reportlab.platypus import (
 from generator import fonts
 from generator.layout import PAPER_SIZES, Paper, prime_fonts, safe_box
 from generator.pages import Furniture
+from generator.safetext import SafeCanvas, clean, text
 from generator.units import MM
 
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)
@@ -53,24 +54,31 @@ def styles() -> dict[str, ParagraphStyle]:
 
 
 def data_table(header: Sequence[str], rows: Sequence[Sequence[str | Flowable]],
-               widths_mm: Sequence[float], group_rows: Sequence[int] = ()) -> LongTable:
+               widths_mm: Sequence[float], group_rows: Sequence[int] = (),
+               plain: bool = False) -> LongTable:
     """A multi-page table with a repeated dark header and zebra rows.
 
     Args:
         header: Column titles.
-        rows: Cells (strings become paragraphs so long text wraps).
+        rows: Cells (strings become paragraphs so long text wraps). They are paragraph
+            markup: escape user values in them (``generator.safetext``), or pass ``plain``.
         widths_mm: Column widths in mm.
         group_rows: Row indexes (0-based in ``rows``) that are group headings.
+        plain: Every string cell and title is plain text, escaped here (a ``<`` or ``&``
+            prints as itself).
 
     Returns:
         The table flowable.
 
     """
     st = styles()
-    body = [[Paragraph(h, st["head"]) for h in header]]
+    # Cells are markup (callers escape user values with ``generator.safetext``); control
+    # characters never print, so they are dropped from every cell here.
+    cell = text if plain else clean
+    body = [[Paragraph(cell(h), st["head"]) for h in header]]
     for i, row in enumerate(rows):
         style = st["cellb"] if i in group_rows else st["cell"]
-        body.append([Paragraph(c, style) if isinstance(c, str) else c for c in row])
+        body.append([Paragraph(cell(c), style) if isinstance(c, str) else c for c in row])
     table = LongTable(body, colWidths=[w * MM for w in widths_mm], repeatRows=1)
     commands: list[tuple[object, ...]] = [
         ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
@@ -157,7 +165,7 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
         start(doc.canv)
 
     doc.beforeDocument = before
-    doc.build(story)
+    doc.build(story, canvasmaker=SafeCanvas)
     return FlowResult(buf.getvalue(), doc.page, anchors)
 
 

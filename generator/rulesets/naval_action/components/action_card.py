@@ -566,10 +566,10 @@ def penetration_notes(tables: Tables) -> Section:
     """Row shifts, (D), duds, the damage ladder and the inferior-calibre limits."""
     pen = tables.card.penetration
     shifts = pen.shift_up
-    ladder = " · ".join(f"{result} +{steps}" for result, steps in pen.steps.items())
+    ladder = " · ".join(f"{escape(result)} +{steps}" for result, steps in pen.steps.items())
     levels = _levels(tables)
     limits = "; ".join(f"at {_signed(rule.max_differential)} or lower never worse than "
-                       f"{rule.worst} in all" for rule in pen.inferior_limits)
+                       f"{escape(rule.worst)} in all" for rule in pen.inferior_limits)
     body: list[Flowable] = [
         _bullet("<b>Column:</b> the firing factor minus the target's armor factor; beyond "
                 "the table use its end column."),
@@ -643,7 +643,7 @@ def _levels(tables: Tables) -> str:
     for result, steps in pen.steps.items():
         if result != "(D)" and steps < pen.sunk_at:
             names.setdefault(steps, result)
-    parts = [f"{steps} {'step' if steps == 1 else 'steps'} = {name}"
+    parts = [f"{steps} {'step' if steps == 1 else 'steps'} = {escape(name)}"
              for steps, name in sorted(names.items())]
     return ", ".join([*parts, f"{pen.sunk_at} sink her"])
 
@@ -727,7 +727,8 @@ def damage_control(tables: Tables, col_mm: float) -> Section:
         for quality in ("good", "poor"))
     meanings = "; ".join(f"<b>{code}</b> {text}" for code, text in DC_MEANING.items())
     rerolls = "; ".join(
-        f"<b>{name}</b> roll again: {_faces(r.faces)} gives {r.then}, anything else {r.otherwise}"
+        f"<b>{escape(name)}</b> roll again: {_faces(r.faces)} gives {escape(r.then)}, "
+        f"anything else {escape(r.otherwise)}"
         for name, r in dc.rerolls.items())
     body: list[Flowable] = [
         grid,
@@ -795,7 +796,7 @@ def _phrase(attackers: str) -> str:
 def aircraft(tables: Tables) -> Section:
     """Air combat odds, elements and the three kinds of bombing."""
     air = tables.card.air
-    odds = " · ".join(f"{name} {a}:{b}" for name, (a, b) in air.combat_odds.items())
+    odds = " · ".join(f"{escape(name)} {a}:{b}" for name, (a, b) in air.combat_odds.items())
     dive, torp, level = air.dive_bombing, air.torpedo_bombing, air.level_bombing
     bombs = tables.rules.bomb_caliber
     old = tables.card.penetration.shift_up.bomb_vs_old
@@ -857,7 +858,7 @@ def weather(tables: Tables, col_mm: float) -> Section:
     sea_rows = [["Sea", "Ships", "Accuracy", "Speed"]]
     for state, effects in (("Rough", seas.rough), ("Very rough", seas.very_rough)):
         for effect in effects:
-            sea_rows.append([state, escape(effect.sizes), _signed(effect.accuracy),
+            sea_rows.append([state, effect.sizes, _signed(effect.accuracy),
                              f"× {effect.speed}"])
     sea_grid = _grid(sea_rows, [16, col_mm - 16 - 16 - 14, 16, 14], size=7.6,
                      extra=[("ALIGN", (1, 1), (1, -1), "LEFT")])

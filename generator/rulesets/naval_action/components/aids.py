@@ -60,7 +60,7 @@ def render_string_sheet(strings: Sequence[RangeString], scale: Scale, side_name:
     doc.anchor(f"Range strings: {side_name}")
     doc.paragraph(f"Range strings · {escape(side_name)}", "h1")
     doc.paragraph(
-        f"Scale <b>{scale.describe()}</b>. One thread per colour. Measure every knot from "
+        f"Scale <b>{escape(scale.describe())}</b>. One thread per colour. Measure every knot from "
         "the end you hold at the firing ship's bow point. Knots sit at whole "
         f"{'centimetres' if scale.unit == 'cm' else 'inches'}: the rules round every range "
         "limit and every measurement up, so a target short of a knot, or level with it, is "
@@ -75,9 +75,9 @@ def render_string_sheet(strings: Sequence[RangeString], scale: Scale, side_name:
     for string in strings:
         doc.ensure(24 * MM)
         top = doc.y
-        knots = " · ".join(f"<b>{k.label} {k.units} {scale.unit}</b> ({k.note}, "
+        knots = " · ".join(f"<b>{escape(k.label)} {k.units} {scale.unit}</b> ({escape(k.note)}, "
                            f"{k.yards:,} yd)" for k in string.knots)
-        doc.paragraph(f"{string.color_name}: {string.what}, {string.length_units} "
+        doc.paragraph(f"{escape(string.color_name)}: {escape(string.what)}, {string.length_units} "
                       f"{scale.unit} to the last knot", head)
         doc.paragraph(f"Knots: {knots}", indent)
         doc.paragraph(f"Used by: {escape(', '.join(string.users))}", indent)

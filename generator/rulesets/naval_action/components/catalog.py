@@ -14,6 +14,7 @@ from generator.rulesets.naval_action.derive import (
     format_fraction,
 )
 from generator.rulesets.naval_action.schema import NATION_NAMES, ShipClass, ShipType
+from generator.safetext import text
 from generator.tablestyle import Anchor, data_table, render_flow, styles
 from generator.units import MM
 
@@ -51,7 +52,7 @@ MAX_UNVERIFIED = 3
 
 def _ships(cls: ShipClass) -> str:
     """Ship names (lost ones marked), shortened for big classes so rows stay readable."""
-    names = [s.name + (" †" if s.lost else "") for s in cls.ships]
+    names = [text(s.name) + (" †" if s.lost else "") for s in cls.ships]
     if len(names) <= MAX_NAMES:
         return ", ".join(names)
     lost = sum(1 for s in cls.ships if s.lost)
@@ -63,7 +64,7 @@ def _unverified(cls: ShipClass) -> str:
     if not cls.unverified:
         return ""
     if len(cls.unverified) <= MAX_UNVERIFIED:
-        return f"<br/><i>Unverified: {', '.join(cls.unverified)}</i>"
+        return f"<br/><i>Unverified: {text(', '.join(cls.unverified))}</i>"
     return (f"<br/><i>Unverified: {len(cls.unverified)} figures (listed in the class "
             "file)</i>")
 
@@ -83,7 +84,7 @@ def render_catalog(classes: list[ShipClass], paper: Paper,
     """
     st = styles()
     story: list[Flowable] = [
-        Paragraph(title, st["h1"]),
+        Paragraph(text(title), st["h1"]),
         Paragraph(
             "Every class in the library, grouped by navy and then by type, largest first. "
             "Armor is the derived armor factor (O marks old deck armour); CF is each "
@@ -108,10 +109,10 @@ def render_catalog(classes: list[ShipClass], paper: Paper,
                 current = cls.type.value
                 heads.append(len(rows))
                 rows.append([current] + [""] * (len(HEADER) - 1))
-            radar = ", ".join(f"{r.type} {r.fitted:%b %Y}" for r in cls.radar) or "—"
+            radar = ", ".join(f"{text(r.type)} {r.fitted:%b %Y}" for r in cls.radar) or "—"
             unverified = _unverified(cls)
             rows.append([
-                f"<b>{cls.name}</b>{unverified}", cls.type.value, _ships(cls),
+                f"<b>{text(cls.name)}</b>{unverified}", cls.type.value, _ships(cls),
                 f"{cls.length_ft:g}",
                 ("O" if cls.armor.old_deck else "") + str(armor_factor(cls)),
                 f"{cls.speed_kn:g}", _guns(cls), _torpedoes(cls),

@@ -86,7 +86,7 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
 
     """
     doc = CanvasDoc(paper, "Matchups", footer)
-    situational = "; ".join(f"{m.number} {m.label}" for m in calc.situational())
+    situational = "; ".join(f"{m.number} {escape(m.label)}" for m in calc.situational())
     armed = [p for p in pages if p.guns or p.torpedoes]
     for page in armed:
         doc.new_page()
@@ -94,7 +94,7 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
         doc.anchor(firer.name)
         doc.paragraph(f"{escape(firer.name)} <font size=9>({escape(firer.cls.name)} class "
                       f"{firer.cls.type.value}) against every enemy, resolved</font>", "h2")
-        fixed = "; ".join(page.applied)
+        fixed = escape("; ".join(page.applied))
         doc.paragraph(
             "<b>Acc</b> is the accuracy result before situational modifiers"
             + (f" (already in: {fixed})" if fixed else "")

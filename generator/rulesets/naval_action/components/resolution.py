@@ -13,6 +13,7 @@ from generator.grid import Grid, aligned
 from generator.layout import Paper
 from generator.packets import Component
 from generator.rulesets.naval_action.odds import Calculator, Mode
+from generator.safetext import markup
 from generator.tablestyle import RESULT_TINTS
 from generator.units import MM
 
@@ -22,7 +23,7 @@ FACES = ["1", "2", "3", "4", "5", "6"]
 def _tag(calc: Calculator, table: str, source: str) -> str:
     """'DEFAULT' or where a user's table came from, for headings."""
     if table in calc.tables.replaced:
-        return f" <font size=8>(your table: {calc.tables.origin})</font>"
+        return markup(" <font size=8>(your table: {})</font>", calc.tables.origin)
     return " <font size=8>(DEFAULT: quarterdeck's design)</font>" if source == "default" else ""
 
 

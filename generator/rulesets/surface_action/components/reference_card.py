@@ -8,14 +8,13 @@ number filled in from the charts in force (``--tables``).
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from generator.datamodel import NATION_NAMES
 from generator.layout import Paper
 from generator.packets import Bookmark, Component
 from generator.rulesets.surface_action.charts import Chart, Charts
+from generator.safetext import text as plain_text
 from generator.tablestyle import Anchor, data_table, render_flow, styles
 from generator.templating import markup_to_flowables, render_blocks, render_text, safe_markup
 from generator.units import MM
@@ -45,8 +44,9 @@ def chart_notes(charts: Charts, chart: Chart | None = None) -> dict[str, str]:
 def _chart(charts: Charts, chart: Chart, note: str) -> list[Flowable]:
     st = styles()
     widths = [10, *[24] * len(chart.columns)]
-    out: list[Flowable] = [Paragraph(chart.title, st["h3"]),
-                           data_table(["Roll", *chart.columns], chart_rows(chart), widths)]
+    out: list[Flowable] = [Paragraph(plain_text(chart.title), st["h3"]),
+                           data_table(["Roll", *chart.columns], chart_rows(chart), widths,
+                                      plain=True)]
     text = " ".join(t for t in (chart_notes(charts, chart)["long_range"], note) if t)
     if text:
         out.append(Paragraph(text, st["small"]))
@@ -59,14 +59,15 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
     out: list[Flowable] = [Anchor("Damage charts"),
                            Paragraph("Surface Action: charts", st["h1"])]
     notes = chart_notes(charts)
-    torpedo_note = escape(charts.columns.torpedo_default_note)
+    torpedo_note = plain_text(charts.columns.torpedo_default_note)
     for key, chart in charts.damage_charts.items():
         note = notes["floor"] if chart.long_range else torpedo_note
         out += _chart(charts, chart, note if key != "carrier" else notes["floor"])
         out.append(Spacer(1, 1.5 * MM))
     out.append(Paragraph(notes["blank"], st["small"]))
     legend = [[letter, text] for letter, text in charts.results.items()]
-    out += [Paragraph("Hit results", st["h3"]), data_table(["Hit", "Effect"], legend, [14, 110])]
+    out += [Paragraph("Hit results", st["h3"]),
+            data_table(["Hit", "Effect"], legend, [14, 110], plain=True)]
     out.append(Paragraph(notes["fires"], st["small"]))
     out.append(Paragraph(notes["thresholds"], st["small"]))
     checks = charts.hit_checks
@@ -74,18 +75,18 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
             data_table(["Hit", "Explosion, ship sinks", "Fire starts"],
                        [[letter, _faces(check.explosion), _faces(check.fire)]
                         for letter, check in (("M", checks.M), ("S", checks.S))],
-                       [14, 50, 50])]
+                       [14, 50, 50], plain=True)]
     movement = charts.random_movement
-    out += [Anchor("Random Movement Chart"), Paragraph(movement.title, st["h3"]),
+    out += [Anchor("Random Movement Chart"), Paragraph(plain_text(movement.title), st["h3"]),
             data_table(["Roll (2D6)", "Result"], [[r.roll, r.result] for r in movement.rows],
-                       [24, 50])]
+                       [24, 50], plain=True)]
     night = charts.night_sighting
     values = [[NATION_NAMES.get(code, code),
                str(value) + (" (default)" if code in night.defaults else "")]
               for code, value in night.values.items()]
     values.append(["All other navies", str(night.other)])
     out += [Paragraph("Night sighting value by navy", st["h3"]),
-            data_table(["Navy", "Roll at or under"], values, [40, 40]),
+            data_table(["Navy", "Roll at or under"], values, [40, 40], plain=True),
             Paragraph(notes["night"], st["small"])]
     rows = []
     for generation, rule in charts.maneuver.items():
@@ -94,7 +95,7 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
         rows.append([generation, half, none])
     out += [Paragraph("Turning and gunfire", st["h3"]),
             data_table(["Fire control", "Half strength from", "No gunfire from"], rows,
-                       [26, 40, 40]),
+                       [26, 40, 40], plain=True),
             Paragraph(notes["turning"], st["small"])]
     return out
 

@@ -170,7 +170,7 @@ def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weap
     """One side's matchup pages: each ship against every enemy group."""
     doc = CanvasDoc(paper, title, footer)
     doc.anchor(title)
-    doc.paragraph(title, "h1")
+    doc.paragraph(escape(title), "h1")
     doc.paragraph(
         "For each of your ships, each gun arc and torpedo set against each enemy group: the "
         "chance, in per cent, of at least 1, 2 and 3 effective hits from all its factors at "
