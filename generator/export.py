@@ -28,6 +28,7 @@ from generator.errors import RenderError, UsageError
 from generator.output import write_atomic
 from generator.parallel import can_fork, fork_map
 from generator.pieces import Art, Piece, draw_face
+from generator.safetext import SafeCanvas
 from generator.units import MM
 
 if TYPE_CHECKING:
@@ -309,7 +310,7 @@ def _render_chunk(items: Sequence[tuple[_Job, Path | None]], dpi: int) -> list[b
     jobs = [job for job, _ in items]
     buffer = io.BytesIO()
     # Uncompressed: the PDF never leaves memory, and PDFium parses it faster that way.
-    canvas = Canvas(buffer, pagesize=(jobs[0].width, jobs[0].height), invariant=1,
+    canvas = SafeCanvas(buffer, pagesize=(jobs[0].width, jobs[0].height), invariant=1,
                     pageCompression=0)
     for job in jobs:
         canvas.setPageSize((job.width, job.height))
