@@ -255,7 +255,7 @@ def load_overrides(user_file: Path, *models: type[BaseModel],
         DataError: With every problem in the file, located.
 
     """
-    if not user_file.is_file():
+    if not user_file.exists():  # anything else that is not a regular file: load_yaml says what
         raise DataError([Problem(str(user_file), 0, 0, "", "found no such file, expected a "
                                                            "YAML file of tables")])
     doc, problems = load_yaml(user_file, str(user_file))
