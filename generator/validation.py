@@ -189,7 +189,10 @@ def _bound_text(kind: str, err: Any) -> str:
         "string_pattern_mismatch": "text matching {pattern}",
     }
     template = bounds.get(kind)
-    return template.format(**ctx) if template else ""
+    # A float field's bound prints as written in the schema: "at least 50", not "50.0".
+    shown = {k: int(v) if isinstance(v, float) and v.is_integer() else v
+             for k, v in ctx.items()}
+    return template.format(**shown) if template else ""
 
 
 def load_model(model: type[M], path: Path, display: str | None = None,
