@@ -117,13 +117,22 @@ def test_svg_marker_images_refer_to_nothing_outside(tmp_path: Path, case: str) -
             f"{path}:{line}:15: marker_image: found 'top.svg', {expected}")
 
 
-def test_a_self_contained_svg_passes(tmp_path: Path) -> None:
+def test_a_self_contained_svg_is_checked_and_drawn(tmp_path: Path) -> None:
+    import pypdfium2
+
     data, _, _ = _class_with_image(tmp_path, "top.svg")
     (data / "top.svg").write_text(SVG + 'width="100" height="20"><defs><g id="hull"><rect '
-                                  'width="90" height="10" style="fill:url(#shade)"/></g></defs>'
-                                  '<use href="#hull" x="5"/></svg>', encoding="utf-8")
-    result = invoke("check", str(data))
+                                  'width="90" height="14" style="fill:#123456"/></g></defs>'
+                                  '<use href="#hull" x="5" y="3"/></svg>', encoding="utf-8")
+    (data / "carrier-test.yaml").write_text(CARRIER_TEST, encoding="utf-8")
+    assert invoke("check", str(data)).exit_code == 0
+    result = invoke("markers", "carrier-test", "--data", str(data), "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
+    pdf = pypdfium2.PdfDocument(tmp_path / "carrier-test" / "markers" / "markers-us.pdf")
+    counts = pdf[0].render(scale=2).to_pil().convert("RGB").getcolors(1 << 24)
+    colours = {colour: n for n, colour in counts}
+    # The copied hull's own colour is on the sheet: the <use> copy was drawn.
+    assert colours.get((0x12, 0x34, 0x56), 0) > 20
 
 
 def test_gzip_svg_is_refused(tmp_path: Path) -> None:
