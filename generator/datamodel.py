@@ -79,6 +79,14 @@ class Ship(Strict):
 
 
 
+class SideBase(Strict):
+    """What every ruleset's scenario side has first: its id, name and commander."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40, description="Short id used for the packet's file name (at most 40 characters).")
+    name: str = Field(min_length=1, max_length=60, description="Side's name, 1-60 characters, e.g. 'Allied Screening Force'.")
+    commander: str | None = Field(None, max_length=120, description="Historical commander (at most 120 characters).")
+
+
 def once(values: list[str], what: str) -> None:
     """Refuse repeated values in a list of names or ids.
 

@@ -155,12 +155,18 @@ def _png(width: int, height: int, idat: bytes) -> bytes:
             + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
 
 
-def test_png_decompression_bomb_is_refused_in_check(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("size", "expected"), [
+    # A tiny file whose header promises ten gigapixels: refused before decoding.
+    (100_000, "expected at most 4096 px a side (it is 100000 x 100000)"),
+    # Within the limit but its stream ends early: decoded in full, so refused in check.
+    (4000, "expected a readable PNG image (image file is truncated (0 bytes not processed))"),
+])
+def test_png_bombs_and_truncated_pngs_are_refused(tmp_path: Path, size: int,
+                                                  expected: str) -> None:
     data, path, line = _class_with_image(tmp_path, "top.png")
-    (data / "top.png").write_bytes(_png(100_000, 100_000, zlib.compress(b"\0" * 1000)))
+    (data / "top.png").write_bytes(_png(size, size, zlib.compress(b"\0" * 1000)))
     located(invoke("check", str(data)),
-            f"{path}:{line}:15: marker_image: found 'top.png', expected at most 4096 px a side "
-            "(it is 100000 x 100000)")
+            f"{path}:{line}:15: marker_image: found 'top.png', {expected}")
 
 
 def test_corrupt_png_stream_is_refused_in_check_and_build(tmp_path: Path) -> None:
@@ -173,14 +179,6 @@ def test_corrupt_png_stream_is_refused_in_check_and_build(tmp_path: Path) -> Non
     located(invoke("build", "carrier-test", "--data", str(data), "--out",
                    str(tmp_path / "out"), "-q"), message)
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
-
-
-def test_truncated_png_is_refused(tmp_path: Path) -> None:
-    data, path, line = _class_with_image(tmp_path, "top.png")
-    (data / "top.png").write_bytes(_png(4000, 4000, zlib.compress(b"\0" * 1000)))
-    located(invoke("check", str(data)),
-            f"{path}:{line}:15: marker_image: found 'top.png', expected a readable PNG image "
-            "(image file is truncated (0 bytes not processed))")
 
 
 # --- the one loader -------------------------------------------------------------------
@@ -233,13 +231,20 @@ def test_integer_past_python_digit_limit_is_located(tmp_path: Path) -> None:
             "of 5000 digits, expected at most 18 digits")
 
 
-@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
-def test_non_finite_numbers_are_located(tmp_path: Path, value: str) -> None:
+@pytest.mark.parametrize(("value", "expected"), [
+    (".inf", "found '.inf', expected a finite number"),
+    ("-.inf", "found '-.inf', expected a finite number"),
+    (".nan", "found '.nan', expected a finite number"),
+    # 20-27 ft passed ``check`` and then crashed the silhouette: too short to draw.
+    ("20.5", "found 20.5, expected a number of at least 50"),
+    ("25", "found 25, expected a number of at least 50"),
+    ("27", "found 27, expected a number of at least 50"),
+])
+def test_length_is_a_finite_drawable_number(tmp_path: Path, value: str, expected: str) -> None:
     text = FLETCHER.replace("length_ft: 376.5", f"length_ft: {value}")
     data, path = data_with(tmp_path, "fletcher.yaml", text)
-    located(invoke("check", str(data)),
-            f"{path}:{where(text, 'length_ft:')[:-1]}12: length_ft: found '{value}', expected "
-            "a finite number")
+    line = where(text, "length_ft:").split(":")[0]
+    located(invoke("check", str(data)), f"{path}:{line}:12: length_ft: {expected}")
 
 
 @pytest.mark.parametrize("date", ["1942-02-30", "1942-13-01", "0000-01-01"])
@@ -313,15 +318,6 @@ def test_names_are_capped(tmp_path: Path) -> None:
     located(invoke("check", str(data)),
             f"{path}:{where(text, long_name)}: name: found '{long_name[:37]}...', expected "
             "text of at most 60 character(s)")
-
-
-@pytest.mark.parametrize("length", ["20.5", "25", "27"])
-def test_a_class_too_short_to_draw_is_refused(tmp_path: Path, length: str) -> None:
-    text = FLETCHER.replace("length_ft: 376.5", f"length_ft: {length}")
-    data, path = data_with(tmp_path, "fletcher.yaml", text)
-    located(invoke("check", str(data)),
-            f"{path}:{where(text, 'length_ft:')[:-1]}12: length_ft: found {length}, expected a "
-            "number of at least 50")
 
 
 def test_scale_with_a_zero_divisor_is_refused(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
-from generator.datamodel import NATION_NAMES, Line, Nation, Ship, Strict, once
+from generator.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
 from generator.shipclass import AAGuns, Aircraft, Position
 from generator.shipclass import Armor as FactArmor
 
@@ -151,12 +151,9 @@ class ShipRef(Strict):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
-class Side(Strict):
+class Side(SideBase):
     """One side of a scenario; each side gets its own packet."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40, description="Short id used for the packet's file name (at most 40 characters).")
-    name: str = Field(min_length=1, max_length=60, description="Side's name, 1-60 characters, e.g. 'Allied Screening Force'.")
-    commander: str | None = Field(None, max_length=120, description="Historical commander (at most 120 characters).")
     ships: list[ShipRef] = Field(min_length=1, max_length=100, description="Ships of this side (1-100).")
     briefing: str | None = Field(None, max_length=4000, description="What this side knows and wants (only in its own packet and the referee's; at most 4000 characters).")
     setup: str | None = Field(None, max_length=4000, description="Where this side's ships start (only in its own packet and the referee's; at most 4000 characters).")

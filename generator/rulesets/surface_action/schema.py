@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from generator.datamodel import NATION_NAMES, Line, Nation, Ship, Strict, once
+from generator.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
 
 __all__ = ["NATION_NAMES", "Nation", "Ship"]
 
@@ -262,12 +262,9 @@ class Cards(Strict):
     draw: int = Field(1, ge=0, le=5, description="Cards drawn in each Card Draw phase.")
 
 
-class Side(Strict):
+class Side(SideBase):
     """One side of a scenario; each side gets its own packet."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40, description="Short id used for the packet's file name (at most 40 characters).")
-    name: str = Field(min_length=1, max_length=60, description="Side's name, 1-60 characters, e.g. 'Allied Screening Force'.")
-    commander: str | None = Field(None, max_length=120, description="Historical commander (at most 120 characters).")
     ships: list[ShipRef] = Field(min_length=1, max_length=100, description="Ships of this side (1-100).")
     edge: str | None = Field(None, max_length=120, description="The side's friendly table edge, where its ships enter (at most 120 characters).")
     briefing: str | None = Field(None, max_length=4000, description="What this side knows and wants (own packet and referee only; at most 4000 characters).")
