@@ -32,6 +32,8 @@ MAX_BYTES = 2 * 1024 * 1024
 MAX_PIXELS = 4096
 MAX_SVG_SIZE = 100_000.0
 """Largest width, height or viewBox figure of an SVG (user units; a marker is ~1,000)."""
+MAX_SVG_REACH = 1_000_000.0
+"""Farthest any shape may lie from the SVG's origin, after transforms."""
 MAX_SVG_ELEMENTS = 50_000
 """Most elements an SVG may draw, counting each ``<use>`` copy."""
 MAX_SVG_DEPTH = 64
@@ -181,11 +183,18 @@ def _svg_drawing(data: bytes) -> tuple[Drawing | None, str]:
         return None, f"expected an SVG that can be drawn ({_reason(exc)})"
     if not isinstance(drawing, Drawing) or bounds is None:
         return None, "expected an SVG that can be drawn"
-    sizes = [drawing.width, drawing.height, *bounds]
-    if not all(isinstance(v, int | float) and math.isfinite(v) for v in sizes) or not (
-            0 < drawing.width <= MAX_SVG_SIZE and 0 < drawing.height <= MAX_SVG_SIZE):
+    width, height = drawing.width, drawing.height
+    if not all(isinstance(v, int | float) and math.isfinite(v) and 0 < v <= MAX_SVG_SIZE
+               for v in (width, height)):
         return None, (f"expected an SVG of finite size, at most {MAX_SVG_SIZE:g} units a side "
-                      f"(it is {drawing.width:g} x {drawing.height:g})")
+                      f"(it is {width:g} x {height:g})")
+    # Shapes far outside the picture are clipped anyway, but their coordinates still reach
+    # the PDF, which cannot write a number as large as 1e308.
+    reach = max((abs(v) for v in bounds), default=0.0)
+    if not math.isfinite(reach) or reach > MAX_SVG_REACH:
+        how_far = f"{reach:g}" if math.isfinite(reach) else "no finite distance"
+        return None, (f"expected an SVG whose shapes lie within {MAX_SVG_REACH:,.0f} units of "
+                      f"its origin (they reach {how_far})")
     return drawing, ""
 
 
@@ -213,6 +222,10 @@ def _svg_refusal(data: bytes) -> str:
         return "expected an SVG without DOCTYPE or ENTITY declarations"
     if not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
         return "expected an SVG image (its root element is not <svg>)"
+    for sibling in [*root.itersiblings(preceding=True), *root.itersiblings()]:
+        if sibling.tag is etree.PI:  # <?xml-stylesheet href="..."?> before or after <svg>
+            return ("expected an SVG without processing instructions (it has "
+                    f"<?{sibling.target}?>)")
     return _svg_tree_refusal(root, etree)
 
 

@@ -95,6 +95,16 @@ BAD_SVGS = {
                 'height="5"/></svg>',
                 "expected an SVG that refers to nothing outside itself (its <rect> uses "
                 "url(other.svg#g))"),
+    "shape-far-away": (SVG + 'width="100" height="20"><rect width="1e308" height="5"/></svg>',
+                       "expected an SVG whose shapes lie within 1,000,000 units of its origin "
+                       "(they reach 7.5e+307)"),
+    "infinite-transform": (SVG + 'width="100" height="20"><g transform="scale(1e308)"><rect '
+                           'width="5" height="5"/></g></svg>',
+                           "expected an SVG whose shapes lie within 1,000,000 units of its "
+                           "origin (they reach no finite distance)"),
+    "stylesheet": ('<?xml-stylesheet href="theme.css"?>' + SVG + 'width="100" height="20">'
+                   '<rect width="5" height="5"/></svg>',
+                   "expected an SVG without processing instructions (it has <?xml-stylesheet?>)"),
     "use-itself": (SVG + 'width="100" height="20"><g id="a"><use href="#a"/></g></svg>',
                    "expected an SVG whose <use> copies hold no <use> themselves (it copies "
                    "'#a')"),
