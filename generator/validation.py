@@ -47,6 +47,8 @@ def describe(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
+        # Control characters (a NUL, an escape, a newline) are shown, not sent to the console.
+        value = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in value[:60])
         return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
     if isinstance(value, bool):
         return "true" if value else "false"

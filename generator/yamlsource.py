@@ -318,8 +318,15 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[SourceDoc, list[P
         what = f" ({exc.problem})" if exc.problem else ""
         return doc, [Problem(shown, line, column, "",
                              f"found a YAML syntax error{what}, expected valid YAML")]
-    except yaml.YAMLError as exc:  # e.g. a reader error on a control character
-        return doc, [Problem(shown, 1, 1, "", f"found unreadable YAML ({str(exc)[:200]}), "
+    except yaml.reader.ReaderError as exc:  # a control character YAML does not allow
+        before = text[:exc.position]
+        line, column = before.count("\n") + 1, exc.position - before.rfind("\n")
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        return doc, [Problem(shown, line, column, "", f"found the control character "
+                                                      f"#x{code:04X}, expected printable text")]
+    except yaml.YAMLError as exc:
+        reason = " ".join(str(exc).split())[:200]
+        return doc, [Problem(shown, 1, 1, "", f"found unreadable YAML ({reason}), "
                                               "expected valid YAML")]
     except _TooBig:
         return doc, [Problem(shown, 1, 1, "", f"found more than {_MAX_NODES} values "

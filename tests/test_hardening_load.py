@@ -279,6 +279,20 @@ def test_device_is_refused_not_read() -> None:
     located(invoke("check", "/dev/zero"), "/dev/zero: found a device, expected a YAML file")
 
 
+def test_control_character_is_located(tmp_path: Path) -> None:
+    data, path = data_with(tmp_path, "bell.yaml", "kind: ship-class\nname: a\x07b\n")
+    located(invoke("check", str(data)),
+            f"{path}:2:8: found the control character #x0007, expected printable text")
+
+
+def test_nul_byte_in_a_marker_image_path(tmp_path: Path) -> None:
+    text = FLETCHER + 'marker_image: "top\\0.png"\n'
+    data, path = data_with(tmp_path, "fletcher.yaml", text)
+    located(invoke("check", str(data)),
+            f"{path}:{where(text, 'marker_image')[:-1]}15: marker_image: found 'top\\x00.png', "
+            "expected a file name without NUL bytes")
+
+
 def test_safe_path_refuses_a_nul_byte() -> None:
     @click.command()
     @click.argument("path", type=SafePath())
