@@ -351,3 +351,23 @@ def test_scale_with_a_zero_divisor_is_refused(tmp_path: Path) -> None:
     located(invoke("check", str(data)),
             f"{path}:{where(text, '1000/0')}: scale: found '1000/0 yd per cm', expected a "
             "fraction whose divisor is not 0")
+
+
+def test_clipping_a_long_label_takes_logarithmic_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import fonts
+
+    calls: list[str] = []
+    measure = fonts.string_width
+
+    def counted(text: str, font: str, size: float) -> float:
+        calls.append(text)
+        return measure(text, font, size)
+
+    monkeypatch.setattr(fonts, "string_width", counted)
+    clipped = fonts.clip_text("Tribal" * 20_000, fonts.BOLD, 8, 50)
+    assert len(calls) <= 2 + 17  # the whole text, then a bisection over 120,000 lengths
+    assert clipped.endswith("…") and measure(clipped, fonts.BOLD, 8) <= 50
+    # The longest prefix that fits: one more character would not.
+    longer = "Tribal" * 20_000
+    kept = len(clipped) - 1
+    assert measure(longer[:kept + 1] + "…", fonts.BOLD, 8) > 50
