@@ -371,3 +371,8 @@ def test_clipping_a_long_label_takes_logarithmic_steps(monkeypatch: pytest.Monke
     longer = "Tribal" * 20_000
     kept = len(clipped) - 1
     assert measure(longer[:kept + 1] + "…", fonts.BOLD, 8) > 50
+
+
+def test_scale_option_with_a_zero_divisor_is_a_usage_error(tmp_path: Path) -> None:
+    located(invoke("rulers", "--scale", "1/0 yd per cm", "--out", str(tmp_path)),
+            "error: --scale: found '1/0 yd per cm', expected a fraction whose divisor is not 0")
