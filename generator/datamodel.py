@@ -4,8 +4,25 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+NAME_CHARS = 60
+"""Longest ship, class or side name: longer names cannot fit a counter or a sheet heading."""
+NOTE_CHARS = 500
+"""Longest short note (a battery, a ship, a fit)."""
+LINE_CHARS = 1000
+"""Longest line of a list of texts (a source, a special rule)."""
+TEXT_CHARS = 4000
+"""Longest free text (designer's notes, briefings, set-up, victory conditions)."""
+LIST_ITEMS = 40
+"""Most lines in a list of texts (sources, special rules)."""
+
+Name = Annotated[str, Field(min_length=1, max_length=NAME_CHARS)]
+"""A printed name: 1-60 characters."""
+Line = Annotated[str, Field(min_length=1, max_length=LINE_CHARS)]
+"""One line of a list of texts: 1-1000 characters."""
 
 
 class Strict(BaseModel):
@@ -46,12 +63,12 @@ NATION_NAMES = {
 class Ship(Strict):
     """One named ship of a class."""
 
-    name: str = Field(min_length=1, description="Name as printed on the sheet (Unicode allowed: 'Chōkai', 'Марат').")
-    hull: str | None = Field(None, description="Hull number or pennant, e.g. 'CA-34'.")
+    name: str = Field(min_length=1, max_length=NAME_CHARS, description="Name as printed on the sheet, 1-60 characters (Unicode allowed: 'Chōkai', 'Марат').")
+    hull: str | None = Field(None, max_length=20, description="Hull number or pennant, e.g. 'CA-34' (at most 20 characters).")
     commissioned: dt.date = Field(description="Date of commissioning (YYYY-MM-DD).")
     lost: dt.date | None = Field(None, description="Date lost, if she was (YYYY-MM-DD).")
-    aka: list[str] = Field(default_factory=list, description="Other spellings accepted when naming the ship (e.g. 'Chokai', 'Marat').")
-    note: str | None = Field(None, description="Anything particular to this ship (your own words).")
+    aka: list[Name] = Field(default_factory=list, max_length=10, description="Other spellings accepted when naming the ship (e.g. 'Chokai', 'Marat'); at most 10, each 1-60 characters.")
+    note: str | None = Field(None, max_length=NOTE_CHARS, description="Anything particular to this ship (your own words, at most 500 characters).")
 
     @model_validator(mode="after")
     def _lost_after_commissioned(self) -> Ship:
@@ -60,6 +77,14 @@ class Ship(Strict):
         return self
 
 
+
+
+class SideBase(Strict):
+    """What every ruleset's scenario side has first: its id, name and commander."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40, description="Short id used for the packet's file name (at most 40 characters).")
+    name: str = Field(min_length=1, max_length=60, description="Side's name, 1-60 characters, e.g. 'Allied Screening Force'.")
+    commander: str | None = Field(None, max_length=120, description="Historical commander (at most 120 characters).")
 
 
 def once(values: list[str], what: str) -> None:

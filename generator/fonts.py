@@ -144,6 +144,13 @@ def clip_text(text: str, font: str, size: float, width: float) -> str:
     """Shorten ``text`` with an ellipsis until it fits ``width`` at ``size``."""
     if string_width(text, font, size) <= width:
         return text
-    while text and string_width(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    # Bisect on the kept length (widths grow with it): a long text costs a few dozen
+    # measurements, not one per character.
+    low, high = 0, len(text)  # text[:low] + "…" fits (or low is 0); text[:high] + "…" does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if string_width(text[:middle] + "…", font, size) <= width:
+            low = middle
+        else:
+            high = middle
+    return text[:low].rstrip() + "…"

@@ -3,14 +3,45 @@
 A data file may name a PNG or SVG next to it. The path is resolved against the file's
 folder and must stay inside the data folder the file was loaded from (no ``..`` or
 symbolic link out of it), and the image must be small enough to print quickly.
+
+An image is untrusted input, so it is checked from its bytes, not its name: a PNG is
+decoded in full under the pixel limit (a decompression bomb or a corrupt data stream is
+refused, not drawn); an SVG must be plain UTF-8 XML that refers to nothing outside itself
+(no links to files or ``data:`` URLs, no DOCTYPE or entities, no XInclude, no CSS
+imports), gzip-compressed images are refused, and the drawing must have a finite size.
+The same checked bytes are what the marker sheet draws (``load_image``), so what passed
+``check`` is what prints.
 """
 
 from __future__ import annotations
 
+import io
+import math
+import re
+import stat
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.errors import DataError, Problem
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.lib.utils import ImageReader
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_PIXELS = 4096
+MAX_SVG_SIZE = 100_000.0
+"""Largest width, height or viewBox figure of an SVG (user units; a marker is ~1,000)."""
+MAX_SVG_REACH = 1_000_000.0
+"""Farthest any shape may lie from the SVG's origin, after transforms."""
+MAX_SVG_ELEMENTS = 50_000
+"""Most elements an SVG may draw, counting each ``<use>`` copy."""
+MAX_SVG_DEPTH = 64
+"""Deepest nesting of SVG elements."""
+
+_XINCLUDE = "{http://www.w3.org/2001/XInclude}"
+_URL = re.compile(r"url\s*\(\s*['\"]?\s*([^)'\"\s]*)", re.IGNORECASE)
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def check_image(data_file: Path, root: Path | None, relative: str) -> tuple[Path | None, str]:
@@ -26,30 +57,277 @@ def check_image(data_file: Path, root: Path | None, relative: str) -> tuple[Path
         as ``expected ...`` for a located message.
 
     """
+    path, _, expected = _read_checked(data_file, root, relative)
+    return path, expected
+
+
+def load_image(path: Path) -> ImageReader | Drawing:
+    """A checked image ready to draw: a ReportLab ImageReader (PNG) or Drawing (SVG).
+
+    Args:
+        path: The image as ``check_image`` resolved it.
+
+    Raises:
+        DataError: The image fails the checks (it changed since ``check`` ran).
+
+    """
+    data, expected = _read_bytes(path)
+    drawable: Any = None
+    if data is not None:
+        drawable, expected = (_svg_drawing(data) if path.suffix.lower() == ".svg"
+                              else _decoded_png(data))
+    if drawable is None:
+        raise DataError([Problem(str(path), 0, 0, "", f"found a marker image that changed "
+                                                      f"since it was checked, {expected}")])
+    if path.suffix.lower() == ".svg":
+        return drawable
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(drawable)
+
+
+def _read_checked(data_file: Path, root: Path | None,
+                  relative: str) -> tuple[Path | None, bytes | None, str]:
+    """The image's path and bytes when every check passes, else Nones and ``expected ...``."""
+    if "\x00" in relative:
+        return None, None, "expected a file name without NUL bytes"
     base = (root or data_file.parent).resolve()
     path = (data_file.parent / relative).resolve()
     if not path.is_relative_to(base):
-        return None, "expected a path inside the data folder"
-    if not path.is_file():
-        return None, "expected an existing PNG or SVG file next to the class file"
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        return None, f"expected an image of at most 2 MB (it has {size / 1e6:.1f} MB)"
+        return None, None, "expected a path inside the data folder"
+    data, expected = _read_bytes(path)
+    if data is None:
+        return None, None, expected
     if path.suffix.lower() == ".png":
-        from PIL import Image, UnidentifiedImageError
+        _, expected = _decoded_png(data)
+    else:
+        _, expected = _svg_drawing(data)
+    return (None, None, expected) if expected else (path, data, "")
 
-        try:
-            with Image.open(path) as image:
-                width, height = image.size
-                image.verify()
-        except (UnidentifiedImageError, OSError, SyntaxError):
-            return None, "expected a readable PNG image"
+
+def _read_bytes(path: Path) -> tuple[bytes | None, str]:
+    """An image file's bytes (a bounded regular file, not gzip), or None and ``expected ...``."""
+    try:
+        info = path.stat()
+    except (OSError, ValueError):
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return None, "expected an existing PNG or SVG file next to the class file"
+    if info.st_size > MAX_BYTES:
+        return None, f"expected an image of at most 2 MB (it has {info.st_size / 1e6:.1f} MB)"
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return None, f"expected a readable image ({exc.strerror})"
+    if len(data) > MAX_BYTES:
+        return None, "expected an image of at most 2 MB (it grew while being read)"
+    if data[:2] == b"\x1f\x8b":
+        return None, "expected an uncompressed image (gzip-compressed files are refused)"
+    return data, ""
+
+
+def _decoded_png(data: bytes) -> tuple[Any, str]:
+    """The PNG decoded in full (a PIL image) and "", or None and ``expected ...``.
+
+    The size is read from the header and checked before a single pixel is decoded, so a
+    small file that inflates to gigapixels is refused cheaply; decoding then happens here,
+    inside the guard, so a corrupt data stream is a message rather than a crash later.
+    """
+    import warnings
+
+    from PIL import Image
+
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return None, "expected a readable PNG image (no PNG signature)"
+    if len(data) >= 24 and data[12:16] == b"IHDR":
+        # The size is in the header: refuse a decompression bomb before Pillow sees it.
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
         if width > MAX_PIXELS or height > MAX_PIXELS:
             return None, f"expected at most {MAX_PIXELS} px a side (it is {width} x {height})"
-    else:
-        head = path.read_bytes().lower()
-        if b"<svg" not in head:
-            return None, "expected an SVG image (no <svg> element found)"
-        if b"<!entity" in head or b"<!doctype" in head:
-            return None, "expected an SVG without DOCTYPE or ENTITY declarations"
-    return path, ""
+    try:
+        with warnings.catch_warnings():  # a header past Pillow's own limit: refused below
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data), formats=["PNG"])
+        width, height = image.size
+    except Image.DecompressionBombError as exc:
+        return None, f"expected at most {MAX_PIXELS} px a side ({_reason(exc)})"
+    except Exception as exc:  # noqa: BLE001 - Pillow's parsers raise many kinds; all mean "unreadable"
+        return None, f"expected a readable PNG image ({_reason(exc)})"
+    if width > MAX_PIXELS or height > MAX_PIXELS:
+        return None, f"expected at most {MAX_PIXELS} px a side (it is {width} x {height})"
+    try:
+        image.load()
+    except Exception as exc:  # noqa: BLE001 - as above: zlib, struct, EOF and OS errors alike
+        return None, f"expected a readable PNG image ({_reason(exc)})"
+    return image, ""
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:80]
+
+
+def _svg_drawing(data: bytes) -> tuple[Drawing | None, str]:
+    """The SVG as a ReportLab Drawing and "", or None and ``expected ...``."""
+    expected = _svg_refusal(data)
+    if expected:
+        return None, expected
+    from reportlab.graphics.shapes import Drawing
+    from svglib.svglib import svg2rlg
+
+    try:
+        drawing = svg2rlg(io.BytesIO(data))
+        bounds = drawing.getBounds() if drawing is not None else None
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - svglib's failures are many
+        return None, f"expected an SVG that can be drawn ({_reason(exc)})"
+    if not isinstance(drawing, Drawing) or bounds is None:
+        return None, "expected an SVG that can be drawn"
+    width, height = drawing.width, drawing.height
+    if not all(isinstance(v, int | float) and math.isfinite(v) and 0 < v <= MAX_SVG_SIZE
+               for v in (width, height)):
+        return None, (f"expected an SVG of finite size, at most {MAX_SVG_SIZE:g} units a side "
+                      f"(it is {width:g} x {height:g})")
+    # Shapes far outside the picture are clipped anyway, but their coordinates still reach
+    # the PDF, which cannot write a number as large as 1e308.
+    reach = max((abs(v) for v in bounds), default=0.0)
+    if not math.isfinite(reach) or reach > MAX_SVG_REACH:
+        how_far = f"{reach:g}" if math.isfinite(reach) else "no finite distance"
+        return None, (f"expected an SVG whose shapes lie within {MAX_SVG_REACH:,.0f} units of "
+                      f"its origin (they reach {how_far})")
+    return drawing, ""
+
+
+def _svg_refusal(data: bytes) -> str:
+    """Why an SVG's text is refused (``expected ...``), or "" when it is self-contained."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "expected an SVG in UTF-8"
+    lowered = text.lower()
+    if "<svg" not in lowered:
+        return "expected an SVG image (no <svg> element found)"
+    if "<!entity" in lowered or "<!doctype" in lowered:
+        return "expected an SVG without DOCTYPE or ENTITY declarations"
+    from lxml import etree  # type: ignore[import-untyped]
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             huge_tree=False, remove_comments=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        return f"expected a well-formed SVG ({_reason(exc)})"
+    docinfo = root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None:
+        return "expected an SVG without DOCTYPE or ENTITY declarations"
+    if not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
+        return "expected an SVG image (its root element is not <svg>)"
+    for sibling in [*root.itersiblings(preceding=True), *root.itersiblings()]:
+        if sibling.tag is etree.PI:  # <?xml-stylesheet href="..."?> before or after <svg>
+            return ("expected an SVG without processing instructions (it has "
+                    f"<?{sibling.target}?>)")
+    return _svg_tree_refusal(root, etree)
+
+
+def _svg_tree_refusal(root: Any, etree: Any) -> str:
+    """Walk the parsed SVG: references, styles, size, nesting and ``<use>`` expansion."""
+    ids: dict[str, Any] = {}
+    uses: list[tuple[Any, str]] = []
+    depth = count = 0
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        if event == "end":
+            depth -= 1
+            continue
+        depth += 1
+        count += 1
+        if depth > MAX_SVG_DEPTH:
+            return f"expected SVG elements nested at most {MAX_SVG_DEPTH} deep"
+        if not isinstance(element.tag, str):
+            if element.tag is etree.PI:
+                return ("expected an SVG without processing instructions (it has "
+                        f"<?{element.target}?>)")
+            if element.tag is etree.Entity:
+                return "expected an SVG without entities"
+            continue
+        tag = element.tag
+        if tag.startswith(_XINCLUDE):
+            return "expected an SVG without XInclude"
+        name = etree.QName(element).localname
+        for attribute, value in element.attrib.items():
+            local = etree.QName(attribute).localname
+            if local in ("href", "src"):
+                if not value.strip().startswith("#"):
+                    return (f"expected an SVG that refers to nothing outside itself (its <{name}> "
+                            f"links '{_short(value)}')")
+                if name == "use":
+                    uses.append((element, value.strip()[1:]))
+            elif local == "id":
+                ids[value] = element
+            refusal = _css_refusal(value, name)
+            if refusal:
+                return refusal
+        if name == "style":
+            refusal = _css_refusal(element.text or "", name)
+            if refusal:
+                return refusal
+        if name == "svg":
+            refusal = _svg_size_refusal(element)
+            if refusal:
+                return refusal
+    return _use_refusal(uses, ids, count)
+
+
+def _css_refusal(text: str, where: str) -> str:
+    """Why a style sheet or attribute value reaches outside the SVG, or ""."""
+    if "@import" in text.lower():
+        return f"expected an SVG without CSS @import (in its <{where}>)"
+    for target in _URL.findall(text):
+        if not target.startswith("#"):
+            return (f"expected an SVG that refers to nothing outside itself (its <{where}> "
+                    f"uses url({_short(target)}))")
+    return ""
+
+
+def _svg_size_refusal(element: Any) -> str:
+    """Why an ``<svg>`` element's size is unusable (huge, infinite), or ""."""
+    for attribute in ("width", "height", "viewBox", "x", "y"):
+        value = element.get(attribute)
+        if value is None:
+            continue
+        for number in _NUMBER.findall(value):
+            figure = float(number)
+            if not math.isfinite(figure) or abs(figure) > MAX_SVG_SIZE:
+                return (f"expected an SVG of at most {MAX_SVG_SIZE:g} units a side (its "
+                        f"{attribute} is '{_short(value)}')")
+    return ""
+
+
+def _use_refusal(uses: list[tuple[Any, str]], ids: dict[str, Any], count: int) -> str:
+    """Why the SVG's ``<use>`` copies are unsafe to expand, or "".
+
+    A ``<use>`` may copy a part that holds no ``<use>`` itself: that rules out cycles (a
+    part copying itself) and copies of copies growing exponentially, and lets the expanded
+    size be counted as the sum of the copied parts.
+    """
+    total = count
+    for element, target_id in uses:
+        target = ids.get(target_id)
+        if target is None:
+            continue  # svglib skips a copy of nothing
+        for part in target.iter():
+            tag = part.tag
+            if part is element or (isinstance(tag, str)
+                                   and (tag.endswith("}use") or tag == "use")):
+                return ("expected an SVG whose <use> copies hold no <use> themselves "
+                        f"(it copies '#{_short(target_id)}')")
+            total += 1
+            if total > MAX_SVG_ELEMENTS:
+                return f"expected an SVG of at most {MAX_SVG_ELEMENTS} elements, counting copies"
+    if total > MAX_SVG_ELEMENTS:
+        return f"expected an SVG of at most {MAX_SVG_ELEMENTS} elements, counting copies"
+    return ""
+
+
+def _short(text: str) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= 40 else text[:37] + "..."

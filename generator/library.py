@@ -114,7 +114,8 @@ def data_files(root: Path) -> list[Path]:
     Symbolic links that point outside the folder are skipped, so data cannot pull in
     files from elsewhere on the machine.
     """
-    if root.is_file():
+    if not root.is_dir():
+        # A file, or something that is not one (a pipe, a device): the loader says which.
         return [root]
     base = root.resolve()
     found = []

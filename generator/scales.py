@@ -88,7 +88,7 @@ NAMED_SCALES: dict[str, Scale] = {
 
 MIN_YARDS = 10
 MAX_YARDS = 100_000
-_CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?(?:/\d+)?)\s*(?:yd|yds|yards?)\s*(?:per|/)\s*"
+_CUSTOM = re.compile(r"^\s*(\d{1,9}(?:\.\d{1,9})?(?:/\d{1,9})?)\s*(?:yd|yds|yards?)\s*(?:per|/)\s*"
                      r"(cm|in|inch)\s*$", re.IGNORECASE)
 
 
@@ -113,6 +113,8 @@ def parse_scale(text: str) -> Scale:
     if not match:
         raise ValueError("expected tabletop, floor, large-floor, marker or "
                          "'N yards per cm|in'")
+    if re.search(r"/0+$", match.group(1)):
+        raise ValueError("expected a fraction whose divisor is not 0")
     if not MIN_YARDS <= Fraction(match.group(1)) <= MAX_YARDS:
         # 1 yd per inch would make a 30,000 yd ruler 760 m long: a typo, not a scale.
         raise ValueError(f"expected between {MIN_YARDS} and {MAX_YARDS:,} yards per unit")

@@ -175,11 +175,11 @@ class ShipClass(Strict):
 
     kind: Literal["ship-class"] = Field(description="Always 'ship-class'.")
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60, description="Stable id, lowercase with hyphens; equal to the file name.")
-    name: str = Field(min_length=1, max_length=80, description="Class name, e.g. 'Takao'.")
+    name: str = Field(min_length=1, max_length=60, description="Class name, 1-60 characters, e.g. 'Takao'.")
     nation: Nation = Field(description="Navy: " + ", ".join(n.value for n in Nation) + ".")
     type: ShipType = Field(description="Type: " + ", ".join(t.value for t in ShipType) + ".")
     ships: list[ClassShip] = Field(min_length=1, max_length=300, description="The ships of the class.")
-    length_ft: float = Field(gt=20, le=1300, description="Overall length in feet.")
+    length_ft: float = Field(ge=50, le=1300, description="Overall length in feet, 50-1300 (a marker cannot draw a smaller craft).")
     displacement_t: int | None = Field(None, ge=50, le=100000, description="Standard displacement in long tons.")
     speed_kn: float = Field(gt=0, le=45, description="Maximum speed in knots.")
     modernised: dt.date | None = Field(None, description="Date of a reconstruction that modernised the class (fire control, machinery).")

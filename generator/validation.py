@@ -47,6 +47,8 @@ def describe(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
+        # Control characters (a NUL, an escape, a newline) are shown, not sent to the console.
+        value = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in value[:60])
         return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -189,7 +191,10 @@ def _bound_text(kind: str, err: Any) -> str:
         "string_pattern_mismatch": "text matching {pattern}",
     }
     template = bounds.get(kind)
-    return template.format(**ctx) if template else ""
+    # A float field's bound prints as written in the schema: "at least 50", not "50.0".
+    shown = {k: int(v) if isinstance(v, float) and v.is_integer() else v
+             for k, v in ctx.items()}
+    return template.format(**shown) if template else ""
 
 
 def load_model(model: type[M], path: Path, display: str | None = None,
@@ -255,7 +260,7 @@ def load_overrides(user_file: Path, *models: type[BaseModel],
         DataError: With every problem in the file, located.
 
     """
-    if not user_file.is_file():
+    if not user_file.exists():  # anything else that is not a regular file: load_yaml says what
         raise DataError([Problem(str(user_file), 0, 0, "", "found no such file, expected a "
                                                            "YAML file of tables")])
     doc, problems = load_yaml(user_file, str(user_file))

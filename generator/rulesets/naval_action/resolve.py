@@ -9,6 +9,7 @@ from generator.errors import Problem
 from generator.images import check_image
 from generator.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship, fold
 from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef
+from generator.validation import describe
 
 if TYPE_CHECKING:
     from generator.library import Entry, Library
@@ -64,7 +65,7 @@ def check_library(library: Library) -> tuple[list[Problem], list[str]]:
             found, expected = check_image(entry.doc.path, entry.root, image)
             if found is None:
                 problems.append(entry.doc.problem(("marker_image",),
-                                                  f"found '{image}', {expected}"))
+                                                  f"found {describe(image)}, {expected}"))
     return problems, warnings
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
-from generator.datamodel import NATION_NAMES, Nation, Ship, Strict, once
+from generator.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
 from generator.shipclass import AAGuns, Aircraft, Position
 from generator.shipclass import Armor as FactArmor
 
@@ -66,10 +66,10 @@ class GunBattery(Strict):
     dp: bool = Field(False, description="Dual-purpose guns; 3in-5.25in DP guns count towards the AA factor.")
     turrets: int | None = Field(None, ge=1, le=20, description="Number of mounts (turrets) in the battery.")
     caliber_factor: int | None = Field(None, ge=1, le=12, description="Override the derived caliber factor.")
-    close_range_yd: int | None = Field(None, ge=1, description="Override the derived close-range limit.")
-    medium_range_yd: int | None = Field(None, ge=1, description="Override the derived medium-range limit.")
+    close_range_yd: int | None = Field(None, ge=1, le=50000, description="Override the derived close-range limit (1-50,000 yd).")
+    medium_range_yd: int | None = Field(None, ge=1, le=50000, description="Override the derived medium-range limit (1-50,000 yd).")
     fire_step: int | None = Field(None, ge=1, le=20, description="Override the derived step in the gunfire sequence.")
-    note: str | None = Field(None, description="Free text, e.g. '5in/25 single mounts'.")
+    note: str | None = Field(None, max_length=500, description="Free text, e.g. '5in/25 single mounts' (at most 500 characters).")
 
 
 class TorpedoMount(Strict):
@@ -103,26 +103,26 @@ class ShipClass(Strict):
 
     kind: Literal["ship-class"] = Field(description="Always 'ship-class'.")
     ruleset: Literal["naval-action"] = Field(description="Always 'naval-action' for these files.")
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Stable id, lowercase with hyphens; equal to the file name.")
-    name: str = Field(min_length=1, description="Class name, e.g. 'New Orleans'.")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60, description="Stable id, lowercase with hyphens, at most 60 characters; equal to the file name.")
+    name: str = Field(min_length=1, max_length=60, description="Class name, 1-60 characters, e.g. 'New Orleans'.")
     nation: Nation = Field(description="Navy: " + ", ".join(n.value for n in Nation) + ".")
     type: ShipType = Field(description="Type: " + ", ".join(t.value for t in ShipType) + ".")
-    ships: list[Ship] = Field(min_length=1, description="The ships of the class.")
-    length_ft: float = Field(gt=20, le=1300, description="Overall length in feet (sets the 1:12,000 marker).")
+    ships: list[Ship] = Field(min_length=1, max_length=300, description="The ships of the class (1-300).")
+    length_ft: float = Field(ge=50, le=1300, description="Overall length in feet, 50-1300 (sets the 1:12,000 marker; a smaller craft cannot be drawn).")
     armor: Armor = Field(description="Armour facts and optional armor-factor override.")
     speed_kn: float = Field(gt=0, le=45, description="Maximum speed in knots.")
-    guns: list[GunBattery] = Field(default_factory=list, description="Surface gun batteries.")
-    aa_guns: list[AAGuns] = Field(default_factory=list, description="Heavy AA guns not listed as batteries.")
-    torpedoes: list[TorpedoMount] = Field(default_factory=list, description="Torpedo mounts.")
-    radar: list[Radar] = Field(default_factory=list, description="Radar fits with dates.")
+    guns: list[GunBattery] = Field(default_factory=list, max_length=30, description="Surface gun batteries (at most 30).")
+    aa_guns: list[AAGuns] = Field(default_factory=list, max_length=20, description="Heavy AA guns not listed as batteries (at most 20).")
+    torpedoes: list[TorpedoMount] = Field(default_factory=list, max_length=10, description="Torpedo mounts (at most 10).")
+    radar: list[Radar] = Field(default_factory=list, max_length=10, description="Radar fits with dates (at most 10).")
     aircraft: Aircraft | None = Field(None, description="Floatplanes or air group.")
     comparative_strength: float | None = Field(None, ge=0, le=100, description="Comparative Strength (CS); defaults by type.")
     funnels: int | None = Field(None, ge=0, le=6, description="Funnels drawn on the marker's silhouette (default by type: 2 for big ships and destroyers, 1 for escorts and carriers, 0 for submarines).")
-    marker_image: str | None = Field(None, pattern=r"(?i)^[^\\]+\.(png|svg)$", description="Your own top-down image for the ship marker instead of the generated silhouette: a PNG or SVG path relative to this file, inside the data folder, at most 2 MB and 4096 px; drawn bow to the right.")
+    marker_image: str | None = Field(None, pattern=r"(?i)^[^\\]+\.(png|svg)$", max_length=300, description="Your own top-down image for the ship marker instead of the generated silhouette: a PNG or SVG path relative to this file, inside the data folder, at most 2 MB and 4096 px; drawn bow to the right.")
     overrides: Overrides | None = Field(None, description="Overrides of derived values.")
-    sources: list[str] = Field(min_length=1, description="Where the facts came from (title, address, which facts).")
-    unverified: list[str] = Field(default_factory=list, description="Field paths of figures no source confirmed (e.g. 'guns.0.rounds_per_gun').")
-    notes: str | None = Field(None, description="Designer's notes (your own words).")
+    sources: list[Line] = Field(min_length=1, max_length=40, description="Where the facts came from (title, address, which facts); 1-40 lines of at most 1000 characters.")
+    unverified: list[Line] = Field(default_factory=list, max_length=500, description="Field paths of figures no source confirmed (e.g. 'guns.0.rounds_per_gun'); at most 500.")
+    notes: str | None = Field(None, max_length=4000, description="Designer's notes (your own words, at most 4000 characters).")
 
     @field_validator("ships")
     @classmethod
@@ -134,43 +134,40 @@ class ShipClass(Strict):
 class Special(Strict):
     """Scenario-specific condition of one ship (ammunition left, guns out of action...)."""
 
-    rounds_per_gun: dict[Position, int] = Field(default_factory=dict, description="Rounds left per gun, by battery position (e.g. {BOW: 20}).")
-    disabled: list[Position] = Field(default_factory=list, description="Batteries out of action.")
+    rounds_per_gun: dict[Position, Annotated[int, Field(ge=0, le=2000)]] = Field(default_factory=dict, description="Rounds left per gun, by battery position (e.g. {BOW: 20}); 0-2000.")
+    disabled: list[Position] = Field(default_factory=list, max_length=9, description="Batteries out of action.")
     damage: Literal["D", "HD"] | None = Field(None, description="Damage at the start.")
     max_speed_kn: float | None = Field(None, gt=0, le=45, description="Speed limit for this scenario.")
-    note: str | None = Field(None, description="Printed on the ship's sheet.")
+    note: str | None = Field(None, max_length=500, description="Printed on the ship's sheet (at most 500 characters).")
 
 
 class ShipRef(Strict):
     """A ship in a scenario: class id plus ship name."""
 
-    class_: str = Field(alias="class", description="Class id (file name), e.g. 'new-orleans'.")
-    name: str = Field(description="A ship of that class (any spelling in its 'aka').")
+    class_: str = Field(alias="class", max_length=60, description="Class id (file name), e.g. 'new-orleans'.")
+    name: str = Field(max_length=60, description="A ship of that class (any spelling in its 'aka').")
     special: Special | None = Field(None, description="Scenario conditions for this ship.")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
-class Side(Strict):
+class Side(SideBase):
     """One side of a scenario; each side gets its own packet."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Short id used for the packet's file name.")
-    name: str = Field(description="Side's name, e.g. 'Allied Screening Force'.")
-    commander: str | None = Field(None, description="Historical commander.")
-    ships: list[ShipRef] = Field(min_length=1, description="Ships of this side.")
-    briefing: str | None = Field(None, description="What this side knows and wants (only in its own packet and the referee's).")
-    setup: str | None = Field(None, description="Where this side's ships start (only in its own packet and the referee's).")
-    special_rules: list[str] = Field(default_factory=list, description="Conditions only this side (and the referee) should read, e.g. about its own ships.")
+    ships: list[ShipRef] = Field(min_length=1, max_length=100, description="Ships of this side (1-100).")
+    briefing: str | None = Field(None, max_length=4000, description="What this side knows and wants (only in its own packet and the referee's; at most 4000 characters).")
+    setup: str | None = Field(None, max_length=4000, description="Where this side's ships start (only in its own packet and the referee's; at most 4000 characters).")
+    special_rules: list[Line] = Field(default_factory=list, max_length=40, description="Conditions only this side (and the referee) should read, e.g. about its own ships; at most 40 lines of 1000 characters.")
 
 
 class AirGroup(Strict):
     """Aircraft not carried by the scenario's ships (land-based or from off-table carriers)."""
 
-    side: str = Field(description="Side id the aircraft fly for.")
+    side: str = Field(max_length=40, description="Side id the aircraft fly for.")
     type: Literal["fighter", "dive-bomber", "torpedo-bomber", "level-bomber"] = Field(description="fighter, dive-bomber, torpedo-bomber or level-bomber.")
     planes: int = Field(ge=1, le=500, description="Number of aircraft (formed into 6-plane elements, fractions rounded off).")
     nation: Nation | None = Field(None, description="Nation of the aircraft (default: that of the side's first ship).")
-    note: str | None = Field(None, description="Where they come from, e.g. 'Ju 88s from Sicily'.")
+    note: str | None = Field(None, max_length=500, description="Where they come from, e.g. 'Ju 88s from Sicily' (at most 500 characters).")
 
 
 class Scenario(Strict):
@@ -178,21 +175,21 @@ class Scenario(Strict):
 
     kind: Literal["scenario"] = Field(description="Always 'scenario'.")
     ruleset: Literal["naval-action"] = Field(description="Always 'naval-action' for these files.")
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Stable id, equal to the file name.")
-    name: str = Field(description="Battle name.")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60, description="Stable id, at most 60 characters, equal to the file name.")
+    name: str = Field(min_length=1, max_length=80, description="Battle name, 1-80 characters.")
     date: dt.date = Field(description="Date the action is fought (sets radar fits and damage control).")
-    date_label: str | None = Field(None, description="Date as printed, e.g. '28 Feb/1 Mar 1942'.")
+    date_label: str | None = Field(None, max_length=40, description="Date as printed, e.g. '28 Feb/1 Mar 1942' (at most 40 characters).")
     time_of_day: Literal["day", "night", "dawn", "dusk"] = Field(description="day, night, dawn or dusk.")
-    start_time: str | None = Field(None, description="Local time the first turn starts, e.g. '01:43'.")
+    start_time: str | None = Field(None, max_length=20, description="Local time the first turn starts, e.g. '01:43'.")
     visibility: Literal["good", "poor", "bad"] = Field(description="good, poor or bad.")
     sea_state: Literal["calm", "moderate", "rough", "very-rough"] = Field(description="calm, moderate, rough or very-rough.")
-    scale: str = Field("tabletop", description="Table scale: tabletop, floor, large-floor or 'N yards per cm|in'.")
-    sides: list[Side] = Field(min_length=2, description="The sides (two or more).")
-    starting_conditions: str = Field(description="The whole set-up (referee's packet only: it may name every ship).")
-    special_rules: list[str] = Field(default_factory=list, description="Conditions every player reads; must not name ships (hidden information).")
-    victory: str = Field(description="Victory notes every player reads; must not name ships.")
-    air_groups: list[AirGroup] = Field(default_factory=list, description="Aircraft from outside the scenario's ships; each gets 6-plane element markers.")
-    sources: list[str] = Field(min_length=1, description="Where the order of battle came from.")
+    scale: str = Field("tabletop", max_length=60, description="Table scale: tabletop, floor, large-floor or 'N yards per cm|in'.")
+    sides: list[Side] = Field(min_length=2, max_length=8, description="The sides (two to eight).")
+    starting_conditions: str = Field(max_length=4000, description="The whole set-up (referee's packet only: it may name every ship; at most 4000 characters).")
+    special_rules: list[Line] = Field(default_factory=list, max_length=40, description="Conditions every player reads; must not name ships (hidden information); at most 40 lines of 1000 characters.")
+    victory: str = Field(max_length=4000, description="Victory notes every player reads; must not name ships (at most 4000 characters).")
+    air_groups: list[AirGroup] = Field(default_factory=list, max_length=20, description="Aircraft from outside the scenario's ships; each gets 6-plane element markers.")
+    sources: list[Line] = Field(min_length=1, max_length=40, description="Where the order of battle came from; 1-40 lines of at most 1000 characters.")
 
     @field_validator("scale")
     @classmethod

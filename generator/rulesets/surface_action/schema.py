@@ -13,11 +13,11 @@ import datetime as dt
 import enum
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from generator.datamodel import NATION_NAMES, Nation, Ship, Strict, once
+from generator.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
 
 __all__ = ["NATION_NAMES", "Nation", "Ship"]
 
@@ -116,10 +116,10 @@ def parse_torpedoes(text: str) -> TorpedoFactors:
 class GunBattery(Strict):
     """Guns of one weapon type and their factors by arc."""
 
-    weapon: str = Field(pattern=WEAPON_ID, description="Weapon type id, e.g. '8in'; the scenario's weapons table gives its hit values by range band and its power.")
-    factors: str = Field(description="Dice rolled into the bow, either broadside and stern arcs: 'n-n-n', e.g. '4-10-4'.")
+    weapon: str = Field(pattern=WEAPON_ID, max_length=40, description="Weapon type id, e.g. '8in'; the scenario's weapons table gives its hit values by range band and its power.")
+    factors: str = Field(max_length=20, description="Dice rolled into the bow, either broadside and stern arcs: 'n-n-n', e.g. '4-10-4'.")
     role: Literal["main", "secondary"] = Field(description="'main' (lost by M hits) or 'secondary' (other guns, lost by S hits; can fire starshell).")
-    note: str | None = Field(None, description="The guns behind the factors, e.g. '10 x 8in/50 in 5 twin turrets'.")
+    note: str | None = Field(None, max_length=500, description="The guns behind the factors, e.g. '10 x 8in/50 in 5 twin turrets' (at most 500 characters).")
 
     @field_validator("factors")
     @classmethod
@@ -131,9 +131,9 @@ class GunBattery(Strict):
 class Torpedoes(Strict):
     """Torpedo tubes: one weapon type, its factors and reloads."""
 
-    weapon: str = Field(pattern=WEAPON_ID, description="Weapon type id, e.g. '24in-type93'; the scenario's weapons table gives its hit values and power.")
-    factors: str = Field(description="'n' (either broadside), 'n/n' (one set per broadside), optionally with reloads in parentheses: '8 (8)', '4/4'.")
-    note: str | None = Field(None, description="The tubes behind the factors, e.g. '16 x 24in in 4 quadruple mounts'.")
+    weapon: str = Field(pattern=WEAPON_ID, max_length=40, description="Weapon type id, e.g. '24in-type93'; the scenario's weapons table gives its hit values and power.")
+    factors: str = Field(max_length=20, description="'n' (either broadside), 'n/n' (one set per broadside), optionally with reloads in parentheses: '8 (8)', '4/4'.")
+    note: str | None = Field(None, max_length=500, description="The tubes behind the factors, e.g. '16 x 24in in 4 quadruple mounts' (at most 500 characters).")
 
     @field_validator("factors")
     @classmethod
@@ -147,17 +147,17 @@ class Radar(Strict):
 
     range_in: float = Field(gt=0, le=40, description="Sighting range in inches (1 in = 1,000 yd).")
     fitted: dt.date = Field(description="Date first fitted (YYYY-MM-DD); scenarios before it ignore it.")
-    note: str | None = Field(None, description="The set, e.g. 'SG surface search'.")
+    note: str | None = Field(None, max_length=500, description="The set, e.g. 'SG surface search' (at most 500 characters).")
 
 
 class Facts(Strict):
     """Ship facts as built or as refitted for the class's service (each one sourced)."""
 
-    length_ft: float = Field(gt=20, le=1300, description="Overall length in feet.")
+    length_ft: float = Field(ge=50, le=1300, description="Overall length in feet, 50-1300.")
     displacement_t: int | None = Field(None, ge=50, le=100000, description="Standard displacement in long tons.")
     speed_kn: float = Field(gt=0, le=45, description="Maximum speed in knots (sets the speed in inches, 6 kn per inch).")
     belt_in: float = Field(0, ge=0, le=25, description="Main belt in inches (0 if none).")
-    armament: str = Field(description="Guns and torpedo tubes as fitted, in words.")
+    armament: str = Field(max_length=1000, description="Guns and torpedo tubes as fitted, in words (at most 1000 characters).")
 
 
 class ShipClass(Strict):
@@ -165,24 +165,24 @@ class ShipClass(Strict):
 
     kind: Literal["ship-class"] = Field(description="Always 'ship-class'.")
     ruleset: Literal["surface-action"] = Field(description="Always 'surface-action' for these files.")
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Stable id, lowercase with hyphens; equal to the file name.")
-    name: str = Field(min_length=1, description="Class name, e.g. 'Takao'.")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60, description="Stable id, lowercase with hyphens, at most 60 characters; equal to the file name.")
+    name: str = Field(min_length=1, max_length=60, description="Class name, 1-60 characters, e.g. 'Takao'.")
     nation: Nation = Field(description="Navy: " + ", ".join(n.value for n in Nation) + " (sets the night sighting value).")
     type: ShipType = Field(description="Type, which picks the damage chart column: " + ", ".join(t.value for t in ShipType) + ".")
-    ships: list[Ship] = Field(min_length=1, description="The ships of the class.")
+    ships: list[Ship] = Field(min_length=1, max_length=300, description="The ships of the class (1-300).")
     facts: Facts = Field(description="Sourced facts the game values were rated from.")
-    guns: list[GunBattery] = Field(default_factory=list, description="Gun batteries (main first).")
+    guns: list[GunBattery] = Field(default_factory=list, max_length=10, description="Gun batteries (main first; at most 10).")
     torpedoes: Torpedoes | None = Field(None, description="Torpedo tubes, if any.")
-    size: str = Field(description="Target size 'guns/torpedoes', each 1-6, e.g. '5/4'.")
+    size: str = Field(max_length=10, description="Target size 'guns/torpedoes', each 1-6, e.g. '5/4'.")
     armor: int = Field(ge=-4, le=2, description="Armor value added to a hitting gun's power: negative for heavy armour, 0 for light, positive for none.")
     fire_control: Literal["early", "regular", "advanced"] = Field(description="Fire-control generation: early, regular or advanced (how turning spoils gunfire).")
     damage_control: int = Field(ge=1, le=5, description="Damage-control rating: a repair or fire roll at or under it succeeds.")
     speed_in: float | None = Field(None, gt=0, le=8, description="Speed in inches per turn (default: knots ÷ 6, rounded down to ½ in).")
     night_sighting: int | None = Field(None, ge=1, le=6, description="Night sighting value if it differs from the navy's.")
-    radar: list[Radar] = Field(default_factory=list, description="Radar fits with dates.")
-    sources: list[str] = Field(min_length=1, description="Where the facts came from (title, address, which facts).")
-    unverified: list[str] = Field(default_factory=list, description="Field paths of figures no source confirmed (e.g. 'facts.displacement_t').")
-    notes: str | None = Field(None, description="Designer's notes: how the game values were rated (your own words).")
+    radar: list[Radar] = Field(default_factory=list, max_length=10, description="Radar fits with dates (at most 10).")
+    sources: list[Line] = Field(min_length=1, max_length=40, description="Where the facts came from (title, address, which facts); 1-40 lines of at most 1000 characters.")
+    unverified: list[Line] = Field(default_factory=list, max_length=500, description="Field paths of figures no source confirmed (e.g. 'facts.displacement_t'); at most 500.")
+    notes: str | None = Field(None, max_length=4000, description="Designer's notes: how the game values were rated (your own words, at most 4000 characters).")
 
     @field_validator("size")
     @classmethod
@@ -206,9 +206,9 @@ class ShipClass(Strict):
 class Weapon(Strict):
     """One weapon type's line in a weapons table."""
 
-    hit: list[int | None] = Field(min_length=1, description="Basic hit value in each range band, closest first; null (or a shorter list) where the weapon cannot reach.")
+    hit: list[int | None] = Field(min_length=1, max_length=20, description="Basic hit value in each range band, closest first; null (or a shorter list) where the weapon cannot reach.")
     power: int = Field(ge=0, le=9, description="Penetration ('power') value: guns lose 1 for each band beyond the closest; torpedoes do not.")
-    name: str | None = Field(None, description="As printed, e.g. '8in/50 (20 cm)'.")
+    name: str | None = Field(None, max_length=60, description="As printed, e.g. '8in/50 (20 cm)' (at most 60 characters).")
 
     @field_validator("hit")
     @classmethod
@@ -222,9 +222,9 @@ class Weapon(Strict):
 class Weapons(Strict):
     """A scenario's weapons table: range bands, then hit values and power per weapon type."""
 
-    bands_in: list[float] = Field(min_length=1, description="Upper limit of each range band in inches, closest first, e.g. [6, 12, 18, 24, 30, 36].")
-    guns: dict[str, Weapon] = Field(min_length=1, description="Gun weapon types by id.")
-    torpedoes: dict[str, Weapon] = Field(default_factory=dict, description="Torpedo weapon types by id.")
+    bands_in: list[Annotated[float, Field(gt=0, le=200)]] = Field(min_length=1, max_length=20, description="Upper limit of each range band in inches, closest first, e.g. [6, 12, 18, 24, 30, 36]; 1-20 bands, each at most 200 in.")
+    guns: dict[str, Weapon] = Field(min_length=1, max_length=50, description="Gun weapon types by id (1-50).")
+    torpedoes: dict[str, Weapon] = Field(default_factory=dict, max_length=20, description="Torpedo weapon types by id (at most 20).")
 
     @field_validator("bands_in")
     @classmethod
@@ -240,15 +240,15 @@ class Special(Strict):
     speed_in: float | None = Field(None, gt=0, le=8, description="Speed limit in inches for this scenario.")
     readied_planes: bool = Field(False, description="A carrier with planes readied on deck (worse fires).")
     radar: bool | None = Field(None, description="Force radar on or off whatever the fitting dates.")
-    note: str | None = Field(None, description="Printed on the ship's row of the data sheet.")
+    note: str | None = Field(None, max_length=500, description="Printed on the ship's row of the data sheet (at most 500 characters).")
 
 
 class ShipRef(Strict):
     """A ship in a scenario: class id, ship name, formation."""
 
-    class_: str = Field(alias="class", description="Class id (file name), e.g. 'takao'.")
-    name: str = Field(description="A ship of that class (any spelling in its 'aka').")
-    formation: str | None = Field(None, description="Formation label; ships with the same label start in one line (up to 8).")
+    class_: str = Field(alias="class", max_length=60, description="Class id (file name), e.g. 'takao'.")
+    name: str = Field(max_length=60, description="A ship of that class (any spelling in its 'aka').")
+    formation: str | None = Field(None, max_length=20, description="Formation label; ships with the same label start in one line (up to 8).")
     flagship: bool = Field(False, description="The fleet flagship (exempt from unplanned movement with its formation).")
     special: Special | None = Field(None, description="Scenario conditions for this ship.")
 
@@ -262,15 +262,12 @@ class Cards(Strict):
     draw: int = Field(1, ge=0, le=5, description="Cards drawn in each Card Draw phase.")
 
 
-class Side(Strict):
+class Side(SideBase):
     """One side of a scenario; each side gets its own packet."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Short id used for the packet's file name.")
-    name: str = Field(description="Side's name, e.g. 'Allied Screening Force'.")
-    commander: str | None = Field(None, description="Historical commander.")
-    ships: list[ShipRef] = Field(min_length=1, description="Ships of this side.")
-    edge: str | None = Field(None, description="The side's friendly table edge, where its ships enter.")
-    briefing: str | None = Field(None, description="What this side knows and wants (own packet and referee only).")
+    ships: list[ShipRef] = Field(min_length=1, max_length=100, description="Ships of this side (1-100).")
+    edge: str | None = Field(None, max_length=120, description="The side's friendly table edge, where its ships enter (at most 120 characters).")
+    briefing: str | None = Field(None, max_length=4000, description="What this side knows and wants (own packet and referee only; at most 4000 characters).")
     dummies: int = Field(2, ge=0, le=20, description="Dummy formation blanks this side may use.")
     torpedo_dummies: int = Field(2, ge=0, le=20, description="Dummy torpedo markers this side may use.")
     cards: Cards = Field(default_factory=lambda: Cards.model_validate({}), description="Hand and draw of event cards.")
@@ -279,8 +276,8 @@ class Side(Strict):
 class HitCheck(Strict):
     """What the immediate die roll after an M or S hit does (the text leaves it to scenarios)."""
 
-    explosion: list[int] = Field(default_factory=list, description="Rolls on which the ship blows up and sinks.")
-    fire: list[int] = Field(default_factory=list, description="Rolls on which a fire starts.")
+    explosion: list[int] = Field(default_factory=list, max_length=6, description="Rolls on which the ship blows up and sinks.")
+    fire: list[int] = Field(default_factory=list, max_length=6, description="Rolls on which a fire starts.")
 
     @field_validator("explosion", "fire")
     @classmethod
@@ -302,16 +299,16 @@ class Scenario(Strict):
 
     kind: Literal["scenario"] = Field(description="Always 'scenario'.")
     ruleset: Literal["surface-action"] = Field(description="Always 'surface-action' for these files.")
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Stable id, equal to the file name.")
-    name: str = Field(description="Battle name.")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60, description="Stable id, at most 60 characters, equal to the file name.")
+    name: str = Field(min_length=1, max_length=80, description="Battle name, 1-80 characters.")
     date: dt.date = Field(description="Date the action is fought (sets radar fits).")
-    date_label: str | None = Field(None, description="Date as printed, e.g. '14/15 November 1942'.")
+    date_label: str | None = Field(None, max_length=40, description="Date as printed, e.g. '14/15 November 1942' (at most 40 characters).")
     time: Literal["day", "night"] = Field(description="day or night: which sighting rules apply.")
     sighting_in: int = Field(36, ge=1, le=72, description="Day: sighting distance in inches (36 unless a special rule changes it). Night: the normal night sighting range, 4-18.")
     weapons: Weapons = Field(description="The weapons table: hit values by range band and power per weapon type.")
-    sides: list[Side] = Field(min_length=2, description="The sides (two or more).")
+    sides: list[Side] = Field(min_length=2, max_length=8, description="The sides (two to eight).")
     hit_checks: dict[Nation, HitChecks] = Field(default_factory=dict, description="Explosion and fire checks after M and S hits, by navy of the ship hit (default: the ruleset's table).")
-    starting_conditions: str = Field(description="The whole set-up (referee's packet only).")
-    special_rules: list[str] = Field(default_factory=list, description="Conditions every player reads.")
-    victory: str = Field(description="Victory conditions every player reads.")
-    sources: list[str] = Field(min_length=1, description="Where the order of battle came from.")
+    starting_conditions: str = Field(max_length=4000, description="The whole set-up (referee's packet only; at most 4000 characters).")
+    special_rules: list[Line] = Field(default_factory=list, max_length=40, description="Conditions every player reads; at most 40 lines of 1000 characters.")
+    victory: str = Field(max_length=4000, description="Victory conditions every player reads (at most 4000 characters).")
+    sources: list[Line] = Field(min_length=1, max_length=40, description="Where the order of battle came from; 1-40 lines of at most 1000 characters.")

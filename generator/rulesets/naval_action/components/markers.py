@@ -351,12 +351,14 @@ class MarkerMaker:
 
 @functools.cache
 def _load_image(path: Path) -> object:
-    """An image ready to draw: a ReportLab ImageReader (PNG) or a Drawing (SVG)."""
-    if path.suffix.lower() == ".svg":
-        from svglib.svglib import svg2rlg
+    """An image ready to draw: a ReportLab ImageReader (PNG) or a Drawing (SVG).
 
-        return svg2rlg(str(path))
-    return ImageReader(str(path))
+    Loaded from the bytes ``generator.images`` checks, so a file that changed since
+    ``check`` is refused, not drawn.
+    """
+    from generator.images import load_image
+
+    return load_image(path)
 
 
 def _image_icon(path: Path, length: float,
