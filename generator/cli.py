@@ -14,6 +14,7 @@ import click
 
 from generator import __version__
 from generator.errors import DataError, QuarterdeckError, UsageError
+from generator.pathargs import SafePath
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,7 +32,7 @@ def tell(message: str) -> None:
 def data_option(func: F) -> F:
     """``--data DIR`` (repeatable): the user's own folders of YAML."""
     return click.option("--data", "data", multiple=True,
-                        type=click.Path(path_type=Path, file_okay=True),
+                        type=SafePath(path_type=Path, file_okay=True),
                         help="Your own folder of YAML classes and scenarios "
                              "(extends and may override the bundled ones). Repeatable.")(func)
 
@@ -41,7 +42,7 @@ def write_options(func: F) -> F:
     # Case-insensitive: click hands back the choice as spelt here, so A4 arrives as a4.
     func = click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
                         default="a4", show_default=True, help="Paper size.")(func)
-    func = click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+    func = click.option("--out", type=SafePath(path_type=Path, file_okay=False),
                         default=Path("output"), show_default=True,
                         help="Output folder.")(func)
     return func
@@ -92,7 +93,7 @@ def tables_options(func: F) -> F:
     func = click.option("--seed", type=int, default=None,
                         help="Seed for the pre-rolled dice sheet (default: from the "
                              "scenario id, so a kit always prints the same dice).")(func)
-    func = click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+    func = click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
                         default=None,
                         help="YAML file replacing some of the ruleset's tables with your "
                              "own values (see docs/tables-<ruleset>.md).")(func)
@@ -102,7 +103,7 @@ def tables_options(func: F) -> F:
 def templates_option(func: F) -> F:
     """``--templates DIR``: the user's Jinja2 templates, overriding bundled ones by name."""
     return click.option("--templates", "templates",
-                        type=click.Path(path_type=Path, file_okay=False), default=None,
+                        type=SafePath(path_type=Path, file_okay=False), default=None,
                         help="Folder of your own text templates; one with the same "
                              "relative name as a bundled one replaces it "
                              "(see docs/templates.md).")(func)
@@ -241,7 +242,7 @@ def _one_scenario(argument: str | None, option: str | None) -> str | None:
 
 def aid_options(func: F) -> F:
     """``--scale`` and ``--tables`` for the precision-aid commands."""
-    func = click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+    func = click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
                         default=None,
                         help="YAML file replacing some of the ruleset's tables (turn costs, "
                              "torpedo runs, detection ranges...).")(func)
@@ -350,15 +351,15 @@ def _offset(value: str | None) -> tuple[float, float]:
 @click.option("--back-offset", "back_offset", default=None, metavar="X,Y",
               help="Move the backs by X,Y mm to correct your printer (read it off "
                    "back-offset-check.pdf).")
-@click.option("--sprue", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--sprue", type=SafePath(path_type=Path, dir_okay=False), default=None,
               help="Your own sheet-layout YAML (see the bundled sprues).")
-@click.option("--png", type=click.Path(path_type=Path, file_okay=False), default=None,
+@click.option("--png", type=SafePath(path_type=Path, file_okay=False), default=None,
               help="Also write every marker face as a PNG, named by its id (for VASSAL).")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="PNG resolution (written into each file).")
-@click.option("--tts", type=click.Path(path_type=Path, file_okay=False), default=None,
+@click.option("--tts", type=SafePath(path_type=Path, file_okay=False), default=None,
               help="Also write Tabletop Simulator deck sheets (10 x 7, last slot hidden).")
-@click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
               default=None, help="YAML file replacing some tables (marker sizes, colours, "
                                  "pool sizes...).")
 @data_option
@@ -395,7 +396,7 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
                                       "long, or a band's limit in inches); default: all.")
 @click.option("--scenario", help="Scenario that sets the date, sea state and ships (and "
                                  "so the ruleset).")
-@click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
               help="YAML file replacing some tables with your own values.")
 @data_option
 @reported
@@ -411,7 +412,7 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=SafePath(path_type=Path))
 @reported
 def check(paths: tuple[Path, ...]) -> None:
     """Validate data: the bundled library plus PATHS (files or folders); report every problem."""
@@ -513,7 +514,7 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
               "classes: its own scaffold. A ship class is one file for every ruleset.")
 @click.option("--nation", default="US", show_default=True)
 @click.option("--type", "ship_type", default="DD", show_default=True)
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), default=Path("."),
               show_default=True, help="Folder to write CLASS_ID.yaml into.")
 @reported
 def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
@@ -588,7 +589,7 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
 @main.command()
 @click.option("--check", "check_only", is_flag=True,
               help="Exit 1 if the files on disk are stale instead of writing.")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("docs"),
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), default=Path("docs"),
               show_default=True)
 @reported
 def docs(check_only: bool, out: Path) -> None:
@@ -614,8 +615,8 @@ def docs(check_only: bool, out: Path) -> None:
 # --- one ship library (issue 14): convert an old per-ruleset class file -----------------------
 
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.argument("path", type=SafePath(path_type=Path, dir_okay=False, exists=True))
+@click.option("--out", type=SafePath(path_type=Path, dir_okay=False), default=None,
               help="Write the converted file here (default: replace PATH, keeping PATH.bak).")
 @reported
 def convert(path: Path, out: Path | None) -> None:

@@ -304,7 +304,6 @@ def test_safe_path_refuses_a_nul_byte() -> None:
     assert CliRunner().invoke(probe, ["ab.yaml"]).output == "got ab.yaml\n"
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py must use generator.pathargs.SafePath (lead)")
 def test_nul_byte_in_a_path_is_a_usage_error() -> None:
     for args in (["check", "a\0b.yaml"], ["build", "komandorski", "--data", "a\0b"]):
         result = CliRunner().invoke(main, args)
