@@ -310,6 +310,10 @@ def test_one_class_file_gives_both_rulesets_pieces(tmp_path: Path) -> None:
     result = build(class_id="my-takao", data=[data], out=tmp_path / "out")
     with pdfplumber.open(result.folder / "my-takao.pdf") as pdf:
         assert "KINUGASA MARU" in pdf.pages[0].extract_text()
+        # ... and her 1:12,000 marker with its previous-turn twin, invisible id and all
+        markers = "".join(p.extract_text() or "" for p in pdf.pages[1:4])
+        assert "Kinugasa Maru" in markers and "previous turn" in markers
+        assert "ship.kinugasa-maru" in markers
     library = load_library([data])
     entry: Entry = library.classes_of("surface-action")["my-takao"]
     written = build(class_id="my-takao", ruleset="surface-action", data=[data],
