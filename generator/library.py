@@ -203,7 +203,7 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
         return None
     if kind == "ship-class" and "ruleset" not in data:
         return _load_shared_class(path, doc, is_bundled, library)
-    if ruleset_name not in REGISTRY:
+    if not isinstance(ruleset_name, str) or ruleset_name not in REGISTRY:
         library.problems.append(doc.problem(
             ("ruleset",), f"found {describe(ruleset_name)}, expected one of "
             f"{', '.join(REGISTRY)}"
