@@ -94,6 +94,9 @@ ONE_TABLE = {
     "victory share over 0": (
         "victory: {source: text, heavy_damage_share: [1, 0]}\n", "0]",
         "victory.heavy_damage_share.1: found 0, expected a number of at least 1"),
+    "weather roll without faces": (
+        "visibility: {source: text, good_yd: 24000, poor_yd: 30000, bad_yd: 20000, roll: {}}\n",
+        "{}", "visibility.roll: found a mapping, expected a change for every face 1 to 6"),
     # Names that name nothing.
     "unknown navy": (
         "damage_control_navies: {always_good: [UK, AUS], good_from: {}}\n", "AUS",

@@ -396,7 +396,14 @@ class Visibility(_M):
     bad_yd: Yards
     roll: dict[int, Annotated[int, Field(ge=-100_000, le=100_000)]]
 
-    _faces_ok = field_validator("roll")(_faces)
+    @field_validator("roll")
+    @classmethod
+    def _every_face(cls, value: dict[int, int]) -> dict[int, int]:
+        # The weather roll is read for every face (and averaged), so none may be missing.
+        _faces(value)
+        if set(value) != set(range(1, 7)):
+            raise ValueError("expected a change for every face 1 to 6")
+        return value
 
 
 class SeaEffect(_M):
