@@ -6,9 +6,9 @@ import datetime as dt
 import enum
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -234,17 +234,27 @@ def load_model(model: type[M], path: Path, display: str | None = None,
 
 
 def optional_fields(*models: type[BaseModel], name: str = "TablesFile") -> type[BaseModel]:
-    """A model with every field of ``models`` as an optional key (for override files)."""
+    """A model with every field of ``models`` as an optional key (for override files).
+
+    A field is keyed by its alias where it has one, so two models may share a field
+    name as long as one of them gives it a distinct key in the file. A field keeps its
+    bounds; validators a model runs on its own fields do not come along, so a rule that
+    must hold in an override file belongs in the field's type.
+    """
     fields: dict[str, Any] = {}
     for model in models:
         for key, info in model.model_fields.items():
-            fields[key] = (info.annotation | None, Field(None, alias=info.alias))  # type: ignore[operator]
+            # The field's own bounds (Field(min_length=1)...) travel with its type.
+            annotation: Any = (Annotated[(info.annotation, *info.metadata)] if info.metadata
+                               else info.annotation)
+            fields[info.alias or key] = (annotation | None, Field(None))
     return create_model(name, __config__=ConfigDict(extra="forbid", populate_by_name=True),
                         **fields)
 
 
 def load_overrides(user_file: Path, *models: type[BaseModel],
                    precheck: Callable[[SourceDoc], list[Problem]] | None = None,
+                   check: Callable[[dict[str, Any], SourceDoc], list[Problem]] | None = None,
                    ) -> dict[str, Any]:
     """The top-level tables a user's file replaces, validated against ``models``' fields.
 
@@ -252,9 +262,12 @@ def load_overrides(user_file: Path, *models: type[BaseModel],
         user_file: The user's YAML file (``--tables``).
         models: The models whose fields the file may replace.
         precheck: Checks that locate problems better than the models can.
+        check: Checks of the validated tables against each other and the tables they
+            join (names one table gives that another must hold), located in the file.
 
     Returns:
-        Field name to validated value, for the keys the file gives.
+        Key (a field's alias, else its name) to validated value, for the keys the file
+        gives.
 
     Raises:
         DataError: With every problem in the file, located.
@@ -276,4 +289,46 @@ def load_overrides(user_file: Path, *models: type[BaseModel],
     parsed, problems = validate(optional_fields(*models), doc)
     if problems or parsed is None:
         raise DataError(problems)
-    return {k: v for k, v in parsed if v is not None}
+    given = {k: v for k, v in parsed if v is not None}
+    if check is not None:
+        problems = check(given, doc)
+        if problems:
+            raise DataError(problems)
+    return given
+
+
+def key_problems(doc: SourceDoc, loc: Loc, keys: Iterable[Any], expected: Sequence[Any],
+                 what: str, *, complete: bool = True) -> list[Problem]:
+    """Keys of the mapping at ``loc`` that name nothing known, and known names it lacks.
+
+    Args:
+        doc: The document (for positions).
+        loc: Where the mapping is.
+        keys: The mapping's keys.
+        expected: The names the keys may take.
+        what: What a key names ("a battery position"), for the message.
+        complete: Whether every expected name needs a key (the rules look each one up).
+
+    Returns:
+        One problem per unknown key (with a did-you-mean) and one for the missing names.
+
+    """
+    keys = list(keys)
+    known = [str(e) for e in expected]
+    problems = [doc.problem((*loc, key), f"found unknown key '{key}', expected a {what}: "
+                                         f"{', '.join(known)}{did_you_mean(str(key), known)}",
+                            key=True)
+                for key in keys if str(key) not in known]
+    missing = [e for e in known if e not in {str(k) for k in keys}]
+    if complete and missing:
+        problems.append(doc.problem(loc, f"found no {', '.join(missing)}, expected an entry "
+                                         f"for every {what} ({', '.join(known)})"))
+    return problems
+
+
+def name_problem(doc: SourceDoc, loc: Loc, found: str, choices: Iterable[str],
+                 what: str) -> Problem:
+    """A name that refers to nothing: ``found 'X', expected one of ...`` and a did-you-mean."""
+    names = list(choices)
+    return doc.problem(loc, f"found {describe(found)}, expected {what}: "
+                            f"{', '.join(names) or 'none defined'}{did_you_mean(found, names)}")

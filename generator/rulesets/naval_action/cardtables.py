@@ -11,27 +11,35 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from generator.dietable import DieTable, build, width_message
 from generator.errors import Problem
 from generator.rulesets.naval_action import rules as derivation
-from generator.rulesets.naval_action.markertables import MarkerTables, bundled_markers
+from generator.rulesets.naval_action.markertables import (
+    MarkerTables,
+    bundled_markers,
+    marker_problems,
+)
 from generator.rulesets.naval_action.rules import DerivationRules
-from generator.validation import load_model, load_overrides
+from generator.validation import key_problems, load_model, load_overrides
 from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
 Band = Literal["close", "medium", "long"]
 BANDS: tuple[Band, ...] = ("close", "medium", "long")
 Result = Literal["-", "(D)", "D", "HD", "S"]
+DAMAGE = ("(D)", "D", "HD", "S")
 Source = Literal["text", "default"]
 Face = int
+DieFace = Annotated[int, Field(ge=1, le=6)]
+Yards = Annotated[int, Field(ge=0, le=100_000)]
+Label = Annotated[str, Field(min_length=1, max_length=120)]
 
 
 class _M(BaseModel):
@@ -49,9 +57,9 @@ class Auto(_M):
     """When the calculator applies a modifier without being told (all given must hold)."""
 
     range: Band | None = None
-    firer_nations: list[str] | None = None
-    sea_state: str | None = None
-    firer_types: list[str] | None = None
+    firer_nations: list[Annotated[str, Field(max_length=8)]] | None = Field(None, max_length=40)
+    sea_state: Literal["calm", "moderate", "rough", "very-rough"] | None = None
+    firer_types: list[Annotated[str, Field(max_length=8)]] | None = Field(None, max_length=40)
 
 
 class Modifier(_M):
@@ -60,7 +68,7 @@ class Modifier(_M):
     number: int = Field(ge=1, le=40)
     label: str = Field(min_length=1, max_length=60)
     value: int | None = Field(None, ge=-6, le=6)
-    by_range: dict[Band, int] | None = None
+    by_range: dict[Band, Annotated[int, Field(ge=-6, le=6)]] | None = None
     source: Source = "default"
     auto: Auto | None = None
 
@@ -81,12 +89,13 @@ class Accuracy(_M):
     """The two accuracy tracks and the hit rules."""
 
     source: Source
-    start: int = Field(ge=1, le=12)
-    automatic_miss: int = Field(ge=1, le=6)
-    below_one_needs: list[int] = Field(min_length=1, max_length=3)
-    modifiers: list[Modifier] = Field(min_length=1)
-    multi_hits: dict[int, int]
-    switch_fire_on: list[int]
+    # A roll at or under the accuracy hits, so a track starting above 6 could never miss.
+    start: int = Field(ge=1, le=6)
+    automatic_miss: DieFace
+    below_one_needs: list[DieFace] = Field(min_length=1, max_length=3)
+    modifiers: list[Modifier] = Field(min_length=1, max_length=40)
+    multi_hits: dict[int, Annotated[int, Field(ge=1, le=10)]]
+    switch_fire_on: list[DieFace] = Field(max_length=6)
     second_target_max_hits: int = Field(ge=0, le=5)
 
     _faces_ok = field_validator("multi_hits")(_faces)
@@ -103,7 +112,7 @@ class Accuracy(_M):
 class InferiorLimit(_M):
     """Worst damage fire at this differential or lower can ever cause."""
 
-    max_differential: int
+    max_differential: int = Field(ge=-20, le=20)
     worst: Literal["D", "HD"]
 
 
@@ -119,14 +128,14 @@ class Penetration(_M):
     """Gunfire/torpedo penetration: coloured die against the factor differential."""
 
     source: Source
-    columns: list[int] = Field(min_length=2)
+    columns: list[Annotated[int, Field(ge=-20, le=20)]] = Field(min_length=2, max_length=30)
     rows: dict[int, list[Result]]
-    dud_face: int = Field(ge=1, le=6)
+    dud_face: DieFace
     gunfire_dud: list[Result]
     shift_up: ShiftUp
-    steps: dict[Result, int]
+    steps: dict[Result, Annotated[int, Field(ge=0, le=10)]]
     sunk_at: int = Field(ge=1, le=10)
-    inferior_limits: list[InferiorLimit]
+    inferior_limits: list[InferiorLimit] = Field(max_length=10)
 
     @field_validator("columns")
     @classmethod
@@ -137,6 +146,16 @@ class Penetration(_M):
 
     @model_validator(mode="after")
     def _shape(self) -> Penetration:
+        # Rows past 6 are reached only by a shift up, so the highest shift bounds them.
+        top = 6 + max(self.shift_up.close_range, self.shift_up.long_range_vs_old,
+                      self.shift_up.bomb_vs_old)
+        _faces(self.rows, top)
+        results = {*(c for cells in self.rows.values() for c in cells), *self.gunfire_dud,
+                   *(rule.worst for rule in self.inferior_limits)} - {"-"}
+        lacking = sorted(results - set(self.steps))
+        if lacking:
+            raise ValueError(f"expected damage steps for every result the table gives; "
+                             f"steps lacks {', '.join(lacking)}")
         width = len(self.columns)
         short = [str(face) for face, cells in self.rows.items() if len(cells) != width]
         if short or len(self.gunfire_dud) != width:
@@ -184,30 +203,30 @@ class Penetration(_M):
 class ExtraDud(_M):
     """Faces that are also torpedo duds for a navy up to a year (inclusive)."""
 
-    nation: str
-    through_year: int
-    faces: list[int]
+    nation: str = Field(max_length=8)
+    through_year: int = Field(ge=1850, le=2100)
+    faces: list[DieFace] = Field(max_length=6)
 
 
 class SpreadWidth(_M):
     """Spread width at the end of the run, yards."""
 
-    one_turn: int
-    two_turn: int
+    one_turn: int = Field(ge=1, le=20_000)
+    two_turn: int = Field(ge=1, le=20_000)
 
 
 class TorpedoHits(_M):
     """Number of hits by white die and torpedoes in the spread."""
 
     source: Source
-    columns: list[int] = Field(min_length=1)
+    columns: list[int] = Field(min_length=1, max_length=20)
     rows: dict[int, list[int]]
-    wild_face: int = Field(ge=1, le=6)
+    wild_face: DieFace
     bow_stern_arc_deg: int = Field(ge=0, le=90)
     halve_rounding: Literal["up", "down"]
-    automatic_within_yd: int
-    slow_target_kn: int
-    extra_duds: list[ExtraDud]
+    automatic_within_yd: Yards
+    slow_target_kn: int = Field(ge=0, le=60)
+    extra_duds: list[ExtraDud] = Field(max_length=40)
     spread_width_yd: SpreadWidth
 
     _faces_ok = field_validator("rows")(_faces)
@@ -259,7 +278,7 @@ class TorpedoHits(_M):
 class Reroll(_M):
     """A 'roll again' damage-control result."""
 
-    faces: list[int]
+    faces: list[DieFace] = Field(min_length=1, max_length=6)
     then: Literal["R", "C", "O", "W"]
     otherwise: Literal["R", "C", "O", "W"]
 
@@ -296,7 +315,7 @@ class DamageControl(_M):
 class AAShift(_M):
     """Columns to the right for a kind of attacker."""
 
-    attackers: str
+    attackers: Label
     columns: int = Field(ge=0, le=5)
 
 
@@ -304,12 +323,19 @@ class AAResults(_M):
     """The Antiaircraft Results table (transcribed from the text)."""
 
     source: Source
-    columns: list[int] = Field(min_length=1)
+    columns: list[Annotated[int, Field(ge=0, le=1000)]] = Field(min_length=1, max_length=20)
     rows: dict[int, list[Literal["-", "X", "2X", "3X", "4X"]]]
-    shifts: list[AAShift]
+    shifts: list[AAShift] = Field(max_length=10)
     past_last: Literal["last"]
 
     _faces_ok = field_validator("rows")(_faces)
+
+    @field_validator("columns")
+    @classmethod
+    def _rising(cls, value: list[int]) -> list[int]:
+        # A total reads the last heading at or under it, so the headings must rise.
+        derivation.increasing(value, "AA totals")
+        return value
 
     @model_validator(mode="after")
     def _shape(self) -> AAResults:
@@ -338,26 +364,26 @@ class AAResults(_M):
 class Detection(_M):
     """Chance in six within a range."""
 
-    within_yd: int
+    within_yd: Yards
     in_six: int = Field(ge=0, le=6)
 
 
 class RadarDetection(_M):
     """Radar ranges and chances."""
 
-    SC: int
-    SG: int
-    in_six: int
-    land_behind_second_in_six: int
+    SC: Yards
+    SG: Yards
+    in_six: int = Field(ge=0, le=6)
+    land_behind_second_in_six: int = Field(ge=0, le=6)
 
 
 class NightDetection(_M):
     """Visual night detection by navy, and radar."""
 
     source: Source
-    JP: list[Detection]
-    other: list[Detection]
-    regain_bonus: int
+    JP: list[Detection] = Field(min_length=1, max_length=10)
+    other: list[Detection] = Field(min_length=1, max_length=10)
+    regain_bonus: int = Field(ge=0, le=6)
     radar: RadarDetection
 
 
@@ -365,18 +391,27 @@ class Visibility(_M):
     """Visibility limits and the weather roll."""
 
     source: Source
-    good_yd: int
-    poor_yd: int
-    bad_yd: int
-    roll: dict[int, int]
+    good_yd: Yards
+    poor_yd: Yards
+    bad_yd: Yards
+    roll: dict[int, Annotated[int, Field(ge=-100_000, le=100_000)]]
+
+    @field_validator("roll")
+    @classmethod
+    def _every_face(cls, value: dict[int, int]) -> dict[int, int]:
+        # The weather roll is read for every face (and averaged), so none may be missing.
+        _faces(value)
+        if set(value) != set(range(1, 7)):
+            raise ValueError("expected a change for every face 1 to 6")
+        return value
 
 
 class SeaEffect(_M):
     """Penalties for one size band in a sea state."""
 
-    sizes: str
-    accuracy: int
-    speed: str
+    sizes: Label
+    accuracy: int = Field(ge=-6, le=6)
+    speed: str = Field(min_length=1, max_length=12)
 
 
 class Seas(_M):
@@ -384,23 +419,29 @@ class Seas(_M):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
     source: Source
-    rough: list[SeaEffect]
-    very_rough: list[SeaEffect] = Field(alias="very-rough")
+    rough: list[SeaEffect] = Field(max_length=10)
+    very_rough: list[SeaEffect] = Field(alias="very-rough", max_length=10)
 
 
 class TurnCost(_M):
     """Units lost per turn step at a scale."""
 
-    yards_per_unit: float
-    lost: float
+    yards_per_unit: float = Field(gt=0, le=10_000)
+    lost: float = Field(ge=0, le=100)
 
 
 class TurnCosts(_M):
     """Movement lost for turning."""
 
     source: Source
-    per_degrees: int
-    by_scale: list[TurnCost]
+    per_degrees: int = Field(ge=1, le=180)
+    by_scale: list[TurnCost] = Field(min_length=1, max_length=20)
+
+    @field_validator("by_scale")
+    @classmethod
+    def _ordered(cls, value: list[TurnCost]) -> list[TurnCost]:
+        derivation.increasing([row.yards_per_unit for row in value], "scales (yards_per_unit)")
+        return value
 
     def lost(self, yards_per_unit: float) -> float:
         """Units lost per step at a scale: the listed value, else the same yards."""
@@ -414,76 +455,86 @@ class TurnCosts(_M):
 class DiveBombing(_M):
     """Columns used for dive bombing."""
 
-    column: int
-    over_24_kn: int
-    over_31_kn: int
+    column: int = Field(ge=1, le=20)
+    over_24_kn: int = Field(ge=1, le=20)
+    over_31_kn: int = Field(ge=1, le=20)
 
 
 class TorpedoBombing(_M):
     """Torpedo bomber attack values."""
 
-    column: int
-    size_in: int
-    range_yd: int
+    column: int = Field(ge=1, le=20)
+    size_in: Literal[18, 21, 24]
+    range_yd: Yards
 
 
 class LevelBombing(_M):
     """Bombers per chance of a hit, by altitude."""
 
-    high: int
-    medium: int
-    low: int
-    in_six: int
-    caliber: int
+    high: int = Field(ge=1, le=100)
+    medium: int = Field(ge=1, le=100)
+    low: int = Field(ge=1, le=100)
+    in_six: int = Field(ge=0, le=6)
+    caliber: int = Field(ge=1, le=12)
 
 
 class Air(_M):
     """Aircraft summary values."""
 
     source: Source
-    combat_odds: dict[str, tuple[int, int]]
-    element_planes: int
+    combat_odds: dict[Annotated[str, Field(max_length=40)],
+                      tuple[Annotated[int, Field(ge=0, le=6)], Annotated[int, Field(ge=0, le=6)]]
+                      ] = Field(min_length=1, max_length=10)
+    element_planes: int = Field(ge=1, le=50)
     dive_bombing: DiveBombing
     torpedo_bombing: TorpedoBombing
     level_bombing: LevelBombing
-    evasive_over_kn: int
+    evasive_over_kn: int = Field(ge=0, le=60)
 
 
 class Submarines(_M):
     """Submarine depths, detection and attack values."""
 
     source: Source
-    depths: list[str]
-    speed_kn: dict[str, int]
-    hydrophone: dict[str, list[int]]
-    hydrophone_max_yd: int
-    hydrophone_roll_minus: dict[str, int]
-    sonar: dict[str, list[int]]
-    sonar_min_yd: int
-    hedgehog: dict[str, list[int]]
-    depth_charge_patterns: dict[str, int]
-    crush_2d6: int
+    depths: list[Annotated[str, Field(min_length=1, max_length=4)]] = Field(min_length=1,
+                                                                           max_length=8)
+    speed_kn: dict[str, Annotated[int, Field(ge=0, le=60)]]
+    hydrophone: dict[str, list[DieFace]]
+    hydrophone_max_yd: Yards
+    hydrophone_roll_minus: dict[str, Annotated[int, Field(ge=0, le=6)]]
+    sonar: dict[str, list[DieFace]]
+    sonar_min_yd: Yards
+    hedgehog: dict[str, list[DieFace]]
+    depth_charge_patterns: dict[str, Annotated[int, Field(ge=1, le=50)]]
+    crush_2d6: int = Field(ge=2, le=12)
 
 
 class Messages(_M):
     """Communication between flagships."""
 
     source: Source
-    visual_range_yd: int
+    visual_range_yd: Yards
 
 
 class Victory(_M):
     """Victory-point rules."""
 
     source: Source
-    heavy_damage_share: tuple[int, int]
+    heavy_damage_share: tuple[Annotated[int, Field(ge=1, le=100)],
+                              Annotated[int, Field(ge=1, le=100)]]
+
+    @model_validator(mode="after")
+    def _share(self) -> Victory:
+        if self.heavy_damage_share[0] > self.heavy_damage_share[1]:
+            raise ValueError("expected a share of at most the whole, such as [1, 2]")
+        return self
 
 
 class TorpedoRuns(_M):
     """How far a spread runs in one turn, by torpedo size (the text gives no ranges)."""
 
     source: Source
-    yards_per_turn: dict[int, int]
+    yards_per_turn: dict[int, Annotated[int, Field(ge=1, le=30_000)]]
     two_turn_turns: int = Field(ge=1, le=4)
 
     def run_yd(self, size_in: int, two_turn: bool, override: int | None = None) -> int:
@@ -520,6 +571,26 @@ class Tables(BaseModel):
     markers: MarkerTables = Field(default_factory=bundled_markers)
     replaced: tuple[str, ...] = ()
     origin: str = "bundled"
+    display: str = "bundled"
+    positions: dict[str, tuple[int, int]] = Field(default_factory=dict)
+
+    def locate(self, names: Iterable[str], message: str) -> Problem:
+        """A problem the tables cause on a page, located at the user's table behind it.
+
+        Args:
+            names: The tables the page section prints (their file keys).
+            message: ``found X, expected Y``.
+
+        Returns:
+            The problem at the first of ``names`` the user's file replaced, else at the
+            first table the file gives (bundled tables alone always fit).
+
+        """
+        keys = [n for n in names if n in self.positions] or list(self.positions)
+        if not keys:
+            return Problem(self.display, 0, 0, "", message)
+        line, column = self.positions[keys[0]]
+        return Problem(self.display, line, column, keys[0], message)
 
 
 GRIDS = {"penetration": ("rows", "gunfire_dud"), "torpedo_hits": ("rows",),
@@ -549,10 +620,57 @@ def _row_problems(doc: SourceDoc) -> list[Problem]:
     return problems
 
 
+def _precheck(doc: SourceDoc) -> list[Problem]:
+    """Problems a model could only point at its whole table, located at the row or key."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    problems = _row_problems(doc) + _penetration_problems(doc, data.get("penetration"))
+    dc = data.get("damage_control")
+    if isinstance(dc, dict) and {"always_good", "good_from"} & set(dc):
+        problems.append(doc.problem(("damage_control",), (
+            "found which navies have Good damage control, expected the Action Card's table "
+            "(source, good, poor, rerolls); did you mean 'damage_control_navies'?"), key=True))
+    return problems
+
+
+def _penetration_problems(doc: SourceDoc, pen: Any) -> list[Problem]:
+    """Penetration rows for faces no roll reaches, and results the damage steps lack."""
+    if not isinstance(pen, dict) or not isinstance(pen.get("rows"), dict):
+        return []
+    shifts = pen.get("shift_up")
+    shift = max([v for v in shifts.values() if type(v) is int and 0 <= v <= 3], default=0) \
+        if isinstance(shifts, dict) else 0
+    problems = [doc.problem(("penetration", "rows", face),
+                            f"found die face {face}, expected a face from 1 to {6 + shift} "
+                            f"(rows past 6 are reached only by a shift up of {shift})", key=True)
+                for face in pen["rows"] if type(face) is int and not 1 <= face <= 6 + shift]
+    steps = pen.get("steps")
+    if isinstance(steps, dict):
+        cells = [c for row in pen["rows"].values() if isinstance(row, list) for c in row]
+        cells += pen["gunfire_dud"] if isinstance(pen.get("gunfire_dud"), list) else []
+        # A cell that is no result at all is the model's to report, with a did-you-mean.
+        lacking = sorted({c for c in cells if c in DAMAGE} - set(steps))
+        if lacking:
+            problems.append(doc.problem(("penetration", "steps"), (
+                f"found no {', '.join(lacking)}, expected the damage steps of every result "
+                "the rows give")))
+    return problems
+
+
+def _coverage(tables: dict[str, Any], doc: SourceDoc) -> list[Problem]:
+    """Keyed tables (card or derivation) that lack a name the rules look up, or name nothing."""
+    problems = derivation.coverage_problems(tables, doc) + marker_problems(tables, doc)
+    runs = tables.get("torpedo_runs")
+    if isinstance(runs, TorpedoRuns):
+        problems += key_problems(doc, ("torpedo_runs", "yards_per_turn"), runs.yards_per_turn,
+                                 derivation.TORPEDO_SIZES, "torpedo size in inches")
+    return problems
+
+
 @functools.cache
 def _bundled_card() -> CardTables:
     path = TABLES / "action-card.yaml"
-    return load_model(CardTables, path, path.name, precheck=_row_problems)
+    return load_model(CardTables, path, path.name, precheck=_precheck,
+                      check=lambda card, doc: _coverage(dict(card), doc))
 
 
 def load_tables(user_file: Path | None = None) -> Tables:
@@ -572,16 +690,26 @@ def load_tables(user_file: Path | None = None) -> Tables:
     card, rules = _bundled_card(), derivation.bundled_rules()
     if user_file is None:
         return Tables(card=card, rules=rules)
+    positions: dict[str, tuple[int, int]] = {}
+
+    def check(given: dict[str, Any], doc: SourceDoc) -> list[Problem]:
+        # Where each table starts, so a page it overflows later can point at it.
+        positions.update({key: doc.mark((key,), key=True) for key in given})
+        return _coverage(given, doc)
+
     given = load_overrides(user_file, CardTables, DerivationRules, MarkerTables,
-                           precheck=_row_problems)
-    card_keys, marker_keys = set(CardTables.model_fields), set(MarkerTables.model_fields)
-    card = card.model_copy(update={k: v for k, v in given.items() if k in card_keys})
-    rules = rules.model_copy(update={k: v for k, v in given.items()
-                                     if k not in card_keys and k not in marker_keys})
-    markers = bundled_markers().model_copy(update={k: v for k, v in given.items()
-                                                   if k in marker_keys})
+                           precheck=_precheck, check=check)
+    card = card.model_copy(update=_fields(CardTables, given))
+    rules = rules.model_copy(update=_fields(DerivationRules, given))
+    markers = bundled_markers().model_copy(update=_fields(MarkerTables, given))
     return Tables(card=card, rules=rules, markers=markers, replaced=tuple(sorted(given)),
-                  origin=user_file.name)
+                  origin=user_file.name, display=str(user_file), positions=positions)
+
+
+def _fields(model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
+    """The given tables that belong to ``model``, by field name (a file keys them by alias)."""
+    return {name: given[info.alias or name] for name, info in model.model_fields.items()
+            if (info.alias or name) in given}
 
 
 _ACTIVE: contextvars.ContextVar[Tables | None] = contextvars.ContextVar("tables", default=None)

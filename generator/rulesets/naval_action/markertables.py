@@ -5,13 +5,16 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from generator.datamodel import Nation
+from generator.errors import Problem
 from generator.faces import Face, faces_precheck
 from generator.units import parse_length
-from generator.validation import load_model
+from generator.validation import key_problems, load_model, name_problem
+from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
 _SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
@@ -69,7 +72,8 @@ class MarkerSizes(_Strict):
 class MarkerPools(_Strict):
     """How many of each pooled marker a scenario's side gets."""
 
-    smoke_per_ship: dict[str, int] = Field(description="Smoke markers per ship, by type.")
+    smoke_per_ship: dict[str, Annotated[int, Field(ge=0, le=10)]] = Field(
+        description="Smoke markers per ship, by type.")
     smoke_minimum: int = Field(ge=0, le=50)
     burning_per_ship: int = Field(ge=0, le=10)
     damage_per_ship: int = Field(ge=0, le=10)
@@ -81,7 +85,7 @@ class AircraftType(_Strict):
     """One aircraft element type."""
 
     code: str = Field(min_length=1, max_length=3)
-    name: str
+    name: str = Field(min_length=1, max_length=40)
 
 
 class NationColours(_Strict):
@@ -106,10 +110,46 @@ class MarkerTables(_Strict):
     marker_sizes: MarkerSizes
     marker_pools: MarkerPools
     aircraft_types: dict[str, AircraftType]
-    depths: list[str] = Field(min_length=1, max_length=8)
+    depths: list[Annotated[str, Field(min_length=1, max_length=4)]] = Field(min_length=1,
+                                                                           max_length=8)
     crush_depth: dict[str, str]
     nation_colours: dict[str, NationColours]
     marker_faces: MarkerFaces
+
+
+AIRCRAFT = ("fighter", "dive-bomber", "torpedo-bomber", "level-bomber")
+NAVIES = tuple(n.value for n in Nation)
+
+
+def marker_problems(given: dict[str, Any], doc: SourceDoc,
+                    base: dict[str, Any] | None = None) -> list[Problem]:
+    """Keyed marker tables that lack a name the sheets look up, or name nothing known.
+
+    ``given`` maps a file's top-level keys to their validated tables; they replace those
+    of ``base`` (the bundled markers unless given) before names are looked up. Problems
+    are located in ``doc``.
+    """
+    merged = dict(bundled_markers()) if base is None else dict(base)
+    merged.update(given)
+    problems: list[Problem] = []
+    if "aircraft_types" in given:
+        problems += key_problems(doc, ("aircraft_types",), given["aircraft_types"], AIRCRAFT,
+                                 "aircraft type")
+    if "nation_colours" in given:
+        problems += key_problems(doc, ("nation_colours",), given["nation_colours"], NAVIES,
+                                 "navy code", complete=False)
+    if "crush_depth" in given or "depths" in given:
+        crush, depths = merged["crush_depth"], merged["depths"]
+        where = "crush_depth" if "crush_depth" in given else "depths"
+        problems += key_problems(doc, ("crush_depth",), crush, (*NAVIES, "default"),
+                                 "navy code or 'default'", complete=False)
+        if "default" not in crush:
+            problems.append(doc.problem((where,), "found no crush_depth.default, expected "
+                                                  "the depth that crushes every other navy"))
+        problems += [name_problem(doc, ("crush_depth", navy) if where == "crush_depth"
+                                  else ("depths",), depth, depths, "one of the depths")
+                     for navy, depth in crush.items() if depth not in depths]
+    return problems
 
 
 @functools.cache
@@ -120,4 +160,5 @@ def bundled_markers(path: Path = TABLES / "markers.yaml") -> MarkerTables:
         DataError: With every problem, located, if the file is invalid.
 
     """
-    return load_model(MarkerTables, path, path.name, precheck=faces_precheck("marker_faces"))
+    return load_model(MarkerTables, path, path.name, precheck=faces_precheck("marker_faces"),
+                      check=lambda tables, doc: marker_problems(dict(tables), doc, {}))

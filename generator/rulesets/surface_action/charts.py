@@ -9,17 +9,23 @@ from __future__ import annotations
 import functools
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
 from generator import dice
-from generator.datamodel import Strict
+from generator.datamodel import Nation, Strict
 from generator.dietable import DieTable, build
-from generator.validation import load_model, load_overrides
+from generator.errors import Problem
+from generator.rulesets.surface_action.schema import ShipType
+from generator.validation import key_problems, load_model, load_overrides, name_problem
+from generator.yamlsource import SourceDoc
 
 CHARTS_FILE = Path(__file__).parent / "tables" / "charts.yaml"
 HIT_LETTERS = ("P", "M", "S", "T", "A")
+DieFace = Annotated[int, Field(ge=1, le=6)]
+Inches = Annotated[float, Field(gt=0, le=200)]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class LongRange(Strict):
@@ -32,9 +38,9 @@ class LongRange(Strict):
 class Chart(Strict):
     """A damage chart: one row per die roll 1-6, one column per group of ship types."""
 
-    title: str
-    columns: list[str] = Field(min_length=1)
-    rows: list[list[str]] = Field(min_length=6, max_length=6)
+    title: str = Field(min_length=1, max_length=80)
+    columns: list[Name] = Field(min_length=1, max_length=12)
+    rows: list[list[Annotated[str, Field(max_length=8)]]] = Field(min_length=6, max_length=6)
     long_range: LongRange | None = None
     _tables: dict[int, DieTable] = PrivateAttr(default_factory=dict)
 
@@ -78,27 +84,27 @@ class Chart(Strict):
 class Columns(Strict):
     """Which chart and column each ship type reads, for gunfire and torpedo hits."""
 
-    gunfire: dict[str, tuple[str, str]]
-    torpedo: dict[str, tuple[str, str]]
-    torpedo_default_note: str
-    torpedo_defaults: dict[str, tuple[str, str]]
+    gunfire: dict[str, tuple[Name, Name]]
+    torpedo: dict[str, tuple[Name, Name]]
+    torpedo_default_note: str = Field(max_length=400)
+    torpedo_defaults: dict[str, tuple[Name, Name]]
 
 
 class Fires(Strict):
     """When fires start and what a burning fire can do."""
 
-    natural: list[int]
-    carriers: list[int]
-    readied_planes: dict[int, int]
-    spread_on: list[int]
+    natural: list[DieFace] = Field(max_length=6)
+    carriers: list[DieFace] = Field(max_length=6)
+    readied_planes: dict[DieFace, Annotated[int, Field(ge=0, le=10)]]
+    spread_on: list[DieFace] = Field(max_length=6)
 
 
 class Thresholds(Strict):
     """Hit counts that cripple, sink or abandon a ship."""
 
-    crippled: dict[str, int]
-    sinks: dict[str, int]
-    abandoned: dict[str, int]
+    crippled: dict[str, Annotated[int, Field(ge=1, le=50)]]
+    sinks: dict[str, Annotated[int, Field(ge=1, le=50)]]
+    abandoned: dict[str, Annotated[int, Field(ge=1, le=50)]]
 
     @model_validator(mode="after")
     def _letters(self) -> Thresholds:
@@ -111,8 +117,8 @@ class Thresholds(Strict):
 class Check(Strict):
     """Die faces of an immediate check after an M or S hit."""
 
-    explosion: list[int] = Field(default_factory=list)
-    fire: list[int] = Field(default_factory=list)
+    explosion: list[DieFace] = Field(default_factory=list, max_length=6)
+    fire: list[DieFace] = Field(default_factory=list, max_length=6)
 
 
 class HitChecks(Strict):
@@ -126,11 +132,11 @@ class HitChecks(Strict):
 class NightSighting(Strict):
     """Night sighting values by navy."""
 
-    values: dict[str, int]
+    values: dict[str, DieFace]
     other: int = Field(ge=1, le=6)
     same_as: dict[str, str] = Field(default_factory=dict)
-    defaults: list[str] = Field(default_factory=list)
-    default_note: str = ""
+    defaults: list[str] = Field(default_factory=list, max_length=len(Nation))
+    default_note: str = Field("", max_length=400)
 
     def value(self, nation: str) -> int:
         """The sighting value for a navy's code."""
@@ -152,33 +158,33 @@ class Maneuver(Strict):
 class Movement(Strict):
     """Scale, turning circles and formations."""
 
-    yards_per_in: int
-    knots_per_in: float
-    small_circle_in: float
-    small_cost_in: float
-    large_circle_in: float
-    large_cost_in: float
-    turn_step_deg: int
-    formation_max: int
-    formation_gap_in: float
-    formation_slowdown_in: float
+    yards_per_in: int = Field(ge=10, le=10_000)
+    knots_per_in: float = Field(gt=0, le=60)
+    small_circle_in: Inches
+    small_cost_in: float = Field(ge=0, le=50)
+    large_circle_in: Inches
+    large_cost_in: float = Field(ge=0, le=50)
+    turn_step_deg: int = Field(ge=1, le=180)
+    formation_max: int = Field(ge=1, le=50)
+    formation_gap_in: float = Field(ge=0, le=50)
+    formation_slowdown_in: float = Field(ge=0, le=50)
 
 
 class Sighting(Strict):
     """Sighting distances."""
 
-    day_in: float
-    night_min_in: float
-    night_max_in: float
-    fire_bonus_in: float
-    starshell_in: float
+    day_in: Inches
+    night_min_in: Inches
+    night_max_in: Inches
+    fire_bonus_in: float = Field(ge=0, le=200)
+    starshell_in: float = Field(ge=0, le=200)
 
 
 class Gunfire(Strict):
     """Night gunfire."""
 
-    night_penalty_beyond_in: float
-    night_penalty: int
+    night_penalty_beyond_in: float = Field(ge=0, le=200)
+    night_penalty: int = Field(ge=-5, le=5)
 
 
 class Torpedo(Strict):
@@ -191,15 +197,15 @@ class Torpedo(Strict):
 class MovementRow(Strict):
     """One line of the Random Movement Chart."""
 
-    roll: str = Field(pattern=r"^\d+(-\d+)?$")
-    result: str
+    roll: str = Field(pattern=r"^\d{1,2}(-\d{1,2})?$")
+    result: str = Field(min_length=1, max_length=80)
 
 
 class RandomMovement(Strict):
     """The 2d6 Random Movement Chart."""
 
-    title: str
-    rows: list[MovementRow]
+    title: str = Field(min_length=1, max_length=80)
+    rows: list[MovementRow] = Field(min_length=1, max_length=11)
 
     @model_validator(mode="after")
     def _covers(self) -> RandomMovement:
@@ -220,10 +226,10 @@ class RandomMovement(Strict):
 class Charts(Strict):
     """Every Surface Action chart and rule number."""
 
-    damage_charts: dict[str, Chart]
+    damage_charts: dict[Name, Chart] = Field(min_length=1, max_length=10)
     columns: Columns
-    lowest_roll: int
-    results: dict[str, str]
+    lowest_roll: int = Field(ge=1, le=6)
+    results: dict[Name, Annotated[str, Field(max_length=200)]]
     fires: Fires
     thresholds: Thresholds
     hit_checks: HitChecks
@@ -242,10 +248,85 @@ class Charts(Strict):
         return self.damage_charts[chart], column
 
 
+TYPES = tuple(t.value for t in ShipType)
+NAVIES = tuple(n.value for n in Nation)
+GENERATIONS = ("early", "regular", "advanced")
+
+
+def reference_problems(given: dict[str, Any], doc: SourceDoc,
+                       base: dict[str, Any] | None = None) -> list[Problem]:
+    """Names one table gives that another must hold, checked on the merged tables.
+
+    A column entry must name a damage chart and one of its columns, every ship type
+    must read some chart, and the night-sighting lines must name navies with a value.
+    A problem is located where the file gives the name; if the file replaced only the
+    table named (a chart a bundled entry still reads), at that table.
+
+    Args:
+        given: Top-level key to validated table, as the file gives them.
+        doc: The file, for positions.
+        base: The tables the file's replace (the bundled charts by default).
+
+    Returns:
+        The located problems.
+
+    """
+    merged = {**(base if base is not None else dict(bundled_charts())), **given}
+    charts: dict[str, Chart] = merged["damage_charts"]
+    columns: Columns = merged["columns"]
+    problems: list[Problem] = []
+    lost: dict[tuple[str, str], list[str]] = {}
+    for kind in ("gunfire", "torpedo", "torpedo_defaults"):
+        table = getattr(columns, kind)
+        if "columns" in given:
+            problems += key_problems(doc, ("columns", kind), table, TYPES, "ship type",
+                                     complete=kind == "gunfire")
+        for ship_type, (chart, column) in table.items():
+            loc = ("columns", kind, ship_type)
+            if "columns" not in given:
+                if chart not in charts or column not in charts[chart].columns:
+                    # The file replaced the charts the bundled columns name.
+                    lost.setdefault((chart, column), []).append(".".join(loc))
+            elif chart not in charts:
+                problems.append(name_problem(doc, (*loc, 0), chart, charts, "a damage chart"))
+            elif column not in charts[chart].columns:
+                problems.append(name_problem(doc, (*loc, 1), column, charts[chart].columns,
+                                             f"a column of the '{chart}' chart"))
+    for (chart, column), readers in lost.items():
+        problems.append(doc.problem(("damage_charts",), (
+            f"found no column '{column}' in a chart '{chart}', expected one, as the bundled "
+            f"{', '.join(readers)} read{'s' if len(readers) == 1 else ''} it (or give "
+            "columns too)")))
+    unread = [t for t in TYPES if t not in columns.torpedo and t not in columns.torpedo_defaults]
+    if unread:
+        problems.append(doc.problem(("columns",) if "columns" in given else ("damage_charts",),
+                                    f"found no torpedo entry for {', '.join(unread)}, expected "
+                                    "every ship type in columns.torpedo or "
+                                    "columns.torpedo_defaults"))
+    night: NightSighting = merged["night_sighting"]
+    if "night_sighting" in given:
+        problems += key_problems(doc, ("night_sighting", "values"), night.values, NAVIES,
+                                 "navy code", complete=False)
+        problems += key_problems(doc, ("night_sighting", "same_as"), night.same_as, NAVIES,
+                                 "navy code", complete=False)
+        lines = list(night.values)
+        problems += [name_problem(doc, ("night_sighting", "same_as", nation), line, lines,
+                                  "a navy given a value")
+                     for nation, line in night.same_as.items() if line not in lines]
+        problems += [name_problem(doc, ("night_sighting", "defaults", index), line, lines,
+                                  "a navy given a value")
+                     for index, line in enumerate(night.defaults) if line not in lines]
+    if "maneuver" in given:
+        problems += key_problems(doc, ("maneuver",), given["maneuver"], GENERATIONS,
+                                 "fire-control generation")
+    return problems
+
+
 @functools.cache
 def bundled_charts() -> Charts:
     """The charts as bundled (the rule text's, plus labelled defaults)."""
-    return load_model(Charts, CHARTS_FILE, "surface_action/tables/charts.yaml")
+    return load_model(Charts, CHARTS_FILE, "surface_action/tables/charts.yaml",
+                      check=lambda charts, doc: reference_problems(dict(charts), doc, {}))
 
 
 def load_charts(override: Path | None = None) -> Charts:
@@ -257,4 +338,5 @@ def load_charts(override: Path | None = None) -> Charts:
     """
     if override is None:
         return bundled_charts()
-    return bundled_charts().model_copy(update=load_overrides(override, Charts))
+    return bundled_charts().model_copy(update=load_overrides(override, Charts,
+                                                             check=reference_problems))
