@@ -211,8 +211,6 @@ def test_an_overflowing_card_names_the_users_table(tmp_path: Path) -> None:
     assert str(tables.locate(("victory",), "x")) == f"{path}:1:1: accuracy: x"
 
 
-@pytest.mark.xfail(strict=True, reason="action_card._place must build its Problem with "
-                                       "tables.locate(section.tables, message) (lead wires)")
 def test_an_overflowing_card_is_located_through_the_cli(tmp_path: Path) -> None:
     path = long_accuracy(tmp_path)
     result = invoke("tables", "--tables", str(path), "--out", str(tmp_path / "out"))

@@ -32,7 +32,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from generator import dice, fonts
-from generator.errors import DataError, Problem
+from generator.errors import DataError
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.pages import Furniture
@@ -1041,10 +1041,10 @@ def _place(canvas: Canvas, tables: Tables, sections: Sequence[Section], box: Saf
         while need > columns[index].room:
             index += 1
             if index == len(columns):
-                raise DataError([Problem(tables.origin, 0, 0, section.title,
-                                         "found more than fits on the Action Card's "
-                                         f"{'front' if page == 0 else 'back'}, expected "
-                                         "shorter tables")])
+                raise DataError([tables.locate(section.tables,
+                                               "found more than fits on the Action Card's "
+                                               f"{'front' if page == 0 else 'back'}, "
+                                               "expected shorter tables")])
         col = columns[index]
         marks.append(Bookmark(section.title.capitalize(), page, col.y))
         for item, h in zip(items, heights, strict=True):
