@@ -43,7 +43,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
@@ -140,6 +140,10 @@ def mutated(draw: st.DrawFn, doc: Any) -> Any:
     doc = copy.deepcopy(doc)
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
         slots = list(_slots(doc))
+        if slots and draw(st.booleans()):
+            # Half the changes hit a top-level key, which a uniform draw over hundreds of
+            # nested values (a class lists 58 ships) would almost never pick.
+            slots = [slot for slot in slots if slot[0] is doc]
         if not slots:
             break
         container, key = draw(st.sampled_from(slots))
@@ -152,6 +156,16 @@ def mutated(draw: st.DrawFn, doc: Any) -> Any:
             container.insert(key, copy.deepcopy(container[key]))
         else:  # a mapping cannot hold a key twice: double the value into a list instead
             container[key] = [copy.deepcopy(container[key])] * 2
+    return doc
+
+
+@st.composite
+def retexted(draw: st.DrawFn, doc: Any) -> Any:
+    """``doc`` with one text value replaced by odd text: mostly still valid, so it builds."""
+    doc = copy.deepcopy(doc)
+    slots = [slot for slot in _slots(doc) if isinstance(slot[0][slot[1]], str)]
+    container, key = draw(st.sampled_from(slots))
+    container[key] = draw(st.one_of(st.sampled_from(ODD_TEXT), st.text(max_size=40)))
     return doc
 
 
@@ -197,6 +211,12 @@ def run(*args: str) -> Result:
     return result
 
 
+def known_crash(doc: Any) -> bool:
+    """A document that hits a crash pinned by an xfail test below (left out until fixed)."""
+    # An unhashable ruleset (a list or a mapping) is looked up in the registry's dict.
+    return isinstance(doc, dict) and isinstance(doc.get("ruleset"), list | dict)
+
+
 def check_file(doc: Any, name: str) -> Result:
     with tempfile.TemporaryDirectory() as tmp:
         data = _dump(doc, Path(tmp) / "data" / name).parent
@@ -208,6 +228,7 @@ def build_kit(scenario: str, *extra: str) -> Result:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
         result = run("build", scenario, "--out", str(out), "-q", *extra)
+        event(f"build exit {result.exit_code}")  # --hypothesis-show-statistics counts them
         written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
                          if p.is_file()) if out.exists() else []
         if result.exit_code == 2:
@@ -236,26 +257,30 @@ SA_DOC = _with_id(SA_SCENARIO, "fuzz-sa")
 @FUZZ
 @given(st.sampled_from(CLASSES).flatmap(mutated))
 def test_mutated_class_files_are_checked(doc: Any) -> None:
+    assume(not known_crash(doc))
     check_file(doc, "fuzz-class.yaml")
 
 
 @FUZZ
 @given(mutated(NA_DOC))
 def test_mutated_naval_action_scenarios_are_checked(doc: Any) -> None:
+    assume(not known_crash(doc))
     check_file(doc, "fuzz-na.yaml")
 
 
 @FUZZ
 @given(mutated(SA_DOC))
 def test_mutated_surface_action_scenarios_are_checked(doc: Any) -> None:
+    assume(not known_crash(doc))
     check_file(doc, "fuzz-sa.yaml")
 
 
 @settings(FUZZ_BUILD, max_examples=max(1, EXAMPLES // 6))
 @given(st.sampled_from([("fuzz-na", NA_DOC), ("fuzz-sa", SA_DOC)]).flatmap(
-    lambda pair: st.tuples(st.just(pair[0]), mutated(pair[1]))))
+    lambda pair: st.tuples(st.just(pair[0]), st.one_of(mutated(pair[1]), retexted(pair[1])))))
 def test_mutated_scenarios_build_whole_or_not_at_all(case: tuple[str, Any]) -> None:
     scenario, doc = case
+    assume(not known_crash(doc))
     with tempfile.TemporaryDirectory() as tmp:
         data = _dump(doc, Path(tmp) / f"{scenario}.yaml").parent
         build_kit(scenario, "--data", str(data))
@@ -297,6 +322,7 @@ def _expect_located(result: Result, line: str) -> None:
     assert line in result.stderr.split("\n"), result.stderr
 
 
+# known_crash() keeps the fuzz tests off this one; drop it there when this test passes.
 @pytest.mark.xfail(strict=True, reason="generator/library.py looks a non-text ruleset up in "
                    "the registry dict: TypeError, exit 70 (check and build)")
 @pytest.mark.parametrize(("value", "found"), [("[a]", "a list"), ("{}", "a mapping")])
