@@ -334,3 +334,29 @@ def test_a_ruleset_that_is_not_text_is_located(tmp_path: Path, value: str, found
     result = CliRunner().invoke(main, ["check", str(data)])
     _expect_located(result, f"{path}:2:10: ruleset: found {found}, "
                     "expected one of naval-action, surface-action")
+
+
+# Found by emptying each top-level table in turn (``--tables`` validation is being
+# hardened elsewhere: cardtables.py, rules.py); each is a build that ends in exit 70.
+EMPTIED_TABLES_CRASH = [
+    ("caliber_factor", "[]", "IndexError"),
+    ("torpedo_penetration", "{}", "KeyError: 21"),
+    ("comparative_strength_by_type", "{}", "KeyError: 'CL'"),
+    ("battery_arcs", "{}", "KeyError: 'BOW'"),
+    ("arc_exclusions", "{}", "KeyError: 'BOW'"),
+]
+
+
+@pytest.mark.parametrize(("key", "empty", "crash"), EMPTIED_TABLES_CRASH)
+@pytest.mark.xfail(strict=True, reason="an emptied NAVAL ACTION table passes validation and "
+                   "crashes the build (exit 70)")
+def test_an_emptied_table_is_located(tmp_path: Path, key: str, empty: str, crash: str) -> None:
+    tables = tmp_path / "tables.yaml"
+    tables.write_text(f"{key}: {empty}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "komandorski", "--tables", str(tables),
+                                       "--out", str(out), "-q"])
+    assert result.exit_code == 2, f"{crash}: {result.output}"
+    assert any(line.startswith(f"{tables}:1:") and f"{key}" in line and LOCATED.match(line)
+               for line in result.stderr.split("\n")), result.stderr
+    assert not out.exists() or not any(out.rglob("*"))
