@@ -360,3 +360,14 @@ def test_an_emptied_table_is_located(tmp_path: Path, key: str, empty: str, crash
     assert any(line.startswith(f"{tables}:1:") and f"{key}" in line and LOCATED.match(line)
                for line in result.stderr.split("\n")), result.stderr
     assert not out.exists() or not any(out.rglob("*"))
+
+
+@pytest.mark.xfail(strict=True, reason="a field path is printed raw: a key holding a line break "
+                   "splits the problem over two lines (found by the fuzz, 400 random examples)")
+def test_a_key_with_a_line_break_stays_on_one_problem_line(tmp_path: Path) -> None:
+    doc = copy.deepcopy(CLASSES[0])
+    doc["armor"]["x\ny"] = 1
+    result = check_file(doc, "fuzz-class.yaml")
+    assert result.exit_code == 2
+    lines = [line for line in result.stderr.split("\n") if line.strip()]
+    assert all(LOCATED.match(line) or USAGE.match(line) for line in lines), lines
