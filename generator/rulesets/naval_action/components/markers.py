@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -55,16 +56,23 @@ class MarkerMaker:
         self._colours: dict[str, tuple[Color, Color]] = {}
 
     def sid(self, view: ShipView) -> str:
-        """The ship's id part, made unique.
+        """The ship's id part, made unique and stable.
 
-        A second ship of the same name (from another class) gets its class id appended.
+        A second ship with the same id part (the same name in another class, or two names
+        whose ASCII slug is equal, such as ``Киров 2`` and ``Максим 2``, both ``2``) gets its
+        class id appended; if that is taken too, a short digest of the class id and the
+        name, which depends on nothing but the ship itself.
         """
         base = ship_slug(view)
         owner = (view.cls.id, view.ship.name)
-        for candidate in (base, f"{base}-{view.cls.id}"):
+        digest = hashlib.sha256("\0".join(owner).encode()).hexdigest()
+        candidates = [base, f"{base}-{view.cls.id}"]
+        # Longer digests only on a (practically impossible) clash of the short one.
+        candidates += [f"{base}-{view.cls.id}-{digest[:size]}" for size in (8, 16, 64)]
+        for candidate in candidates:
             if self._owners.setdefault(candidate, owner) == owner:
                 return candidate
-        raise AssertionError(f"ship id {base} taken twice")  # one ship per class and name
+        raise AssertionError(f"ship id {base} taken twice")  # equal digests of unequal ships
 
     def colours(self, nation: str) -> tuple[Color, Color]:
         """(fill, ink) of a navy's markers."""
