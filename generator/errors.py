@@ -33,7 +33,10 @@ class Problem:
         if self.line:
             where += f":{self.line}:{self.column}"
         field = f" {self.path}:" if self.path else ""
-        return f"{where}:{field} {self.message}"
+        # One problem, one line: user text quoted in it (a key, a value) may hold line
+        # breaks or other control characters, shown escaped.
+        return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                       for ch in f"{where}:{field} {self.message}")
 
 
 class QuarterdeckError(Exception):

@@ -113,8 +113,16 @@ class SourceDoc:
 
 
 def dotted(loc: Loc) -> str:
-    """Render a field path as ``guns.0.bore_in``."""
-    return ".".join(str(p) for p in loc)
+    """Render a field path as ``guns.0.bore_in`` (control characters in a key escaped).
+
+    A path is printed in a one-line message, so a key holding control characters is
+    written with escapes rather than breaking the message in two.
+    """
+    return ".".join(_printable(str(p)) for p in loc)
+
+
+def _printable(text: str) -> str:
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 class _Builder:
     """Builds plain data from composed nodes, refusing what a data file cannot hold."""

@@ -43,7 +43,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, Phase, assume, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
@@ -211,12 +211,6 @@ def run(*args: str) -> Result:
     return result
 
 
-def known_crash(doc: Any) -> bool:
-    """A document that hits a crash pinned by an xfail test below (left out until fixed)."""
-    # An unhashable ruleset (a list or a mapping) is looked up in the registry's dict.
-    return isinstance(doc, dict) and isinstance(doc.get("ruleset"), list | dict)
-
-
 def check_file(doc: Any, name: str) -> Result:
     with tempfile.TemporaryDirectory() as tmp:
         data = _dump(doc, Path(tmp) / "data" / name).parent
@@ -257,21 +251,18 @@ SA_DOC = _with_id(SA_SCENARIO, "fuzz-sa")
 @FUZZ
 @given(st.sampled_from(CLASSES).flatmap(mutated))
 def test_mutated_class_files_are_checked(doc: Any) -> None:
-    assume(not known_crash(doc))
     check_file(doc, "fuzz-class.yaml")
 
 
 @FUZZ
 @given(mutated(NA_DOC))
 def test_mutated_naval_action_scenarios_are_checked(doc: Any) -> None:
-    assume(not known_crash(doc))
     check_file(doc, "fuzz-na.yaml")
 
 
 @FUZZ
 @given(mutated(SA_DOC))
 def test_mutated_surface_action_scenarios_are_checked(doc: Any) -> None:
-    assume(not known_crash(doc))
     check_file(doc, "fuzz-sa.yaml")
 
 
@@ -280,7 +271,6 @@ def test_mutated_surface_action_scenarios_are_checked(doc: Any) -> None:
     lambda pair: st.tuples(st.just(pair[0]), st.one_of(mutated(pair[1]), retexted(pair[1])))))
 def test_mutated_scenarios_build_whole_or_not_at_all(case: tuple[str, Any]) -> None:
     scenario, doc = case
-    assume(not known_crash(doc))
     with tempfile.TemporaryDirectory() as tmp:
         data = _dump(doc, Path(tmp) / f"{scenario}.yaml").parent
         build_kit(scenario, "--data", str(data))
@@ -315,16 +305,13 @@ def test_the_checks_can_fail() -> None:
                for line in result.stderr.splitlines()), result.stderr
 
 
-# -- crashes found by the fuzzer in code owned elsewhere (strict xfail reproducers) ----
+# -- crashes the fuzzer found, kept as regression tests (the last one still open) ------
 
 def _expect_located(result: Result, line: str) -> None:
     assert result.exit_code == 2, result.output
     assert line in result.stderr.split("\n"), result.stderr
 
 
-# known_crash() keeps the fuzz tests off this one; drop it there when this test passes.
-@pytest.mark.xfail(strict=True, reason="generator/library.py looks a non-text ruleset up in "
-                   "the registry dict: TypeError, exit 70 (check and build)")
 @pytest.mark.parametrize(("value", "found"), [("[a]", "a list"), ("{}", "a mapping")])
 def test_a_ruleset_that_is_not_text_is_located(tmp_path: Path, value: str, found: str) -> None:
     data = tmp_path / "data"
@@ -336,8 +323,7 @@ def test_a_ruleset_that_is_not_text_is_located(tmp_path: Path, value: str, found
                     "expected one of naval-action, surface-action")
 
 
-# Found by emptying each top-level table in turn (``--tables`` validation is being
-# hardened elsewhere: cardtables.py, rules.py); each is a build that ends in exit 70.
+# Found by emptying each top-level table in turn; each was a build that ended in exit 70.
 EMPTIED_TABLES_CRASH = [
     ("caliber_factor", "[]", "IndexError"),
     ("torpedo_penetration", "{}", "KeyError: 21"),
@@ -348,8 +334,6 @@ EMPTIED_TABLES_CRASH = [
 
 
 @pytest.mark.parametrize(("key", "empty", "crash"), EMPTIED_TABLES_CRASH)
-@pytest.mark.xfail(strict=True, reason="an emptied NAVAL ACTION table passes validation and "
-                   "crashes the build (exit 70)")
 def test_an_emptied_table_is_located(tmp_path: Path, key: str, empty: str, crash: str) -> None:
     tables = tmp_path / "tables.yaml"
     tables.write_text(f"{key}: {empty}\n", encoding="utf-8")
@@ -362,8 +346,6 @@ def test_an_emptied_table_is_located(tmp_path: Path, key: str, empty: str, crash
     assert not out.exists() or not any(out.rglob("*"))
 
 
-@pytest.mark.xfail(strict=True, reason="a field path is printed raw: a key holding a line break "
-                   "splits the problem over two lines (found by the fuzz, 400 random examples)")
 def test_a_key_with_a_line_break_stays_on_one_problem_line(tmp_path: Path) -> None:
     doc = copy.deepcopy(CLASSES[0])
     doc["armor"]["x\ny"] = 1
