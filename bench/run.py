@@ -403,7 +403,10 @@ def main() -> None:
 
     from fleet import ship_pairs
 
-    from generator.pipeline import DEFAULT_SCENARIO, validated_library
+    from generator.pipeline import validated_library
+    from generator.rulesets import default_scenario
+
+    DEFAULT_SCENARIO = default_scenario()
 
     library = validated_library([])
     ids = [DEFAULT_SCENARIO] if args.quick else sorted(library.scenarios)
