@@ -124,6 +124,15 @@ class LandTroops(Strict):
     tank: int = Field(ge=0, le=99)
 
 
+class Operations(Strict):
+    """Numbers of fleet operations the reference card states besides the tables."""
+
+    japanese_land_air_range: int = Field(ge=0, le=20)
+    strategic_air_later_range: int = Field(ge=0, le=20)
+    landing_craft_lift: int = Field(ge=0, le=99)
+    repairs_per_base: int = Field(ge=0, le=99)
+
+
 class CombatTables(Strict):
     """``tables/combat.yaml``: what a ``--tables`` file may replace, key by key."""
 
@@ -131,6 +140,7 @@ class CombatTables(Strict):
     combat_modifiers: dict[Annotated[str, Field(max_length=40)], Modifier] = Field(
         min_length=1, max_length=40)
     land_troops: LandTroops
+    operations: Operations
 
 
 # -- exact odds --------------------------------------------------------------------------
