@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from generator.rulesets.naval_warfare import combat, merchant, ruletables
 from generator.rulesets.naval_warfare.cli_commands import commands
+from generator.packets import Component
 from generator.rulesets.naval_warfare.units import load_units
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -492,3 +493,150 @@ def test_own_words_hook_is_clean_for_these_files() -> None:
     mine = [line for line in found.splitlines() if "naval_warfare" in line
             or "naval-warfare" in line]
     assert mine == []
+
+
+# -- the printed reference card and resolution tables, read back -----------------------
+
+
+def _context(tables: Path | None = None) -> object:
+    from generator.rulesets.base import Context, KitOptions, Request
+
+    return Context(Request("kit"), "a4", KitOptions(tables=tables))
+
+
+def _text(pdf: bytes) -> list[str]:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    return [doc[i].get_textpage().get_text_range().replace("\r\n", "\n")
+            for i in range(len(doc))]
+
+
+@pytest.fixture(scope="module")
+def card() -> list[str]:
+    import generator.rulesets.naval_warfare.reference  # noqa: F401  (registers it)
+    from generator.rulesets.naval_warfare.registry import COMPONENTS
+
+    component = COMPONENTS.get("reference-card")(_context(), None)  # type: ignore[arg-type]
+    assert isinstance(component, Component)
+    return _text(component.pdf)
+
+
+@pytest.fixture(scope="module")
+def odds_pages() -> list[str]:
+    import generator.rulesets.naval_warfare.resolution  # noqa: F401  (registers it)
+    from generator.rulesets.naval_warfare.registry import COMPONENTS
+
+    component = COMPONENTS.get("resolution-tables")(_context(), None)  # type: ignore[arg-type]
+    assert isinstance(component, Component)
+    return _text(component.pdf)
+
+
+def test_card_damage_table_reads_back_as_the_text(card: list[str]) -> None:
+    lines = "\n".join(card).splitlines()
+    assert "-2 or less -1 0 1 2 3 4 5 6 7 8 9 10 11 12 +" in lines
+    start = lines.index("-2 or less -1 0 1 2 3 4 5 6 7 8 9 10 11 12 +") + 1
+    assert lines[start:start + 20] == DAMAGE_TEXT.splitlines()
+
+
+def test_card_colour_table_reads_back_as_the_text(card: list[str]) -> None:
+    lines = "\n".join(card).splitlines()
+    labels = ["-6 or less", "-5 / -4", "-3 / -2", "-1", "0", "+1", "+2 / +3", "+4 / +5",
+              "+6 or more"]
+    start = lines.index("difference 1:3 or less 1:2 2:3 1:1 3:2 2:1 5:2 3:1 4:1 or more") + 1
+    expected = [" ".join([label, *["Yellow *" if c == "_" else NAMES[c] for c in row]])
+                for label, row in zip(labels, COLOUR_ROWS, strict=True)]
+    assert lines[start:start + 9] == expected
+    assert lines[start + 9].startswith("* DEFAULT: this cell is blank in the text")
+
+
+def test_card_loss_table_reads_back_as_the_text(card: list[str]) -> None:
+    lines = "\n".join(card).splitlines()
+    start = lines.index("Surface Submarines % of raider CV German submarines All other raiders")
+    assert lines[start + 1:start + 6] == [
+        "Red (bad) 40% 20% 10% Nil Nil",
+        "Orange 30% 10% 20% 1 per 2 units (round down) Nil",
+        "Yellow 20% 10% 20% 1 per unit 1 per 2 units (round down)",
+        "Blue 10% 10% 20% 2 per unit 1 per unit",
+        "Green (good) 10% Nil 30% 3 per unit 2 per unit",
+    ]
+
+
+def test_card_units_modifiers_and_prose_come_from_the_data(card: list[str]) -> None:
+    text = "\n".join(card)
+    for unit in load_units().values():
+        assert (f"{unit.name} {unit.fleet} {unit.attack} {unit.defence} "
+                f"{unit.fleet // 2}-{unit.attack // 2}-{unit.defence // 2} {unit.range}") in text
+    assert "Outnumbered 2:1 (CV) -1 DEFAULT *" in text
+    assert "No LSP allocated to the Task Force -3 DEFAULT *" in text
+    assert "Air supremacy (3:1 or more in Air Points) +2\n" in text
+    assert "landing troops add 8 CV per manpower point and 6 per tank point" in text
+    assert "Ships operate up to 4 sea areas" in text
+    for step in range(1, 11):
+        assert f"• {step}. " in text
+    assert "Logistic Support Point 1/2 (2 Tonnage Points per LSP)" in text
+
+
+def test_card_follows_a_tables_file(tmp_path: Path, rules: ruletables.RuleTables) -> None:
+    import yaml
+
+    import generator.rulesets.naval_warfare.reference  # noqa: F401
+    from generator.rulesets.naval_warfare.registry import COMPONENTS
+
+    mods = {k: m.model_dump(mode="json", exclude_none=True)
+            for k, m in rules.combat.combat_modifiers.items()}
+    for m in mods.values():
+        m["default"] = False
+    mods["no-lsp"]["value"] = -4
+    path = tmp_path / "mine.yaml"
+    path.write_text(yaml.safe_dump({"combat_modifiers": mods,
+                                    "land_troops": {"manpower": 7, "tank": 5}}),
+                    encoding="utf-8")
+    component = COMPONENTS.get("reference-card")(_context(path), None)  # type: ignore[arg-type]
+    assert isinstance(component, Component)
+    text = "\n".join(_text(component.pdf))
+    assert "No LSP allocated to the Task Force -4\n" in text
+    assert "the text lost the sign" not in text
+    assert "landing troops add 7 CV per manpower point and 5 per tank point" in text
+
+
+def test_resolution_steps_grids_read_back_exactly(odds_pages: list[str]) -> None:
+    from generator.dice import percent
+
+    text = "\n".join(odds_pages)
+    for modifier, label in ((-3, "-3"), (0, "0"), (4, "+4")):
+        block = text.split(f"Net modifier {label}\n", 1)[1].splitlines()
+        assert block[0] == "CV 0 1 2 3 4 5 Mean"
+        for cv in (1, 9, 14, 20):
+            dist = brute_steps(cv, modifier)
+            cells = [percent(dist[n], 1).rstrip("%") if dist.get(n) else "–" for n in range(6)]
+            mean = sum((n * p for n, p in dist.items()), Fraction(0))
+            assert block[cv] == " ".join([str(cv), *cells, f"{float(mean):.2f}"])
+
+
+def test_resolution_merchant_grids_read_back_exactly(odds_pages: list[str]) -> None:
+    from generator.dice import percent
+
+    text = "\n".join(odds_pages)
+    for column, label in ((7, "3:1"), (3, "1:1"), (0, "1:3 or less")):
+        block = text.split(f"Odds {label}\n", 1)[1].splitlines()
+        rows = {line.split(" ")[0]: line for line in block[2:25]}
+        for modifier in (-2, 0, 3):
+            chances = brute_colours(column, modifier)
+            cells = [percent(chances[c], 1).rstrip("%") if chances.get(c) else "–"
+                     for c in ("Red", "Orange", "Yellow", "Blue", "Green")]
+            german = sum((p * LOSSES[c][3] for c, p in chances.items()), Fraction(0))
+            key = f"{modifier:+d}" if modifier else "0"
+            assert rows[key].startswith(" ".join([key, *cells, f"{float(german):.2f}"]))
+
+
+def test_resolution_battle_grid_reads_back(odds_pages: list[str],
+                                           rules: ruletables.RuleTables) -> None:
+    text = "\n".join(odds_pages)
+    row = next(line for line in text.splitlines() if line.startswith("12 100/0 100/0 100/0"))
+    cells = row.split()[1:]
+    # 12 against 12: no outnumbering; brute force over both dice.
+    mine = brute_steps(12, 0)
+    more = sum((p * q for (x, p), (y, q) in itertools.product(mine.items(), mine.items())
+                if x > y), Fraction(0))
+    assert cells[5] == f"{round(float(more) * 100)}/{round(float(more) * 100)}"

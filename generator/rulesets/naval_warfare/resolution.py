@@ -170,10 +170,10 @@ def render_resolution(rules: RuleTables, units: dict[str, UnitType], paper: Pape
         "every roll reads the end column, so the ends stand for everything beyond.")
     doc.space(2)
     most = max(max(r) for r in table.rows.values())
-    grids = [(f"Net modifier {modifier_label(m, span)}", steps_grid(table, m, most))
-             for m in span]
-    for start in range(0, len(grids), 3):
-        doc.add(side_by_side(grids[start:start + 3]))
+    titled = [(f"Net modifier {modifier_label(m, span)}", steps_grid(table, m, most))
+              for m in span]
+    for start in range(0, len(titled), 3):
+        doc.add(side_by_side(titled[start:start + 3]))
 
     doc.anchor("Naval combat: more than 20 CV")
     doc.paragraph(f"Naval combat: more than {table.cv_per_die} CV", "h2")
