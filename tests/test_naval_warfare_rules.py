@@ -18,9 +18,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from generator.packets import Component
 from generator.rulesets.naval_warfare import combat, merchant, ruletables
 from generator.rulesets.naval_warfare.cli_commands import commands
-from generator.packets import Component
 from generator.rulesets.naval_warfare.units import load_units
 
 ROOT = Path(__file__).resolve().parent.parent
