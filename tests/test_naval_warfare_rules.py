@@ -640,3 +640,58 @@ def test_resolution_battle_grid_reads_back(odds_pages: list[str],
     more = sum((p * q for (x, p), (y, q) in itertools.product(mine.items(), mine.items())
                 if x > y), Fraction(0))
     assert cells[5] == f"{round(float(more) * 100)}/{round(float(more) * 100)}"
+
+
+# -- the naval-combat command ---------------------------------------------------------
+
+
+def test_naval_combat_command_matches_brute_force(cli: click.Group) -> None:
+    code, out, _ = run(cli, "naval-combat", "--force", "2 heavy-ship, 1 fleet-carrier, 1 air",
+                       "--enemy", "3 heavy-ship, 1 light-cruiser", "--with", "fleet-base")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == ("You: 2 heavy-ship, 1 fleet-carrier, 1 air; fleet CV 21, 1 Air Point; "
+                        "modifiers air-supremacy +2, fleet-base +1; net +3; dice on rows 20+1")
+    assert lines[1] == ("Enemy: 3 heavy-ship, 1 light-cruiser; fleet CV 18, 0 Air Points; "
+                        "modifiers air-inferiority -2 (DEFAULT); net -2; dice on rows 18")
+    mine, theirs = brute_steps(21, 3), brute_steps(18, -2)
+    more = sum((p * q for (x, p), (y, q) in itertools.product(mine.items(), theirs.items())
+                if x > y), Fraction(0))
+    tie = sum((p * q for (x, p), (y, q) in itertools.product(mine.items(), theirs.items())
+               if x == y), Fraction(0))
+    from generator.dice import percent
+
+    assert lines[-1] == (f"You inflict more: {percent(more, 1)}; the enemy inflicts more: –; "
+                         f"equal: {percent(tie, 1)}")
+
+
+def test_naval_combat_one_result(cli: click.Group) -> None:
+    code, out, _ = run(cli, "naval-combat", "--force", "5 heavy-ship, 1 fleet-carrier, 1 air",
+                       "--enemy", "12", "--rolls", "4,2", "--enemy-rolls", "3")
+    assert code == 0
+    assert out.splitlines()[2:] == [
+        "You inflict 7 steps (row 20: 4 +4 = 8 -> 4; row 16: 2 +4 = 6 -> 3)",
+        "The enemy inflicts 1 step (row 12: 3 -4 = -1 -> 1)",
+    ]
+    assert DAMAGE[20][8 + 2] == 4 and DAMAGE[16][6 + 2] == 3 and DAMAGE[12][-1 + 2] == 1
+
+
+def test_naval_combat_bad_input(cli: click.Group) -> None:
+    code, out, err = run(cli, "naval-combat", "--force", "2 heavyship", "--enemy", "",
+                         "--with", "fleetbase,air-supremacy", "--rolls", "9")
+    assert code == 2 and out == ""
+    assert err.splitlines()[1:] == [
+        "--enemy: found nothing, expected a Task Force such as \"2 heavy-ship, 1 "
+        "fleet-carrier, 1 air\" or a CV such as \"25\"",
+        "--with: found 'fleetbase', expected one of fleet-base, no-lsp, no-landing-craft, "
+        "lsp-per-unit; did you mean 'fleet-base'?",
+        "--with: found 'air-supremacy', expected a modifier the forces do not set (it follows "
+        "from the CVs or Air Points): fleet-base, no-lsp, no-landing-craft, lsp-per-unit",
+        "--rolls: found '9', expected d6 rolls from 1 to 6, separated by commas",
+        "--enemy-rolls: found nothing, expected both sides' rolls to resolve one result",
+    ]
+    assert "did you mean 'heavy-ship'?" in err.splitlines()[0]
+    code, _, err = run(cli, "naval-combat", "--force", "45", "--enemy", "3", "--rolls", "1,2",
+                       "--enemy-rolls", "1")
+    assert (code, err.strip()) == (2, "error: --rolls: found 2 rolls, expected 3 (one die per "
+                                      "20 CV or part)")

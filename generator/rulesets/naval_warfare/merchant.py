@@ -213,8 +213,8 @@ class Group:
     count: int
     damaged: bool = False
 
-    def value(self, which: Literal["attack", "defence"]) -> int:
-        """Commerce attack or defence of the group (a damaged unit at half, rounded down)."""
+    def value(self, which: Literal["fleet", "attack", "defence"]) -> int:
+        """Fleet, commerce attack or defence CV of the group (damaged: half, rounded down)."""
         one: int = getattr(self.unit, which)
         return self.count * (one // 2 if self.damaged else one)
 
@@ -230,14 +230,18 @@ class Force:
     groups: tuple[Group, ...] = ()
     nation: str = ""
 
-    def cv(self, which: Literal["attack", "defence"]) -> int:
-        """Total commerce attack or defence."""
+    def cv(self, which: Literal["fleet", "attack", "defence"]) -> int:
+        """Total fleet, commerce attack or commerce defence CV."""
         return sum(g.value(which) for g in self.groups)
 
     def steps(self, air_points: list[str]) -> int:
         """Steps the force can lose: 2 a ship unit, 1 once damaged, 1 an Air Point."""
         return sum(g.count * (1 if g.damaged or g.unit.id in air_points else 2)
                    for g in self.groups)
+
+    def air(self, air_points: list[str]) -> int:
+        """How many Air Points the force holds."""
+        return sum(g.count for g in self.groups if g.unit.id in air_points)
 
     def describe(self) -> str:
         """The force as written back (``"4 submarine, 2 escort"``), or ``"none"``."""
