@@ -695,3 +695,57 @@ def test_naval_combat_bad_input(cli: click.Group) -> None:
                        "--enemy-rolls", "1")
     assert (code, err.strip()) == (2, "error: --rolls: found 2 rolls, expected 3 (one die per "
                                       "20 CV or part)")
+
+
+def test_a_broken_colour_table_is_located(tmp_path: Path, rules: ruletables.RuleTables) -> None:
+    import yaml
+
+    from generator.errors import DataError
+
+    table = rules.merchant.colour_table.model_dump(mode="json")
+    table["table"]["rows"]["0"] = table["table"]["rows"]["0"][:8]
+    table["table"]["rows"]["1"][2] = "Purple"
+    path = tmp_path / "broken.yaml"
+    path.write_text(yaml.safe_dump({"colour_table": table}, sort_keys=False), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        ruletables.load(path)
+    messages = [f"{p.path}: {p.message}" for p in caught.value.problems]
+    assert messages == [
+        "colour_table.table.rows.0: found 8 cells, expected 9 (one per column)",
+        "colour_table.table.rows.1.2: found result 'Purple', expected one of the legend's keys: "
+        "Red, "
+        "Orange, Yellow, Blue, Green",
+    ]
+    assert all(p.file == str(path) and p.line > 0 for p in caught.value.problems)
+
+
+def test_a_default_cell_must_match_the_table(tmp_path: Path,
+                                             rules: ruletables.RuleTables) -> None:
+    import yaml
+
+    from generator.errors import DataError
+
+    table = rules.merchant.colour_table.model_dump(mode="json")
+    table["defaults"][0]["value"] = "Green"
+    path = tmp_path / "mismatch.yaml"
+    path.write_text(yaml.safe_dump({"colour_table": table}, sort_keys=False), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        ruletables.load(path)
+    assert "found 'Green', expected the table's own cell there ('Yellow')" in str(
+        caught.value.problems[0])
+
+
+def test_odds_headings_from_a_tables_file_are_text(tmp_path: Path,
+                                                    rules: ruletables.RuleTables) -> None:
+    import yaml
+
+    import generator.rulesets.naval_warfare.resolution  # noqa: F401
+    from generator.rulesets.naval_warfare.registry import COMPONENTS
+
+    table = rules.merchant.colour_table.model_dump(mode="json")
+    table["column_labels"][0] = "<b>1:3</b> & <img>"
+    path = tmp_path / "markup.yaml"
+    path.write_text(yaml.safe_dump({"colour_table": table}), encoding="utf-8")
+    component = COMPONENTS.get("resolution-tables")(_context(path), None)  # type: ignore[arg-type]
+    assert isinstance(component, Component)
+    assert "Odds <b>1:3</b> & <img>" in "\n".join(_text(component.pdf))

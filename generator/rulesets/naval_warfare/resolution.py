@@ -25,6 +25,7 @@ from generator.rulesets.naval_warfare.merchant import COLOURS, Calculator
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType
+from generator.safetext import text
 from generator.units import MM
 
 NONE = "–"
@@ -211,7 +212,7 @@ def render_resolution(rules: RuleTables, units: dict[str, UnitType], paper: Pape
     for label, grid in zip(colours.column_labels, grids, strict=True):
         doc.ensure(_height(grid) + 10 * MM)
         doc.anchor(f"Odds {label}")
-        doc.paragraph(f"Odds {label}", "h3")
+        doc.paragraph(f"Odds {text(label)}", "h3")
         doc.grid(grid)
         doc.space(2)
     pdf, pages = doc.finish()

@@ -12,6 +12,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from generator.dietable import table_problems
 from generator.errors import Problem
 from generator.rulesets.naval_warfare.combat import CombatTables
@@ -25,10 +27,39 @@ MERCHANT_FILE = TABLES / "merchant.yaml"
 
 
 def _colour_problems(doc: SourceDoc) -> list[Problem]:
-    """The colour table's die-table faults, located (when the file gives that table)."""
-    if isinstance(doc.data, dict) and "colour_table" in doc.data:
-        return table_problems(doc, ("colour_table", "table"))
-    return []
+    """The colour table's faults, located (when the file gives that table).
+
+    The die table's own faults first; then each DEFAULT cell must name a row and column
+    of the table and repeat the cell it marks.
+    """
+    if not isinstance(doc.data, dict) or "colour_table" not in doc.data:
+        return []
+    problems = table_problems(doc, ("colour_table", "table"))
+    given = doc.data["colour_table"]
+    if problems or not isinstance(given, dict):
+        return problems
+    table, defaults = given.get("table"), given.get("defaults")
+    if not isinstance(table, dict) or not isinstance(defaults, list):
+        return problems
+    rows = {str(k): v for k, v in (table.get("rows") or {}).items()}
+    columns = [str(c) for c in table.get("columns") or []]
+    for i, cell in enumerate(defaults):
+        if not isinstance(cell, dict):
+            continue
+        loc = ("colour_table", "defaults", i)
+        row, column = str(cell.get("row")), str(cell.get("column"))
+        if row not in rows:
+            problems.append(doc.problem((*loc, "row"), f"found '{row}', expected a row of the "
+                                        f"table: {', '.join(rows)}"))
+        elif column not in columns:
+            problems.append(doc.problem((*loc, "column"), f"found '{column}', expected a "
+                                        f"column: {', '.join(columns)}"))
+        elif isinstance(rows[row], list) and len(rows[row]) == len(columns):
+            actual = str(rows[row][columns.index(column)])
+            if str(cell.get("value")) != actual:
+                problems.append(doc.problem((*loc, "value"), f"found '{cell.get('value')}', "
+                                            f"expected the table's own cell there ('{actual}')"))
+    return problems
 
 
 @dataclass(frozen=True)
@@ -53,8 +84,13 @@ def bundled() -> RuleTables:
                    precheck=_colour_problems))
 
 
-def load(override: Path | None = None) -> RuleTables:
+def load(override: Path | None = None, others: tuple[type[BaseModel], ...] = ()) -> RuleTables:
     """The bundled tables, with a user's file replacing top-level keys.
+
+    Args:
+        override: The user's ``--tables`` file, if any.
+        others: Models of further tables the same file may hold (the kit's own), whose
+            keys are accepted here and left to their readers.
 
     Raises:
         DataError: A located message for every problem in the user's file.
@@ -63,7 +99,8 @@ def load(override: Path | None = None) -> RuleTables:
     base = bundled()
     if override is None:
         return base
-    given = load_overrides(override, CombatTables, MerchantTables, precheck=_colour_problems)
+    given = load_overrides(override, CombatTables, MerchantTables, *others,
+                           precheck=_colour_problems)
     combat = {k: v for k, v in given.items() if k in CombatTables.model_fields}
     merchant = {k: v for k, v in given.items() if k in MerchantTables.model_fields}
     return RuleTables(base.combat.model_copy(update=combat),
