@@ -69,7 +69,7 @@ def mobility_odds(tables: Tables, modifier: int, what: str = "speed") -> dict[fl
             amount = float(roll.speed if what == "speed" else roll.mvr_cm)
             share = Fraction(roll.high - roll.low + 1, sides)
             out[amount] = out.get(amount, Fraction(0)) + p * trigger * share
-    return dict(sorted(out.items()))
+    return {k: v for k, v in sorted(out.items()) if v}
 
 
 def special_odds(tables: Tables, modifier: int, optional_fire: bool = False
