@@ -117,8 +117,10 @@ def combat_breakdown(tables: Tables, shooter: UnitView, weapon: WeaponView,
         "sea_state": conditions.sea_state, "multiple_mounts": weapon.mounts > 1,
         "shooter_fires": conditions.shooter_fires, "rocket_pod": weapon.kind == "rocket"}
     out: list[tuple[str, int]] = []
-    for group in tables.combat_modifiers.groups:
-        if attack != SHIP_VS_SHIP and ALL not in group.used_by and attack not in group.used_by:
+    table = tables.combat_modifiers
+    for group in table.groups:
+        used_by = table.used_by(group)
+        if attack != SHIP_VS_SHIP and ALL not in used_by and attack not in used_by:
             continue
         labels = {i: group.label.rstrip(":") + (f" {row.label}" if row.label else "")
                   for i, row in enumerate(group.rows)}

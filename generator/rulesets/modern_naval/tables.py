@@ -229,7 +229,22 @@ class CombatModifiers(Strict):
     title: Label
     header: tuple[Label, Label, Label]
     die: Die
+    attacks: dict[Annotated[str, Field(max_length=20)], Label] = Field(min_length=1,
+                                                                      max_length=12)
     groups: list[CombatGroup] = Field(min_length=1, max_length=20)
+
+    @model_validator(mode="after")
+    def _known(self) -> CombatModifiers:
+        for group in self.groups:
+            for key in group.used_by:
+                if key not in self.attacks:
+                    raise ValueError(f"found used_by '{key}' in '{group.label}', expected one "
+                                     f"of {', '.join(self.attacks)}")
+        return self
+
+    def used_by(self, group: CombatGroup) -> list[str]:
+        """The attacks a group names, as printed."""
+        return [self.attacks[key] for key in group.used_by]
 
 
 SeekerName = Literal["ARH", "SARH", "CMD (V)", "CMD (R)", "CMD (Wire)", "IR"]
