@@ -298,3 +298,183 @@ def test_tables_override_error_is_located(tmp_path: Path) -> None:
         load_tables(user)
     assert [str(p) for p in err.value.problems] == [
         f"{user}:3:10: to_hit.score: found 99, expected a number of at most 60"]
+
+
+# -- the reference card, read back ------------------------------------------------------------
+# The text's tables are written here column by column and bottom-up (``up`` turns them
+# back into printed lines, top-down): a row-by-row copy of labels would repeat the text's
+# own wording at length. Each test finds every row as a printed line, in the text's order.
+
+
+def pdf_lines(pdf: bytes) -> list[str]:
+    """Every text line of a PDF, whitespace collapsed."""
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(pdf)
+    lines = []
+    for page in doc:
+        text = page.get_textpage().get_text_range()
+        lines += [" ".join(line.split()) for line in text.splitlines()]
+    return lines
+
+
+def up(*columns: list[str]) -> list[str]:
+    """Columns written bottom-up, as printed lines top-down (empty cells print nothing)."""
+    return [" ".join(c for c in cells if c)
+            for cells in zip(*[list(reversed(c)) for c in columns], strict=True)]
+
+
+@pytest.fixture(scope="module")
+def card_lines(tables: Tables) -> list[str]:
+    """The reference card's lines."""
+    from generator.rulesets.modern_naval.reference import render_reference
+
+    return pdf_lines(render_reference(tables, "a4", "test").pdf)
+
+
+def in_order(lines: list[str], expected: list[str]) -> None:
+    """Every expected line is printed, in this order."""
+    at = 0
+    for line in expected:
+        assert line in lines[at:], f"missing or out of order: {line!r}"
+        at = lines.index(line, at) + 1
+
+
+SIZES_UP = ["Very Large", "Large", "Medium", "Small", "Very Small"]
+D20_SIZES_UP = ["+4", "+2", "+0", "-2", "-4"]
+
+
+def test_card_movement_turning_initiative(card_lines: list[str]) -> None:
+    in_order(card_lines, up(
+        ["0", "6", "5", "4", "3", "2", "1"],
+        ["Does not move but may drift",
+         *[f"{low} and {high} cm" for low, high in ((25, 30), (20, 25), (15, 20), (10, 15),
+                                                    (5, 10), (1, 5))]]))
+    in_order(card_lines, up(["10", "8", "6", "4", "2", "MVR"],
+                            ["10 cm", "8 cm", "6 cm", "4 cm", "2 cm", "Minimum Move"]))
+    in_order(card_lines, up(
+        ["Force has lost half of its Units", "Force has more models deployed on table",
+         "Commander on table"], ["- 2", "+ 2", "+ 2 to - 2"]))
+
+
+def test_card_turn_sequence(card_lines: list[str]) -> None:
+    movement = up(["2e)", "2d)", "2c)", "2b)", "2a)"],
+                  ["Move aircraft and helicopters a 2nd time", "Move autonomous torpedoes",
+                   "Move vessels and guided torpedoes", "Move aircraft and helicopters",
+                   "Move civilian vessels"])
+    combat = up(["5e)", "5d)", "5c)", "5b)", "5a)"],
+                ["Resolve incoming hits by missiles and torpedoes", "Fire CIWS",
+                 "Deploy Countermeasures", "Shoot SAMs",
+                 "Shoot guns and rockets, drop unguided bombs"])
+    phases = up(["7", "6", "5", "4", "3", "2", "1"],
+                ["End Phase", "Damage Control – can be done simultaneously", "Combat Phase",
+                 "Launch Phase", "Spotting Phase", "Movement Phase", "Determine initiative"])
+    in_order(card_lines, [*phases[:2], *movement, *phases[2:5], *combat, *phases[5:]])
+
+
+def test_card_detection(card_lines: list[str]) -> None:
+    in_order(card_lines, up(
+        ["Contact Marker being detected is Aircraft type",
+         "Very Large Aircraft detecting at High Altitude",
+         "Large Aircraft detecting at Medium Altitude",
+         "Medium Aircraft detecting at Low Altitude", "Small", "Very Small"],
+        ["+20 cm", "140 cm", "120 cm", "100 cm", "80 cm", "60 cm"]))
+    in_order(card_lines, up(
+        ["Detecting vessel has 5 or 6 Speed Markers", "FCS is 3 rd Generation",
+         "FCS is 1 st Generation", "If Sea State is 6", "If Sea State is 4 to 5",
+         "If LOS is traced through another vessel",
+         "If LOS to target extends beyond it to land within 30cm",
+         "Crew Quality of detecting Unit"],
+        ["- 1", "+ 1", "- 1", "- 2", "- 1", "- 1 per vessel", "- 1", "± 0 to 2"]))
+    in_order(card_lines, up(
+        ["Radar Contact being identified is Aircraft type",
+         "Very Large Aircraft identifying from High Altitude",
+         "Large Aircraft identifying from Medium Altitude",
+         "Medium Aircraft identifying from Low Altitude", "Small", "Very Small"],
+        ["+10 cm", "70 cm", "60 cm", "50 cm", "40 cm", "30 cm"]))
+    in_order(card_lines, up(
+        ["Identifying vessel has 5 or 6 Speed Markers", "If Sea State is 6",
+         "If Sea State is 4 to 5", "Crew Quality of identifying Unit"],
+        ["- 1", "- 2", "- 1", "± 0 to 2"]))
+
+
+def test_card_combat_table(card_lines: list[str]) -> None:
+    aa, sga, rocket, gun = ("Air vs air", "Ship gun vs air", "Air rocket vs ship",
+                            "Air gun vs ship")
+    labels = ["Rocket Pod or Salvo Rocket Launcher firing", "Firing vessel is on Fire",
+              "Multiple Mounts", "6", "5", "4", "Sea State if greater than 3",
+              "None", "3rd", "2nd", "1st Generation", "Fire Control System:",
+              "6", "5", "4 or any air target", "3", "1 or 2", "0", "Target Speed Markers:",
+              "6", "5", "1 to 4", "0", "Shooter Speed Markers:",
+              *SIZES_UP, "Target Size:", "Crew Quality (firing Unit)"]
+    values = ["-2", "-1 per Fire", "+1", "-6", "-5", "-4", "",
+              "+0", "+4", "+3", "+2", "",
+              "-5", "-2", "+0", "+2", "+5", "+8", "",
+              "-5", "-2", "+0", "-4", "",
+              *D20_SIZES_UP, "", "± 0 to 2"]
+    used = [rocket, sga, sga, sga, rocket, gun, "Bombs",
+            "", aa, sga, gun, "Bombs",
+            "", "", aa, sga, rocket, gun, "Bombs",
+            "", "", "", "", sga,
+            "", aa, sga, rocket, gun, "Bombs", "All attacks"]
+    in_order(card_lines, up(labels, values, used))
+
+
+SEEKERS_UP = ["IR", "CMD (Wire)", "CMD (R)", "CMD (V)", "", "", "SARH", "", "", "ARH"]
+GENS_UP = ["—", "—", "—", "—", "3rd", "2nd", "1st", "3rd", "2nd", "1st"]
+ECM1_UP = ["n/a", "n/a", "-3", "n/a", "-1", "-3", "-5", "-2", "-4", "-6"]
+ECM2_UP = ["n/a", "n/a", "-5", "n/a", "-3", "-5", "-7", "-4", "-6", "-8"]
+ECM3_UP = ["-2", "n/a", "-8", "n/a", "-5", "-7", "-9", "-6", "-8", "-10"]
+
+
+def test_card_sam_and_missile_tables(card_lines: list[str]) -> None:
+    grid = up(SEEKERS_UP, GENS_UP, ECM1_UP, ECM2_UP, ECM3_UP)
+    seekers = "CMD or SARH"
+    fire = f"Firing vessel is on Fire -1 per Fire (only if using {seekers})"
+    crew = "Crew Quality (firing ship) ± 0 to 2"
+    in_order(card_lines, [
+        "SAM Modifiers Table", *grid, crew, "Target Size:",
+        *up(SIZES_UP[1:], D20_SIZES_UP[1:]), fire, "SAM vs Missile Target -5",
+        "Very Large (DEFAULT) +4",
+        "Missile Modifiers Table", *grid,
+        *up(["", *SIZES_UP], ["", *D20_SIZES_UP], ["6", "5", "4", "3", "1 or 2", "0"],
+            ["-5", "-2", "+0", "+2", "+5", "+8"]),
+        crew, fire, "d20 11+ (DEFAULT)"])
+
+
+def test_card_damage_tables(card_lines: list[str]) -> None:
+    in_order(card_lines, up(
+        ["Aircraft hit", "Target currently Critically Damage",
+         "Target currently Heavily Damaged", "Target currently Lightly Damaged",
+         "Weapon Damage Modifier (shown in the Weapon Data tables)",
+         "Target Damage Modifier (shown in the Ship Data tables)"],
+        ["+ 1 per damage marker", "+ 3", "+ 2", "+ 1", "± n", "± n"]))
+    results = [line for line in card_lines
+               if line.startswith(("0 or less ", "1 – 3 ", "4 – 6 ", "7 – 9 ", "10 or more "))]
+    starts = up(["10 or more Wrecked", "7 – 9 Critical Damage", "4 – 6 Heavy Damage",
+                 "1 – 3 Light Damage", "0 or less Intact"])
+    assert len(results) == 5
+    assert all(r.startswith(start) for r, start in zip(results, starts, strict=True))
+    assert ["9+ knocks" in results[1], "6+ knocks" in results[2], "3+ knocks" in results[3]] \
+        == [True] * 3
+    in_order(card_lines, up(
+        ["Critical Damage"] * 3 + ["Heavy Damage"] * 3, ["3+"] * 3 + ["6+"] * 3,
+        ["10", "7 to 9", "1 to 6"] * 2, ["-4", "-3", "-2", "-3", "-2", "-1"],
+        ["+8 cm", "+6 cm", "+4 cm", "+6 cm", "+4 cm", "+2 cm"]))
+    in_order(card_lines, up(["1", "2 to 3", "4 to 6", "7 to 10"], ["4", "3", "2", "1"]))
+    firsts = [line.split(" ")[0] for line in card_lines]
+    assert {"6", "7", "8", "9", "10"} <= set(firsts)
+    assert any(line.startswith("1 (or 2) – 5 ") for line in card_lines)
+    in_order(card_lines, up(
+        ["3 or lower", "4 to 7", "8 or more"], ["Systems: No effect"] * 2 + [
+            "Systems: System repaired"],
+        ["Fires: add a Fire.", "Fire: No change", "Fires: One Fire is extinguished"]))
+
+
+def test_card_follows_tables_override(tmp_path: Path) -> None:
+    from generator.rulesets.modern_naval.reference import render_reference
+
+    user = tmp_path / "t.yaml"
+    user.write_text("to_hit: {die: d20, score: 13}\n")
+    lines = pdf_lines(render_reference(load_tables(user), "letter", "test").pdf)
+    assert "d20 13+ (DEFAULT)" in lines

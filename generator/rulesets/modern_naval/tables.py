@@ -546,3 +546,15 @@ def load_tables(override: Path | None = None) -> Tables:
         return bundled_tables()
     given = load_overrides(override, Tables)
     return bundled_tables().model_copy(update=given)
+
+
+def data_value(data: object, key: str, default: object = None) -> object:
+    """A value of the context's derived data, a mapping or an object with attributes."""
+    if isinstance(data, dict):
+        return data.get(key, default)
+    return getattr(data, key, default)
+
+
+def context_tables(options: object) -> Tables:
+    """The tables for a build: bundled, or replaced by the user's ``--tables`` file."""
+    return load_tables(getattr(options, "tables", None))
