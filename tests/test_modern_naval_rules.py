@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.rulesets.base import Context, KitOptions, Rendered, Request
 from generator.rulesets.modern_naval import combat, control, damage, detection
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.tables import Tables, bundled_tables, load_tables
@@ -24,6 +25,15 @@ D20 = range(1, 21)
 def frac(hits: int, total: int) -> Fraction:
     """An exact chance."""
     return Fraction(hits, total)
+
+
+@pytest.fixture(scope="module")
+def ctx(saar: UnitView, osa: UnitView, a4: UnitView) -> Context:
+    """A hand-made build context: Israel (two Sa'ar 3 and an A-4) against Syria (three Osa)."""
+    return Context(Request("kit", "latakia"), "a4", KitOptions(),
+                   sides={"israel": "Israel", "syria": "Syria"}, values={"scenario": "latakia"},
+                   data={"views": {"israel": [saar, saar, a4], "syria": [osa, osa, osa]},
+                         "conditions": Conditions(), "foot": "Latakia · test"})
 
 
 @pytest.fixture(scope="module")
@@ -478,3 +488,66 @@ def test_card_follows_tables_override(tmp_path: Path) -> None:
     user.write_text("to_hit: {die: d20, score: 13}\n")
     lines = pdf_lines(render_reference(load_tables(user), "letter", "test").pdf)
     assert "d20 13+ (DEFAULT)" in lines
+
+
+# -- markers --------------------------------------------------------------------------------
+
+
+def art_bytes(art: object, width: float, height: float) -> bytes:
+    """One face drawn alone on a page (an invariant PDF, so equal drawings give equal bytes)."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(width, height), invariant=1)
+    art(c, width, height, 0.0)  # type: ignore[operator]
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def israel_markers(ctx: Context) -> Rendered:
+    """Israel's marker sheets."""
+    from generator.rulesets.modern_naval.markers import markers
+
+    return markers(ctx, "israel")
+
+
+def test_contact_fronts_identical(israel_markers: Rendered) -> None:
+    contacts = [p for p in israel_markers.pieces if p.group == "contact"]
+    # Three units, four dummies (the bundled count when the scenario gives none).
+    assert len(contacts) == 3 + 4
+    fronts = {art_bytes(p.front, p.width, p.height) for p in contacts}
+    assert len(fronts) == 1
+    backs = [art_bytes(p.back, p.width, p.height) for p in contacts if p.back is not None]
+    assert len(set(backs)) == len(contacts)          # each back is its own
+    assert {p.title for p in contacts} == {f"Contact {n}" for n in range(1, 8)}
+    assert {p.id for p in contacts} == {f"contact.israel.{n}" for n in range(1, 8)}
+
+
+def test_marker_sheet_text(israel_markers: Rendered) -> None:
+    lines = pdf_lines(israel_markers.component.pdf)
+    text = " ".join(lines)
+    for word in ("RADAR", "CIVILIAN", "vessel", "aircraft", "MISSILE", "FIRE", "BLACKOUT",
+                 "LIGHT", "HEAVY", "CRITICAL", "WRECKED", "KO 9+", "KO 6+", "KO 3+",
+                 "lights 10 cm", "+1 to damage", "1–5 cm", "25–30 cm", "drifts"):
+        assert word in text, word
+    assert text.count("DUMMY") == 4
+    assert text.count("Sa'ar 3") == 2 and text.count("A-4 Skyhawk") == 1
+    speeds = [p for p in israel_markers.pieces if p.group == "speed"]
+    assert [p.title for p in speeds] == [f"Speed {n}" for n in range(7)]
+    assert all(p.quantity == 2 for p in speeds)      # two Sa'ar 3, speed 6
+    missiles = [p for p in israel_markers.pieces if p.group == "missile"]
+    assert len(missiles) == 2 * 5                    # Gabriel: five rounds each
+    assert not israel_markers.warnings
+
+
+def test_generic_markers(ctx: Context) -> None:
+    from generator.rulesets.modern_naval.markers import markers
+
+    generic = Context(Request("markers"), "letter", KitOptions())
+    r = markers(generic, None)
+    assert any(p.group == "contact" for p in r.pieces)
+    assert r.component.pages >= 1
