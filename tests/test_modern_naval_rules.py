@@ -551,3 +551,44 @@ def test_generic_markers(ctx: Context) -> None:
     r = markers(generic, None)
     assert any(p.group == "contact" for p in r.pieces)
     assert r.component.pages >= 1
+
+
+# -- aids in cm ---------------------------------------------------------------------------------
+
+
+def test_movement_bands_are_five_cm(tables: Tables) -> None:
+    from generator.rulesets.modern_naval.aids import movement_strip
+    from generator.units import MM
+
+    strip = movement_strip(tables)
+    assert len(strip.bands) == 6
+    for k, band in enumerate(strip.bands, 1):
+        assert abs(band.start / MM - 50 * (k - 1)) < 0.01
+        assert abs((band.end - band.start) / MM - 50.0) < 0.01
+    assert [b.label for b in strip.bands][:2] == ["1 marker: 1–5 cm", "2 markers: 5–10 cm"]
+    assert abs(strip.length / MM - 300) < 0.01
+
+
+def test_turning_and_range_gauges(tables: Tables) -> None:
+    from generator.rulesets.modern_naval.aids import search_strip, turning_strip
+    from generator.units import MM
+
+    turning = {round(m.at / MM, 2): m.label for m in turning_strip(tables).marks if m.label}
+    assert turning == {20.0: "MVR 2", 40.0: "MVR 4", 60.0: "MVR 6", 80.0: "MVR 8",
+                       100.0: "MVR 10"}
+    radar = search_strip(tables.radar_detection, "radar")
+    assert abs(radar.length / MM - 1600) < 0.01
+    majors = sorted(round(m.at / MM, 2) for m in radar.marks if m.size == "major")
+    assert majors == [600.0, 800.0, 1000.0, 1200.0, 1400.0, 1600.0]
+    fog = search_strip(tables.visual_identification, "fog", fog=True)
+    assert sorted(round(m.at / MM, 2) for m in fog.marks if m.size == "major") == [
+        150.0, 200.0, 250.0, 300.0, 350.0, 400.0]
+
+
+def test_aids_pdf(ctx: Context) -> None:
+    from generator.rulesets.modern_naval.aids import aids
+
+    text = " ".join(pdf_lines(aids(ctx, None).pdf))
+    for label in ("160 cm: VL/hi +air", "60 cm: VS", "MVR 10", "80 cm: VL/hi +air",
+                  "40 cm: VL/hi +air", "6 markers: 25–30 cm", "lit by a fire", "100 mm"):
+        assert label in text, label
