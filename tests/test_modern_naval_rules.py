@@ -592,3 +592,95 @@ def test_aids_pdf(ctx: Context) -> None:
     for label in ("160 cm: VL/hi +air", "60 cm: VS", "MVR 10", "80 cm: VL/hi +air",
                   "40 cm: VL/hi +air", "6 markers: 25–30 cm", "lit by a fire", "100 mm"):
         assert label in text, label
+
+
+# -- resolution tables, matchups, dice ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def resolution_lines(ctx: Context) -> list[str]:
+    """The resolution tables' lines."""
+    from generator.rulesets.modern_naval.resolution import resolution_tables
+
+    return pdf_lines(resolution_tables(ctx, None).pdf)
+
+
+def pct(p: Fraction) -> str:
+    """As printed."""
+    from generator.dice import percent
+
+    return percent(p)
+
+
+def test_resolution_hit_rows(resolution_lines: list[str]) -> None:
+    for m in (-12, -5, 0, 4, 10):
+        label = f"{m:+d}" if m else "0"
+        assert f"{label} {pct(d20_at_least(m))}" in resolution_lines
+
+
+def test_resolution_damage_rows(resolution_lines: list[str]) -> None:
+    for m in (-3, 0, 2, 7):
+        counts = {k: 0 for k in ("intact", "light", "heavy", "critical", "wrecked")}
+        knocked = 0
+        for basic, ko in itertools.product(D10, D10):
+            level = level_of(basic + m)
+            counts[level] += 1
+            knocked += level in KO and ko >= KO[level]
+        label = f"{m:+d}" if m else "0"
+        cells = [pct(frac(counts[k], 100)) for k in counts] + [pct(frac(knocked, 100))]
+        assert " ".join([label, *cells]) in resolution_lines
+
+
+def test_resolution_control_and_detection(resolution_lines: list[str]) -> None:
+    for crew in (-2, 0, 2):
+        counts = {"repaired": 0, "none": 0, "worse": 0}
+        for (f,) in itertools.product(D10):
+            s = f + crew
+            counts["repaired" if s >= 8 else "worse" if s <= 3 else "none"] += 1
+        label = f"{crew:+d}" if crew else "0"
+        assert " ".join([label, *[pct(frac(n, 10)) for n in counts.values()]]) in \
+            resolution_lines
+    # Radar, FCS 3rd, sea state 6, fast: crew -2..+2 with +1 -2 -1.
+    row = ["3rd", "6", "5-6"] + [pct(frac(sum(1 for (f,) in itertools.product(D10)
+                                              if f + c + 1 - 2 - 1 >= 6), 10))
+                                 for c in range(-2, 3)]
+    assert " ".join(row) in resolution_lines
+
+
+def test_matchups_hide_enemy_classes(ctx: Context, saar: UnitView, osa: UnitView) -> None:
+    from generator.rulesets.modern_naval.matchups import matchups, render_matchups
+
+    lines = pdf_lines(matchups(ctx, "israel").pdf)
+    text = " ".join(lines)
+    assert "Osa" not in text
+    # Gabriel against an Osa at 5 speed markers: SARH 1st, no ECM 0, small -2, 5 markers -2,
+    # crew +2; at 0 markers +8.
+    row = next(line for line in lines if line.startswith("Gabriel 5-100 ship, small, no ECM"))
+    cells = row.split(" dmg +1 ")[1].split()
+    assert cells[:7] == [pct(d20_at_least(2 - 2 + s)) for s in (8, 5, 5, 2, 0, -2, -5)]
+    # Damage: Gabriel +2, Osa +1: intact target, modifier +3.
+    knocked = sum(1 for b, k in itertools.product(D10, D10)
+                  if level_of(b + 3) in KO and k >= KO[level_of(b + 3)])
+    wrecked = sum(1 for (b,) in itertools.product(D10) if b + 3 >= 10)
+    assert cells[7:] == [pct(frac(knocked, 100)), pct(frac(wrecked, 10))]
+    known = render_matchups(bundled_tables(), "Israel", [saar], [osa], True, Conditions(),
+                            "a4", "m", "test")
+    assert "Osa I: ship" in " ".join(pdf_lines(known.pdf))
+
+
+def test_dice_sheet_is_seeded(ctx: Context) -> None:
+    import dataclasses
+
+    from generator.rulesets.modern_naval.resolution import dice_sheet, rolls
+
+    seeded = dataclasses.replace(ctx, options=KitOptions(seed=41))
+    first = pdf_lines(dice_sheet(seeded, "israel").pdf)
+    again = pdf_lines(dice_sheet(seeded, "israel").pdf)
+    assert first == again and "Seed 41" in " ".join(first)
+    tens, twenties = rolls(41, 10, 150), rolls(41, 20, 150)
+    assert set(tens) == set(range(1, 11)) and set(twenties) <= set(range(1, 21))
+    # The first printed row: roll 1, 51 and 101 of each die.
+    assert f"1 {tens[0]} {twenties[0]} 51 {tens[50]} {twenties[50]} 101 {tens[100]} " \
+           f"{twenties[100]}" in first
+    other = pdf_lines(dice_sheet(seeded, "syria").pdf)
+    assert other != first
