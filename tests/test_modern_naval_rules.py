@@ -684,3 +684,29 @@ def test_dice_sheet_is_seeded(ctx: Context) -> None:
            f"{twenties[100]}" in first
     other = pdf_lines(dice_sheet(seeded, "syria").pdf)
     assert other != first
+
+
+def test_components_registered() -> None:
+    from generator.rulesets.modern_naval import rules_kit  # noqa: F401  (registers)
+    from generator.rulesets.modern_naval.registry import COMPONENTS
+
+    assert {"reference-card", "markers", "aids", "resolution-tables", "matchups",
+            "dice"} <= set(COMPONENTS.names())
+
+
+def test_modern_odds_command() -> None:
+    from click.testing import CliRunner
+
+    from generator.rulesets.modern_naval.cli_commands import modern_odds
+
+    result = CliRunner().invoke(modern_odds, [
+        "--kind", "missile", "--seeker", "SARH", "--generation", "1", "--crew", "2",
+        "--size", "small", "--target-speed", "5", "--weapon-damage", "2",
+        "--target-damage", "1"])
+    assert result.exit_code == 0
+    assert f"Chance to hit: 40.0% ({d20_at_least(-2)})" in result.output
+    assert "  total" in result.output and "-2" in result.output
+    bad = CliRunner().invoke(modern_odds, ["--kind", "missile", "--seeker", "IR",
+                                           "--generation", "2"])
+    assert bad.exit_code == 2
+    assert "--generation: found 2, expected for IR: none" in bad.output
