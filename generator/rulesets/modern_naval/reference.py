@@ -197,9 +197,29 @@ def special_effect(result: Special) -> str:
             "control.")
 
 
+class Card(CanvasDoc):
+    """The card's page flow: a table starts on a fresh page rather than break."""
+
+    def section(self, title: str, note: str, grid: Grid, heading: str | None = None,
+                keep: float = 30 * MM) -> None:
+        """A section kept whole on one page when it fits one (tables read better whole)."""
+        super().section(title, note, grid, heading, keep=max(keep, whole(grid)))
+
+    def grid(self, grid: Grid, keep_rows: int = 3) -> None:
+        """A table, moved whole to the next page rather than broken where it fits one."""
+        self.ensure(whole(grid))
+        super().grid(grid, keep_rows)
+
+
+def whole(grid: Grid) -> float:
+    """A table's full height, capped at what a page can surely hold."""
+    height = grid.header_height + sum(grid.row_height(i) for i in range(len(grid.rows)))
+    return min(height, 200 * MM)
+
+
 def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
     """The reference card (key ``card``)."""
-    doc = CanvasDoc(paper, "Modern naval reference card", footer)
+    doc = Card(paper, "Modern naval reference card", footer)
     doc.anchor("Reference card")
     doc.paragraph("Modern naval: reference card", "h1")
     doc.paragraph("Every table of the rules, transcribed. Where the rules leave a value out, "
@@ -259,7 +279,8 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
                 "phase as a marker, move with the vessels; in the combat phase the target "
                 "may shoot SAMs at it (SAM table, missile row), deploy countermeasures (the "
                 "ECM column) and fire CIWS (combat table as a ship gun against a "
-                f"{hit.missile_size} air target); a survivor then rolls on the missile table. "
+                f"{hit.missile_size.replace('-', ' ')} air target); a survivor then rolls on the missile "
+                "table. "
                 "Torpedoes read the missile table's target rows with no ECM column.",
                 grid(["Roll", "Hit on"], [[hit.die, f"{hit.score}+ (DEFAULT)"]], [20, 40]))
     bd = tables.basic_damage
