@@ -279,9 +279,9 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
                 "phase as a marker, move with the vessels; in the combat phase the target "
                 "may shoot SAMs at it (SAM table, missile row), deploy countermeasures (the "
                 "ECM column) and fire CIWS (combat table as a ship gun against a "
-                f"{hit.missile_size.replace('-', ' ')} air target); a survivor then rolls on the missile "
-                "table. "
-                "Torpedoes read the missile table's target rows with no ECM column.",
+                f"{hit.missile_size.replace('-', ' ')} air target); a survivor then rolls "
+                "on the missile table. Torpedoes read the missile table's target rows with "
+                "no ECM column.",
                 grid(["Roll", "Hit on"], [[hit.die, f"{hit.score}+ (DEFAULT)"]], [20, 40]))
     bd = tables.basic_damage
     doc.section(bd.title, f"Roll {bd.die} with these modifiers; a score of 1 or more means "
