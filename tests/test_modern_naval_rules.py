@@ -710,3 +710,23 @@ def test_modern_odds_command() -> None:
                                            "--generation", "2"])
     assert bad.exit_code == 2
     assert "--generation: found 2, expected for IR: none" in bad.output
+
+
+def test_tables_override_unknown_factor(tmp_path: Path) -> None:
+    from generator.errors import DataError
+
+    user = tmp_path / "t.yaml"
+    user.write_text(
+        "initiative:\n"
+        "  title: Initiative\n"
+        "  die: d10\n"
+        "  header: [a, b]\n"
+        "  modifiers:\n"
+        "    - {label: x, value: 1, factor: comander}\n")
+    with pytest.raises(DataError) as err:
+        load_tables(user)
+    messages = [str(p) for p in err.value.problems]
+    assert len(messages) == 1
+    assert messages[0].startswith(f"{user}:6:36: initiative.modifiers.0.factor: found "
+                                  "'comander', expected one of crew")
+    assert messages[0].endswith("did you mean 'commander'?")

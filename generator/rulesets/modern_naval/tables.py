@@ -30,6 +30,12 @@ Small = Annotated[int, Field(ge=-20, le=20)]
 Cm = Annotated[float, Field(ge=0, le=1000)]
 Die = Annotated[str, Field(pattern=r"^\d*d\d+$", max_length=8)]
 Match = int | bool | str
+Factor = Literal["crew", "land_behind", "vessels_between", "sea_state", "fcs", "own_speed",
+                 "target_size", "shooter_speed", "target_speed", "multiple_mounts",
+                 "shooter_fires", "rocket_pod", "missile_target", "target_damage",
+                 "weapon_damage", "state", "aircraft_markers", "commander", "more_models",
+                 "lost_half"]
+"""The circumstances a modifier row can depend on (the calculator supplies each)."""
 
 
 def die_sides(die: str) -> int:
@@ -60,7 +66,7 @@ class Modifier(Strict):
         None, description="A restriction printed after the value (seekers it applies to).")
     shown: Annotated[str, Field(max_length=20)] | None = Field(
         None, description="Printed instead of a number (a per-unit value: '± n').")
-    factor: Annotated[str, Field(max_length=30)] | None = None
+    factor: Factor | None = None
     when: list[Match] | None = Field(None, max_length=10)
     group: bool = Field(False, description="A heading row with no value of its own.")
     default: bool = Field(False, description="Not printed by the text: quarterdeck's DEFAULT.")
