@@ -730,3 +730,24 @@ def test_tables_override_unknown_factor(tmp_path: Path) -> None:
     assert messages[0].startswith(f"{user}:6:36: initiative.modifiers.0.factor: found "
                                   "'comander', expected one of crew")
     assert messages[0].endswith("did you mean 'commander'?")
+
+
+def test_matchups_by_target_state(ctx: Context) -> None:
+    from generator.rulesets.modern_naval.matchups import matchups
+
+    lines = pdf_lines(matchups(ctx, "israel").pdf)
+    row = next(line for line in lines if line.startswith("Gabriel ship, small, no ECM"))
+    cells = []
+    for bonus in (0, 1, 2, 3):   # intact, light, heavy, critical
+        m = 2 + 1 + bonus
+        knocked = sum(1 for b, k in itertools.product(D10, D10)
+                      if level_of(b + m) in KO and k >= KO[level_of(b + m)])
+        wrecked = sum(1 for (b,) in itertools.product(D10) if b + m >= 10)
+        cells.append(f"{pct(frac(knocked, 100))} · {pct(frac(wrecked, 10))}")
+    assert row.endswith(" ".join(cells))
+    syria = pdf_lines(matchups(ctx, "syria").pdf)
+    # AK-230 (damage -1) at the A-4 (damage 0): lost on heavy or worse, +1 per marker.
+    lost = [pct(frac(sum(1 for (b,) in itertools.product(D10) if b - 1 + k >= 4), 10))
+            for k in range(4)]
+    assert "AK-230 aircraft, small, ECM 1st, FCS 1st, dmg +0 " + " ".join(
+        f"lost {x}" for x in lost) in syria

@@ -136,6 +136,44 @@ def unit_grid(tables: Tables, unit: UnitView, enemies: Sequence[Target],
                 wrap=frozenset({2}))
 
 
+STATES = ("intact", "light", "heavy", "critical")
+
+
+def state_grid(tables: Tables, unit: UnitView, enemies: Sequence[Target]) -> Grid | None:
+    """What one hit does by the target's state: levels, knock-out and wreck.
+
+    A ship's cell is ``KO · wreck`` (a system knocked out; the ship wrecked) when already
+    at that damage level; an aircraft's is the chance it is lost with 0, 1 or 2 aircraft
+    damage markers.
+    """
+    rows = []
+    for weapon in unit.weapons:
+        for target in enemies:
+            if not combat.can_engage(weapon, target.unit) or combat.which_table(
+                    weapon, target.unit) is None:
+                continue
+            cells = []
+            if is_air(target.unit):
+                for markers in range(len(STATES)):
+                    m = damage.hit_modifier(tables, target_damage=target.unit.damage,
+                                            weapon_damage=weapon.damage, aircraft=True,
+                                            aircraft_markers=markers)
+                    cells.append(f"lost {percent(damage.aircraft_odds(tables, m)['lost'])}")
+            else:
+                for state in STATES:
+                    m = damage.hit_modifier(tables, target_damage=target.unit.damage,
+                                            weapon_damage=weapon.damage, state=state)
+                    cells.append(f"{percent(damage.knock_out(tables, m))} · "
+                                 f"{percent(damage.level_odds(tables, m)['wrecked'])}")
+            rows.append([weapon.name, target.label, *cells])
+    if not rows:
+        return None
+    header = ["Weapon", "Target", *[f"{s} / {i} mk" for i, s in enumerate(STATES)]]
+    widths = [24 * MM, 62 * MM, *[23 * MM] * len(STATES)]
+    return Grid(widths, [header], rows, aligned(2, len(widths)), size=7,
+                wrap=frozenset({1}))
+
+
 def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
                     enemies: Sequence[UnitView], known: bool, conditions: Conditions,
                     paper: Paper, key: str, footer: str) -> Component:
@@ -167,6 +205,12 @@ def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
         doc.paragraph(f"{escape(unit.name)} (crew {unit.crew:+d}, FCS "
                       f"{ORDINALS.get(unit.fcs or 0, 'none')})", "h3")
         doc.grid(grid)
+        states = state_grid(tables, unit, foes)
+        if states is not None:
+            doc.space(1)
+            doc.paragraph("One hit by the target's state (ship: system KO · wrecked; "
+                          "aircraft: lost, by its damage markers):")
+            doc.grid(states)
         doc.space(2)
     pdf, pages = doc.finish()
     return Component(key, title, "Matchups-", pdf, pages, doc.bookmarks[1:])
