@@ -192,22 +192,25 @@ def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
         + ("by class." if known else "by what the tables read of them (their classes are "
                                      "not known to you)."))
     foes = targets(enemies, known)
-    seen: set[str] = set()
+    # Units rated alike (sister ships) share one table, headed by all their names.
+    alike: dict[UnitView, list[UnitView]] = {}
     for unit in units:
-        if unit.id in seen:
-            continue
-        seen.add(unit.id)
+        alike.setdefault(dataclasses.replace(unit, id="", name=""), []).append(unit)
+    for group in alike.values():
+        unit = group[0]
         grid = unit_grid(tables, unit, foes, conditions)
         if grid is None:
             continue
+        names = ", ".join(dict.fromkeys(u.name for u in group))
         doc.ensure(grid.header_height + 30 * MM)
-        doc.anchor(unit.name)
-        doc.paragraph(f"{escape(unit.name)} (crew {unit.crew:+d}, FCS "
+        doc.anchor(names)
+        doc.paragraph(f"{escape(names)} (crew {unit.crew:+d}, FCS "
                       f"{ORDINALS.get(unit.fcs or 0, 'none')})", "h3")
         doc.grid(grid)
         states = state_grid(tables, unit, foes)
         if states is not None:
             doc.space(1)
+            doc.ensure(states.header_height + 3 * states.row_height(0) + 6 * MM)
             doc.paragraph("One hit by the target's state (ship: system KO · wrecked; "
                           "aircraft: lost, by its damage markers):")
             doc.grid(states)
