@@ -751,3 +751,21 @@ def test_matchups_by_target_state(ctx: Context) -> None:
             for k in range(4)]
     assert "AK-230 aircraft, small, ECM 1st, FCS 1st, dmg +0 " + " ".join(
         f"lost {x}" for x in lost) in syria
+
+
+def test_every_component_on_letter_with_tables(ctx: Context, tmp_path: Path) -> None:
+    import dataclasses
+
+    from generator.rulesets.modern_naval import rules_kit  # noqa: F401  (registers)
+    from generator.rulesets.modern_naval.registry import COMPONENTS
+
+    user = tmp_path / "t.yaml"
+    user.write_text("to_hit: {die: d20, score: 12}\n")
+    letter = dataclasses.replace(ctx, paper="letter", options=KitOptions(tables=user, seed=7))
+    for name, arg in (("reference-card", None), ("markers", "syria"), ("aids", None),
+                      ("resolution-tables", None), ("matchups", "syria"), ("dice", "syria")):
+        out = COMPONENTS.get(name)(letter, arg)
+        component = out.component if isinstance(out, Rendered) else out
+        assert component.pages >= 1, name
+        if name == "matchups":
+            assert "DEFAULT hit score 12" in " ".join(pdf_lines(component.pdf))
