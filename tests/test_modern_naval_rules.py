@@ -769,3 +769,11 @@ def test_every_component_on_letter_with_tables(ctx: Context, tmp_path: Path) -> 
         assert component.pages >= 1, name
         if name == "matchups":
             assert "DEFAULT hit score 12" in " ".join(pdf_lines(component.pdf))
+
+
+def test_resolution_seeker_grid(resolution_lines: list[str]) -> None:
+    # ARH 1st: -6 -8 -10 against ECM 1st to 3rd; IR: n/a n/a -2; no ECM: 0.
+    assert " ".join(["ARH 1", pct(d20_at_least(0)), pct(d20_at_least(-6)),
+                     pct(d20_at_least(-8)), pct(d20_at_least(-10))]) in resolution_lines
+    assert " ".join(["IR", *[pct(d20_at_least(m)) for m in (0, 0, 0, -2)]]) in \
+        resolution_lines

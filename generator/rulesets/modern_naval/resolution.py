@@ -57,6 +57,24 @@ def hit_grid(tables: Tables) -> Grid:
     return table(["Modifier total", *[f"needs {n}+" for n in needs]], rows, 26, 22)
 
 
+def seeker_grid(tables: Tables) -> Grid:
+    """Missile and SAM hit chances from the seeker grid alone, by the target's ECM.
+
+    The other modifiers (size, speed markers, crew, fires, missile target) move the total
+    as on the card; these are the chances when they add up to nothing.
+    """
+    rows = []
+    for row in tables.missile_modifiers.seekers:
+        gen = f" {row.generation}" if row.generation is not None else ""
+        cells = [percent(combat.hit_chance(tables, tables.to_hit.no_ecm,
+                                           tables.to_hit.needed("missile")))]
+        for ecm in (1, 2, 3):
+            cells.append(percent(combat.hit_chance(tables, row.against(ecm) or 0,
+                                                   tables.to_hit.needed("missile"))))
+        rows.append([f"{row.seeker}{gen}", *cells])
+    return table(["Seeker", "no ECM", "ECM 1st", "ECM 2nd", "ECM 3rd"], rows, 26, 20)
+
+
 def detection_grid(tables: Tables, method: detection.Method) -> Grid:
     """Chance of success by sea state, own speed markers, FCS (radar) and crew quality."""
     rows = []
@@ -176,6 +194,10 @@ def render_resolution(tables: Tables, paper: Paper, footer: str) -> Component:
     sections = [
         ("To hit", f"A modified {hit.die} must reach the score (DEFAULT {hit.score}); the "
          "modifiers are the combat, SAM or missile table's.", hit_grid(tables)),
+        ("Missiles and SAMs: seeker against ECM", "The chance when the other modifiers add "
+         "up to 0 (a medium target at 4 speed markers, crew 0, no fires); otherwise add "
+         "them to the seeker's cell and read the table above. A target without ECM reads "
+         "DEFAULT 0; n/a adds 0.", seeker_grid(tables)),
         ("Radar detection", f"{tables.radar_detection.die}, {tables.radar_detection.success}"
          "+ succeeds. Take one off per vessel the line of sight crosses, and one if land lies "
          "within 30 cm beyond the target (read the column one crew step lower for each).",
