@@ -31,7 +31,6 @@ from generator.rulesets.rule27.model import (
 from generator.rulesets.rule27.registry import COMPONENTS
 from generator.rulesets.rule27.schema import Rule27Class, Scenario
 from generator.rulesets.rule27.tables import NavalTables, bundled_tables, load_tables
-from generator.units import MM
 
 if TYPE_CHECKING:
     import click
@@ -75,7 +74,8 @@ class Rule27(Ruleset):
             oob = counters_of(entry.model, entry.doc, classes, bundled_tables())
             problems.extend(oob.problems)
             if not oob.problems:
-                problems.extend(_size_problems(entry.model, entry.doc, oob, bundled_tables(), set()))
+                problems.extend(_size_problems(entry.model, entry.doc, oob, bundled_tables(),
+                                               {}))
         return problems, []
 
     def prepare(self, library: Library, request: Request, paper: Paper,
@@ -106,7 +106,7 @@ class Rule27(Ruleset):
             oob.counter_size = size or oob.counter_size
         if chosen:
             raise DataError(chosen)
-        problems = _size_problems(scenario, entry.doc, oob, tables, set(values))
+        problems = _size_problems(scenario, entry.doc, oob, tables, values)
         if problems:
             raise DataError(problems)
         ctx = Context(request, paper, options)
@@ -131,18 +131,22 @@ class Rule27(Ruleset):
 
 
 def _size_problems(scenario: Scenario, doc: Any, oob: OrderOfBattle, tables: NavalTables,
-                   given: set[str]) -> list[Problem]:
+                   given: dict[str, str]) -> list[Problem]:
     """A counter too small for its numbers, or a sea box too big for the page.
 
     Each is located at the scenario's field, or at the command's option when the user
-    gave the size there (``given``: ``counter``, ``hex``).
+    gave the size there (``given``: ``counter``, ``hex``, as written).
     """
+
+    def written(option: str, key: str) -> str:
+        return repr(given[option] if option in given else getattr(scenario, key))
 
     def where(option: str, key: str, message: str) -> Problem:
         if option in given:
             return Problem(f"--{option}", 0, 0, "", message)
         return doc.problem((key,), message)  # type: ignore[no-any-return]
 
+    from generator.autofit import LABEL_FLOOR
     from generator.boardaids import AidError, content_area, hex_grid
     from generator.rulesets.rule27.pieces import counter_values, fit_problems, layouts
 
@@ -154,13 +158,14 @@ def _size_problems(scenario: Scenario, doc: Any, oob: OrderOfBattle, tables: Nav
             layout = faces["ship-half" if view.half else "ship"]
             wont.extend(t for t in fit_problems(layout, counter_values(view)) if t not in wont)
     if wont:
-        message = (f"found {oob.counter_size / MM:.2f}mm, expected a counter size that holds "
-                   f"its numbers at {4.5:g} pt (these do not fit: {', '.join(wont[:6])})")
+        message = (f"found {written('counter', 'counter_size')}, expected a counter size "
+                   f"that holds its numbers at {LABEL_FLOOR:g} pt (these do not fit: "
+                   f"{', '.join(wont[:6])})")
         problems.append(where("counter", "counter_size", message))
     try:
         hex_grid(content_area(notes=2), tables.sea_box_hexes * oob.hex, scenario.hex_orientation)
     except AidError as exc:
-        message = (f"found {oob.hex / MM:.2f}mm, expected a hex size whose sea box "
+        message = (f"found {written('hex', 'hex')}, expected a hex size whose sea box "
                    f"({tables.sea_box_hexes} hexes across) fits the page: {exc.expected}")
         problems.append(where("hex", "hex", message))
     return problems

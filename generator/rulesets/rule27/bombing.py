@@ -87,8 +87,8 @@ def parse_stack(text: str, tables: NavalTables) -> list[Unit]:
         if kind not in TYPE_IDS:
             raise UsageError(f"--stack: found type {match.group(2)!r}, expected one of "
                              f"{', '.join(TYPE_IDS)}{did_you_mean(kind, TYPE_IDS)}")
-        row = tables.types[kind]  # type: ignore[index]
-        default = row.fixed_strength or tables.default_strength[kind]  # type: ignore[index]
+        row = tables.types[kind]
+        default = row.fixed_strength or tables.default_strength[kind]
         strength = int(match.group(3)) if match.group(3) else default
         if strength < 1:
             raise UsageError(f"--stack: found {kind}/{strength}, expected a strength of at "
@@ -188,10 +188,10 @@ def _hit_one(groups: list[tuple[Unit, int]], state: State, category: str,
     total = sum(many for _, _, many in targets)
     out = []
     for g, value, many in targets:
-        hs = list(state[g])
-        hs.remove(value)
-        hs.append(value + 1)
-        new = (*state[:g], tuple(sorted(hs)), *state[g + 1:])
+        changed = list(state[g])
+        changed.remove(value)
+        changed.append(value + 1)
+        new = (*state[:g], tuple(sorted(changed)), *state[g + 1:])
         out.append((new, Fraction(many, total)))
     return out
 

@@ -117,8 +117,9 @@ def _manifest_rows(ctx: Context, side: str) -> list[list[str]]:
             sides = "2 (half back)" if tables.types[kind].half else "1"
             rows.append([ctx.sides[side], f"{kind} counters", sides, str(by_type[kind])])
     m = tables.markers
-    rows.append([ctx.sides[side], f"damage hits ({', '.join(f'{f}/{f + 1}' for f in m.hit_fronts)})",
-                 "2", str(m.hits_each * len(m.hit_fronts))])
+    hit_kinds = ", ".join(f"{f}/{f + 1}" for f in m.hit_fronts)
+    rows.append([ctx.sides[side], f"damage hits ({hit_kinds})", "2",
+                 str(m.hits_each * len(m.hit_fronts))])
     rows.append([ctx.sides[side], f"Task Force markers (TF 1-{m.task_forces})",
                  "2 (unknown / known)", str(m.task_forces)])
     rows.append([ctx.sides[side], f"cargo ({', '.join(f'{f}/{f + 1} RE' for f in m.cargo_fronts)})",
@@ -181,14 +182,16 @@ def track(ctx: Context, arg: str | None) -> Component:
     """The naval-step tracks: the movement phase's steps and the exploitation phase's."""
     d = ctx.data
     steps = d.tables.steps
-    tracks = [TrackSpec(label=f"Movement phase: naval steps ({steps.hours} hours each)",
-                        first=1, last=steps.movement, box="22mm",
-                        notes={i: f"{i * steps.hours} h" for i in range(1, steps.movement + 1)}),
-              TrackSpec(label=f"Exploitation phase: naval steps ({steps.hours} hours each)",
-                        first=1, last=steps.exploitation, box="22mm",
-                        notes={i: f"{i * steps.hours} h"
-                               for i in range(1, steps.exploitation + 1)})]
-    aids = BoardAids(kind="board-aids", title="Naval steps", tracks=tracks)
+    tracks = [TrackSpec.model_validate(dict(
+                  label=f"Movement phase: naval steps ({steps.hours} hours each)",
+                  first=1, last=steps.movement, box="22mm",
+                  notes={i: f"{i * steps.hours} h" for i in range(1, steps.movement + 1)})),
+              TrackSpec.model_validate(dict(
+                  label=f"Exploitation phase: naval steps ({steps.hours} hours each)",
+                  first=1, last=steps.exploitation, box="22mm",
+                  notes={i: f"{i * steps.hours} h" for i in range(1, steps.exploitation + 1)}))]
+    aids = BoardAids(kind="board-aids", title="Naval steps", hexes=None, tracks=tracks,
+                     sea=None)
     rendered = render_board_aids(aids, ctx.paper, d.foot, key="track", label="Track-")
     return rendered.component
 
@@ -283,7 +286,7 @@ def worksheet(ctx: Context, arg: str | None) -> Component:
         "write its number and the hit. 4. Start a new row until every hit is placed; "
         "hits left when nothing floats are lost. A hit sinks an NT or AF; an SF or CF "
         "sinks when its hits reach its strength, and a CA, CL, DD or CVE flips once they "
-        "reach half of it.", order=" → ".join(order)), "body")
+        "reach half of it.", order=", ".join(order)), "body")
     doc.space(2)
     titles = {c.id: f"{c.id} ({c.title})" for c in tables.categories}
     rows = [[f"Round {i}", *["" for _ in order]] for i in range(1, 9)]
