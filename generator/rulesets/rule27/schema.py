@@ -90,6 +90,12 @@ class Side(SideBase):
         once([f.name for f in forces], "force name")
         return forces
 
+    @property
+    def ships(self) -> list[str]:
+        """Every ship the side's counters name (what shared listings count)."""
+        return [s if isinstance(s, str) else s.name
+                for f in self.forces for c in f.counters for s in c.ships]
+
 
 class Scenario(Strict):
     """A Rule 27 order of battle (``kind: scenario``, ``ruleset: rule-27``)."""
