@@ -338,3 +338,68 @@ def test_options_are_located_at_the_option(tmp_path: Path) -> None:
     assert run.output.startswith("--counter: found '7mm', expected a counter size that holds "
                                  "its numbers at 4.5 pt"), run.output
     assert not out.exists()
+
+
+def test_a_zero_strength_override_is_located(tmp_path: Path) -> None:
+    source = Path(__file__).resolve().parent.parent / "shipdata/classes/uk/leander.yaml"
+    text = source.read_text(encoding="utf-8").replace("ratings:\n", "ratings:\n  rule-27: "
+                                                      "{points: 0}\n", 1)
+    (tmp_path / "leander.yaml").write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert run.exit_code == 2
+    assert any(line.endswith("leander.yaml:65:21: ratings.rule-27.points: found 0, expected "
+                             "points above 0 (a CL is a combat ship: its strength is its combat "
+                             "and damage strength)") for line in run.output.splitlines()), \
+        run.output
+
+
+def test_class_proof_shows_the_derivation(tmp_path: Path) -> None:
+    run = CliRunner().invoke(main, ["build", "--class", "takao", "--ruleset", "rule-27",
+                                    "--out", str(tmp_path)])
+    assert run.exit_code == 0, run.output
+    pages = _text(tmp_path / "class-takao" / "rule-27" / "takao.pdf")
+    assert "Counter CA: Takao, Atago" in pages[0]
+    assert "Strength 3 (sum of points rounded half up, at least 2)" in pages[0]
+    # the back of the pair is its half-strength side: 3 rounded down to 1
+    assert "1 2 12" in pages[3] and "3 2 12" not in pages[3]
+
+
+AMPHIBIOUS = """\
+kind: scenario
+ruleset: rule-27
+id: salerno-test
+name: Landing test
+date: 1943-09-01
+sides:
+  - id: allied
+    name: Allies
+    forces:
+      - name: Southern attack force
+        counters:
+          - {type: CVE, class: casablanca, ships: [Casablanca, Anzio]}
+          - {type: LS, name: LSI group, count: 2}
+          - {type: LC, name: LST flotilla}
+          - {type: NT, name: Follow-up convoy, count: 4}
+  - id: axis
+    name: Axis
+    forces:
+      - name: Cover
+        counters:
+          - {type: BC, class: littorio, ships: [Roma]}
+"""
+
+
+def test_amphibious_and_escort_carrier_counters(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "salerno-test.yaml").write_text(AMPHIBIOUS, encoding="utf-8")
+    result = build("salerno-test", data=[data], out=tmp_path / "out")
+    oob = _text(result.folder / "allied.pdf")[0]
+    assert "allied.01 CVE Casablanca, Anzio (4) 1 9 (2) / 1 Southern attack force" in oob
+    assert "allied.02 LS LSI group (x2) 1 0 6 -" in oob
+    assert "allied.03 LC LST flotilla 1 0 3 -" in oob
+    pdf = pdfium.PdfDocument(result.folder / "allied.pdf")
+    front = _sheet_pages(result.folder / "allied.pdf")[0]
+    # 1 CVE + 2 LS + 1 LC + 4 NT + 12 hit + 8 TF + 8 cargo markers, every one 1/2 in
+    sides = _squares(pdf[front])
+    assert len(sides) == 36 and all(abs(s - 12.7) <= 0.01 for s in sides)

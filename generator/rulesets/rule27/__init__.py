@@ -45,13 +45,15 @@ FOLDER = Path(__file__).parent
 class Derived:
     """What every Rule 27 component reads."""
 
-    scenario: Scenario
+    scenario: Scenario | None
     tables: NavalTables
     oob: OrderOfBattle
     faces: dict[str, FaceLayout]
     counter_size: float
     hex: float
     foot: str
+    rating: Any = None
+    """For a class proof: the class's library entry (its facts and rating)."""
 
 
 class Rule27(Ruleset):
@@ -83,6 +85,8 @@ class Rule27(Ruleset):
         """The order of battle as counters, the tables in force and the faces at size."""
         from generator.rulesets.rule27.pieces import layouts
 
+        if request.command == "class" and request.class_id is not None:
+            return self._class_proof(library, request, paper, options)
         if request.command != "kit" or request.scenario is None:
             raise UsageError(f"{self.title} prints a scenario's kit: `quarterdeck build "
                              f"SCENARIO` or `quarterdeck rule27 SCENARIO`")
@@ -116,6 +120,45 @@ class Rule27(Ruleset):
         ctx.data = Derived(scenario, tables, oob, layouts(oob.counter_size, tables),
                            oob.counter_size, oob.hex,
                            f"quarterdeck · Rule 27 · {scenario.name}")
+        return ctx
+
+    def _class_proof(self, library: Library, request: Request, paper: Paper,
+                     options: KitOptions) -> Context:
+        """One class's counter and how its rating was derived (``build --class``)."""
+        from generator.rulesets.rule27.model import CounterView, ShipOf, rate_counter
+        from generator.rulesets.rule27.pieces import layouts
+        from generator.suggest import did_you_mean
+
+        assert request.class_id is not None
+        entry = library.classes_of(self.name)[request.class_id]
+        model: Rule27Class = entry.model
+        tables = load_tables(options.tables)
+        name = request.ship or model.ship_names[0]
+        name = model.aka.get(name, name)
+        if name not in model.ship_names:
+            raise UsageError(f"no ship '{name}' in the {model.name} class"
+                             f"{did_you_mean(name, model.ship_names)}")
+        row = tables.types[model.type]
+        # The counter the chosen ship heads: as many of her sisters as the type needs.
+        need = max(1, row.ships[0])
+        start = model.ship_names.index(name)
+        names = [model.ship_names[(start + i) % len(model.ship_names)]
+                 for i in range(min(need, len(model.ship_names)))]
+        strength, aa = rate_counter(model.type, [model] * len(names), tables)
+        view = CounterView(id="proof.01", side="ship", force=model.name, type=model.type,
+                           category=row.category,
+                           ships=tuple(ShipOf(model.id, n) for n in names),
+                           label=" / ".join(names), strength=strength, aa=aa, move=row.move,
+                           half=row.half, count=1, nation=model.nation,
+                           overridden=tuple(entry.overrides))
+        oob = OrderOfBattle(counters={"ship": [view]})
+        ctx = Context(request, paper, options)
+        ctx.sides = {"ship": name}
+        ctx.values.update(**{"class": model.id, "class_name": model.name, "ship": name})
+        ctx.data = Derived(None, tables, oob, layouts(oob.counter_size, tables),
+                           oob.counter_size, oob.hex,
+                           f"quarterdeck · Rule 27 · {model.name} class")
+        ctx.data.rating = entry
         return ctx
 
     def describe_class(self, entry: Entry) -> tuple[str, str, str, str]:

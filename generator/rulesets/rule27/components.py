@@ -64,6 +64,7 @@ def oob(ctx: Context, side: str | None) -> Component:
     doc = CanvasDoc(ctx.paper, f"Order of battle: {ctx.sides[side]}", d.foot)
     doc.anchor(f"Order of battle: {ctx.sides[side]}")
     doc.paragraph(markup("Order of battle: {side}", side=ctx.sides[side]), "h1")
+    assert d.scenario is not None
     doc.paragraph(markup("{name}, {date}. Strength in parentheses is a carrier's damage "
                          "strength and air capacity; the half side is what a CA, CL, DD or "
                          "CVE shows once its hits reach half its strength (half rounded "
@@ -167,11 +168,52 @@ def counters(ctx: Context, side: str | None) -> Rendered:
     d = ctx.data
     fitter = LabelFitter()
     pieces = [counter_piece(v, d.faces, d.tables, fitter) for v in d.oob.counters[side]]
-    pieces += marker_pieces(side, ctx.sides[side], ctx)
+    if ctx.request.command != "class":
+        pieces += marker_pieces(side, ctx.sides[side], ctx)
     sprue = user_or_bundled(ctx.options.sprue, FOLDER / "sprues" / "counters.yaml",
                             "rule27/sprues/counters.yaml")
     return sheet_component(ctx, pieces, sprue, f"counters:{side}",
                            f"Counters: {ctx.sides[side]}", f"{side.upper()}-Counters-", d.foot)
+
+
+@COMPONENTS("rating")
+def rating(ctx: Context, arg: str | None) -> Component:
+    """How a class's Rule 27 rating follows from its facts, step by step."""
+    from generator.rulesets.rule27 import rating as rules_of
+
+    d = ctx.data
+    entry = d.rating
+    facts, model = entry.facts, entry.model
+    table = rules_of.rules()
+    view: CounterView = d.oob.counters["ship"][0]
+    title = f"Rule 27 rating: {model.name} class"
+    doc = CanvasDoc(ctx.paper, title, d.foot)
+    doc.anchor(title)
+    doc.paragraph(text(title), "h1")
+    rows: list[list[str]] = [["Rule 27 type", model.type]]
+    if facts is not None:
+        tubes = sum(m.mounts * m.tubes for m in facts.torpedoes)
+        rows += [
+            ["Gun score", f"guns x bore cubed / {table.gun_cube_divisor:g} = "
+                          f"{float(rules_of.gun_score(facts)):.2f}"],
+            ["Armour score", f"belt {facts.armor.belt_in:g} in + deck {facts.armor.deck_in:g} in"],
+            ["Torpedo score", f"{tubes} tubes x {table.torpedo_per_tube:g}"],
+        ]
+    rows += [["Points per ship", f"(guns + armour + torpedoes) / {table.points_per_strength:g} = "
+                                 f"{float(model.points):.2f}"],
+             ["AA points per ship", f"heavy AA and dual-purpose guns x bore / "
+                                    f"{table.aa_divisor:g} = {float(model.aa_points):.2f}"]]
+    if model.air_capacity is not None:
+        rows.append(["Air capacity per ship", f"aircraft / {table.aircraft_per_strength} = "
+                                              f"{model.air_capacity}"])
+    rows += [["Counter", f"{view.type}: {', '.join(view.names)}"],
+             ["Strength", f"{_strength_text(view, view.strength)} (sum of points rounded half "
+                          f"up, at least {table.minimum_strength.get(view.type, 1)})"],
+             ["AA", str(view.aa)], ["Movement", f"{view.move} sea boxes a naval step"],
+             ["Set by hand", ", ".join(entry.overrides) or "nothing"]]
+    doc.grid(Grid([45 * MM, 135 * MM], [["Step", "Value"]], rows, aligned(2, 2),
+                  wrap=frozenset({1})))
+    return doc.component("rating", title, "Rating-")
 
 
 # -- aids -------------------------------------------------------------------------------
@@ -344,7 +386,8 @@ def overlay(ctx: Context, arg: str | None) -> Component:
              "over the sea zones."]
     top, floor = start_page(c, box, "Sea-box overlay", d.foot, notes)
     area = SafeBox(box.x, floor, box.width, top - floor)
-    grid = overlay_geometry(d.hex, tables, d.scenario.hex_orientation, area)
+    orientation = d.scenario.hex_orientation if d.scenario is not None else "flat"
+    grid = overlay_geometry(d.hex, tables, orientation, area)
     draw_hex_grid(c, grid, thin=True, numbers=False)
     c.showPage()
     c.save()

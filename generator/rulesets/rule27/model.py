@@ -143,6 +143,25 @@ def counters_of(scenario: Scenario, doc: SourceDoc, classes: dict[str, Any],
     return oob
 
 
+def rate_counter(kind: str, ratings: list[Rule27Class], tables: NavalTables) -> tuple[int, int]:
+    """A counter's strength and AA from its ships' ratings, by the documented rules.
+
+    AF and NT have the tables' fixed strength; carriers sum their air capacity; other
+    types round the sum of their ships' points half up, never below the type's minimum.
+    AA is the sum of the ships' AA points, rounded half up.
+    """
+    row = tables.types[kind]  # type: ignore[index]
+    if row.fixed_strength is not None:
+        strength = row.fixed_strength
+    elif kind in ("CV", "CVE"):
+        strength = sum(r.air_capacity or 1 for r in ratings)
+    else:
+        minimum = rules().minimum_strength.get(kind, 1)
+        strength = max(minimum, round_half_up(sum((r.points for r in ratings), Fraction(0))))
+    aa = round_half_up(sum((r.aa_points for r in ratings), Fraction(0)))
+    return strength, aa
+
+
 def _ships(counter: Counter, loc: Loc, doc: SourceDoc, classes: dict[str, Any],
            date: dt.date, oob: OrderOfBattle, seen: dict[tuple[str, str], str],
            ) -> list[tuple[ShipOf, Rule27Class]] | None:
@@ -231,21 +250,13 @@ def _counter(counter: Counter, loc: Loc, doc: SourceDoc, classes: dict[str, Any]
     if len(oob.problems) > before or ships is None:
         return None
     overridden = []
-    if row.fixed_strength is not None:
-        strength = row.fixed_strength
-    elif counter.strength is not None:
+    strength, aa = rate_counter(counter.type, [r for _, r in ships], tables)
+    if counter.strength is not None and row.fixed_strength is None:
         strength = counter.strength
         overridden.append("strength")
-    elif counter.type in ("CV", "CVE"):
-        strength = sum(r.air_capacity or 1 for _, r in ships)
-    else:
-        minimum = rules().minimum_strength.get(counter.type, 1)
-        strength = max(minimum, round_half_up(sum((r.points for _, r in ships), Fraction(0))))
     if counter.aa is not None:
         aa = counter.aa
         overridden.append("aa")
-    else:
-        aa = round_half_up(sum((r.aa_points for _, r in ships), Fraction(0)))
     names = [s.name for s, _ in ships]
     label = counter.name or (" / ".join(names) if names else counter.type)
     nation = ships[0][1].nation if ships else ""

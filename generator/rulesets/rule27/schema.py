@@ -13,7 +13,7 @@ import datetime as dt
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from generator.datamodel import Line, Name, SideBase, Strict, once
 from generator.rulesets.rule27.tables import TypeId
@@ -43,12 +43,14 @@ class Rule27Class(Strict):
             raise ValueError("expected a number")
         return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
 
-    @model_validator(mode="after")
-    def _combat_has_strength(self) -> Rule27Class:
-        if self.type in COMBAT and self.type not in ("CV", "CVE") and self.points <= 0:
-            raise ValueError(f"expected points above 0 (a {self.type} is a combat ship: its "
+    @field_validator("points")
+    @classmethod
+    def _combat_has_strength(cls, value: Fraction, info: ValidationInfo) -> Fraction:
+        kind = info.data.get("type")
+        if kind in COMBAT and kind not in ("CV", "CVE") and value <= 0:
+            raise ValueError(f"expected points above 0 (a {kind} is a combat ship: its "
                              "strength is its combat and damage strength)")
-        return self
+        return value
 
 
 class ShipRef(Strict):
