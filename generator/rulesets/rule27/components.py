@@ -138,8 +138,10 @@ def manifest(ctx: Context, side: str | None) -> Component:
     doc.anchor(title)
     doc.paragraph(text(title), "h1")
     doc.paragraph(markup("Counters are {size:.2f} mm ({inches:.3f} in) square. Count each "
-                         "kind after cutting; a club's box should hold these numbers.",
-                         size=d.counter_size / MM, inches=d.counter_size / 72), "body")
+                         "kind after cutting; a club's box should hold these numbers. The "
+                         "marker mix is the tables' own{default}.",
+                         size=d.counter_size / MM, inches=d.counter_size / 72,
+                         default=_default(d.tables, "markers")), "body")
     rows: list[list[str]] = []
     total = 0
     for one in sides:
@@ -287,9 +289,10 @@ def reference(ctx: Context, arg: str | None) -> Component:
     doc.section("Counters", markup(
         "Each hit of naval combat or bombing on an SF or CF takes one point of its "
         "strength; it sinks when its hits reach its strength. A hit sinks an AF or an NT. "
-        "Half side: half the full strength, rounded {round}; two halves of one type with "
-        "the same half strength and AA may combine into one full counter.",
-        round=tables.half_round),
+        "Half side: half the full strength, rounded {round}, and {aa}{default}; two halves "
+        "of one type with the same half strength and AA may combine into one full counter.",
+        round=tables.half_round, default=_default(tables, "half_aa"),
+        aa="the full AA" if tables.half_aa == "same" else "half the AA"),
         Grid([14 * MM, 16 * MM, 18 * MM, 72 * MM, 60 * MM],
              [["Type", "Category", "Ships", "Strength is", "Sides"]], type_rows,
              aligned(4, 5), wrap=frozenset({3})))

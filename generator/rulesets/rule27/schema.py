@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from generator.datamodel import Line, Name, SideBase, Strict, once
+from generator.datamodel import Name, SideBase, Strict, once
 from generator.rulesets.rule27.tables import TypeId
 
 COMBAT = ("BB", "BC", "CA", "CL", "DD", "CV", "CVE")
@@ -112,8 +112,16 @@ class Scenario(Strict):
     hex: str = Field("16mm", max_length=20, description="The map's hex size across the flats, for the sea-box overlay (at least 5mm).")
     hex_orientation: Literal["flat", "pointy"] = Field("flat", description="How the map's hexes stand: flat (flat top) or pointy.")
     sides: list[Side] = Field(min_length=2, max_length=4, description="The sides.")
-    sources: list[Line] = Field(default_factory=list, max_length=40, description="Where the order of battle came from.")
+    sources: list[str] = Field(default_factory=list, max_length=40, description="Where the order of battle came from (each line at most 1000 characters).")
     notes: str | None = Field(None, max_length=4000, description="Designer's notes (your own words).")
+
+    @field_validator("sources")
+    @classmethod
+    def _bounded_lines(cls, values: list[str]) -> list[str]:
+        for value in values:
+            if not 1 <= len(value) <= 1000:
+                raise ValueError("expected lines of 1 to 1000 characters")
+        return values
 
     @field_validator("sides")
     @classmethod
