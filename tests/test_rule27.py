@@ -403,3 +403,17 @@ def test_amphibious_and_escort_carrier_counters(tmp_path: Path) -> None:
     # 1 CVE + 2 LS + 1 LC + 4 NT + 12 hit + 8 TF + 8 cargo markers, every one 1/2 in
     sides = _squares(pdf[front])
     assert len(sides) == 36 and all(abs(s - 12.7) <= 0.01 for s in sides)
+
+
+def test_the_calculator_follows_the_users_tables(tmp_path: Path) -> None:
+    tables = tmp_path / "order.yaml"
+    tables.write_text("categories:\n  - {id: SF, title: Surface}\n  - {id: CF, title: Carrier}\n"
+                      "  - {id: AF, title: Amphibious}\n  - {id: NT, title: Transport}\n"
+                      "default_strength: {BB: 5, BC: 5, CA: 3, CL: 3, DD: 2, CV: 3, CVE: 2, "
+                      "LS: 1, LC: 1, NT: 1}\n", encoding="utf-8")
+    run = CliRunner().invoke(main, ["bombing", "--stack", "8 NT, CL, DD", "--hits", "3",
+                                    "--tables", str(tables)])
+    assert run.exit_code == 0, run.output
+    assert "allocation while nothing is sunk: SF -> NT -> SF" in run.output
+    # two SF hits: on the CL/3 twice (1/4), or once each (1/2), or the DD twice (1/4, sunk)
+    assert "DD/2             1    75.00%    50.00%    25.00%   hit 3/4, sunk 1/4" in run.output

@@ -61,8 +61,15 @@ def rule27(scenario: str, hex_size: str | None, counter_size: str | None,
            data: tuple[Path, ...], out: Path, paper: str, tables: Path | None,
            seed: int | None, templates: Path | None) -> None:
     """Build a Rule 27 SCENARIO's kit with a chosen map hex size and counter size."""
-    from generator.pipeline import build
+    from generator.errors import UsageError
+    from generator.pipeline import build, validated_library
     from generator.rulesets.base import KitOptions
+
+    entry = validated_library(list(data)).scenarios.get(scenario)
+    if entry is not None and entry.model.ruleset != "rule-27":
+        raise UsageError(f"'{scenario}' is a {entry.model.ruleset} scenario; "
+                         f"`quarterdeck rule27` builds Rule 27 orders of battle "
+                         f"(`quarterdeck build {scenario}` builds this one)")
 
     values = {}
     if hex_size is not None:

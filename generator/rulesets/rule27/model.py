@@ -9,7 +9,7 @@ combat ship, a ship named twice, a ship not in commission on the date.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -139,7 +139,9 @@ def counters_of(scenario: Scenario, doc: SourceDoc, classes: dict[str, Any],
                                 seen, side.id, force.name, len(views))
                 if view is not None:
                     views.append(view)
-        oob.counters[side.id] = views
+        # Transports and landing craft name no ships: they take the side's navy.
+        navy = next((v.nation for v in views if v.nation), "")
+        oob.counters[side.id] = [v if v.nation else replace(v, nation=navy) for v in views]
     return oob
 
 
