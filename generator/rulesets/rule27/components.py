@@ -304,8 +304,9 @@ def reference(ctx: Context, arg: str | None) -> Component:
                   ["CF", "no cargo"],
                   ["RE size doubled", ", ".join(c.doubled)]]
     cargo_rows += [[f"{e.carriers} together", e.cargo] for e in c.examples]
-    cargo_rows += [[f"MPs ({kind})", f"{mp} to embark, {mp} to disembark, {mp} each naval "
-                    "step or part of one aboard"] for kind, mp in c.mp_per_step.items()]
+    costs = ", ".join(f"{kind} {mp}" for kind, mp in c.mp_per_step.items())
+    cargo_rows.append(["MPs of units aboard", f"{costs}: to embark, to disembark, and for each "
+                       "naval step or part of one aboard"])
     doc.section("Cargo",
                 "Cargo goes by RE size. A sunk ship loses its cargo; a ship whose capacity "
                 "falls loses the cargo beyond what it can still carry; ships carrying one "
