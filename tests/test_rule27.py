@@ -109,6 +109,9 @@ def test_packets_and_manifest(kit: BuildResult) -> None:
     referee = "\n".join(_text(kit.folder / "referee.pdf"))
     assert "Order of battle: Royal Navy" in referee and "Order of battle: Regia Marina" in referee
     assert "Cut on the grey lines" not in referee  # the referee gets no counter sheets
+    # the worksheet prints the calculator's exact answer for the text's example
+    assert "The hits go to NT, then SF, then NT." in referee
+    assert "NT/1 8 25.0% - 25.0%" in referee and "CL/2 1 50.0% 50.0% 0" in referee
     assert "Royal Navy BB counters 1 6" in referee and "Regia Marina DD counters" in referee
     manifest = "\n".join(_text(kit.folder / "british.pdf"))
     # 6 BB, 1 BC, 2 CV, 2 CL, 3 DD, 3 NT on the British sheets
