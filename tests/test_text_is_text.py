@@ -296,6 +296,9 @@ KINDS = [
                                           skip=lambda path: SA_NOT_WORDS.match(path) is not None),
          ("damage_charts.gunfire.title", "random_movement.title", "random_movement.rows.0.result",
           "results.M", "columns.torpedo_default_note")),
+    Kind("rule-27 scenario",
+         _scenario("rule27", "mediterranean-1940.yaml", "mediterranean-1940"),
+         ("name", "sides.0.name", "sides.0.forces.0.name")),
     Kind("sprue", _sprue, ("regions.0.title",)),
     Kind("event deck", _events, ("cards.0.timing", "cards.0.effect")),  # titles are short
 ]

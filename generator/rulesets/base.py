@@ -46,6 +46,8 @@ class KitOptions:
             back offset); the paper comes from the build.
         sprue: A sheet-layout file replacing the ruleset's own (``--sprue``).
         templates: A folder of Jinja2 templates overriding bundled ones by name.
+        values: Named choices a ruleset's own command passes to its ``prepare`` (a map's
+            hex size, a counter size...), as the user wrote them.
 
     """
 
@@ -54,6 +56,7 @@ class KitOptions:
     sheets: SheetOptions = field(default_factory=lambda: SheetOptions())
     sprue: Path | None = None
     templates: Path | None = None
+    values: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
