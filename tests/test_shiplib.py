@@ -188,7 +188,7 @@ def test_ratings_for_an_unknown_ruleset(tmp_path: Path) -> None:
     text = TAKAO.replace("ratings:\n", "ratings:\n  surface-acton: {size: 5/5}\n")
     assert problems_of(tmp_path, text) == [
         "takao.yaml:76:18: ratings.surface-acton: found ruleset 'surface-acton', expected one "
-        "of naval-action, surface-action; did you mean 'surface-action'?"]
+        "of naval-action, surface-action, modern-naval; did you mean 'surface-action'?"]
 
 
 def test_bad_override_value_is_located_in_the_ratings_block(tmp_path: Path) -> None:
