@@ -144,7 +144,9 @@ class WeaponSpec(Strict):
     @field_validator("generation")
     @classmethod
     def _generation(cls, value: int | None, info: ValidationInfo) -> int | None:
-        seeker = info.data.get("seeker")
+        if "seeker" not in info.data:
+            return value  # the seeker itself is wrong: that problem is reported already
+        seeker = info.data["seeker"]
         if seeker in GENERATIONAL:
             if value not in (1, 2, 3):
                 raise ValueError(f"expected generation 1, 2 or 3: the {seeker} rows of the "
