@@ -66,6 +66,17 @@ class Overrides(Strict):
         return check_mvr(value)
 
 
+class AircraftOverrides(Overrides):
+    """Hand ratings of an aircraft type: as a class's, but aircraft do not turn by MVR."""
+
+    @field_validator("mvr")
+    @classmethod
+    def _mvr(cls, value: int | None) -> int | None:
+        if value is not None:
+            raise ValueError("expected no mvr: aircraft and helicopters do not turn by MVR")
+        return value
+
+
 class ModernClass(Strict):
     """A ship or submarine class as this ruleset files it: facts, plus hand ratings."""
 
@@ -105,17 +116,10 @@ class AircraftClass(Strict):
     speed_kn: float = Field(gt=0, le=2500, description="Maximum speed in knots.")
     systems: list[ModernSystem] = Field(default_factory=list, max_length=30, description="Radar or fire control, EO, ESM and ECM sets.")
     weapons: list[ModernWeapon] = Field(default_factory=list, max_length=30, description="A typical anti-ship or air-defence load.")
-    ratings: Overrides = Field(default_factory=lambda: Overrides.model_validate({}), description="Hand ratings (mvr does not apply).")
+    ratings: AircraftOverrides = Field(default_factory=lambda: AircraftOverrides.model_validate({}), description="Hand ratings (mvr does not apply).")
     sources: list[Line] = Field(min_length=1, max_length=40, description="Where the facts came from.")
     unverified: list[Line] = Field(default_factory=list, max_length=500, description="Figures no source confirmed.")
     notes: str | None = Field(None, max_length=4000, description="Designer's notes.")
-
-    @field_validator("ratings")
-    @classmethod
-    def _no_mvr(cls, value: Overrides) -> Overrides:
-        if value.mvr is not None:
-            raise ValueError("expected no mvr: aircraft and helicopters do not turn by MVR")
-        return value
 
 
 class WeaponSpec(Strict):
