@@ -100,7 +100,8 @@ def test_type_42_rated_from_its_facts_by_the_rules_file() -> None:
     assert sheffield.damage == _band(RULES["ship_damage_t"], modern["full_load_t"],
                                      RULES["ship_damage_above"]) == 0
     assert sheffield.speed == min(6, math.floor(facts["speed_kn"] / RULES["knots_per_marker"])) == 5
-    assert sheffield.mvr == _band(RULES["mvr_length_m"], modern["length_m"], RULES["mvr_above"]) == 6
+    assert sheffield.mvr == _band(RULES["mvr_length_m"], modern["length_m"],
+                                  RULES["mvr_above"]) == 6
     years = {s["role"]: s["year"] for s in modern["systems"]}
     assert (sheffield.fcs, sheffield.esm, sheffield.ecm, sheffield.eo) == (
         _gen(years["fcs"]), _gen(years["esm"]), _gen(years["ecm"]), None) == (2, 2, 2, None)
