@@ -239,6 +239,11 @@ class Side(SideBase):
     setup: str | None = Field(None, max_length=4000, description="Where the side's units start (own packet and umpire only).")
     briefing: str | None = Field(None, max_length=4000, description="What the side knows and wants (own packet and umpire only).")
 
+    @property
+    def ships(self) -> list[UnitRef]:
+        """The side's units, under the name the shared listings count."""
+        return self.units
+
 
 class Scenario(Strict):
     """A modern naval scenario (one YAML file)."""
