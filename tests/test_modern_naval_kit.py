@@ -76,7 +76,7 @@ def test_missile_era_classes_are_only_this_rulesets() -> None:
 def test_starter_library_size() -> None:
     ships = LIBRARY.classes_of("modern-naval")
     aircraft = LIBRARY.of_kind("modern-naval", "aircraft-class")
-    assert len(ships) + len(aircraft) >= 14
+    assert len(ships) + len(aircraft) >= 30
     for entry in [*ships.values(), *aircraft.values()]:
         assert entry.model.sources, entry.model.id
 
