@@ -166,6 +166,8 @@ def test_each_side_sees_only_its_own_units(latakia: Path) -> None:
     # Each side's set-up is its own; the umpire reads both and the starting conditions.
     assert "two columns" in israel and "two columns" not in syria
     assert "Starting conditions" in umpire and "Starting conditions" not in israel
+    toc = [b.get_title() for b in pdfium.PdfDocument(str(latakia / "israel.pdf")).get_toc()]
+    assert "Reshef (Sa'ar 4 (Reshef))" in toc and not any("Yarmouk" in t for t in toc)
 
 
 def test_card_prints_every_rating_weapon_and_track(sheffield: Path) -> None:

@@ -16,7 +16,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.layout import Paper, Pen, new_canvas, safe_box
-from generator.packets import Component
+from generator.packets import Bookmark, Component
 from generator.pages import Furniture, finish_page
 from generator.rulesets.modern_naval.derive import Unit
 from generator.units import MM
@@ -210,10 +210,13 @@ def render_cards(units: Sequence[Unit], paper: Paper, title: str, foot: str, key
     room = box.height - furniture.bottom(box)
     height = (room - GAP) / 2
     pages = 0
+    marks = []
     for start in range(0, max(1, len(units)), 2):
         for slot, unit in enumerate(units[start:start + 2]):
-            draw_card(canvas, unit, box.x, box.top - slot * (height + GAP), box.width, height)
+            top = box.top - slot * (height + GAP)
+            draw_card(canvas, unit, box.x, top, box.width, height)
+            marks.append(Bookmark(f"{unit.view.name} ({unit.class_name})", pages, top))
         finish_page(canvas, box, furniture, pages)
         pages += 1
     canvas.save()
-    return Component(key, title, label, buffer.getvalue(), pages)
+    return Component(key, title, label, buffer.getvalue(), pages, marks)
