@@ -17,10 +17,12 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.errors import DataError
 from generator.library import load_library
 from generator.pipeline import build
 from generator.rulesets.modern_naval import RULESET, derive
 from generator.rulesets.modern_naval.model import UnitView
+from generator.rulesets.modern_naval.schema import reach_km
 from generator.units import MM
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,6 +83,25 @@ def test_starter_library_size() -> None:
         assert entry.model.sources, entry.model.id
 
 
+def _resolves(data: object, path: str) -> bool:
+    for part in path.split("."):
+        if isinstance(data, list) and part.isdigit() and int(part) < len(data):
+            data = data[int(part)]
+        elif isinstance(data, dict) and part in data:
+            data = data[part]
+        else:
+            return False
+    return True
+
+
+def test_every_unverified_entry_names_a_figure_in_its_file() -> None:
+    """An unverified line starts with the path of a figure the file holds."""
+    files = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in MODERN.rglob("*.yaml")]
+    for data in [*files, *WEAPONS.values()]:
+        for line in data.get("unverified", []):
+            assert _resolves(data, line.split(" ")[0]), (data.get("id", data.get("name")), line)
+
+
 # --- ratings by the documented rules ------------------------------------------------------
 
 def _views(scenario: str) -> dict[str, list[UnitView]]:
@@ -130,7 +151,25 @@ def test_every_bundled_weapon_reads_the_tables_rows() -> None:
             assert spec.generation in (1, 2, 3), wid
         else:
             assert spec.generation is None, wid
-        assert 0 <= spec.range_km[0] <= spec.range_km[1], wid
+        low, high = reach_km(spec)
+        assert 0 <= low <= high, wid
+
+
+def test_a_range_in_nautical_miles_becomes_km_then_cm(tmp_path: Path) -> None:
+    line = {k: v for k, v in WEAPONS["sea-dart"].items() if k != "range_km"}
+    path = tmp_path / "tables.yaml"
+    path.write_text(yaml.safe_dump({"weapons": {"sea-dart": dict(line, range_nm=[2, 40])}}),
+                    encoding="utf-8")
+    tables = derive.load_tables(path)
+    per_km = 1000 / RULES["metres_per_cm"]
+    assert derive.range_cm(tables.weapons["sea-dart"], tables.rating) == (
+        round(2 * 1.852 * per_km), round(40 * 1.852 * per_km)) == (15, 296)
+    both = dict(WEAPONS["sea-dart"], range_nm=[2, 40])
+    path.write_text(yaml.safe_dump({"weapons": {"sea-dart": both}}), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        derive.load_tables(path)
+    assert [p.message for p in caught.value.problems] == [
+        "found a mapping, expected exactly one of range_km and range_nm"]
 
 
 def test_tables_file_replaces_the_ground_scale(tmp_path: Path) -> None:

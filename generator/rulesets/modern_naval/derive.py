@@ -28,6 +28,7 @@ from generator.rulesets.modern_naval.schema import (
     Overrides,
     RatingRules,
     WeaponSpec,
+    reach_km,
 )
 from generator.shipclass import ModernSystem, ModernWeapon
 from generator.validation import load_model, load_overrides
@@ -82,7 +83,7 @@ def range_cm(spec: WeaponSpec, rules: RatingRules) -> tuple[float, float]:
     if spec.range_cm is not None:
         return (spec.range_cm[0], spec.range_cm[1])
     per_km = 1000 / rules.metres_per_cm
-    low, high = (float(round(km * per_km)) for km in spec.range_km)
+    low, high = (float(round(km * per_km)) for km in reach_km(spec))
     return (low, high)
 
 

@@ -130,7 +130,8 @@ class WeaponSpec(Strict):
     seeker: str | None = Field(None, max_length=20, description="ARH, SARH, CMD (V), CMD (R), CMD (Wire) or IR; none for unguided weapons.")
     generation: int | None = Field(None, description="1-3 for ARH and SARH; none for the other seekers.")
     targets: list[Literal["surface", "air", "submarine", "missile"]] = Field(min_length=1, max_length=4, description="What it may engage.")
-    range_km: tuple[Annotated[float, Field(ge=0, le=2000)], Annotated[float, Field(ge=0, le=2000)]] = Field(description="[minimum, maximum] range in km, as sourced.")
+    range_km: tuple[Annotated[float, Field(ge=0, le=2000)], Annotated[float, Field(ge=0, le=2000)]] | None = Field(None, description="[minimum, maximum] range in km, as sourced (or range_nm).")
+    range_nm: tuple[Annotated[float, Field(ge=0, le=1000)], Annotated[float, Field(ge=0, le=1000)]] | None = Field(None, description="[minimum, maximum] range in nautical miles, when the source gives miles.")
     range_cm: tuple[Annotated[float, Field(ge=0, le=2000)], Annotated[float, Field(ge=0, le=2000)]] | None = Field(None, description="[minimum, maximum] range on the table in cm, replacing the ground-scale rule.")
     warhead_kg: float | None = Field(None, ge=0, le=5000, description="Warhead (or shell or bomb) weight in kg, as sourced; sets the damage modifier.")
     damage: int | None = Field(None, ge=-5, le=5, description="Weapon damage modifier replacing the warhead rule.")
@@ -162,11 +163,24 @@ class WeaponSpec(Strict):
 
     @model_validator(mode="after")
     def _ordered(self) -> WeaponSpec:
-        for field in ("range_km", "range_cm"):
+        if (self.range_km is None) == (self.range_nm is None):
+            raise ValueError("expected exactly one of range_km and range_nm")
+        for field in ("range_km", "range_nm", "range_cm"):
             pair = getattr(self, field)
             if pair is not None and pair[0] > pair[1]:
                 raise ValueError(f"expected {field} as [minimum, maximum], found {list(pair)}")
         return self
+
+
+KM_PER_NM = 1.852
+
+
+def reach_km(spec: WeaponSpec) -> tuple[float, float]:
+    """A weapon's sourced (minimum, maximum) range in km, whichever unit it was given in."""
+    if spec.range_km is not None:
+        return (spec.range_km[0], spec.range_km[1])
+    assert spec.range_nm is not None  # the model requires one of the two
+    return (spec.range_nm[0] * KM_PER_NM, spec.range_nm[1] * KM_PER_NM)
 
 
 class Band(Strict):
