@@ -217,7 +217,7 @@ def test_card_prints_every_rating_weapon_and_track(sheffield: Path) -> None:
                  "Sea Dart (GWS30)", "SARH 2nd", "16–296", "22",
                  "Damage level", "Light", "Heavy", "Critical", "Wrecked", "Speed 5: lost",
                  "MVR 6 cm: added", "+8 cm", "Fires", "Blackout", "Crew +1: lost",
-                 "quarterdeck DEFAULT"):
+                 "quarterdeck DEFAULT", f"1 cm = {RULES['metres_per_cm']} m"):
         assert text in card, text
 
 

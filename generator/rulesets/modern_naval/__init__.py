@@ -247,7 +247,7 @@ def _cards(ctx: Context, side: str | None) -> Component:
     d = _d(ctx)
     name = ctx.sides[side]
     return render_cards(d.units[side], ctx.paper, f"Unit cards: {name}", f"{d.foot} · {name}",
-                        f"cards:{side}", f"{side.upper()}-Card-")
+                        f"cards:{side}", f"{side.upper()}-Card-", d.tables.rating.metres_per_cm)
 
 
 @COMPONENTS("briefing")

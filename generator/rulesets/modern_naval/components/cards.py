@@ -123,7 +123,7 @@ def _track(pen: Pen, x: float, y: float, label: str, boxes: Sequence[str],
 
 
 def draw_card(canvas: Canvas, unit: Unit, x: float, top: float, width: float,
-              height: float) -> None:
+              height: float, metres_per_cm: float) -> None:
     """Draw one card with its top-left corner at (x, top)."""
     pen = Pen(canvas)
     v = unit.view
@@ -193,15 +193,16 @@ def draw_card(canvas: Canvas, unit: Unit, x: float, top: float, width: float,
     y -= _track(pen, ix, y, f"Crew {_signed(v.crew)}: lost", [f"−{i + 1}"
                                                             for i in range(CREW_LOSSES)], iw)
     bottom = top - height + PAD
-    legend = ("* quarterdeck DEFAULT: the rule text prints no unit or weapon data; "
-              "rated from sourced facts by tables/rating.yaml (replace with --tables)")
+    legend = ("* quarterdeck DEFAULT: the rule text prints no unit or weapon data; rated "
+              "from sourced facts by tables/rating.yaml, ground scale 1 cm = "
+              f"{metres_per_cm:g} m (replace with --tables)")
     if unit.note:
         pen.text(ix, bottom + 3.6 * MM, unit.note, size=7, narrow=True, width=iw)
     pen.text(ix, bottom + 0.4 * MM, legend, size=7, narrow=True, width=iw)
 
 
 def render_cards(units: Sequence[Unit], paper: Paper, title: str, foot: str, key: str,
-                 label: str) -> Component:
+                 label: str, metres_per_cm: float) -> Component:
     """Every unit's card, two half-page cards to a page, in roster order."""
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, title)
@@ -214,7 +215,7 @@ def render_cards(units: Sequence[Unit], paper: Paper, title: str, foot: str, key
     for start in range(0, max(1, len(units)), 2):
         for slot, unit in enumerate(units[start:start + 2]):
             top = box.top - slot * (height + GAP)
-            draw_card(canvas, unit, box.x, top, box.width, height)
+            draw_card(canvas, unit, box.x, top, box.width, height, metres_per_cm)
             marks.append(Bookmark(f"{unit.view.name} ({unit.class_name})", pages, top))
         finish_page(canvas, box, furniture, pages)
         pages += 1
