@@ -285,6 +285,10 @@ KINDS = [
          _scenario("surface_action", "river-plate.yaml", "river-plate"),
          ("name", "date_label", "sides.0.name", "sides.1.commander", "sides.0.briefing",
           "starting_conditions", "special_rules.0", "victory", "weapons.guns.8in.name")),
+    Kind("modern-naval scenario",
+         _scenario("modern_naval", "sheffield-1982.yaml", "sheffield-1982"),
+         ("name", "date_label", "sides.0.name", "sides.0.setup", "sides.1.briefing",
+          "starting_conditions", "special_rules.0", "victory", "sides.1.units.0.name")),
     Kind("naval-action tables", _tables([NA_TABLES / "action-card.yaml",
                                          NA_TABLES / "markers.yaml"], "savo-island",
                                         # the tables that carry words (all of them at

@@ -550,8 +550,13 @@ def load_tables(override: Path | None = None) -> Tables:
     """
     if override is None:
         return bundled_tables()
-    given = load_overrides(override, Tables)
-    return bundled_tables().model_copy(update=given)
+    # One --tables file serves both halves of the ruleset: the data tables' keys (weapons,
+    # rating) are accepted here too and taken by ``derive.load_tables``.
+    from generator.rulesets.modern_naval.schema import DataTables
+
+    given = load_overrides(override, Tables, DataTables)
+    return bundled_tables().model_copy(
+        update={k: v for k, v in given.items() if k in Tables.model_fields})
 
 
 def data_value(data: object, key: str, default: object = None) -> object:
