@@ -20,7 +20,8 @@ from generator.rulesets.base import Ruleset
 
 GROUP = "quarterdeck.rulesets"
 BUNDLED = {"naval-action": "generator.rulesets.naval_action:RULESET",
-           "surface-action": "generator.rulesets.surface_action:RULESET"}
+           "surface-action": "generator.rulesets.surface_action:RULESET",
+           "naval-warfare": "generator.rulesets.naval_warfare:RULESET"}
 """Fallback when the package metadata is missing (a checkout run without installing)."""
 
 

@@ -1,0 +1,188 @@
+"""Campaign logic: the supply table, effective tonnage and the campaign's cross-checks.
+
+The schema checks each value on its own; this module checks what joins files and lists
+(a unit type the rules have, a base in the nation's list, a team's nations) and computes
+what the route chart prints.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field, field_validator
+
+from generator.datamodel import Strict
+from generator.errors import Problem
+from generator.rulesets.naval_warfare.schema import Campaign, NationForces, Route
+from generator.rulesets.naval_warfare.units import UnitType, load_units
+from generator.suggest import did_you_mean
+from generator.validation import load_model
+
+if TYPE_CHECKING:
+    from generator.library import Entry, Library
+    from generator.yamlsource import SourceDoc
+
+SUPPLY_FILE = Path(__file__).parent / "tables" / "supply.yaml"
+
+
+class SupplyRow(Strict):
+    """One row of the Supply Effectiveness table and the factor it applies."""
+
+    length: str = Field(min_length=1, max_length=60, description="The text's length cell.")
+    effect: str = Field(min_length=1, max_length=80, description="The text's effect cell.")
+    first: int = Field(ge=0, le=60, description="Shortest route (sea areas) the row covers.")
+    last: int | None = Field(None, ge=0, le=60, description="Longest (none: no upper limit).")
+    factor: Annotated[str, Field(pattern=r"^\d{1,2}(/\d{1,2})?$")] = Field(
+        description="Tonnage multiplier, e.g. '1/2'.")
+    label: str = Field(min_length=1, max_length=12, description="Annex B's name (Short...).")
+
+    @property
+    def multiplier(self) -> Fraction:
+        """The factor as an exact fraction."""
+        return Fraction(self.factor)
+
+
+class SupplyTable(Strict):
+    """The table, and how a fraction of a Tonnage Point is rounded."""
+
+    supply: list[SupplyRow] = Field(min_length=1, max_length=10)
+    round: Literal["down", "up", "nearest"] = "down"
+    round_default: bool = True
+
+    @field_validator("supply")
+    @classmethod
+    def _covers(cls, rows: list[SupplyRow]) -> list[SupplyRow]:
+        expected = 0
+        for row in rows:
+            if row.first != expected or (row.last is not None and row.last < row.first):
+                raise ValueError(f"expected rows in order, each starting at {expected} sea "
+                                 "areas where the one before ends")
+            if row.last is None:
+                return rows
+            expected = row.last + 1
+        raise ValueError("expected the last row to have no upper limit (leave out 'last')")
+
+    def row(self, length: int) -> SupplyRow:
+        """The row covering a route of ``length`` sea areas."""
+        return next(r for r in self.supply if r.first <= length
+                    and (r.last is None or length <= r.last))
+
+    def effective(self, tonnage: int, length: int) -> int:
+        """Effective Tonnage Points of a route: tonnage x the row's factor, rounded."""
+        exact = tonnage * self.row(length).multiplier
+        if self.round == "down":
+            return math.floor(exact)
+        if self.round == "up":
+            return math.ceil(exact)
+        return math.floor(exact + Fraction(1, 2))
+
+
+@functools.lru_cache(maxsize=4)
+def load_supply(path: Path = SUPPLY_FILE) -> SupplyTable:
+    """The Supply Effectiveness table (located DataError when malformed)."""
+    return load_model(SupplyTable, path, "naval_warfare/tables/supply.yaml"
+                      if path == SUPPLY_FILE else str(path))
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """One merchant route as the chart prints it."""
+
+    serial: int
+    route: Route
+    row: SupplyRow
+    effective: int
+
+
+def chart_rows(campaign: Campaign, supply: SupplyTable,
+               nations: Iterable[str] | None = None) -> list[ChartRow]:
+    """The routes (of ``nations``, or all), numbered in file order, effective tonnage computed."""
+    keep = None if nations is None else set(nations)
+    return [ChartRow(i, r, supply.row(r.length), supply.effective(r.tonnage, r.length))
+            for i, r in enumerate(campaign.routes, start=1)
+            if keep is None or r.nation in keep]
+
+
+def _unit_keys(doc: SourceDoc, loc: tuple[str | int, ...], keys: Iterable[str],
+               units: dict[str, UnitType]) -> list[Problem]:
+    known = list(units)
+    return [doc.problem((*loc, key), f"found unit type '{key}', expected one of "
+                                     f"{', '.join(known)}{did_you_mean(key, known)}", key=True)
+            for key in keys if key not in units]
+
+
+def check_campaign(campaign: Campaign, doc: SourceDoc) -> list[Problem]:
+    """Every cross-reference problem of one campaign file, located."""
+    units = load_units()
+    problems: list[Problem] = []
+    nations: dict[str, NationForces] = {}
+    for n, nation in enumerate(campaign.nations):
+        if nation.id in nations:
+            problems.append(doc.problem(("nations", n, "id"), f"found '{nation.id}' again, "
+                                                              "expected each nation id once"))
+        nations[nation.id] = nation
+        for field in ("units", "spares", "ranges"):
+            problems += _unit_keys(doc, ("nations", n, field), getattr(nation, field), units)
+        names = [b.name for b in nation.bases]
+        for b, name in enumerate(names):
+            if name in names[:b]:
+                problems.append(doc.problem(("nations", n, "bases", b),
+                                            f"found '{name}' again, expected each base once"))
+    played: dict[str, str] = {}
+    team_ids: set[str] = set()
+    for t, team in enumerate(campaign.teams):
+        if team.id in team_ids:
+            problems.append(doc.problem(("teams", t, "id"), f"found '{team.id}' again, "
+                                                            "expected each team id once"))
+        team_ids.add(team.id)
+        for i, nation_id in enumerate(team.nations):
+            loc = ("teams", t, "nations", i)
+            if nation_id not in nations:
+                problems.append(doc.problem(loc, f"found '{nation_id}', expected a nation id "
+                                                 f"({', '.join(nations)})"
+                                                 f"{did_you_mean(nation_id, nations)}"))
+            elif nation_id in played:
+                problems.append(doc.problem(loc, f"found '{nation_id}', already played by "
+                                                 f"team '{played[nation_id]}', expected each "
+                                                 "nation in one team"))
+            else:
+                played[nation_id] = team.id
+    for r, route in enumerate(campaign.routes):
+        owner = nations.get(route.nation)
+        if owner is None:
+            problems.append(doc.problem(("routes", r, "nation"),
+                                        f"found '{route.nation}', expected a nation id "
+                                        f"({', '.join(nations)})"
+                                        f"{did_you_mean(route.nation, nations)}"))
+            continue
+        bases = [b.name for b in owner.bases]
+        if route.base not in bases:
+            problems.append(doc.problem(("routes", r, "base"),
+                                        f"found '{route.base}', expected a fleet base of "
+                                        f"{owner.name}: {', '.join(bases) or 'none listed'}"
+                                        f"{did_you_mean(route.base, bases)}"))
+    problems += _deal_problems(campaign, doc)
+    return problems
+
+
+def _deal_problems(campaign: Campaign, doc: SourceDoc) -> list[Problem]:
+    """The teams may be allotted no more Advantage Cards than the deck holds."""
+    from generator.rulesets.naval_warfare.components.advantage import load_advantage_deck
+
+    held = load_advantage_deck().total()
+    wanted = sum(t.advantage_cards for t in campaign.teams)
+    if wanted <= held:
+        return []
+    return [doc.problem(("teams",), f"found {wanted} Advantage Cards allotted in all, "
+                                    f"expected at most {held} (the cards in the deck)")]
+
+
+def check_entry(entry: Entry, library: Library) -> tuple[list[Problem], list[str]]:
+    """One campaign's problems and warnings (for ``Ruleset.check``)."""
+    return check_campaign(entry.model, entry.doc), []
