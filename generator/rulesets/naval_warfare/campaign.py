@@ -19,14 +19,11 @@ from pydantic import Field, field_validator
 
 from generator.datamodel import Strict
 from generator.errors import Problem
-from generator.rulesets.naval_warfare.schema import Campaign, NationForces, Route
-from generator.rulesets.naval_warfare.units import UnitType, load_units
-from generator.suggest import did_you_mean
+from generator.rulesets.naval_warfare.schema import Campaign, Route
 from generator.validation import load_model
 
 if TYPE_CHECKING:
     from generator.library import Entry, Library
-    from generator.yamlsource import SourceDoc
 
 SUPPLY_FILE = Path(__file__).parent / "tables" / "supply.yaml"
 
@@ -109,80 +106,10 @@ def chart_rows(campaign: Campaign, supply: SupplyTable,
             if keep is None or r.nation in keep]
 
 
-def _unit_keys(doc: SourceDoc, loc: tuple[str | int, ...], keys: Iterable[str],
-               units: dict[str, UnitType]) -> list[Problem]:
-    known = list(units)
-    return [doc.problem((*loc, key), f"found unit type '{key}', expected one of "
-                                     f"{', '.join(known)}{did_you_mean(key, known)}", key=True)
-            for key in keys if key not in units]
-
-
-def check_campaign(campaign: Campaign, doc: SourceDoc) -> list[Problem]:
-    """Every cross-reference problem of one campaign file, located."""
-    units = load_units()
-    problems: list[Problem] = []
-    nations: dict[str, NationForces] = {}
-    for n, nation in enumerate(campaign.nations):
-        if nation.id in nations:
-            problems.append(doc.problem(("nations", n, "id"), f"found '{nation.id}' again, "
-                                                              "expected each nation id once"))
-        nations[nation.id] = nation
-        for field in ("units", "spares", "ranges"):
-            problems += _unit_keys(doc, ("nations", n, field), getattr(nation, field), units)
-        names = [b.name for b in nation.bases]
-        for b, name in enumerate(names):
-            if name in names[:b]:
-                problems.append(doc.problem(("nations", n, "bases", b),
-                                            f"found '{name}' again, expected each base once"))
-    played: dict[str, str] = {}
-    team_ids: set[str] = set()
-    for t, team in enumerate(campaign.teams):
-        if team.id in team_ids:
-            problems.append(doc.problem(("teams", t, "id"), f"found '{team.id}' again, "
-                                                            "expected each team id once"))
-        team_ids.add(team.id)
-        for i, nation_id in enumerate(team.nations):
-            loc = ("teams", t, "nations", i)
-            if nation_id not in nations:
-                problems.append(doc.problem(loc, f"found '{nation_id}', expected a nation id "
-                                                 f"({', '.join(nations)})"
-                                                 f"{did_you_mean(nation_id, nations)}"))
-            elif nation_id in played:
-                problems.append(doc.problem(loc, f"found '{nation_id}', already played by "
-                                                 f"team '{played[nation_id]}', expected each "
-                                                 "nation in one team"))
-            else:
-                played[nation_id] = team.id
-    for r, route in enumerate(campaign.routes):
-        owner = nations.get(route.nation)
-        if owner is None:
-            problems.append(doc.problem(("routes", r, "nation"),
-                                        f"found '{route.nation}', expected a nation id "
-                                        f"({', '.join(nations)})"
-                                        f"{did_you_mean(route.nation, nations)}"))
-            continue
-        bases = [b.name for b in owner.bases]
-        if route.base not in bases:
-            problems.append(doc.problem(("routes", r, "base"),
-                                        f"found '{route.base}', expected a fleet base of "
-                                        f"{owner.name}: {', '.join(bases) or 'none listed'}"
-                                        f"{did_you_mean(route.base, bases)}"))
-    problems += _deal_problems(campaign, doc)
-    return problems
-
-
-def _deal_problems(campaign: Campaign, doc: SourceDoc) -> list[Problem]:
-    """The teams may be allotted no more Advantage Cards than the deck holds."""
-    from generator.rulesets.naval_warfare.components.advantage import load_advantage_deck
-
-    held = load_advantage_deck().total()
-    wanted = sum(t.advantage_cards for t in campaign.teams)
-    if wanted <= held:
-        return []
-    return [doc.problem(("teams",), f"found {wanted} Advantage Cards allotted in all, "
-                                    f"expected at most {held} (the cards in the deck)")]
-
-
 def check_entry(entry: Entry, library: Library) -> tuple[list[Problem], list[str]]:
-    """One campaign's problems and warnings (for ``Ruleset.check``)."""
-    return check_campaign(entry.model, entry.doc), []
+    """One campaign's problems and warnings beyond its file (for ``Ruleset.check``).
+
+    The file's own cross-references (unit types, bases, teams, the deal) are checked
+    when it is read (``schema.Campaign``), so that they come with every other problem.
+    """
+    return [], []

@@ -14,9 +14,17 @@ import re
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import (
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails
 
 from generator.datamodel import Strict
+from generator.suggest import did_you_mean
 from generator.units import INCH, parse_length
 
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,19}$")]
@@ -136,6 +144,136 @@ class Campaign(Strict):
     nations: list[NationForces] = Field(min_length=1, max_length=24, description="Every nation's forces.")
     teams: list[Team] = Field(min_length=1, max_length=12, description="The teams; a nation no team plays is kept by game control.")
     routes: list[Route] = Field(default_factory=list, max_length=200, description="Merchant routes at the start.")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _joined(cls, data: object, handler: ValidatorFunctionWrapHandler) -> Campaign:
+        """Run the cross-references even when a value fails, so every problem shows at once."""
+        joined = cross_references(data)
+        try:
+            campaign: Campaign = handler(data)
+        except ValidationError as exc:
+            if not joined:
+                raise
+            raise ValidationError.from_exception_data(
+                exc.title, [*exc.errors(), *joined]) from None  # type: ignore[list-item]
+        if joined:
+            raise ValidationError.from_exception_data(cls.__name__, joined)
+        return campaign
+
+
+Loc = tuple[str | int, ...]
+
+
+def _problem(loc: Loc, found: object, expected: str) -> InitErrorDetails:
+    """A located 'found X, expected Y' in pydantic's own error form (validation prints it)."""
+    return {"type": "value_error", "loc": loc, "input": found,
+            "ctx": {"error": ValueError(expected)}}
+
+
+def _name_of(base: object) -> str | None:
+    if isinstance(base, str):
+        return base
+    if isinstance(base, dict) and isinstance(base.get("name"), str):
+        return str(base["name"])
+    return None
+
+
+def cross_references(data: object) -> list[InitErrorDetails]:
+    """What joins the file to the rules and to itself, read from the raw data.
+
+    Unit types the rules have (with did-you-mean), each nation and team id once, a
+    team's nations, a route's nation and its fleet base of origin in that nation's list,
+    and the Advantage Card allotments against the deck. Values of the wrong shape are
+    left to the schema, which reports them.
+    """
+    from generator.rulesets.naval_warfare.units import load_units
+
+    if not isinstance(data, dict):
+        return []
+    units = list(load_units())
+    out: list[InitErrorDetails] = []
+    nations: dict[str, list[str]] = {}
+    raw_nations = data.get("nations")
+    for n, nation in enumerate(raw_nations if isinstance(raw_nations, list) else []):
+        if not isinstance(nation, dict):
+            continue
+        for key in ("units", "spares", "ranges"):
+            given = nation.get(key)
+            for unit in (given if isinstance(given, dict) else {}):
+                if str(unit) not in units:
+                    out.append(_problem(("nations", n, key, unit), str(unit),
+                                        f"expected a unit type of the rules: {', '.join(units)}"
+                                        f"{did_you_mean(str(unit), units)}"))
+        bases = nation.get("bases")
+        names = [_name_of(b) for b in (bases if isinstance(bases, list) else [])]
+        for b, name in enumerate(names):
+            if name is not None and name in names[:b]:
+                out.append(_problem(("nations", n, "bases", b), name,
+                                    "expected each fleet base once"))
+        ident = nation.get("id")
+        if isinstance(ident, str):
+            if ident in nations:
+                out.append(_problem(("nations", n, "id"), ident, "expected each nation id once"))
+            nations[ident] = [x for x in names if x is not None]
+    played: dict[str, str] = {}
+    teams: set[str] = set()
+    raw_teams = data.get("teams")
+    allotted = 0
+    for t, team in enumerate(raw_teams if isinstance(raw_teams, list) else []):
+        if not isinstance(team, dict):
+            continue
+        ident = team.get("id")
+        if isinstance(ident, str):
+            if ident in teams:
+                out.append(_problem(("teams", t, "id"), ident, "expected each team id once"))
+            teams.add(ident)
+        cards = team.get("advantage_cards")
+        allotted += cards if isinstance(cards, int) and not isinstance(cards, bool) else 0
+        members = team.get("nations")
+        for i, nation_id in enumerate(members if isinstance(members, list) else []):
+            if not isinstance(nation_id, str):
+                continue
+            if nation_id not in nations:
+                out.append(_problem(("teams", t, "nations", i), nation_id,
+                                    f"expected a nation id of this file: {', '.join(nations)}"
+                                    f"{did_you_mean(nation_id, nations)}"))
+            elif nation_id in played:
+                out.append(_problem(("teams", t, "nations", i), nation_id,
+                                    f"expected each nation in one team (team "
+                                    f"'{played[nation_id]}' plays it)"))
+            else:
+                played[nation_id] = str(ident)
+    raw_routes = data.get("routes")
+    for r, route in enumerate(raw_routes if isinstance(raw_routes, list) else []):
+        if not isinstance(route, dict):
+            continue
+        owner, base = route.get("nation"), route.get("base")
+        if not isinstance(owner, str):
+            continue
+        if owner not in nations:
+            out.append(_problem(("routes", r, "nation"), owner,
+                                f"expected a nation id of this file: {', '.join(nations)}"
+                                f"{did_you_mean(owner, nations)}"))
+        elif isinstance(base, str) and base not in nations[owner]:
+            listed = nations[owner]
+            out.append(_problem(("routes", r, "base"), base,
+                                f"expected a fleet base of '{owner}': "
+                                f"{', '.join(listed) or 'none listed'}"
+                                f"{did_you_mean(base, listed)}"))
+    out.extend(_deal(allotted))
+    return out
+
+
+def _deal(allotted: int) -> list[InitErrorDetails]:
+    """The teams may be allotted no more Advantage Cards than the deck holds."""
+    from generator.rulesets.naval_warfare.components.advantage import load_advantage_deck
+
+    held = load_advantage_deck().total()
+    if allotted <= held:
+        return []
+    return [_problem(("teams",), f"{allotted} Advantage Cards allotted in all",
+                     f"expected at most {held} (the cards in the deck)")]
 
 
 __all__ = ["COUNTER_SIZES", "Campaign", "FleetBase", "NationForces", "Route", "Team"]
