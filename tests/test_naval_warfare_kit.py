@@ -153,7 +153,8 @@ def test_defaults_are_labelled_in_the_data_and_on_the_page(kit: BuildResult) -> 
         if "garrisons" in nation:
             assert "garrisons" in nation["defaults"]
     first = pages(kit.folder / "usa.pdf")[0]
-    assert re.search(r"Naval Operations Flags a turn 3 DEFAULT", first)
+    assert "United States Allies US 3 2 6 4 DEFAULT: NOF, MOF, Advantage Cards, TF cards" \
+        in first
     assert "DEFAULT readings (the text gives no figure; game control may change them): " \
            "garrisons, spares." in first
 

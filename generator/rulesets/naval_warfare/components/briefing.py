@@ -24,24 +24,23 @@ if TYPE_CHECKING:
 DEFAULT = "DEFAULT"
 
 
-def _flag(found: bool) -> str:
-    return DEFAULT if found else "text"
+TEAM_LABELS = {"nof": "NOF", "mof": "MOF", "advantage_cards": "Advantage Cards",
+               "task_force_cards": "TF cards"}
 
 
 def _team_grid(teams: list[Team], nations: dict[str, NationForces], width: float) -> Grid:
-    """Flags, cards and task forces per team, each value's origin beside it."""
+    """Flags a turn, cards and task forces per team, and which values are DEFAULTs."""
     rows = []
     for team in teams:
-        for key, label, value in (("nof", "Naval Operations Flags a turn", team.nof),
-                                  ("mof", "Military Offensive Flags a turn", team.mof),
-                                  ("advantage_cards", "Advantage Cards at the start",
-                                   team.advantage_cards),
-                                  ("task_force_cards", "Task Force cards",
-                                   team.task_force_cards)):
-            rows.append([team.name, label, str(value),
-                         DEFAULT if key in team.defaults else "campaign"])
-    return Grid([width * 0.3, width * 0.42, width * 0.12, width * 0.16],
-                [["Team", "Allowance", "Number", "Source"]], rows, aligned(2, 4))
+        defaults = ", ".join(TEAM_LABELS[k] for k in team.defaults)
+        rows.append([team.name, team.alliance, ", ".join(nations[n].code for n in team.nations),
+                     str(team.nof), str(team.mof), str(team.advantage_cards),
+                     str(team.task_force_cards),
+                     f"{DEFAULT}: {defaults}" if defaults else "campaign"])
+    fractions = [0.2, 0.09, 0.1, 0.07, 0.07, 0.1, 0.08, 0.29]
+    return Grid([width * f for f in fractions],
+                [["Team", "Alliance", "Nations", "NOF a turn", "MOF a turn", "Advantage Cards",
+                  "TF cards", "Source"]], rows, aligned(3, 7) + ["left"])
 
 
 def _nation_grid(d: Derived, nation: NationForces, width: float) -> Grid:

@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from generator.rulesets.naval_warfare.schema import NationForces, Team
 
 FOLDER = Path(__file__).parent.parent
-CARD_W = 125 * MM
+CARD_W = 94 * MM
+TF_ROWS = 3
+PORT_ROWS = 2
 GAP = 1.5 * MM
 PAD = 3 * MM
 BLANK_PORTS = 2
@@ -72,7 +74,8 @@ def _box(c: Canvas, x: float, y: float, w: float, h: float, label: str) -> None:
     Pen(c).text(x + 1 * MM, y + h - 3 * MM, label, size=7, narrow=True, width=w - 2 * MM)
 
 
-def tf_art(team: Team, lead: NationForces, number: int, slot: float, reminder: str) -> Art:
+def tf_art(team: Team, lead: NationForces, number: int, slot: float,
+           reminder: tuple[str, str]) -> Art:
     """One Task Force card's face."""
     def art(c: Canvas, w: float, h: float, bleed: float) -> None:
         pen = Pen(c)
@@ -84,22 +87,21 @@ def tf_art(team: Team, lead: NationForces, number: int, slot: float, reminder: s
                  width=w * 0.55)
         pen.text(w - PAD, y - 5 * MM, "Operation area: ____________", size=9,
                  align="right", width=w * 0.42)
-        y = _slots(c, PAD, y - 8 * MM, w - 2 * PAD, slot, 2)
-        pen.text(PAD, y - 1.5 * MM, "Stick the force's unit counters above (damaged side up "
-                 "if damaged).", size=7, narrow=True, width=w - 2 * PAD)
-        boxes_top = 22 * MM
+        y = _slots(c, PAD, y - 8 * MM, w - 2 * PAD, slot, TF_ROWS)
+        pen.text(PAD, y - 1.5 * MM, "Stick the force's counters here (damaged side up if "
+                 "damaged).", size=7, narrow=True, width=w - 2 * PAD)
+        boxes_top = 24 * MM
         third = (w - 2 * PAD - 2 * GAP) / 3
         _box(c, PAD, 9 * MM, third, boxes_top - 9 * MM, "Total fleet CV")
-        _box(c, PAD + third + GAP, 9 * MM, third, boxes_top - 9 * MM,
-             "Naval Operations Flag (tick)")
-        _box(c, PAD + 2 * (third + GAP), 9 * MM, third, boxes_top - 9 * MM,
-             "LSP available (tick each)")
+        _box(c, PAD + third + GAP, 9 * MM, third, boxes_top - 9 * MM, "NOF (tick)")
+        _box(c, PAD + 2 * (third + GAP), 9 * MM, third, boxes_top - 9 * MM, "LSP (tick each)")
         c.setLineWidth(0.5)
         for i in range(4):
             c.rect(PAD + 2 * (third + GAP) + 2 * MM + i * 6 * MM, 10.5 * MM, 4.5 * MM,
                    4.5 * MM, stroke=1, fill=0)
         c.rect(PAD + third + GAP + 2 * MM, 10.5 * MM, 4.5 * MM, 4.5 * MM, stroke=1, fill=0)
-        pen.text(PAD, 4.5 * MM, reminder, size=7, narrow=True, width=w - 2 * PAD)
+        for i, line in enumerate(reminder):
+            pen.text(PAD, (5.2 - 2.9 * i) * MM, line, size=7, narrow=True, width=w - 2 * PAD)
     return art
 
 
@@ -119,7 +121,7 @@ def port_art(team: Team, nation: NationForces | None, port: str, note: str, slot
         if note:
             pen.text(w - PAD, y - 5.5 * MM, note, size=7.5, narrow=True, align="right",
                      width=w * 0.36)
-        y = _slots(c, PAD, y - 8.5 * MM, w - 2 * PAD, slot, 2)
+        y = _slots(c, PAD, y - 8.5 * MM, w - 2 * PAD, slot, PORT_ROWS)
         _box(c, PAD, 3 * MM, w - 2 * PAD, 12 * MM, "Repair (fleet bases only): one damaged "
              "unit a turn. Unit repaired this turn:")
     return art
@@ -136,12 +138,12 @@ def team_cards(d: Derived, team: Team) -> list[Piece]:
                   if "air" in n.ranges]
     naval = max((u.range for u in d.units.values() if u.kind == "ship"), default=0)
     reminder = (f"Range: ships {naval} sea areas from the fleet base; Air Points "
-                f"{air.range if air else 0} (same sea area)"
-                + (f"; {', '.join(exceptions)}" if exceptions else "")
-                + ". An operation needs a NOF and at least one LSP at the base.")
+                f"{air.range if air else 0}" + (f" ({', '.join(exceptions)})" if exceptions
+                                                else " (their own sea area)") + ".",
+                "An operation needs a NOF and at least one LSP at its base.")
     # Heights follow the counter size: two rows of slots, the band, the lines and boxes.
-    rows = 2 * (slot + GAP)
-    tf_h, port_h = 9 * MM + 8 * MM + rows + 27 * MM, 9 * MM + 8.5 * MM + rows + 16.5 * MM
+    tf_h = 9 * MM + 8 * MM + TF_ROWS * (slot + GAP) + 29 * MM
+    port_h = 9 * MM + 8.5 * MM + PORT_ROWS * (slot + GAP) + 16.5 * MM
     pieces = [Piece(f"tf-card.{team.id}.{n}", f"{team.name} Task Force {n}", CARD_W, tf_h,
                     tf_art(team, lead, n, slot, reminder), None, 1, "task-force")
               for n in range(1, team.task_force_cards + 1)]
