@@ -30,19 +30,12 @@ from generator.units import INCH, MM
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGN = ROOT / "shipdata" / "naval_warfare" / "scenarios" / "balance-1942.yaml"
 
-# The text's unit table: fleet operations, commerce attack, commerce defence.
+# The text's unit table by id: fleet operations, commerce attack, commerce defence.
 UNIT_TABLE = {
-    "Fleet Carrier Group": (1, 0, 0),
-    "Escort Carrier Group": (1, 0, 0),
-    "Heavy Ship Group": (5, 4, 2),
-    "Light Cruiser Force": (3, 4, 4),
-    "Escort Force": (1, 1, 2),
-    "Allied / German Submarine flotilla": (1, 3, 0),
-    "Japanese Sub Flotilla": (1, 0, 0),
-    "Landing Craft Group": (0, 0, 0),
-    "Air Point launched from Land or Fleet Carrier": (10, 4, 6),
-    "Air Point launched from Escort Carrier": (3, 4, 5),
-    "Strategic Bomber Point (from Land)": (10, 6, 8),
+    "fleet-carrier": (1, 0, 0), "escort-carrier": (1, 0, 0), "heavy-ship": (5, 4, 2),
+    "light-cruiser": (3, 4, 4), "escort": (1, 1, 2), "submarine": (1, 3, 0),
+    "japanese-submarine": (1, 0, 0), "landing-craft": (0, 0, 0), "air": (10, 4, 6),
+    "escort-carrier-air": (3, 4, 5), "strategic-bomber": (10, 6, 8),
 }
 # The Starting Naval Balance, Jan/Feb 1942: rows as in the text, nations in its order.
 NATIONS = ["us", "de", "it", "uk", "jp", "ff", "nl", "vf", "su"]
@@ -112,7 +105,8 @@ def derived() -> Derived:
 
 def test_unit_table_is_the_texts() -> None:
     units = load_units()
-    assert {u.name: (u.fleet, u.attack, u.defence) for u in units.values()} == UNIT_TABLE
+    assert {u.id: (u.fleet, u.attack, u.defence) for u in units.values()} == UNIT_TABLE
+    assert units["japanese-submarine"].name == "Japanese Sub Flotilla"
     assert list(units)[:3] == ["fleet-carrier", "escort-carrier", "heavy-ship"]
     assert {u.id: u.range for u in units.values() if u.range != 4} == {
         "air": 0, "escort-carrier-air": 0, "strategic-bomber": 1}

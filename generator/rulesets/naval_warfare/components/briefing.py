@@ -98,8 +98,9 @@ def render_team(d: Derived, team: Team, ctx: Context) -> Component:
                 "game control sets the real figures.",
                 _team_grid([team], d.nations, width))
     for nation in d.team_nations(team.id):
-        doc.section(f"Naval balance: {nation.name}", text(_defaults_line(nation)),
-                    _nation_grid(d, nation, width))
+        title = f"Naval balance: {nation.name}"
+        doc.section(title, text(_defaults_line(nation)), _nation_grid(d, nation, width),
+                    heading=text(title))
     doc.section("Fleet bases", "Operations are measured from the force's fleet base; a "
                 "damaged unit is repaired only at one (one unit per base per turn).",
                 _bases_grid(d.team_nations(team.id), width))
@@ -137,9 +138,9 @@ def render_control(d: Derived, ctx: Context) -> Component:
                   "body")
     if campaign.note:
         doc.paragraph(text(campaign.note), "body")
-    doc.section(f"Starting naval balance, {campaign.date}",
-                "Counters on the table at the start, by nation (codes as on the counters).",
-                _balance_grid(d, width))
+    title = f"Starting naval balance, {campaign.date}"
+    doc.section(title, "Counters on the table at the start, by nation (codes as on the "
+                "counters).", _balance_grid(d, width), heading=text(title))
     doc.section("Teams", "Each team's packet shows its own nations, routes and cards only.",
                 _team_grid(list(d.teams.values()), d.nations, width))
     kept = [n.name for n in d.nations.values() if d.team_of(n.id) is None]
@@ -147,8 +148,9 @@ def render_control(d: Derived, ctx: Context) -> Component:
         doc.paragraph(markup("Kept by game control (no team plays them): {kept}.",
                              kept=", ".join(kept)), "body")
     for nation in d.nations.values():
-        doc.section(f"Naval balance: {nation.name}", text(_defaults_line(nation)),
-                    _nation_grid(d, nation, width))
+        title = f"Naval balance: {nation.name}"
+        doc.section(title, text(_defaults_line(nation)), _nation_grid(d, nation, width),
+                    heading=text(title))
     doc.section("Fleet bases (Annex A)", "Every nation's fleet bases.",
                 _bases_grid(list(d.nations.values()), width))
     pdf, pages = doc.finish()
