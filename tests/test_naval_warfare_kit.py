@@ -266,7 +266,8 @@ def test_counter_size_is_a_campaign_option(tmp_path: Path) -> None:
 # ---- packets and hidden information ----------------------------------------------------
 
 def test_one_packet_per_team_and_game_control(kit: BuildResult, derived: Derived) -> None:
-    assert set(kit.files) == {f"{t}.pdf" for t in derived.teams} | {"game-control.pdf"}
+    assert set(kit.files) == {f"{t}.pdf" for t in derived.teams} | {
+        "game-control.pdf", "back-offset-check.pdf"}
 
 
 def test_no_team_packet_names_another_teams_forces(kit: BuildResult, derived: Derived) -> None:
@@ -378,5 +379,35 @@ def test_bad_counter_size_and_team_nation(tmp_path: Path) -> None:
     ]
 
 
-def test_control_argument_is_exported() -> None:
+def test_tables_file_replaces_the_default_readings(tmp_path: Path) -> None:
+    tables = tmp_path / "tables.yaml"
+    tables.write_text("round: up\nround_default: false\nlsp_spares: 0\n", "utf-8")
+    library = validated_library([])
+    ctx = REGISTRY["naval-warfare"].prepare(library, Request("kit", scenario="balance-1942"),
+                                            "a4", KitOptions(tables=tables))
+    d: Derived = ctx.data
+    assert d.supply.effective(15, 9) == 8 and load_supply().effective(15, 9) == 7
+    assert d.mix.lsp_spares == 0 and d.mix.garrison_cv == 8
+    made = REGISTRY["naval-warfare"].component("counters")(ctx, "japan")
+    assert isinstance(made, Rendered)
+    lsp = next(p for p in made.pieces if p.id == "lsp.jp")
+    assert lsp.quantity == d.nations["jp"].lsp
+
+
+def test_bad_tables_file_is_located(tmp_path: Path) -> None:
+    (tmp_path / "tables.yaml").write_text("round: sideways\nlsp_spares: -2\n", "utf-8")
+    done = _cli("build", "balance-1942", "--tables", "tables.yaml", "--out", "out",
+                cwd=tmp_path)
+    assert done.returncode == 2
+    lines = [line for line in (done.stdout + done.stderr).splitlines()
+             if line.startswith("tables.yaml")]
+    assert lines == ["tables.yaml:1:8: round: found 'sideways', expected one of down, up, "
+                     "nearest",
+                     "tables.yaml:2:13: lsp_spares: found -2, expected a number of at least 0"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_control_keeps_the_nations_no_team_plays(kit: BuildResult) -> None:
+    text = "\n".join(pages(kit.folder / "game-control.pdf")).replace("\r", "")
+    assert "VF\nCL\n3-4-4" in text and "VF DAMAGED\nCL\n1-2-2" in text
     assert CONTROL == "control"

@@ -21,9 +21,10 @@ from generator.layout import Paper
 from generator.roster import check_scenarios, owned_scenario
 from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.naval_warfare.campaign import (
+    CounterMix,
     SupplyTable,
     check_entry,
-    load_supply,
+    tables_in_force,
 )
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.schema import Campaign, NationForces, Team
@@ -48,6 +49,7 @@ class Derived:
         campaign: The campaign start (None for generic tables without a campaign).
         units: The unit table by id.
         supply: The Supply Effectiveness table in force.
+        mix: The counter quantities beyond the balance, in force.
         nations: Nation id -> its forces.
         teams: Team id -> the team (the sides of the build).
         deal: Team id -> the Advantage Card ids dealt to it, in deal order.
@@ -57,6 +59,7 @@ class Derived:
 
     units: dict[str, UnitType]
     supply: SupplyTable
+    mix: CounterMix
     campaign: Campaign | None = None
     nations: dict[str, NationForces] = field(default_factory=dict)
     teams: dict[str, Team] = field(default_factory=dict)
@@ -89,11 +92,19 @@ class NavalWarfare(Ruleset):
         """Every campaign's cross-references (unit types, bases, teams, the card deal)."""
         return check_scenarios(library, NAME, check_entry)
 
+    def schema_reference(self) -> str:
+        """The generic reference, with the bounded counts named as what they are."""
+        from generator.schemadoc import generic_reference
+
+        text = generic_reference(self.title, self.data_kinds)
+        return (text.replace("mapping text → Annotated", "mapping unit type → integer")
+                .replace("list of Annotated", "list of text"))
+
     def prepare(self, library: Library, request: Request, paper: Paper,
                 options: KitOptions) -> Context:
         """The campaign's nations, teams, routes and card deal, with the tables in force."""
         ctx = Context(request, paper, options)
-        derived = Derived(load_units(), load_supply())
+        derived = Derived(load_units(), *tables_in_force(options.tables))
         ctx.data = derived
         if options.sheets.duplex != "off":
             ctx.flags.add("duplex")

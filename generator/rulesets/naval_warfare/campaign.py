@@ -1,7 +1,7 @@
-"""Campaign logic: the supply table, effective tonnage and the campaign's cross-checks.
+"""Campaign tables: the supply table, the counter mix and effective tonnage.
 
-The schema checks each value on its own; this module checks what joins files and lists
-(a unit type the rules have, a base in the nation's list, a team's nations) and computes
+The campaign file's own checks (values and cross-references) live in ``schema``; this
+module holds the tables in force (bundled, or replaced with ``--tables``) and computes
 what the route chart prints.
 """
 
@@ -20,12 +20,14 @@ from pydantic import Field, field_validator
 from generator.datamodel import Strict
 from generator.errors import Problem
 from generator.rulesets.naval_warfare.schema import Campaign, Route
-from generator.validation import load_model
+from generator.validation import load_model, load_overrides
 
 if TYPE_CHECKING:
     from generator.library import Entry, Library
+    from generator.yamlsource import SourceDoc
 
 SUPPLY_FILE = Path(__file__).parent / "tables" / "supply.yaml"
+COUNTERS_FILE = Path(__file__).parent / "tables" / "counters.yaml"
 
 
 class SupplyRow(Strict):
@@ -55,15 +57,10 @@ class SupplyTable(Strict):
     @field_validator("supply")
     @classmethod
     def _covers(cls, rows: list[SupplyRow]) -> list[SupplyRow]:
-        expected = 0
-        for row in rows:
-            if row.first != expected or (row.last is not None and row.last < row.first):
-                raise ValueError(f"expected rows in order, each starting at {expected} sea "
-                                 "areas where the one before ends")
-            if row.last is None:
-                return rows
-            expected = row.last + 1
-        raise ValueError("expected the last row to have no upper limit (leave out 'last')")
+        problem = coverage_problem(rows)
+        if problem:
+            raise ValueError(problem)
+        return rows
 
     def row(self, length: int) -> SupplyRow:
         """The row covering a route of ``length`` sea areas."""
@@ -78,6 +75,66 @@ class SupplyTable(Strict):
         if self.round == "up":
             return math.ceil(exact)
         return math.floor(exact + Fraction(1, 2))
+
+
+def coverage_problem(rows: list[SupplyRow]) -> str | None:
+    """What is wrong with the rows' lengths (they must cover 0 and up, in order), if anything."""
+    expected = 0
+    for row in rows:
+        if row.first != expected or (row.last is not None and row.last < row.first):
+            return (f"expected rows in order, each starting at {expected} sea areas where "
+                    "the one before ends")
+        if row.last is None:
+            return None
+        expected = row.last + 1
+    return "expected the last row to have no upper limit (leave out 'last')"
+
+
+class CounterMix(Strict):
+    """Counter quantities beyond the balance (``tables/counters.yaml``, DEFAULT readings)."""
+
+    lsp_spares: int = Field(ge=0, le=20, description="Spare LSP counters per nation.")
+    tonnage_denominations: list[Annotated[int, Field(ge=1, le=100)]] = Field(
+        min_length=1, max_length=5, description="Tonnage Point counter values.")
+    tonnage_spares: int = Field(ge=0, le=20, description="Spare smallest Tonnage counters.")
+    garrison_cv: int = Field(ge=0, le=50, description="A garrison's CV (one manpower point).")
+    flag_spares: int = Field(ge=0, le=10, description="Spare NOF and MOF counters per team.")
+
+
+@functools.lru_cache(maxsize=1)
+def counter_mix() -> CounterMix:
+    """The bundled counter mix."""
+    return load_model(CounterMix, COUNTERS_FILE, "naval_warfare/tables/counters.yaml")
+
+
+def _override_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem]:
+    rows = given.get("supply")
+    if isinstance(rows, list):
+        problem = coverage_problem(rows)
+        if problem:
+            return [doc.problem(("supply",), f"found {len(rows)} rows, {problem}")]
+    return []
+
+
+def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
+    """The bundled supply table and counter mix, with a ``--tables`` file's keys replacing.
+
+    The file may replace ``supply``, ``round``, ``round_default`` and any key of
+    ``tables/counters.yaml``; every problem in it is located.
+
+    Raises:
+        DataError: The user's file is malformed.
+
+    """
+    supply, mix = load_supply(), counter_mix()
+    if user_file is None:
+        return supply, mix
+    given = load_overrides(user_file, SupplyTable, CounterMix, check=_override_problems)
+
+    def keys(model: type[Strict]) -> dict[str, object]:
+        return {k: v for k, v in given.items() if k in model.model_fields}
+
+    return supply.model_copy(update=keys(SupplyTable)), mix.model_copy(update=keys(CounterMix))
 
 
 @functools.lru_cache(maxsize=4)

@@ -70,13 +70,13 @@ CounterSize = Annotated[float, BeforeValidator(_counter_size)]
 SeaAreas = Annotated[int, BeforeValidator(_sea_areas)]
 
 
-def _base(value: object) -> object:
-    """A fleet base written as its bare name is a base with no note."""
-    return {"name": value} if isinstance(value, str) else value
-
-
 class FleetBase(Strict):
-    """A fleet base of Annex A (or one a game control adds)."""
+    """A fleet base of Annex A (or one a game control adds); a bare name will do."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_name(cls, value: object) -> object:
+        return {"name": value} if isinstance(value, str) else value
 
     name: Name = Field(description="The base as the rules name it, e.g. 'Scapa Flow'.")
     note: str | None = Field(None, max_length=60, description="Where it is, or when it opens ('after Turn 3').")
@@ -100,7 +100,7 @@ class NationForces(Strict):
     lsp: Count = Field(0, description="Logistic Support Points (naval only).")
     garrisons: Count = Field(0, description="Garrison counters.")
     ranges: dict[str, Annotated[int, Field(ge=0, le=20)]] = Field(default_factory=dict, max_length=20, description="Range in sea areas where this nation differs from the unit table (Japanese land-based air: 1).")
-    bases: Annotated[list[Annotated[FleetBase, BeforeValidator(_base)]], Field(max_length=60)] = Field(default_factory=list, description="Fleet bases (Annex A).")
+    bases: list[FleetBase] = Field(default_factory=list, max_length=60, description="Fleet bases (Annex A): a name, or name, note and from_turn.")
     defaults: list[Literal["units", "tonnage", "lsp", "garrisons", "spares", "ranges", "bases"]] = Field(default_factory=list, max_length=7, description="Which values are the kit's DEFAULT readings, not the text's.")
 
 
@@ -139,7 +139,7 @@ class Campaign(Strict):
     name: Name = Field(description="Campaign name as printed.")
     date: Name = Field(description="When it starts, as printed ('Jan/Feb 1942').")
     turn: int = Field(1, ge=1, le=200, description="The turn it starts on.")
-    counter_size: CounterSize = Field(COUNTER_SIZES["5/8in"], description="Counter size: 1/2in, 5/8in (the default) or 3/4in.")
+    counter_size: CounterSize = Field("5/8in", validate_default=True, description="Counter size: 1/2in, 5/8in or 3/4in.")
     note: str | None = Field(None, max_length=1000, description="A note for game control (never on team pages).")
     nations: list[NationForces] = Field(min_length=1, max_length=24, description="Every nation's forces.")
     teams: list[Team] = Field(min_length=1, max_length=12, description="The teams; a nation no team plays is kept by game control.")

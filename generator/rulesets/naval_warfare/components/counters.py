@@ -11,42 +11,25 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import Field
-
 from generator import faces
 from generator.autofit import LabelFitter
-from generator.datamodel import Strict
+from generator.canvasdoc import CanvasDoc
 from generator.faces import FaceField, FaceLayout
+from generator.packets import Component
 from generator.pieces import Piece
 from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.naval_warfare.registry import COMPONENTS
+from generator.safetext import markup
 from generator.sprue import user_or_bundled
 from generator.units import MM
-from generator.validation import load_model
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived
+    from generator.rulesets.naval_warfare.campaign import CounterMix
     from generator.rulesets.naval_warfare.schema import NationForces, Team
     from generator.rulesets.naval_warfare.units import UnitType
 
 FOLDER = Path(__file__).parent.parent
-
-
-class CounterMix(Strict):
-    """Counter quantities beyond the balance (``tables/counters.yaml``)."""
-
-    lsp_spares: int = Field(ge=0, le=20)
-    tonnage_denominations: list[int] = Field(min_length=1, max_length=5)
-    tonnage_spares: int = Field(ge=0, le=20)
-    garrison_cv: int = Field(ge=0, le=50)
-    flag_spares: int = Field(ge=0, le=10)
-
-
-@functools.lru_cache(maxsize=1)
-def counter_mix() -> CounterMix:
-    """The bundled counter mix."""
-    return load_model(CounterMix, FOLDER / "tables" / "counters.yaml",
-                      "naval_warfare/tables/counters.yaml")
 
 
 @functools.lru_cache(maxsize=8)
@@ -96,7 +79,7 @@ def nation_pieces(d: Derived, nation: NationForces, fitter: LabelFitter) -> list
     """One nation's unit, Air Point, LSP, Tonnage Point and Garrison counters."""
     assert d.campaign is not None
     face = layouts(d.campaign.counter_size)
-    mix = counter_mix()
+    mix = d.mix
     pieces: list[Piece] = []
     for unit in d.units.values():
         count = nation.units.get(unit.id, 0) + nation.spares.get(unit.id, 0)
@@ -155,7 +138,7 @@ def team_pieces(d: Derived, team: Team, fitter: LabelFitter) -> list[Piece]:
     """A team's TF counters and its Naval Operations and Military Offensive Flags."""
     assert d.campaign is not None
     face = layouts(d.campaign.counter_size)
-    mix = counter_mix()
+    mix = d.mix
     lead = d.nations[team.nations[0]]
     pieces: list[Piece] = []
     for number in range(1, team.task_force_cards + 1):
@@ -195,6 +178,12 @@ def counters(ctx: Context, team: str | None) -> Rendered:
             pieces += nation_pieces(d, nation, fitter)
         pieces += team_pieces(d, found, fitter)
         title = f"Counters: {found.name}"
+    if not pieces:
+        doc = CanvasDoc(ctx.paper, title, d.foot)
+        doc.paragraph(markup("{title}: none.", title=title), "body")
+        pdf, pages = doc.finish()
+        return Rendered(Component(f"counters:{team}", title, f"{team.upper()}-Counters-", pdf,
+                                  pages))
     sprue = user_or_bundled(ctx.options.sprue, FOLDER / "sprues" / "counters.yaml",
                             "naval_warfare/sprues/counters.yaml")
     size_mm = d.campaign.counter_size / MM
