@@ -216,7 +216,7 @@ def test_heavy_ship_damaged_back_reads_2_2_1(sheets: BuildResult) -> None:
 def test_air_points_markers_and_flags(sheets: BuildResult, derived: Derived) -> None:
     text = "\n".join(pages(sheets.folder / "counters-japan.pdf")).replace("\r", "")
     jp = derived.nations["jp"]
-    assert text.count("JP\nAIR\n10-4-6\nrange 1") == jp.spares["air"]
+    assert text.count("JP\nAIR\n10-4-6\nrange 0, land 1\n") == jp.spares["air"]
     assert text.count("JP\nLSP\n1\n") == jp.lsp + 2
     assert text.count("JP\nGarrison\nCV 8\n") == jp.garrisons
     # Tonnage counters add up to at least the nation's Tonnage Points.

@@ -72,6 +72,10 @@ def range_text(unit: UnitType, nation: NationForces) -> str:
     """The range line of an Air Point counter (a nation's own range where it differs)."""
     reach = nation.ranges.get(unit.id, unit.range)
     later = f", later {unit.later_range}" if unit.later_range is not None else ""
+    if reach != unit.range:
+        # The nation's own figure is for land-based air (Japan's 1); a carrier's Air
+        # Point still fights in its carrier's sea area.
+        return f"range {unit.range}, land {reach}{later}"
     return f"range {reach}{later}"
 
 
