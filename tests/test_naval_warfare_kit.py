@@ -176,6 +176,9 @@ def test_master_chart_prints_every_route_with_its_effective_tonnage(kit: BuildRe
         found.setdefault(int(m[1]), (m[2], int(m[3]), int(m[7])))
     assert [found[i] for i in range(1, 29)] == ANNEX_B
     assert "FLEET BASE OF ORIGIN: Portsmouth (UK & Commonwealth)" in text
+    # Annex B's example figures give Japan more than its 56 Tonnage Points: shown, not hidden.
+    assert "Japan 56 73 108 -17 (over-allocated)" in text
+    assert "UK & Commonwealth 213 194 124 19" in text
 
 
 def test_team_chart_has_its_own_routes_only(kit: BuildResult) -> None:

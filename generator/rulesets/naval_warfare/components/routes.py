@@ -28,6 +28,7 @@ from generator.units import MM
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived
     from generator.rulesets.naval_warfare.campaign import SupplyTable
+    from generator.rulesets.naval_warfare.schema import NationForces
 
 HEAD = colors.Color(0.2, 0.2, 0.2)
 SHADE = colors.Color(0.93, 0.93, 0.93)
@@ -48,6 +49,24 @@ def supply_grid(supply: SupplyTable, width: float) -> Grid:
     return Grid([width * 0.3, width * 0.45, width * 0.25],
                 [["Length of Route in Sea Areas", "Effect of on transportation",
                   "Chart (factor)"]], rows, aligned(2, 3))
+
+
+def allocation_grid(nations: Sequence[NationForces], rows: Sequence[ChartRow],
+                    width: float) -> Grid:
+    """Per nation: Tonnage Points, allocated to routes, effective lift, left over."""
+    out = []
+    for nation in nations:
+        mine = [r for r in rows if r.route.nation == nation.id]
+        if not mine and not nation.tonnage:
+            continue
+        given = sum(r.route.tonnage for r in mine)
+        left = nation.tonnage - given
+        out.append([nation.name, str(nation.tonnage), str(given),
+                    str(sum(r.effective for r in mine)),
+                    str(left) if left >= 0 else f"{left} (over-allocated)"])
+    return Grid([width * 0.32, width * 0.15, width * 0.15, width * 0.15, width * 0.23],
+                [["Nation", "Tonnage Points", "On routes", "Effective lift", "Unallocated"]],
+                out, aligned(1, 5))
 
 
 def _widths(width: float) -> list[float]:
@@ -150,6 +169,9 @@ def render_chart(d: Derived, ctx: Context, team: str | None) -> Component:
     doc.section("Supply effectiveness", rounding, supply_grid(d.supply, width))
     slot = d.campaign.counter_size + 1 * MM
     rows = chart_rows(d.campaign, d.supply, [n.id for n in nations])
+    doc.section("Tonnage allocated", "Tonnage Points each nation has, what its routes carry "
+                "and the lift they give after the supply factor.",
+                allocation_grid(nations, rows, width))
     for nation in nations:
         for base in nation.bases:
             here = [r for r in rows if r.route.nation == nation.id and r.route.base == base.name]
