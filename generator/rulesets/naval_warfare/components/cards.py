@@ -148,9 +148,10 @@ def team_cards(d: Derived, team: Team) -> list[Piece]:
                     tf_art(team, lead, n, slot, reminder), None, 1, "task-force")
               for n in range(1, team.task_force_cards + 1)]
     for nation in nations:
-        for base in nation.bases:
+        for i, base in enumerate(nation.bases, start=1):
             note = nation.name + (f" · {base.note}" if base.note else "")
-            pieces.append(Piece(f"port-card.{nation.id}.{_slug(base.name)}",
+            # Numbered as well as named: two bases may spell to the same slug.
+            pieces.append(Piece(f"port-card.{nation.id}.{i}-{_slug(base.name)}",
                                 f"{nation.name} in port at {base.name}", CARD_W, port_h,
                                 port_art(team, nation, base.name, note, slot), None, 1,
                                 "port"))
