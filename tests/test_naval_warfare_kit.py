@@ -187,6 +187,32 @@ def test_team_chart_has_its_own_routes_only(kit: BuildResult) -> None:
     assert names == {n for n, _, _ in ANNEX_B if n.startswith("Japan")}
 
 
+def test_counter_slots_are_one_counter_plus_1mm(kit: BuildResult, derived: Derived) -> None:
+    """Task Force cards hold 12 counters, route rows 4 escorts and 4 raiders, each slot
+    the counter size plus 1 mm, to 0.01 mm."""
+    import pdfplumber
+
+    assert derived.campaign is not None
+    slot = derived.campaign.counter_size / MM + 1
+    routes = {r.name for r in derived.campaign.routes if r.nation == "us"}
+    found_tf = found_routes = 0
+    with pdfplumber.open(kit.folder / "usa.pdf") as pdf:
+        for page in pdf.pages:
+            text = page.extract_text() or ""
+            slots = [r for r in page.rects if abs(r["width"] / MM - slot) < 0.01
+                     and abs(r["height"] / MM - slot) < 0.01]
+            cards = text.count("TASK FORCE ")
+            if cards:
+                assert len(slots) == 12 * cards
+                found_tf += cards
+            rows = sum(1 for name in routes if name in text)
+            if rows and not cards:
+                assert len(slots) == 8 * rows
+                found_routes += rows
+    assert found_tf == derived.teams["usa"].task_force_cards
+    assert found_routes == len(routes)
+
+
 # ---- counters -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("team", ["usa", "commonwealth", "germany", "japan"])
@@ -293,6 +319,8 @@ def test_no_team_packet_names_another_teams_forces(kit: BuildResult, derived: De
             if route.nation not in own:
                 assert route.name not in text, (team.id, route.name)
         assert "Advantage Cards: the deal" not in text
+        codes = {m[1] for m in COUNTER.finditer(text)}
+        assert codes == {n.code for n in derived.team_nations(team.id)}, team.id
     control = "\n".join(pages(kit.folder / "game-control.pdf"))
     assert all(t.name in control for t in derived.teams.values())
     assert "Vichy French" in control
