@@ -425,6 +425,20 @@ def test_tables_file_replaces_the_default_readings(tmp_path: Path) -> None:
     assert lsp.quantity == d.nations["jp"].lsp
 
 
+def test_the_deal_follows_the_seed(derived: Derived) -> None:
+    from generator.rulesets.naval_warfare import deal_cards
+
+    assert derived.campaign is not None
+    one, again, other = (deal_cards(derived.campaign, seed) for seed in (1, 1, 2))
+    assert one == again and one != other
+    for deal in (one, other):
+        assert {t: len(c) for t, c in deal.items()} == {
+            t.id: t.advantage_cards for t in derived.campaign.teams}
+        held = Counter(c for cards in deal.values() for c in cards)
+        assert held["advantage-1"] <= 16 and held["advantage-2"] <= 12
+        assert held["advantage-3"] <= 6
+
+
 def test_bad_tables_file_is_located(tmp_path: Path) -> None:
     (tmp_path / "tables.yaml").write_text("round: sideways\nlsp_spares: -2\n", "utf-8")
     done = _cli("build", "balance-1942", "--tables", "tables.yaml", "--out", "out",

@@ -51,7 +51,8 @@ def scaled(layout: FaceLayout, size: float) -> FaceLayout:
     k = (size - 2 * safe) / (width - 2 * safe)
 
     def move(f: FaceField) -> FaceField:
-        # An icon may reach the cut (a full-width circle): it scales about the centre.
+        # Text keeps its 1 mm safe zone; an icon may reach the cut, so it scales with
+        # the whole piece.
         origin = safe if f.text is not None else 0.0
         kk = k if f.text is not None else size / width
         return f.model_copy(update={

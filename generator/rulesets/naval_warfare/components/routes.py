@@ -167,6 +167,10 @@ def render_chart(d: Derived, ctx: Context, team: str | None) -> Component:
                 f"{d.supply.round}" + (" (DEFAULT reading: the text does not say)."
                                        if d.supply.round_default else "."))
     doc.section("Supply effectiveness", rounding, supply_grid(d.supply, width))
+    doc.paragraph("Stick the escorts' counters and the raiders' counters in the slots of the "
+                  "route they are allocated to. The rules' example charts show counter codes "
+                  "that match no unit type; the counters carry the unit table's values "
+                  "(DEFAULT reading).", "small")
     slot = d.campaign.counter_size + 1 * MM
     rows = chart_rows(d.campaign, d.supply, [n.id for n in nations])
     doc.section("Tonnage allocated", "Tonnage Points each nation has, what its routes carry "
