@@ -485,7 +485,8 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
             model = entry.model
             if model.ruleset not in chosen:
                 continue
-            ships = sum(len(s.ships) for s in model.sides)
+            # A campaign game's start file has teams, not sides with ships.
+            ships = sum(len(getattr(s, "ships", ())) for s in getattr(model, "sides", ()))
             row(shown, sid, model.ruleset, model.name,
                 getattr(model, "date_label", None) or str(model.date), str(ships))
         console.print(shown)

@@ -187,11 +187,15 @@ def test_override_of_a_rating_the_ruleset_lacks(tmp_path: Path) -> None:
 
 def test_ratings_for_an_unknown_ruleset(tmp_path: Path) -> None:
     text = TAKAO.replace("ratings:\n", "ratings:\n  surface-acton: {size: 5/5}\n")
-    from generator.rulesets import REGISTRY
+    from generator.shipclass import rating_modules
 
+    # The rulesets that rate ship classes (a rating module each), in registry order.
+    raters = list(rating_modules())
+    assert {"naval-action", "surface-action"} <= set(raters)
+    assert "naval-warfare" not in raters  # rates unit types, not classes
     assert problems_of(tmp_path, text) == [
         "takao.yaml:76:18: ratings.surface-acton: found ruleset 'surface-acton', expected one "
-        f"of {', '.join(REGISTRY)}; did you mean 'surface-action'?"]
+        f"of {', '.join(raters)}; did you mean 'surface-action'?"]
 
 
 def test_bad_override_value_is_located_in_the_ratings_block(tmp_path: Path) -> None:

@@ -84,6 +84,13 @@ def bundled() -> RuleTables:
                    precheck=_colour_problems))
 
 
+def campaign_tables() -> tuple[type[BaseModel], ...]:
+    """The kit's own tables (supply, counter mix) a ``--tables`` file may also hold."""
+    from generator.rulesets.naval_warfare.campaign import CounterMix, SupplyTable
+
+    return (SupplyTable, CounterMix)
+
+
 def load(override: Path | None = None, others: tuple[type[BaseModel], ...] = ()) -> RuleTables:
     """The bundled tables, with a user's file replacing top-level keys.
 
