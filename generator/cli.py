@@ -192,12 +192,16 @@ def report(result: Any, quiet: bool = False) -> None:
 
 @main.command()
 @click.argument("scenario", required=False)
+@click.option("--export", "export", type=SafePath(path_type=Path, dir_okay=False),
+              default=None, help="Write the bundled tables (of SCENARIO's ruleset, else "
+              "the default one) to this file, commented, as a starting point for --tables.")
 @data_option
 @write_options
 @tables_options
 @reported
-def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
-           tables: Path | None, seed: int | None, templates: Path | None) -> None:
+def tables(scenario: str | None, export: Path | None, data: tuple[Path, ...], out: Path,
+           paper: str, tables: Path | None, seed: int | None,
+           templates: Path | None) -> None:
     """Write the rules calculator's PDFs (card, resolution tables, dice, SCENARIO's matchups).
 
     Without SCENARIO: the Action Card, the resolution tables and a dice sheet in
@@ -207,6 +211,9 @@ def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
     from generator.pipeline import build_tables
     from generator.rulesets.base import KitOptions
 
+    if export is not None:
+        _export_tables(export, scenario, data)
+        return
     if seed is not None:
         _seed_applies(scenario, data)
     report(build_tables(scenario, data=list(data), out=out,
@@ -529,13 +536,16 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", class_id):
         raise UsageError(f"class id '{class_id}' must be lowercase letters, digits and hyphens")
-    # Both go into YAML text: only codes, so nothing can add a key to the scaffold.
-    if not re.fullmatch(r"[A-Z]{2,3}", nation):
-        raise UsageError(f"--nation: found {nation!r}, expected a navy code such as US or JP")
-    if not re.fullmatch(r"[A-Z]{1,4}", ship_type):
-        raise UsageError(f"--type: found {ship_type!r}, expected a type code such as DD or CA")
     if ruleset is not None and ruleset not in REGISTRY:
         raise UsageError(f"no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
+    # Both go into YAML text: only known codes, so nothing can add a key to the scaffold.
+    from generator.scaffold import nation_code, type_code
+
+    nation = nation_code(nation)
+    if ruleset is None or REGISTRY[ruleset].class_model is not None:
+        ship_type = type_code(ship_type)
+    elif not re.fullmatch(r"[A-Z]{1,4}", ship_type):
+        raise UsageError(f"--type: found {ship_type!r}, expected a type code such as DD or CA")
     path = out / f"{class_id}.yaml"
     if path.exists():
         raise UsageError(f"{path} already exists; not overwriting it")
@@ -544,7 +554,7 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
     else:
         text = REGISTRY[ruleset].new_class_yaml(class_id, nation, ship_type)
     write_atomic(path, text.encode())
-    say(f"wrote {path}; edit it, then: quarterdeck check {path}")
+    say(f"wrote {path}; replace every '<fill in: ...>', then: quarterdeck check {path}")
 
 
 @main.command()
@@ -632,6 +642,57 @@ def convert(path: Path, out: Path | None) -> None:
     say(f"wrote {out}; check it with: quarterdeck check {out}")
 
 
+# --- designers (issue 19): scaffolds, spreadsheets, previews -----------------------------
+
+def _export_tables(path: Path, scenario: str | None, data: tuple[Path, ...]) -> None:
+    """``tables --export FILE``: the bundled tables as a commented ``--tables`` file."""
+    from generator.output import write_atomic
+    from generator.rulesets import default_ruleset
+    from generator.scaffold import tables_yaml
+
+    if path.exists():
+        raise UsageError(f"{path} already exists; not overwriting it")
+    if scenario is None:
+        ruleset = default_ruleset()
+    else:
+        from generator.pipeline import owner, validated_library
+        from generator.rulesets.base import Request
+
+        ruleset = owner(validated_library(list(data)), Request("tables", scenario=scenario))
+    write_atomic(path, tables_yaml(ruleset).encode())
+    say(f"wrote {path}; keep the tables you change, then: quarterdeck tables "
+        f"{scenario or ''}{' ' if scenario else ''}--tables {path}")
+
+
+@main.command(name="new-scenario")
+@click.argument("scenario_id")
+@click.option("--ruleset", default=None,
+              help="Whose scenario (default: the first in `quarterdeck list rulesets`).")
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), default=Path("."),
+              show_default=True, help="Folder to write SCENARIO_ID.yaml into.")
+@reported
+def new_scenario(scenario_id: str, ruleset: str | None, out: Path) -> None:
+    """Scaffold a commented scenario file SCENARIO_ID.yaml for one ruleset."""
+    import re
+
+    from generator.output import write_atomic
+    from generator.rulesets import REGISTRY, default_ruleset
+    from generator.scaffold import scenario_yaml
+    from generator.suggest import did_you_mean
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", scenario_id):
+        raise UsageError(f"scenario id '{scenario_id}' must be lowercase letters, digits and "
+                         "hyphens (at most 60)")
+    if ruleset is not None and ruleset not in REGISTRY:
+        raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
+    chosen = REGISTRY[ruleset] if ruleset is not None else default_ruleset()
+    path = out / f"{scenario_id}.yaml"
+    if path.exists():
+        raise UsageError(f"{path} already exists; not overwriting it")
+    write_atomic(path, scenario_yaml(chosen, scenario_id).encode())
+    say(f"wrote {path}; replace every '<fill in: ...>', then: quarterdeck check {path}")
+
+
 def _ruleset_commands() -> None:
     """Add the commands rulesets bring (``Ruleset.commands``) to ``quarterdeck``."""
     from generator.rulesets import REGISTRY
@@ -645,3 +706,4 @@ def _ruleset_commands() -> None:
 
 
 _ruleset_commands()
+

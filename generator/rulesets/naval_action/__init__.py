@@ -101,6 +101,9 @@ class NavalAction(Ruleset):
     default_scenario = "savo-island"
     order = 10
     templates = "naval_action"
+    override_tables: ClassVar[tuple[str, ...]] = ("action-card.yaml", "derivation.yaml",
+                                                  "markers.yaml")
+    """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems and warnings of every NAVAL ACTION scenario."""

@@ -71,6 +71,8 @@ class SurfaceAction(Ruleset):
     default_scenario = "river-plate"
     order = 20
     templates = "surface_action"
+    override_tables: ClassVar[tuple[str, ...]] = ("charts.yaml",)
+    """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems and warnings of every Surface Action scenario."""
