@@ -693,6 +693,61 @@ def new_scenario(scenario_id: str, ruleset: str | None, out: Path) -> None:
     say(f"wrote {path}; replace every '<fill in: ...>', then: quarterdeck check {path}")
 
 
+@main.command(name="import")
+@click.argument("sheet", type=SafePath(path_type=Path, dir_okay=False))
+@click.option("--ruleset", "rulesets", multiple=True,
+              help="Also require this ruleset to rate every class (repeatable).")
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), required=True,
+              help="Folder to write the class files into (OUT/<nation>/<id>.yaml).")
+@reported
+def import_(sheet: Path, rulesets: tuple[str, ...], out: Path) -> None:
+    """Turn a spreadsheet (.csv or .xlsx) of ship classes into checked class files.
+
+    The first row names the fields (`name`, `length (m)`, `guns.0.bore_in`, `ships.name`);
+    rows with one `id` are one class, one row per ship. Every bad cell is reported at its
+    place and nothing is written until the whole sheet is good (see docs/designers.md).
+    """
+    from generator.rulesets import REGISTRY
+    from generator.spreadsheet import import_table
+    from generator.suggest import did_you_mean
+
+    for name in rulesets:
+        if name not in REGISTRY:
+            raise UsageError(f"--ruleset: no ruleset '{name}'{did_you_mean(name, REGISTRY)}")
+    written = import_table(sheet, out, list(rulesets) or None)
+    for path in written:
+        say(f"wrote {path}")
+    say(f"imported {len(written)} class{'es' if len(written) != 1 else ''}; check them "
+        f"with: quarterdeck check {out}")
+
+
+@main.command()
+@click.argument("what", type=click.Choice(["classes"]))
+@click.option("--format", "fmt", type=click.Choice(["csv", "xlsx"]), default=None,
+              help="Spreadsheet format (default: from --out's suffix, else csv).")
+@click.option("--out", type=SafePath(path_type=Path, dir_okay=False), default=None,
+              help="File to write (default: classes.csv or classes.xlsx here).")
+@data_option
+@reported
+def export(what: str, fmt: str | None, out: Path | None, data: tuple[Path, ...]) -> None:
+    """Write the ship library (bundled plus --data) as a spreadsheet, one row per ship.
+
+    `quarterdeck import` reads the file back unchanged.
+    """
+    from generator.output import write_atomic
+    from generator.spreadsheet import export_csv, export_xlsx, library_classes
+
+    if fmt is None:
+        fmt = "xlsx" if out is not None and out.suffix.lower() == ".xlsx" else "csv"
+    out = out or Path(f"classes.{fmt}")
+    if out.suffix.lower() != f".{fmt}":
+        raise UsageError(f"--out: found '{out.name}', expected a .{fmt} file for "
+                         f"--format {fmt}")
+    models = library_classes(list(data))
+    write_atomic(out, export_csv(models) if fmt == "csv" else export_xlsx(models))
+    say(f"wrote {out} ({len(models)} classes)")
+
+
 def _ruleset_commands() -> None:
     """Add the commands rulesets bring (``Ruleset.commands``) to ``quarterdeck``."""
     from generator.rulesets import REGISTRY

@@ -152,3 +152,208 @@ def test_tables_export_is_the_bundled_tables(tmp_path: Path, scenario: str | Non
     again = run("tables", *([scenario] if scenario else []), "--export", str(path))
     assert (again.exit_code, again.output) == (
         2, f"error: {path} already exists; not overwriting it\n")
+
+
+# --- item 4: spreadsheets in and out ------------------------------------------------------
+
+GOOD_CSV = """\
+id,name,nation,type,ships.name,ships.commissioned,length (m),speed_kn,armor.belt (mm),\
+guns.0.position,guns.0.guns,guns.0.bore (mm),guns.0.max_range_yd,guns.0.rounds_per_gun,sources
+my-dd,My DD,UK,DD,First,1940-01-01,100,36,0,BOW,4,120,16000,200,Test (test): all
+,,,,Second,1940-06-01,,,,,,,,,
+"""
+
+
+def _classes_in(folder: Path) -> dict[str, object]:
+    from generator.library import data_files
+    from generator.shipclass import ShipClass
+    from generator.validation import validate
+    from generator.yamlsource import load_yaml
+
+    found = {}
+    for path in data_files(folder):
+        doc, problems = load_yaml(path)
+        model, invalid = validate(ShipClass, doc)
+        assert not problems and not invalid and model is not None, path
+        found[model.id] = model
+    return found
+
+
+@pytest.fixture(scope="module")
+def library_models() -> list[object]:
+    from generator.spreadsheet import library_classes
+
+    return library_classes([])  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_round_trip_of_the_whole_library_changes_nothing(
+        tmp_path: Path, library_models: list[object], fmt: str) -> None:
+    sheet = tmp_path / f"classes.{fmt}"
+    exported = run("export", "classes", "--format", fmt, "--out", str(sheet))
+    assert exported.exit_code == 0, exported.output
+    assert exported.output == f"wrote {sheet} ({len(library_models)} classes)\n"
+    assert len(library_models) > 100
+    imported = run("import", str(sheet), "--out", str(tmp_path / "lib"))
+    assert imported.exit_code == 0, imported.output
+    back = _classes_in(tmp_path / "lib")
+    assert list(back) == [m.id for m in library_models]  # type: ignore[attr-defined]
+    for model in library_models:
+        assert back[model.id] == model, model.id  # type: ignore[attr-defined]
+    if fmt == "csv":  # and the imported files export to the very same sheet
+        again = tmp_path / "again.csv"
+        assert run("export", "classes", "--data", str(tmp_path / "lib"),
+                   "--out", str(again)).exit_code == 0
+        assert again.read_bytes() == sheet.read_bytes()
+
+
+def test_import_converts_units_named_in_the_header(tmp_path: Path) -> None:
+    sheet = tmp_path / "ships.csv"
+    sheet.write_text(GOOD_CSV, encoding="utf-8")
+    result = run("import", str(sheet), "--out", str(tmp_path / "out"),
+                 "--ruleset", "naval-action")
+    assert result.exit_code == 0, result.output
+    model = _classes_in(tmp_path / "out")["my-dd"]
+    assert (model.length_ft, model.armor.belt_in, model.guns[0].bore_in) == (  # type: ignore[attr-defined]
+        328.08, 0.0, 4.72)  # 100 m, 0 mm, 120 mm
+    assert [s.name for s in model.ships] == ["First", "Second"]  # type: ignore[attr-defined]
+    checked = run("check", str(tmp_path / "out"))
+    assert checked.exit_code == 0, checked.output
+
+
+def test_bad_csv_cells_are_all_located_and_nothing_is_written(tmp_path: Path) -> None:
+    sheet = tmp_path / "bad.csv"
+    sheet.write_text(GOOD_CSV.replace("length (m)", "length (kg)").replace(",UK,", ",GB,")
+                     .replace(",36,", ",fast,").replace("1940-06-01", "1940-13-01")
+                     .replace(",sources\n", ",sources,colour\n"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{sheet}:1:7: length_ft: found the unit 'kg', expected a length unit: "
+        "ft, m, cm, mm, in, yd, km, nmi",
+        f"{sheet}:1:16: colour: found unknown field 'colour', expected one of kind, id, name, "
+        "nation, type, ships, length_ft, displacement_t, speed_kn, modernised, armor, guns, "
+        "aa_guns, torpedoes, radar, aircraft, armament, funnels, marker_image, ratings, "
+        "sources, unverified, discrepancies, notes",
+        f"{sheet}:2:3: nation: found 'GB', expected one of {NATIONS}",
+        f"{sheet}:2:8: speed_kn: found 'fast', expected a number",
+        f"{sheet}:3:6: ships.1.commissioned: found '1940-13-01', expected a date YYYY-MM-DD",
+        "error: 5 problems in the data"]
+    assert not (tmp_path / "out").exists()
+
+
+def _xlsx(path: Path, rows: list[list[object]], merge: str | None = None) -> Path:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Sheet1"
+    for row in rows:
+        sheet.append(row)
+    if merge:
+        sheet.merge_cells(merge)
+    book.save(path)
+    return path
+
+
+def _good_rows() -> list[list[object]]:
+    import csv
+    import io
+
+    rows: list[list[object]] = [list(r) for r in csv.reader(io.StringIO(GOOD_CSV))]
+    return rows
+
+
+@pytest.mark.parametrize(("change", "lines"), [
+    ("bad cell", ["ships.xlsx:Sheet1!H2: speed_kn: found 'fast', expected a number"]),
+    ("merged", ["ships.xlsx:Sheet1!B2: found merged cells B2:C2, expected one value in each "
+                "cell (unmerge them)"]),
+    ("formula", ["ships.xlsx:Sheet1!G2: found the formula '=30.48*10', expected a value "
+                 "(paste the values instead)"]),
+    ("no header", ["ships.xlsx:Sheet1!A1: speed_kn: found no column, expected a header "
+                   "'speed_kn' or 'speed (unit)' (required)",
+                   "ships.xlsx:Sheet1!H1: found an empty header above values, expected the "
+                   "field the column fills, such as 'name' or 'length (m)'"]),
+    ("missing column", ["ships.xlsx:Sheet1!A1: speed_kn: found no column, expected a header "
+                        "'speed_kn' or 'speed (unit)' (required)"]),
+    ("wrong unit", ["ships.xlsx:Sheet1!G1: length_ft: found the unit 'kg', expected a length "
+                    "unit: ft, m, cm, mm, in, yd, km, nmi"]),
+])
+def test_bad_xlsx_is_located_at_its_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         change: str, lines: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    rows = _good_rows()
+    merge = None
+    if change == "bad cell":
+        rows[1][7] = "fast"
+    elif change == "merged":
+        merge = "B2:C2"
+    elif change == "formula":
+        rows[1][6] = "=30.48*10"
+    elif change == "no header":
+        rows[0][7] = None
+    elif change == "missing column":
+        for row in rows:
+            del row[7]
+    elif change == "wrong unit":
+        rows[0][6] = "length (kg)"
+    _xlsx(tmp_path / "ships.xlsx", rows, merge)
+    result = CliRunner().invoke(main, ["import", "ships.xlsx", "--out", "out"])
+    assert result.exit_code == 2, result.output
+    count = len(lines)
+    assert result.stderr.splitlines() == [
+        *lines, f"error: {count} problem{'s' if count != 1 else ''} in the data"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_huge_sheet_is_refused_before_it_is_read(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    import openpyxl
+
+    monkeypatch.chdir(tmp_path)
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("Sheet1")
+    sheet.append(["id", "name"])
+    for i in range(100_000):
+        sheet.append([f"c{i}"])
+    book.save("huge.xlsx")
+    start = time.perf_counter()
+    result = CliRunner().invoke(main, ["import", "huge.xlsx", "--out", "out"])
+    assert time.perf_counter() - start < 10
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "huge.xlsx:Sheet1!A10002: found more than 10000 rows, expected at most 10000 rows of "
+        "classes and ships after the header", "error: 1 problem in the data"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_export_refuses_a_mismatched_suffix(tmp_path: Path) -> None:
+    result = run("export", "classes", "--format", "xlsx", "--out", str(tmp_path / "x.csv"))
+    assert (result.exit_code, result.output) == (
+        2, "error: --out: found 'x.csv', expected a .xlsx file for --format xlsx\n")
+
+
+def test_one_row_per_class_and_numbered_items(tmp_path: Path) -> None:
+    sheet = tmp_path / "per-class.csv"
+    sheet.write_text(
+        "id,name,nation,type,ships.0.name,ships.0.commissioned,ships.1.name,"
+        "ships.1.commissioned,length_ft,speed (km/h),armor.belt_in,guns.0.position,"
+        "guns.0.guns,guns.0.bore_in,guns.0.max_range_yd,guns.0.rounds_per_gun,"
+        "guns.2.position,sources\n"
+        "my-dd,My DD,UK,DD,First,1940-01-01,Second,1940-06-01,350,66.68,0,BOW,2,4.7,16000,"
+        '200,STN,"Test (test): all\nTest 2 (test): speed"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{sheet}:2:17: guns.2: found item 2 without item 1, expected items numbered from 0 "
+        "with none left out", "error: 1 problem in the data"]
+    sheet.write_text(sheet.read_text().replace(",guns.2.position,", ",,")
+                     .replace(",STN,", ",,"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    model = _classes_in(tmp_path / "out")["my-dd"]
+    assert model.speed_kn == 36.0  # type: ignore[attr-defined]  # 66.68 km/h
+    assert len(model.sources) == 2 and len(model.ships) == 2  # type: ignore[attr-defined]
