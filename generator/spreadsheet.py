@@ -564,7 +564,7 @@ def _yaml_cell(text: str, display: str) -> tuple[Any, str | None]:
     except yaml.YAMLError as exc:
         reason = getattr(exc, "problem", None) or "syntax error"
         return None, f"found YAML that cannot be read ({reason}), expected YAML such as " \
-                     "{surface-action: {fire_control: advanced}}"
+                     "{key: value} or [a, b]"
     except _TooBig:
         return None, "found too many values, expected a small YAML value"
     if builder.problems:

@@ -264,6 +264,14 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
     from generator.rulesets.surface_action.components.counters import side_counter_pieces
 
     assert side is not None
+    if ctx.request.command == "class":  # a proof kit: the one ship's counters, no dummies
+        d = _d(ctx)
+        name = ctx.sides[side]
+        pieces = side_counter_pieces(side, name, d.views[side], 0, 0,
+                                     scenario_seed(f"class-{ctx.values['class']}"))
+        return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"),
+                               f"markers:{side}", f"Counters: {name}",
+                               f"{side.upper()}-Counters-", f"{d.foot} · {name}")
     scenario, d = _scenario_of(ctx), _d(ctx)
     found = next(s for s in scenario.sides if s.id == side)
     seed = ctx.options.seed if ctx.options.seed is not None else scenario_seed(scenario.id)
@@ -272,6 +280,15 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
     return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
                            f"Counters: {found.name}", f"{side.upper()}-Counters-",
                            f"{d.foot} · {found.name}")
+
+
+@COMPONENTS("catalog")
+def _catalog(ctx: Context, arg: str | None) -> Component:
+    """The catalog entries of the ships in play (a proof kit: its one class)."""
+    from generator.rulesets.surface_action.components.catalog import render_catalog
+
+    classes = {v.cls.id: v.cls for v in _every(ctx)}
+    return render_catalog([classes[c] for c in sorted(classes)], _d(ctx).charts, ctx.paper)
 
 
 @COMPONENTS("events")
