@@ -504,8 +504,12 @@ def _cell_value(value: Cell, column: Column) -> Any:
     if target in (int, float):
         number: Any = value
         if isinstance(value, str):
+            text = value.strip()
+            # Thousands separators only ("1,600"): "4,5" is not read as 45.
+            if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", text):
+                text = text.replace(",", "")
             try:
-                number = float(value.strip().replace(",", "")) if value.strip() else value
+                number = float(text)
             except ValueError:
                 return value
         if isinstance(number, bool) or not isinstance(number, int | float):
@@ -788,7 +792,7 @@ def import_table(path: Path, out: Path, rulesets: list[str] | None = None,
     targets = {}
     for item in imported:
         assert item.model is not None
-        targets[out / item.model.nation.value.lower() / f"{item.class_id}.yaml"] = item
+        targets[out / item.model.nation.value.lower() / f"{item.model.id}.yaml"] = item
     existing = [str(t) for t in targets if t.exists()]
     if existing:
         raise UsageError(f"{', '.join(existing[:5])}{' ...' if len(existing) > 5 else ''} "

@@ -512,3 +512,58 @@ def test_surface_action_proof_has_counters_and_catalog_entry(
     pages = proof["surface-action"]
     assert any("Turn counters" in p and "Takao" in p for p in pages)
     assert any("Surface Action ship classes" in p and "Takao" in p for p in pages)
+
+
+def test_import_reads_numbers_as_written_and_can_require_a_ruleset(tmp_path: Path) -> None:
+    sheet = tmp_path / "n.csv"
+    # No ranges or rounds: NAVAL ACTION cannot rate the class; "4,5" is no number.
+    sheet.write_text(
+        "id,name,nation,type,ships.name,ships.commissioned,length_ft,displacement_t,speed_kn,"
+        "armor.belt_in,guns.0.position,guns.0.guns,guns.0.bore_in,sources\n"
+        'my-dd,My DD,UK,DD,First,1940-01-01,350,"1,600","4,5",0,BOW,2,4.7,Test (test): all\n',
+        encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{sheet}:2:9: speed_kn: found '4,5', expected a number", "error: 1 problem in the data"]
+    sheet.write_text(sheet.read_text().replace('"4,5"', "36"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "o"),
+                                       "--ruleset", "surface-action"])
+    assert result.exit_code == 0, result.output
+    assert _classes_in(tmp_path / "o")["my-dd"].displacement_t == 1600  # type: ignore[attr-defined]
+    result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "o2"),
+                                       "--ruleset", "naval-action"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0].startswith(
+        f"{sheet}:2:1: id: found a class naval-action cannot rate (")
+    assert not (tmp_path / "o2").exists()
+
+
+def test_every_class_ruleset_scaffolds_the_shared_class(tmp_path: Path) -> None:
+    from generator.library import load_library
+    from generator.rulesets import REGISTRY
+    from generator.shipclass import new_class_yaml
+
+    for ruleset in REGISTRY.values():
+        if ruleset.class_model is None:
+            continue
+        text = ruleset.new_class_yaml("my-dd", "US", "DD")
+        assert text == new_class_yaml("my-dd", "US", "DD")
+        (tmp_path / "my-dd.yaml").write_text(text, encoding="utf-8")
+        library = load_library([tmp_path], bundled=False)
+        assert len(library.problems) == 14  # untouched, it cannot pass
+        assert all("found placeholder" in p.message for p in library.problems)
+
+
+def test_watch_keeps_a_proof_kit_up_to_date(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    assert run("new-class", "my-dd", "--out", str(folder)).exit_code == 0
+    path = folder / "my-dd.yaml"
+    path.write_text(fill(path.read_text(encoding="utf-8")), encoding="utf-8")
+    result = CliRunner().invoke(main, ["watch", str(folder), "--proof", "--once",
+                                       "--ruleset", "naval-action",
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    kit = tmp_path / "out" / "class-my-dd" / "naval-action" / "my-dd.pdf"
+    assert result.output == f"wrote {kit}\n"
+    assert kit.read_bytes().startswith(b"%PDF")
