@@ -516,7 +516,7 @@ def _cell_value(value: Cell, column: Column) -> Any:
             return value
         if not math.isfinite(number):
             return value
-        if column.unit is not None and column.field_unit is not None:
+        if column.unit is not None and column.field_unit not in (None, column.unit):
             number = convert(number, column.unit, column.field_unit)
             number = round(number) if target is int else round(number, 2)
         if target is int:

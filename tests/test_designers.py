@@ -518,9 +518,9 @@ def test_import_reads_numbers_as_written_and_can_require_a_ruleset(tmp_path: Pat
     sheet = tmp_path / "n.csv"
     # No ranges or rounds: NAVAL ACTION cannot rate the class; "4,5" is no number.
     sheet.write_text(
-        "id,name,nation,type,ships.name,ships.commissioned,length_ft,displacement_t,speed_kn,"
+        "id,name,nation,type,ships.name,ships.commissioned,length (ft),displacement_t,speed_kn,"
         "armor.belt_in,guns.0.position,guns.0.guns,guns.0.bore_in,sources\n"
-        'my-dd,My DD,UK,DD,First,1940-01-01,350,"1,600","4,5",0,BOW,2,4.7,Test (test): all\n',
+        'my-dd,My DD,UK,DD,First,1940-01-01,350.555,"1,600","4,5",0,BOW,2,4.7,Test (test): all\n',
         encoding="utf-8")
     result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
@@ -530,7 +530,8 @@ def test_import_reads_numbers_as_written_and_can_require_a_ruleset(tmp_path: Pat
     result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "o"),
                                        "--ruleset", "surface-action"])
     assert result.exit_code == 0, result.output
-    assert _classes_in(tmp_path / "o")["my-dd"].displacement_t == 1600  # type: ignore[attr-defined]
+    model = _classes_in(tmp_path / "o")["my-dd"]
+    assert (model.displacement_t, model.length_ft) == (1600, 350.555)  # type: ignore[attr-defined]
     result = CliRunner().invoke(main, ["import", str(sheet), "--out", str(tmp_path / "o2"),
                                        "--ruleset", "naval-action"])
     assert result.exit_code == 2
