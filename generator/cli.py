@@ -541,9 +541,10 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
     # Both go into YAML text: only known codes, so nothing can add a key to the scaffold.
     from generator.scaffold import nation_code, type_code
 
-    nation = nation_code(nation)
     if ruleset is None or REGISTRY[ruleset].class_model is not None:
-        ship_type = type_code(ship_type)
+        nation, ship_type = nation_code(nation), type_code(ship_type)
+    elif not re.fullmatch(r"[A-Z]{2,3}", nation):  # the ruleset's own units: its own codes
+        raise UsageError(f"--nation: found {nation!r}, expected a navy code such as US or JP")
     elif not re.fullmatch(r"[A-Z]{1,4}", ship_type):
         raise UsageError(f"--type: found {ship_type!r}, expected a type code such as DD or CA")
     path = out / f"{class_id}.yaml"
