@@ -507,11 +507,30 @@ def test_naval_action_proof_has_markers_entry_and_reference_matchups(
         "South Dakota (South Dakota class BB) against every enemy, resolved"]
 
 
-def test_surface_action_proof_has_counters_and_catalog_entry(
+def test_surface_action_proof_has_counters_catalog_entry_and_matchups(
         proof: dict[str, list[str]]) -> None:
     pages = proof["surface-action"]
     assert any("Turn counters" in p and "Takao" in p for p in pages)
     assert any("Surface Action ship classes" in p and "Takao" in p for p in pages)
+    matchups = [p for p in pages if "Matchups against reference classes" in p]
+    assert len(matchups) == 1
+    text = " ".join(matchups[0].split())
+    assert "(Second Naval Battle of Guadalcanal weapons table)" in text
+    assert "Takao (Takao CA)" in text and "8in bow ×6" in text
+    for target in ("Fletcher class DD", "Atlanta class CL", "New Orleans class CA",
+                   "South Dakota class BB"):
+        assert target in text
+    assert "Night:" not in text  # a proof fires in daylight
+
+
+def test_a_proof_without_a_weapons_table_says_why(tmp_path: Path) -> None:
+    from generator.pipeline import build_class
+
+    (result,) = build_class("bismarck", rulesets=["surface-action"], out=tmp_path)
+    assert result.warnings == [
+        "No scenario's weapons table rates every weapon of the Bismarck class and its "
+        "reference classes (15in, 16in, 21in, 4in, 5in, 6in, 8in), so this proof has no "
+        "matchups; a scenario (--data) whose table rates them adds them."]
 
 
 def test_import_reads_numbers_as_written_and_can_require_a_ruleset(tmp_path: Path) -> None:
