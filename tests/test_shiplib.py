@@ -340,13 +340,16 @@ def test_na_rating_names_include_each_battery() -> None:
 
 def test_new_class_scaffold_is_rated_by_both(tmp_path: Path) -> None:
     from generator.shipclass import new_class_yaml
+    from tests.scaffolds import fill
 
-    (tmp_path / "my-dd.yaml").write_text(new_class_yaml("my-dd", "US", "DD"), encoding="utf-8")
+    # Untouched, the scaffold is refused (tests/test_designers.py); filled in, both rate it.
+    (tmp_path / "my-dd.yaml").write_text(fill(new_class_yaml("my-dd", "US", "DD")),
+                                         encoding="utf-8")
     library = load_library([tmp_path])
     assert not library.problems and not library.warnings
     assert library.classes_of("naval-action")["my-dd"].model.name == "My Dd"
     sa = library.classes_of("surface-action")["my-dd"].model
-    assert (sa.size, [g.factors for g in sa.guns], sa.torpedoes.factors) == ("3/2", ["2-4-2"], "4")
+    assert (sa.size, [g.factors for g in sa.guns], sa.torpedoes) == ("3/2", ["2-2-0"], None)
 
 
 def test_convert_command_rewrites_in_place(tmp_path: Path) -> None:
