@@ -22,7 +22,9 @@ CARD = (ROOT / "generator" / "rulesets" / "naval_action" / "tables"
         / "action-card.yaml").read_text(encoding="utf-8")
 CHARTS = (ROOT / "generator" / "rulesets" / "surface_action" / "tables"
           / "charts.yaml").read_text(encoding="utf-8")
-NAVIES = "US, UK, AU, CA, NZ, IN, JP, DE, IT, FR, NL, SU, PL, GR, NO"
+from generator.datamodel import Nation
+
+NAVIES = ", ".join(n.value for n in Nation)
 POSITIONS = "BOW, C, STN, L, R, LB, RB, LS, RS"
 TYPES = "BB, BC, CV, CVL, CVE, CA, CL, CLAA, DL, DD, DE, TB, SS, AK, AP"
 
