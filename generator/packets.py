@@ -124,10 +124,12 @@ def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Pla
 
     Two-sided components start on an odd page and end on an even one; each page of a
     one-sided cut-out component has a blank back; blanks at the very end are left off
-    (the last sheet's back is empty anyway).
+    (the last sheet's back is empty anyway). A packet of one component gets none.
     """
     out: list[Placed] = [Placed(NOTE_KEY)] if spec.note_page else []
-    duplex = spec.duplex != "off"
+    # A file of one component prints as it is (a ruler file single-sided, a card or a
+    # marker file double-sided from its first page): nothing to insert.
+    duplex = spec.duplex != "off" and len(spec.components) > 1
     for key in spec.components:
         comp = components[key]
         if duplex and (comp.two_sided or comp.cut_out) and len(out) % 2:

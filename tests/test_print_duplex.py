@@ -141,8 +141,8 @@ def test_table_wide_items_are_printed_once_per_table(kits: dict[str, BuildResult
 # ---- the layout rule itself, on made-up components --------------------------------------
 
 
-def comp(key: str, pages: int, **flags: bool) -> Component:
-    return Component(key, key, f"{key}-", b"", pages, **flags)
+def comp(key: str, pages: int, two_sided: bool = False, cut_out: bool = False) -> Component:
+    return Component(key, key, f"{key}-", b"", pages, two_sided=two_sided, cut_out=cut_out)
 
 
 def keys(spec: PacketSpec, components: dict[str, Component]) -> list[str]:
