@@ -328,6 +328,7 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
                 art(c, slot.width, slot.height, 0.0)
                 c.restoreState()
         _draw_cuts(c, sheet.slots, cut, bleed, sprue.gutter)
+        _draw_folds(c, sheet.slots)
         _draw_ids(c, sheet.slots)
         for hx, hy, text in sheet.headings:
             c.setFillColorRGB(0, 0, 0)
@@ -381,6 +382,34 @@ def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
     c.restoreState()
 
 
+def fold_lines(slots: list[Slot]) -> list[tuple[float, float, float]]:
+    """Fold lines (x, y0, y1) between each front and the back printed beside it.
+
+    With ``--duplex off`` a back follows its front on the same row: cut the pair out as
+    one, fold on the gutter's centre line and the back lies behind the front.
+    """
+    out = []
+    for front, back in zip(slots, slots[1:], strict=False):
+        if (back.piece.id == front.piece.id + ".back" and back.copy == front.copy
+                and abs(back.y - front.y) < 1e-6):
+            x = (front.x + front.width + back.x) / 2
+            out.append((x, front.y, front.y + front.height))
+    return out
+
+
+def _draw_folds(c: Canvas, slots: list[Slot]) -> None:
+    folds = fold_lines(slots)
+    if not folds:
+        return
+    c.saveState()
+    c.setLineWidth(CUT_WIDTH)
+    c.setStrokeGray(CUT_GREY)
+    c.setDash(1.5, 1.5)
+    for x, y0, y1 in folds:
+        c.line(x, y0, x, y1)
+    c.restoreState()
+
+
 def _draw_ids(c: Canvas, slots: list[Slot]) -> None:
     """Each copy's id as invisible text at its trim corner (searchable, never printed).
 
@@ -422,6 +451,8 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
         note = "Print at 100 %, no fit to page. " + (
             "Cut on the grey lines." if cut == "lines" else
             "Cut at the crop marks." if cut == "marks" else "Cut on the lines or at the marks.")
+        if fold_lines(sheet.slots):
+            note += " Fold each front and back on the dashed line between them."
     c.setFillColorRGB(0.25, 0.25, 0.25)
     c.setFont(fonts.REGULAR, fonts.MIN_SIZE)
     y = sprue.margin + 1.2 * MM

@@ -85,7 +85,7 @@ def note_lines(spec: PacketSpec, components: dict[str, Component],
         lines = [f"Print all {total} pages single-sided, at 100 % scale (\"Actual size\", "
                  "never \"Fit to page\"): rulers, gauges and markers are drawn to size. "
                  "Marker and card backs stand beside their fronts: cut each pair out "
-                 "together, fold on the line between them and glue."]
+                 "together, fold on the dashed line between them and glue."]
     lines.append("Page numbers here count from the first page of the file; your PDF "
                  "viewer may show section labels (Card-1) beside them.")
     if spec.note:

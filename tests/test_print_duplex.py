@@ -15,9 +15,11 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
+from generator.imposition import Options as SheetOptions
 from generator.packets import BLANK, Component, PacketSpec, sheet_layout
 from generator.pipeline import BuildResult, build
 from generator.printnote import page_ranges
+from generator.rulesets.base import KitOptions
 
 SCENARIOS = ["savo-island", "komandorski", "second-sirte", "sunda-strait",
              "guadalcanal-battleships", "river-plate"]
@@ -170,3 +172,15 @@ def test_recto_is_the_old_name_of_two_sided() -> None:
     old = Component("m", "M", "M-", b"", 2, [], True)
     assert old.two_sided and old.recto and not old.cut_out
     assert not Component("m", "M", "M-", b"", 2).two_sided
+
+
+def test_duplex_off_prints_single_sided_with_nothing_inserted(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    options = KitOptions(sheets=SheetOptions(duplex="off"))
+    result = build("river-plate", out=tmp_path_factory.mktemp("off"), options=options)
+    for name in result.files:
+        path = result.folder / name
+        labels = PdfReader(path).page_labels
+        assert "Blank" not in labels
+        first = page_texts(path)[0].replace("\r\n", " ")
+        assert f"Print all {len(labels)} pages single-sided, at 100 % scale" in first

@@ -25,6 +25,7 @@ from generator.imposition import (
     Options,
     crop_marks,
     cut_mode,
+    fold_lines,
     impose,
 )
 from generator.pieces import Piece
@@ -135,6 +136,8 @@ def test_duplex_off_puts_each_back_beside_its_front(pieces: dict[str, list[Piece
     pairs = 0
     for imposed, _ in imposed_sets(pieces, Options(duplex="off")):
         for sheet in imposed.sheets:
+            backs = [s for s in sheet.slots if s.piece.id.endswith(".back")]
+            assert len(fold_lines(sheet.slots)) == len(backs)  # a fold line for each pair
             by_id = {(s.piece.id, s.copy): s for s in sheet.slots}
             for slot in sheet.slots:
                 if not slot.piece.id.endswith(".back"):
