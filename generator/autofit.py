@@ -1,6 +1,6 @@
 """Text auto-fit for labels on pieces: one rule for every piece.
 
-A label on a 9 mm destroyer marker has a few millimetres; it must never spill over
+A label on a 10 mm destroyer marker has a few millimetres; it must never spill over
 the cut line, never vanish without a word, and never stop a build. ``fit_label``
 applies the one rule, in this order:
 
