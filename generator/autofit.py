@@ -1,6 +1,6 @@
 """Text auto-fit for labels on pieces: one rule for every piece.
 
-A label on a 9 mm destroyer marker has a few millimetres; it must never spill over
+A label on a 10 mm destroyer marker has a few millimetres; it must never spill over
 the cut line, never vanish without a word, and never stop a build. ``fit_label``
 applies the one rule, in this order:
 
@@ -29,13 +29,18 @@ from reportlab.pdfgen.canvas import Canvas
 from generator import fonts
 from generator.units import MM
 
-LABEL_FLOOR = 4.5
+LABEL_FLOOR = 6.0
 """Smallest size a label on a piece is set in (points).
 
 The kit's body type never goes below ``fonts.MIN_SIZE``; a 1:12,000 destroyer marker is
 shorter than its own name at that size, so piece labels get their own, lower floor.
-4.5 pt bold narrow still reads on a marker held in the hand.
+6 pt narrow still reads on a marker held in the hand at arm's length; below it a
+name is abbreviated rather than shrunk.
 """
+
+SAFE_INSET = 1.0
+"""Millimetres every label keeps inside its piece's cut line (a slightly-off cut
+leaves it whole)."""
 
 _SHOWN = 40
 """Characters of a label quoted in a warning (a 10,000-character label is cut short)."""

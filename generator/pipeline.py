@@ -104,7 +104,11 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
                           progress=lambda key: progress(key, len(work.jobs)))
     # 5. assemble the packets and 6. write them, whole or not at all
     components = {key: r.component for key, r in rendered.items()}
-    packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys)
+    # A packet of several components opens with its print note; with --duplex off it
+    # prints single-sided and needs no blank backs.
+    packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
+                          note_page=len(p.keys) > 1, note=p.note or "",
+                          duplex=options.sheets.duplex)
                for p in work.packets]
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *_font_warnings(library)]

@@ -41,6 +41,8 @@ BAND_Y = 4.2 * MM
 BAND_HEIGHT = 3.0 * MM
 TICK_LENGTH = {"major": 6.0 * MM, "mid": 4.0 * MM, "minor": 2.2 * MM, "knot": 0.0}
 TICK_WIDTH = {"major": 0.6, "mid": 0.45, "minor": 0.35, "knot": 0.9}
+LABEL_AIR = 0.3 * MM
+"""Clear space kept between a label and any tick or knot line."""
 GLUE_TINT = colors.Color(0.88, 0.88, 0.88)
 TAB_TICK = colors.Color(0.55, 0.55, 0.55)
 
@@ -233,7 +235,8 @@ def render_strips(strips: Sequence[Strip], paper: Paper, title: str, footer: str
             y -= strip.height + GAP
     c.showPage()
     c.save()
-    return Component(key, title, label, buffer.getvalue(), page + 1, bookmarks), views
+    return Component(key, title, label, buffer.getvalue(), page + 1, bookmarks,
+                     cut_out=True), views
 
 
 def start_page(c: Canvas, box: SafeBox, title: str, footer: str,
@@ -278,70 +281,123 @@ def _draw_segment(c: Canvas, pen: Pen, strip: Strip, view: SegmentView) -> None:
         c.setFillColor(GLUE_TINT)
         c.rect(left, low, view.tab, h, stroke=0, fill=1)
     for band in strip.bands:
-        _draw_band(c, pen, band, view)
+        _draw_band(c, band, view)
+    # Labels are placed first so that no tick or knot line runs through one.
+    shown = [m for m in strip.marks if view.start - view.tab - 1e-6 <= m.at <= view.end + 1e-6]
+    labels = [label for m in shown for label in _mark_labels(m, view)]
+    title = _title(strip, view)
+    tab = _tab_labels(view)
+    bands = [b for b in (_band_label(band, view) for band in strip.bands) if b is not None]
+    boxes = [label.box for label in [*labels, *tab, *bands, title]]
     # marks on the tab repeat the previous segment's, in grey (it will be covered)
-    for mark in strip.marks:
-        if view.start - view.tab - 1e-6 <= mark.at <= view.end + 1e-6:
-            on_tab = mark.at < view.start - 1e-6
-            _draw_mark(c, pen, mark, view, grey=on_tab)
+    for mark in shown:
+        _draw_mark(c, mark, view, mark.at < view.start - 1e-6, boxes)
     if strip.extra is not None:
         strip.extra(c, view, view.start - view.tab, view.end)
+    c.setFillColor(colors.black)
+    for label in [*bands, *labels]:
+        label.draw(pen)
     # cut outline around tab and body
     c.setStrokeColor(colors.black)
     c.setLineWidth(0.5)
     c.rect(left, low, right - left, h, stroke=1, fill=0)
     if view.tab:
         c.setFillColor(colors.black)
-        pen.text(left + view.tab / 2, low + h / 2 - 1.2 * MM, "GLUE", size=7, bold=True,
-                 align="center")
-        pen.text(left + view.tab / 2, low + 1.2 * MM, f"under {view.index}", size=7,
-                 narrow=True, align="center")
+        for label in tab:
+            label.draw(pen)
         _join_marks(c, body_left, low, top)
     if view.index < view.count - 1:
         _join_marks(c, right, low, top, inside_only=True)
     # colour code at both ends, then the segment's title and number
-    text_left = body_left + 1.5 * MM
     if strip.color is not None:
         c.setFillColor(strip.color)
         c.rect(body_left + 0.6 * MM, low + 0.6 * MM, 3 * MM, h - 1.2 * MM, stroke=0, fill=1)
         c.rect(right - 3.6 * MM, low + 0.6 * MM, 3 * MM, h - 1.2 * MM, stroke=0, fill=1)
-        text_left += 3.5 * MM
     c.setFillColor(colors.black)
-    name = f"{strip.title}" + (f" · {strip.color_name}" if strip.color_name else "")
-    if view.count > 1:
-        name += f" · {view.index + 1}/{view.count}"
-    pen.text(text_left, low + 1.3 * MM, name, size=7, narrow=True,
-             width=max(right - text_left - 5 * MM, 10 * MM))
+    title.draw(pen)
     c.restoreState()
 
 
-def _draw_band(c: Canvas, pen: Pen, band: Band, view: SegmentView) -> None:
+def _title(strip: Strip, view: SegmentView) -> _Label:
+    """The segment's title and number along its foot, fitted to the piece."""
+    body_left, right = view.x(view.start), view.x(view.end)
+    text_left = body_left + 1.5 * MM + (3.5 * MM if strip.color is not None else 0.0)
+    name = f"{strip.title}" + (f" · {strip.color_name}" if strip.color_name else "")
+    if view.count > 1:
+        name += f" · {view.index + 1}/{view.count}"
+    width = max(right - text_left - 5 * MM, 10 * MM)
+    size = fonts.fit_size(name, fonts.NARROW, 7, width)
+    return _Label(text_left, view.bottom + 1.3 * MM,
+                  fonts.clip_text(name, fonts.NARROW, size, width), size, narrow=True)
+
+
+def _draw_band(c: Canvas, band: Band, view: SegmentView) -> None:
     start = max(band.start, view.start - view.tab)
     end = min(band.end, view.end)
     if end <= start:
         return
     c.setFillColor(band.color)
     c.rect(view.x(start), view.bottom + BAND_Y, end - start, BAND_HEIGHT, stroke=0, fill=1)
-    if band.label and fonts.string_width(band.label, fonts.NARROW, 7) < end - start - 2 * MM:
-        c.setFillColor(colors.black)
-        pen.text(view.x(start) + 1 * MM, view.bottom + BAND_Y + 0.8 * MM, band.label, size=7,
-                 narrow=True)
 
 
-def _draw_mark(c: Canvas, pen: Pen, mark: Mark, view: SegmentView, grey: bool) -> None:
+def _band_label(band: Band, view: SegmentView) -> _Label | None:
+    """A band's label at its start on the body (never on the glue tab), if it fits."""
+    start, end = max(band.start, view.start), min(band.end, view.end)
+    if not band.label or fonts.string_width(band.label, fonts.NARROW, 7) >= end - start - 2 * MM:
+        return None
+    return _Label(view.x(start) + 1 * MM, view.bottom + BAND_Y + 0.8 * MM, band.label, 7,
+                  narrow=True)
+
+
+def _tab_labels(view: SegmentView) -> list[_Label]:
+    """"GLUE" and which piece the tab goes under, on a continued segment's tab."""
+    if not view.tab:
+        return []
+    x = view.x(view.start - view.tab) + view.tab / 2
+    return [_Label(x, view.bottom + view.height / 2 - 1.2 * MM, "GLUE", 7, bold=True,
+                   align="center"),
+            _Label(x, view.bottom + 1.2 * MM, f"under {view.index}", 7, narrow=True,
+                   align="center")]
+
+
+@dataclass(frozen=True)
+class _Label:
+    """A label on a strip and the box it covers (which no tick or knot line crosses)."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    bold: bool = False
+    narrow: bool = False
+    align: str = "left"
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the line box, with a little air."""
+        font = (fonts.NARROW_BOLD if self.bold else fonts.NARROW) if self.narrow else (
+            fonts.BOLD if self.bold else fonts.REGULAR)
+        width = fonts.string_width(self.text, font, self.size)
+        x0 = {"left": self.x, "right": self.x - width}.get(self.align, self.x - width / 2)
+        air = LABEL_AIR
+        return (x0 - air, self.y - 0.25 * self.size - air, x0 + width + air,
+                self.y + 0.75 * self.size + air)
+
+    def draw(self, pen: Pen) -> None:
+        pen.text(self.x, self.y, self.text, size=self.size, bold=self.bold,
+                 narrow=self.narrow, align=self.align)
+
+
+def _mark_labels(mark: Mark, view: SegmentView) -> list[_Label]:
+    """Where a mark's labels go (none on the glue tab, none that would leave the piece)."""
     x, top = view.x(mark.at), view.top
-    ink = TAB_TICK if grey else colors.black
-    c.setStrokeColor(ink)
-    c.setFillColor(ink)
-    c.setLineWidth(TICK_WIDTH[mark.size])
-    # Text must lie wholly on the piece: clipping hides the rest from the eye but not from
-    # a reader of the PDF, and a tab's labels are hidden under the previous piece anyway.
-    low, high = view.x(view.start - view.tab) + 0.5 * MM, view.x(view.end) - 0.5 * MM
+    if mark.at < view.start - 1e-6:
+        return []
+    # Text must lie wholly on the piece's body: clipping hides the rest from the eye but
+    # not from a reader of the PDF, and the glue tab is hidden under the previous piece
+    # (a label across the join line would be half covered).
+    low, high = view.x(view.start) + LABEL_AIR, view.x(view.end) - 0.5 * MM
     if mark.size == "knot":
-        c.line(x, view.bottom, x, top)
-        c.circle(x, top - 2.2 * MM, 1.1 * MM, stroke=0, fill=1)
-        if grey:
-            return
         wide = max(fonts.string_width(mark.label, fonts.BOLD, 8),
                    fonts.string_width(mark.note, fonts.NARROW, 7))
         # Labels go right of the knot unless that runs off the piece (the last knot).
@@ -350,19 +406,48 @@ def _draw_mark(c: Canvas, pen: Pen, mark: Mark, view: SegmentView, grey: bool) -
         elif x - 1.6 * MM - wide >= low:
             lx, align = x - 1.6 * MM, "right"
         else:
-            return
-        pen.text(lx, top - 3.2 * MM, mark.label, size=8, bold=True, align=align)
+            return []
+        out = [_Label(lx, top - 3.2 * MM, mark.label, 8, bold=True, align=align)]
         if mark.note:
-            pen.text(lx, top - 6.4 * MM, mark.note, size=7, narrow=True, align=align)
+            out.append(_Label(lx, top - 6.4 * MM, mark.note, 7, narrow=True, align=align))
+        return out
+    if not mark.label:
+        return []
+    size = 8 if mark.size == "major" else 7
+    font = fonts.BOLD if mark.size == "major" else fonts.REGULAR
+    half = fonts.string_width(mark.label, font, size) / 2
+    if low <= x - half and x + half <= high:
+        return [_Label(x, top - TICK_LENGTH[mark.size] - 3.0 * MM, mark.label, size,
+                       bold=mark.size == "major", align="center")]
+    return []
+
+
+def _vline(c: Canvas, x: float, y0: float, y1: float,
+           boxes: Sequence[tuple[float, float, float, float]]) -> None:
+    """A vertical line from y0 to y1, broken where it would cross a label's box."""
+    cuts = sorted((b[1], b[3]) for b in boxes if b[0] <= x <= b[2] and b[1] < y1 and b[3] > y0)
+    y = y0
+    for low, high in cuts:
+        if low > y:
+            c.line(x, y, x, low)
+        y = max(y, high)
+    if y < y1:
+        c.line(x, y, x, y1)
+
+
+def _draw_mark(c: Canvas, mark: Mark, view: SegmentView, grey: bool,
+               boxes: Sequence[tuple[float, float, float, float]]) -> None:
+    """A mark's tick or knot line (broken around labels) and its knot dot."""
+    x, top = view.x(mark.at), view.top
+    ink = TAB_TICK if grey else colors.black
+    c.setStrokeColor(ink)
+    c.setFillColor(ink)
+    c.setLineWidth(TICK_WIDTH[mark.size])
+    if mark.size == "knot":
+        _vline(c, x, view.bottom, top, boxes)
+        c.circle(x, top - 2.2 * MM, 1.1 * MM, stroke=0, fill=1)
         return
-    c.line(x, top, x, top - TICK_LENGTH[mark.size])
-    if mark.label and not grey:
-        size = 8 if mark.size == "major" else 7
-        font = fonts.BOLD if mark.size == "major" else fonts.REGULAR
-        half = fonts.string_width(mark.label, font, size) / 2
-        if low <= x - half and x + half <= high:
-            pen.text(x, top - TICK_LENGTH[mark.size] - 3.0 * MM, mark.label, size=size,
-                     bold=mark.size == "major", align="center")
+    _vline(c, x, top - TICK_LENGTH[mark.size], top, boxes)
 
 
 def _join_marks(c: Canvas, x: float, low: float, top: float, inside_only: bool = False) -> None:

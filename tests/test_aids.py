@@ -56,10 +56,16 @@ def ticks(page: pdfplumber.page.Page, view: SegmentView) -> list[float]:
 
 
 def knots(page: pdfplumber.page.Page, view: SegmentView) -> list[float]:
-    """Strip coordinates (mm) of knots: lines crossing the whole strip, drawn 0.9 pt."""
-    return sorted(round((ln["x0"] - view.origin) / MM, 4) for ln in vertical_lines(page, view)
-                  if ln["bottom"] - ln["top"] > view.height - TOL
-                  and abs(ln["linewidth"] - 0.9) < 1e-3)
+    """Strip coordinates (mm) of knots: lines crossing the whole strip, drawn 0.9 pt.
+
+    A knot line is broken where a label sits on it, so its pieces at one x are joined.
+    """
+    spans: dict[float, list[tuple[float, float]]] = {}
+    for ln in vertical_lines(page, view):
+        if abs(ln["linewidth"] - 0.9) < 1e-3:
+            spans.setdefault(round(ln["x0"], 3), []).append((ln["top"], ln["bottom"]))
+    return sorted(round((x - view.origin) / MM, 4) for x, parts in spans.items()
+                  if max(b for _, b in parts) - min(t for t, _ in parts) > view.height - TOL)
 
 
 def on_segment(positions_mm: list[float], view: SegmentView) -> list[float]:
@@ -257,6 +263,11 @@ def gauges_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "aids" / "tabletop" / "gauges.pdf"
 
 
+def labelled(path: Path, label: str) -> int:
+    """The index of the page labelled ``label`` (the file opens with its print note)."""
+    return list(PdfReader(path).page_labels).index(label)
+
+
 def test_protractor_arcs_are_the_texts(gauges_pdf: Path) -> None:
     rules = bundled_rules()
     # the text's limits, independently of the YAML: BOW/STN 35° off the far centreline,
@@ -272,7 +283,7 @@ def test_protractor_arcs_are_the_texts(gauges_pdf: Path) -> None:
                 assert not any(a < x % 360 < b or a < x % 360 + 360 < b
                                for x in (lo + 0.5, (lo + hi) / 2, hi - 0.5)), position
     with pdfplumber.open(gauges_pdf) as pdf:
-        page = pdf.pages[0]
+        page = pdf.pages[labelled(gauges_pdf, "Gauge-1")]
         cx, cy = centre_of(page)
         radius = max(math.hypot(x - cx, y - cy) for ln in page.lines
                      if abs(ln["linewidth"] - 0.5) < 1e-3 for x, y in points(page, ln))
@@ -288,7 +299,7 @@ def test_protractor_arcs_are_the_texts(gauges_pdf: Path) -> None:
 
 def test_turn_gauge_sectors_and_costs(gauges_pdf: Path) -> None:
     with pdfplumber.open(gauges_pdf) as pdf:
-        page = pdf.pages[1]
+        page = pdf.pages[labelled(gauges_pdf, "Gauge-2")]
         text = page.extract_text()
         assert "Turn gauge · 333 yd per cm (tabletop)" in text
         for cost in ("−1 cm", "−2 cm", "−3 cm"):
@@ -366,8 +377,11 @@ def test_every_aid_page_has_calibration_bars_inside_the_margin(all_aids: Path) -
     for path in files:
         assert PdfReader(path).trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == \
             "/None"
+        labels = PdfReader(path).page_labels
         with pdfplumber.open(path) as pdf:
-            for page in pdf.pages:
+            for number, page in enumerate(pdf.pages):
+                if labels[number] in ("Note-1", "Blank"):
+                    continue  # the print note and blank backs are not aids
                 assert "Check this before you cut" in page.extract_text(), path
                 bars = [r["width"] / MM for r in page.rects if r["fill"]
                         and abs(r["height"] - 2.2 * MM) < TOL]

@@ -59,7 +59,7 @@ def test_designer_quickstart_round_trip(tmp_path: Path) -> None:
     assert code == 0, err
     pdf_path = tmp_path / "out" / "class-my-destroyer" / "naval-action" / "my-destroyer.pdf"
     with pdfplumber.open(pdf_path) as pdf:
-        assert "FIRST SHIP" in pdf.pages[0].extract_text()
+        assert "FIRST SHIP" in pdf.pages[1].extract_text()  # after the print note
         assert (pdf.pages[0].width, pdf.pages[0].height) == (612, 792)
 
 

@@ -208,7 +208,7 @@ LOCATED = {
         "bad.yaml:8:15: faces.infantry.fields.0.text: found unknown value 'nmae', expected "
         "one of name, attack, defence, move, fill; did you mean 'name'?",
         "bad.yaml:12:17: faces.infantry.fields.0.height: found 1.00mm, expected at least "
-        "2.05mm (one line at the 4.5pt floor)",
+        "2.74mm (one line at the 6pt floor)",
         "bad.yaml:26:16: faces.infantry.fields.2.width: found x + width = 15.50mm, expected "
         "at most 15.00mm (the trim less the 1.00mm safe zone)",
         "bad.yaml:35:16: faces.infantry.back.defense: found unknown value 'defense', expected "
@@ -285,12 +285,12 @@ def test_shrink_first_then_abbreviate_then_warn():
     short = fit_label("Giovanni delle Bande Nere", fonts.BOLD, 9, 10 * MM)
     assert short.abbreviated and not short.failed and short.size >= LABEL_FLOOR
     # grown back from the floor as far as the shorter form allows
-    assert (short.text, short.size) == ("G. d. B. Nere", 5.38) and short.width <= 10 * MM
+    assert (short.text, short.size) == ("G. d. B. Ne.", 6.09) and short.width <= 10 * MM
     fitter = LabelFitter()
     forced = fitter.fit("unit.7", "Wotan", fonts.BOLD, 9, 0.8 * MM)
     assert forced.failed and forced.text == "W" and forced.width <= 0.8 * MM
     assert fitter.warnings == ["piece unit.7: label 'Wotan' does not fit 0.80 mm even "
-                               f"abbreviated at 4.5 pt; printed 'W' at {forced.size:.2f} pt"]
+                               f"abbreviated at 6 pt; printed 'W' at {forced.size:.2f} pt"]
     assert 0 < forced.size < LABEL_FLOOR
 
 
@@ -300,7 +300,7 @@ def test_a_face_piece_carries_its_warnings(layouts):
     narrow = layout.model_copy(update={"fields": [field, *layout.fields[1:]]})
     piece = face_piece(narrow, {**VALUES, "name": "Wotan"}, "unit.7", "Unit")
     assert piece_warnings([piece, piece]) == [
-        "piece unit.7: label 'Wotan' does not fit 0.80 mm even abbreviated at 4.5 pt; "
+        "piece unit.7: label 'Wotan' does not fit 0.80 mm even abbreviated at 6 pt; "
         "printed 'W' at 3.16 pt"]
 
 
@@ -332,7 +332,7 @@ def test_a_ten_thousand_character_label_is_quick():
     fitter.fit("long", "W" * 10_000, fonts.BOLD, 8, 0.3 * MM, abbreviate=False)
     # not to be abbreviated, and too long to print at any size: said so, naming the piece
     assert fitter.warnings == ["piece long: label 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW...' "
-                               "does not fit 0.30 mm at 4.5 pt; nothing printed (too little "
+                               "does not fit 0.30 mm at 6 pt; nothing printed (too little "
                                "room)"]
 
 

@@ -196,7 +196,7 @@ def test_png_sizes_follow_the_dpi_and_ids_match_pdf_and_tts(carrier):
     png = out / "png"
     img = Image.open(png / "ship.enterprise.png")
     length_mm = classes["yorktown"]["length_ft"] * 304.8 / 12000
-    assert img.size == (round(length_mm * 150 / 25.4), round(9 * 150 / 25.4))
+    assert img.size == (round(length_mm * 150 / 25.4), round(10 * 150 / 25.4))  # 10 mm across
     assert img.info["dpi"][0] == pytest.approx(150, abs=0.02)
     for name, (w, h) in {"damage.png": (10, 10), "damage.back.png": (10, 10),
                          "depth.grouper.png": (52, 12)}.items():

@@ -373,7 +373,7 @@ def test_a_label_that_cannot_fit_is_printed_small_and_warned_about(views, tmp_pa
                                  warnings)
     # never a crash, never an omission: the number is printed below the floor, warned
     first = next(p for p in pieces if p.id == "turn.us.1")
-    assert first.warnings == ("piece turn.us.1: label '1' does not fit 0.50 mm at 4.5 pt; "
+    assert first.warnings == ("piece turn.us.1: label '1' does not fit 0.50 mm at 6 pt; "
                               "printed '1' at 2.49 pt",)
     assert warnings == [w for n in range(1, 7) for w in next(
         p for p in pieces if p.id == f"turn.us.{n}").warnings]

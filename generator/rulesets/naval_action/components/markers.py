@@ -22,7 +22,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
-from generator.autofit import Fitted, LabelFitter
+from generator.autofit import LABEL_FLOOR, SAFE_INSET, Fitted, LabelFitter
 from generator.faces import face_piece
 from generator.pieces import Art, Piece
 from generator.rulesets.naval_action.derive import ShipView
@@ -35,7 +35,7 @@ from generator.rulesets.naval_action.silhouette import (
 )
 from generator.units import MM
 
-INSET = 0.45 * MM
+INSET = SAFE_INSET * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
 TURRET_FILL = HexColor("#3a3a3a")
 
@@ -98,11 +98,13 @@ class MarkerMaker:
         room = length - bar - 2 * INSET
         name = self.labels.fit(f"ship.{sid}", view.name, fonts.NARROW_BOLD, 6.5, room)
         cls_text = f"{view.cls.name} {view.cls.type.value}"
-        klass = self.labels.fit(f"ship.{sid}", cls_text, fonts.NARROW, 5.0, room,
+        klass = self.labels.fit(f"ship.{sid}", cls_text, fonts.NARROW, LABEL_FLOOR, room,
                                 (view.cls.name, view.cls.type.value))
         prev = self.labels.fit(f"prev.{sid}", view.name, fonts.NARROW_BOLD, 6.0, room)
-        prev_note = self.labels.fit(f"prev.{sid}", "previous turn", fonts.NARROW, 5.0, room)
-        sub_note = self.labels.fit(f"ship.{sid}", "submerged", fonts.NARROW, 5.0, room)
+        prev_note = self.labels.fit(f"prev.{sid}", "previous turn", fonts.NARROW, LABEL_FLOOR,
+                                    room)
+        sub_note = self.labels.fit(f"ship.{sid}", "submerged", fonts.NARROW, LABEL_FLOOR,
+                                   room)
         draw_icon = self._icon(view, length - bar, self.t.marker_ship.silhouette_beam)
         submarine = view.cls.type.value == "SS"
 
@@ -230,7 +232,8 @@ class MarkerMaker:
             room = width - 2 * INSET
             name = self.labels.fit(pid, view.name, fonts.NARROW_BOLD, 6.0, room)
             what = self.labels.fit(pid, f"{battery.position} {battery.guns} × "
-                                        f"{battery.bore_in:g}in", fonts.NARROW, 5.5, room)
+                                        f"{battery.bore_in:g}in", fonts.NARROW, LABEL_FLOOR,
+                                   room)
 
             top, bottom = name.top_baseline(height - INSET), what.bottom_baseline(INSET)
 
@@ -260,7 +263,7 @@ class MarkerMaker:
         pid = f"aircraft.{nation.lower()}.{kind}"
         per = self.t.marker_pools.planes_per_element
         code = self.labels.fit(pid, info.code, fonts.BOLD, 11, width / 2 - INSET)
-        name = self.labels.fit(pid, f"{per} × {info.name}", fonts.NARROW, 5.5,
+        name = self.labels.fit(pid, f"{per} × {info.name}", fonts.NARROW, LABEL_FLOOR,
                                width - 2 * INSET)
         flag = self.labels.fit(pid, nation, fonts.NARROW_BOLD, 5.5, width / 2 - INSET)
 
@@ -333,7 +336,8 @@ class MarkerMaker:
         name = self.labels.fit(pid, f"{view.name}: depth", fonts.NARROW_BOLD, 6,
                                width - 2 * INSET)
         marks = [self.labels.fit(pid, b, fonts.BOLD, 8, box_w - 2 * INSET) for b in boxes]
-        crush_note = self.labels.fit(pid, "crush: 2", fonts.NARROW, 5, box_w - 2 * INSET)
+        crush_note = self.labels.fit(pid, "crush: 2", fonts.NARROW, LABEL_FLOOR,
+                                     box_w - 2 * INSET)
 
         def art(c: Canvas, w: float, h: float, bleed: float) -> None:
             _background(c, fill, w, h, bleed)

@@ -112,6 +112,21 @@ def _caption_box(pen: Pen, x: float, top: float, w: float, h: float, caption: st
                  width=w - 2 * MM)
 
 
+def old_deck_value(factor: int) -> str:
+    """The armor box's value for old-deck armor: the factor, then "old" (never "O4")."""
+    return f"{factor} old"
+
+
+def old_deck_note(factor: int, tables: Tables) -> str:
+    """The old-deck rule for this ship, in the words of the sheet."""
+    shift = tables.card.penetration.shift_up
+    rows = "row" if shift.long_range_vs_old == 1 else "rows"
+    return (f"Armor {factor} old: old-deck armor, marked O{factor} (letter O) on the matchups "
+            f"and the Action Card. Penetration against it shifts up "
+            f"{shift.long_range_vs_old} {rows} for long-range gunfire and "
+            f"{shift.bomb_vs_old} for bombs.")
+
+
 def _yd(value: int) -> str:
     return f"{value:,}"
 
@@ -194,8 +209,11 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
             aircraft = "—"
         speed_sub = (f"{view.units_per_turn:.1f} {view.move_unit} per turn"
                      if view.units_per_turn else "")
+        # "O4" in a box reads as "04": the factor is printed alone, "old" beside it, and
+        # the old-deck rule is spelt out in the ship's notes.
         fields = [
-            ("ARMOR", view.armor_label, "O = old deck" if cls.armor.old_deck else
+            ("ARMOR", old_deck_value(view.armor_factor) if cls.armor.old_deck
+             else view.armor_label, "old deck: see notes" if cls.armor.old_deck else
              (f"belt {cls.armor.belt_in:g}in" if cls.armor.belt_in else "unarmoured")),
             ("SPEED kn", f"{view.speed_kn:g}", speed_sub),
             ("LENGTH ft", f"{cls.length_ft:g}", f"{cls.length_ft * 0.3048:.0f} m"),
@@ -354,8 +372,13 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
     pen.text(x, y - 3.5 * MM, "NOTES", size=8, bold=True)
     y -= 5 * MM
     notes = view.notes if view else []
+    if view and view.cls.armor.old_deck:
+        notes = [*notes, old_deck_note(view.armor_factor, tables)]
     if view and view.cls.unverified:
-        notes = [*notes, "Some figures of this class are unverified; see the Master List."]
+        # The class list is the referee's; a player's sheet points only at what the
+        # player holds.
+        notes = [*notes, "Some figures of this class are unverified (listed under "
+                         "'unverified' in its class file)."]
     if not notes:
         y -= 4.2 * MM  # one line to write on: the closing rule below is its line
     for note in notes:

@@ -29,8 +29,10 @@ def render_catalog(classes: Sequence[ShipClass], charts: Charts, paper: Paper) -
                      str(cls.damage_control), str(len(cls.ships))])
     header: list[list[str | None]] = [["Class", "Navy", "Type", "Guns", "Torpedoes", "Size",
                                        "Armor", "Speed in", "Fire ctl", "DC", "Ships"]]
-    widths = [w * MM for w in (28, 10, 10, 40, 30, 10, 10, 12, 14, 7, 10)]
+    widths = [w * MM for w in (34, 10, 10, 36, 28, 10, 10, 12, 14, 7, 10)]
+    # Class names wrap onto a second line rather than lose their ends: the name is
+    # what a user looks the class up by.
     doc.grid(Grid(widths, header, rows, aligned(5, len(widths)), size=7,
-                  wrap=frozenset({3, 4})))
+                  wrap=frozenset({0, 3, 4})))
     pdf, pages = doc.finish()
     return Component("catalog", "Classes", "Classes-", pdf, pages, [])

@@ -24,7 +24,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
-from generator.autofit import Fitted, LabelFitter
+from generator.autofit import SAFE_INSET, Fitted, LabelFitter
 from generator.faces import face_piece
 from generator.pieces import Art, Piece
 from generator.rulesets.surface_action.countertables import CounterTables, bundled_counters
@@ -32,7 +32,7 @@ from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.schema import TorpedoFactors
 from generator.units import MM
 
-INSET = 0.8 * MM
+INSET = SAFE_INSET * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
 NAME_INSET = 1.3 * MM
 """Side clearance of the side's name: a long name set edge to edge looks cramped."""

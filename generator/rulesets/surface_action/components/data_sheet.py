@@ -27,6 +27,15 @@ HEAD = 9 * MM
 BOX = 3.4 * MM
 GAP = 0.7 * MM
 LETTER_W = 3.0 * MM
+MAX_SCALE = 1.45
+"""The most a short roster is enlarged (7.5 pt body type becomes about 11 pt)."""
+MAX_NOTES = 60 * MM
+"""The most height a ship's notes lines take."""
+NOTES_STEP = 7 * MM
+"""Distance between ruled notes lines."""
+STACKED_BOX = 5.0 * MM
+"""The largest Hits box, when the boxes have a line of their own."""
+HITS_LEGEND = "Hits: P speed · M main guns · S other guns · T torpedoes · F fires · A flight deck"
 SHADE = colors.Color(0.94, 0.94, 0.94)
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)
 COLUMNS: list[tuple[str, float]] = [
@@ -86,7 +95,22 @@ def render_data_sheet(views: Sequence[ShipView], charts: Charts, paper: Paper, t
         footer, heading=title, heading_size=13, heading_drop=5 * MM,
         running="Mark each hit as it is resolved; a damage-control success clears one box."),
         landscape=True)
-    doc.add(SheetRows(list(views), charts))
+    # A short roster is set larger, to fill its page: the largest scale (up to
+    # MAX_SCALE) at which every row still fits on one page; a long one stays at 1.
+    room, width = doc.room, doc.box.width
+    scale = 1.0
+    if _height(views, charts, width, 1.0) <= room:
+        low, high = 1.0, MAX_SCALE
+        for _ in range(12):
+            mid = (low + high) / 2
+            low, high = (mid, high) if _height(views, charts, width, mid) <= room else (low, mid)
+        scale = low
+    # What room is left goes to each ship's notes line (damage, orders, who fired).
+    extra = 0.0
+    if scale > 1.0:
+        spare = room - _height(views, charts, width, scale) - 2 * MM
+        extra = max(0.0, min(MAX_NOTES, spare / max(len(views), 1)))
+    doc.add(SheetRows(list(views), charts, scale, extra))
     pdf, pages = doc.finish()
     return Component(key, title, label, pdf, pages)
 
@@ -98,13 +122,17 @@ class SheetRows:
     block, so the rows a page takes are chosen by the height they are drawn at.
     """
 
-    def __init__(self, views: list[ShipView], charts: Charts) -> None:
+    def __init__(self, views: list[ShipView], charts: Charts, scale: float = 1.0,
+                 extra: float = 0.0) -> None:
         self.views = views
         self.charts = charts
+        self.scale = scale
+        self.extra = extra
         self._block = self._part(views)
 
     def _part(self, views: list[ShipView]) -> Recorded:
-        return Recorded(lambda c, w: _paint_rows(c, w, views, self.charts))
+        return Recorded(lambda c, w: _paint_rows(c, w, views, self.charts, self.scale,
+                                                 self.extra))
 
     def wrap(self, width: float) -> float:
         """Heads, every row and the notes."""
@@ -119,60 +147,100 @@ class SheetRows:
         for count in range(len(self.views) - 1, 0, -1):
             part = self._part(self.views[:count])
             if part.wrap(width) <= height:
-                return part, SheetRows(self.views[count:], self.charts)
+                return part, SheetRows(self.views[count:], self.charts, self.scale,
+                                       self.extra)
         if fresh and len(self.views) > 1:
-            return self._part(self.views[:1]), SheetRows(self.views[1:], self.charts)
+            return self._part(self.views[:1]), SheetRows(self.views[1:], self.charts,
+                                                         self.scale, self.extra)
         return None
 
 
-def _paint_rows(c: Canvas, width: float, chunk: Sequence[ShipView], charts: Charts) -> float:
-    """Column heads, one row per ship and the notes, top-left at (0, 0); returns the height."""
+def _height(views: Sequence[ShipView], charts: Charts, width: float, scale: float) -> float:
+    """The height every row and the notes take at ``scale``."""
+    return Recorded(lambda c, w: _paint_rows(c, w, views, charts, scale)).wrap(width)
+
+
+def _paint_rows(c: Canvas, width: float, chunk: Sequence[ShipView], charts: Charts,
+                scale: float = 1.0, extra: float = 0.0) -> float:
+    """Column heads, one row per ship and the notes, top-left at (0, 0); returns the height.
+
+    At ``scale`` 1 the Hits boxes end each ship's line. Above 1 (a short roster that
+    would leave its page mostly empty) the columns spread across the whole width, the
+    type grows by ``scale`` and the Hits boxes get a line of their own under the ship;
+    ``extra`` adds a ruled notes line of that height to each ship.
+    """
     pen = Pen(c)
+    stacked = scale > 1.0
+    k = scale
     widths = [w * MM for _, w in COLUMNS]
-    hits_x = sum(widths)
+    if stacked:
+        spread = width / sum(widths)
+        widths = [w * spread for w in widths]
+    hits_x = 0.0 if stacked else sum(widths)
     right = width
+    head_h = HEAD * k
+    text_h = (4.2 + 3.6 * 2) * MM * k + 1.2 * MM
+    side_max = min(BOX * k, STACKED_BOX) if stacked else BOX
+    hits_h = side_max + 3.2 * MM if stacked else 0.0
+    row_h = text_h + hits_h + extra if stacked else ROW
     y = 0.0
     c.setFillColor(HEAD_BG)
-    c.rect(0, y - HEAD, width, HEAD, stroke=0, fill=1)
+    c.rect(0, y - head_h, width, head_h, stroke=0, fill=1)
     c.setFillColor(colors.white)
     x = 0.0
     for (name, _), w in zip(COLUMNS, widths, strict=True):
-        pen.text(x + 1 * MM, y - 5.6 * MM, name, size=7.5, bold=True, narrow=True,
+        pen.text(x + 1 * MM, y - 5.6 * MM * k, name, size=7.5 * k, bold=True, narrow=True,
                  width=w - 2 * MM)
         x += w
-    pen.text(hits_x + 1 * MM, y - 5.6 * MM, "Hits: P speed · M main guns · S other guns · "
-             "T torpedoes · F fires · A flight deck", size=7, bold=True, narrow=True,
-             width=right - hits_x - 2 * MM)
+    if not stacked:
+        pen.text(hits_x + 1 * MM, y - 5.6 * MM, HITS_LEGEND, size=7, bold=True, narrow=True,
+                 width=right - hits_x - 2 * MM)
     c.setFillColor(colors.black)
-    y -= HEAD
+    y -= head_h
     for index, view in enumerate(chunk):
         if index % 2:
             c.setFillColor(SHADE)
-            c.rect(0, y - ROW, width, ROW, stroke=0, fill=1)
+            c.rect(0, y - row_h, width, row_h, stroke=0, fill=1)
             c.setFillColor(colors.black)
         x = 0.0
         for column, (lines, w) in enumerate(zip(_cells(view), widths, strict=True)):
             for i, line in enumerate(lines[:3]):
-                pen.text(x + 1 * MM, y - (4.2 + 3.6 * i) * MM, line,
-                         size=8.5 if column == 0 and i == 0 else 7.5,
+                pen.text(x + 1 * MM, y - (4.2 + 3.6 * i) * MM * k, line,
+                         size=(8.5 if column == 0 and i == 0 else 7.5) * k,
                          bold=column == 0 and i == 0, narrow=column > 0 or i > 0,
                          width=w - 2 * MM)
             x += w
         bx = hits_x + 1 * MM
         wanted = hit_boxes(view, charts)
+        letter_w = LETTER_W * (k if stacked else 1.0)
         # Boxes shrink (never below 2.6 mm) so the widest row fits Letter and A4 alike.
-        room = right - bx - len(wanted) * (LETTER_W + 1.2 * MM)
-        side = max(2.6 * MM, min(BOX, room / sum(n for _, n in wanted) - GAP))
+        room = right - bx - len(wanted) * (letter_w + 1.2 * MM) - (22 * MM if stacked else 0)
+        side = max(2.6 * MM, min(side_max, room / sum(n for _, n in wanted) - GAP))
+        box_top = y - text_h - 1.2 * MM if stacked else y - 4.6 * MM
+        if stacked:
+            pen.text(bx, box_top - side + 0.6 * MM, "Hits", size=8 * k, bold=True)
+            bx += 12 * MM
         for letter, count in wanted:
-            pen.text(bx, y - 7.4 * MM, letter, size=8, bold=True)
-            bx += LETTER_W
-            pen.boxes(bx, y - 4.6 * MM, count, side, GAP, count)
-            bx += count * (side + GAP) + 1.2 * MM
+            pen.text(bx, box_top - side + 0.6 * MM, letter, size=8 * (k if stacked else 1),
+                     bold=True)
+            bx += letter_w
+            pen.boxes(bx, box_top, count, side, GAP, count)
+            bx += count * (side + GAP) + 1.2 * MM * (3 if stacked else 1)
+        if stacked and extra >= NOTES_STEP:
+            # ruled lines to write on, one every NOTES_STEP up from the row's foot
+            c.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
+            c.setLineWidth(0.3)
+            ruled = int(extra // NOTES_STEP)
+            for n in range(ruled):
+                c.line(14 * MM, y - row_h + 2 * MM + n * NOTES_STEP, right - 1 * MM,
+                       y - row_h + 2 * MM + n * NOTES_STEP)
+            pen.text(1 * MM, y - row_h + 2.8 * MM + (ruled - 1) * NOTES_STEP, "Notes",
+                     size=7.5 * k, narrow=True)
         c.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
         c.setLineWidth(0.3)
-        c.line(0, y - ROW, right, y - ROW)
+        c.line(0, y - row_h, right, y - row_h)
         c.setStrokeColor(colors.black)
-        y -= ROW
+        y -= row_h
     move = charts.movement
     small, small_cost = move.small_circle_in, move.small_cost_in
     large, large_cost = move.large_circle_in, move.large_cost_in
@@ -191,9 +259,11 @@ def _paint_rows(c: Canvas, width: float, chunk: Sequence[ShipView], charts: Char
         f"torpedoes or aircraft. {limits.sinks.get('P', 3)} P: sinks. "
         f"{limits.abandoned.get('F', 5)} F: abandoned.",
     ]
-    y -= 5 * MM
+    if scale > 1.0:
+        notes.insert(0, HITS_LEGEND + ".")
+    y -= 5 * MM * k
     for note in notes:
-        for line in simpleSplit(note, fonts.NARROW, 7.5, width):
-            pen.text(0, y, line, size=7.5, narrow=True)
-            y -= 3.6 * MM
+        for line in simpleSplit(note, fonts.NARROW, 7.5 * k, width):
+            pen.text(0, y, line, size=7.5 * k, narrow=True)
+            y -= 3.6 * MM * k
     return -y

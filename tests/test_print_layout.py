@@ -1,0 +1,107 @@
+"""Layout of the sheets players read (issue 18, printing item 4).
+
+The Surface Action data sheet fills its page, the Surface Action class list never clips
+a class name, old-deck armor on the NAVAL ACTION status sheet cannot read as "04" and is
+explained beside it, and no player's packet points to a page only the referee holds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from generator.pipeline import BuildResult, build, validated_library
+from generator.rulesets.naval_action.cardtables import active
+from generator.rulesets.naval_action.components.status_sheet import old_deck_note
+from generator.rulesets.surface_action.charts import load_charts
+from generator.rulesets.surface_action.components.catalog import render_catalog
+from generator.units import MM
+
+
+@pytest.fixture(scope="module")
+def plate(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    return build("river-plate", out=tmp_path_factory.mktemp("plate"))
+
+
+@pytest.fixture(scope="module")
+def komandorski(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    return build("komandorski", out=tmp_path_factory.mktemp("komandorski"))
+
+
+def texts(path: Path) -> list[str]:
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def test_a_short_data_sheet_fills_its_page(plate: BuildResult) -> None:
+    for name in ("british.pdf", "german.pdf"):
+        path = plate.folder / name
+        labels = PdfReader(path).page_labels
+        index = next(i for i, label in enumerate(labels) if "Data-" in label)
+        with pdfplumber.open(path) as pdf:
+            page = pdf.pages[index]
+            body = [c for c in page.chars if c["top"] < page.height - 20 * MM]
+            # the ship's name and its values are set larger than the 7-7.5 pt of old
+            assert max(c["size"] for c in body) >= 11.5, name
+            assert sorted(c["size"] for c in body)[len(body) // 2] >= 9.5, name
+            # the rows, boxes, notes lines and notes reach past 60 % of the page height
+            lowest = max(o["bottom"] for o in [*body, *page.lines, *page.rects]
+                         if o["bottom"] < page.height - 20 * MM)
+            assert lowest / page.height > 0.6, (name, lowest / page.height)
+
+
+def test_the_class_list_never_clips_a_class_name() -> None:
+    library = validated_library([])
+    classes = [e.model for e in library.classes_of("surface-action").values()]
+    long = classes[0].model_copy(update={"name": "Leberecht Maass Modified Long Name Class"})
+    component = render_catalog([*classes, long], load_charts(), "a4")
+    text = " ".join(" ".join(texts_of(component.pdf)).split())
+    assert "…" not in text
+    for cls in [*classes, long]:
+        for word in cls.name.split():
+            assert word in text, cls.name
+
+
+def texts_of(pdf: bytes) -> list[str]:
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def test_old_deck_armor_cannot_read_as_a_zero(komandorski: BuildResult) -> None:
+    # Richmond (Omaha class) has old-deck armor
+    pages = texts(komandorski.folder / "american.pdf")
+    page = next(t for t in pages if "RICHMOND" in t)
+    flat = " ".join(page.split())
+    assert "ARMOR 4 old" in flat or "4 old" in flat
+    assert "old deck: see notes" in flat
+    assert " ".join(old_deck_note(4, active()).split()) in flat
+    assert "letter O" in flat
+    # "O4" appears only inside the sentence that explains it
+    assert flat.count("O4") == 1
+
+
+def test_player_packets_never_point_to_referee_pages(komandorski: BuildResult,
+                                                     plate: BuildResult) -> None:
+    for result in (komandorski, plate):
+        referee_only = {o.title for o in PdfReader(result.folder / "referee.pdf").outline
+                        if not isinstance(o, list)}
+        for name in result.files:
+            if name == "referee.pdf":
+                continue
+            titles = {o.title for o in PdfReader(result.folder / name).outline
+                      if not isinstance(o, list)}
+            text = " ".join(texts(result.folder / name))
+            if "Ship classes in this scenario" in referee_only - titles:
+                assert "Master List" not in text, name
+            if "Victory points" in referee_only - titles:
+                assert "victory sheet" not in text.lower(), name
