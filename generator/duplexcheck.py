@@ -81,7 +81,8 @@ def render_duplex_check(paper: Paper, duplex: Duplex, offset: tuple[float, float
     finish_page(c, box, Furniture(f"{footer} · back-offset check, back"), 1)
     c.save()
     return Component("duplex-check", "Back-offset check", "Offset-", buffer.getvalue(), 2,
-                     [Bookmark("Front: pin targets", 0), Bookmark("Back: scales", 1)])
+                     [Bookmark("Front: pin targets", 0), Bookmark("Back: scales", 1)],
+                     two_sided=True)
 
 
 def _notes(c: Canvas, x: float, top: float, width: float, lines: tuple[str, ...]) -> None:

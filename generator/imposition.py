@@ -181,8 +181,12 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
     landscape = sprue.orientation == "landscape"
     page_w, page_h = page_size(options.paper, landscape)
     bleed = sprue.bleed if options.bleed else 0.0
-    area = _Area(sprue.margin, sprue.margin + FOOTER, page_w - sprue.margin,
+    # Crop marks reach into the gutter beyond each piece's bleed: headings and the
+    # footer keep clear of that reach, so no mark strikes through their text.
+    reach = mark_reach(cut_mode(options, sprue), sprue.gutter)
+    area = _Area(sprue.margin, sprue.margin + FOOTER + reach, page_w - sprue.margin,
                  page_h - sprue.margin)
+    heading_room = HEADING + (reach + MARK_CLEAR if reach else 0.0)
     gap = sprue.gutter + 2 * bleed
     _check_groups(pieces, sprue)
     two_sided = options.duplex != "off" and any(p.back for p in pieces)
@@ -201,22 +205,27 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
         row: list[Slot] = []
         x = row_top = 0.0
         for piece in {id(p): p for p, _ in copies}.values():
-            _check_fits(piece, area, bleed)
-        for piece, copy in copies:
-            too_wide = bool(row) and x + piece.width + bleed > area.right + 1e-6
+            _check_fits(piece, area, bleed, heading_room)
+        for index, (piece, copy) in enumerate(copies):
+            # With duplex off a back follows its front: the pair stays on one row, to
+            # fold along the gutter between them.
+            paired = (index + 1 < len(copies) and piece.back is not None
+                      and copies[index + 1][0].id == piece.id + ".back")
+            width = piece.width + (gap + copies[index + 1][0].width if paired else 0.0)
+            too_wide = bool(row) and x + width + bleed > area.right + 1e-6
             too_low = bool(row) and row_top - piece.height - bleed < area.y - 1e-6
             if too_wide or too_low:
                 top = min(s.y for s in row) - bleed - sprue.gutter
                 row = []
             if not row:
-                need = (HEADING if title else 0) + piece.height + 2 * bleed
+                need = (heading_room if title else 0) + piece.height + 2 * bleed
                 if top - need < area.y - 1e-6:
                     fronts.append(Sheet("front"))
                     top = area.top
                     title = title or region.title + " (continued)"
                 if title:
                     fronts[-1].headings.append((area.x, top - HEADING + 1.8 * MM, title))
-                    top -= HEADING
+                    top -= heading_room
                     title = ""
                 x, row_top = area.x + bleed, top - bleed
             # Page numbers count the back pages in between from the start.
@@ -252,9 +261,20 @@ def _check_groups(pieces: list[Piece], sprue: Sprue) -> None:
                           f"{', '.join(stray)}")
 
 
-def _check_fits(piece: Piece, area: _Area, bleed: float) -> None:
+def cut_mode(options: Options, sprue: Sprue) -> CutMode:
+    """The cut guides drawn: the user's choice, else crop marks with bleed, else the sprue's."""
+    return options.cut or ("marks" if options.bleed and sprue.cut == "lines" else sprue.cut)
+
+
+def mark_reach(cut: CutMode, gutter: float) -> float:
+    """How far crop marks reach beyond a piece's bleed box (0 when none are drawn)."""
+    mark = gutter / 2 - MARK_CLEAR
+    return gutter / 2 if cut in ("marks", "both") and mark > 0.5 * MM else 0.0
+
+
+def _check_fits(piece: Piece, area: _Area, bleed: float, heading: float) -> None:
     if (piece.width + 2 * bleed > area.right - area.x + 1e-6
-            or piece.height + 2 * bleed + HEADING > area.top - area.y + 1e-6):
+            or piece.height + 2 * bleed + heading > area.top - area.y + 1e-6):
         raise RenderError(f"piece '{piece.id}' ({piece.width / MM:.1f} x "
                           f"{piece.height / MM:.1f} mm) is larger than the sheet's printable area")
 
@@ -290,8 +310,7 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
     landscape = sprue.orientation == "landscape"
     page_w, page_h = page_size(options.paper, landscape)
     bleed = sprue.bleed if options.bleed else 0.0
-    cut: CutMode = options.cut or ("marks" if options.bleed and sprue.cut == "lines"
-                                   else sprue.cut)
+    cut = cut_mode(options, sprue)
     buffer = io.BytesIO()
     c = new_canvas(buffer, options.paper, title, landscape)
     bookmarks: list[Bookmark] = []
@@ -324,6 +343,26 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
     return Imposed(buffer.getvalue(), len(pages), pages, bookmarks, bleed, cut)
 
 
+def crop_marks(slots: list[Slot], bleed: float, gutter: float,
+               ) -> list[tuple[float, float, float, float]]:
+    """Crop-mark strokes (x0, y0, x1, y1), two per trim corner.
+
+    Each continues a trim edge outwards through the piece's half of the gutter, clear
+    of its bleed.
+    """
+    mark = gutter / 2 - MARK_CLEAR
+    if mark <= 0.5 * MM:
+        return []
+    start = bleed + MARK_CLEAR
+    out = []
+    for s in slots:
+        for cx, sx in ((s.x, -1), (s.x + s.width, 1)):
+            for cy, sy in ((s.y, -1), (s.y + s.height, 1)):
+                out.append((cx + sx * start, cy, cx + sx * (start + mark), cy))
+                out.append((cx, cy + sy * start, cx, cy + sy * (start + mark)))
+    return out
+
+
 def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
                gutter: float) -> None:
     """Cut lines on every trim edge; crop marks in each piece's half of the gutter."""
@@ -334,17 +373,10 @@ def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
     if cut in ("lines", "both"):
         for s in slots:
             path.rect(s.x, s.y, s.width, s.height)
-    mark = gutter / 2 - MARK_CLEAR
-    if cut in ("marks", "both") and mark > 0.5 * MM:
-        start = bleed + MARK_CLEAR
-        for s in slots:
-            for cx, sx in ((s.x, -1), (s.x + s.width, 1)):
-                for cy, sy in ((s.y, -1), (s.y + s.height, 1)):
-                    # Two strokes per corner, continuing the trim edges outwards.
-                    path.moveTo(cx + sx * start, cy)
-                    path.lineTo(cx + sx * (start + mark), cy)
-                    path.moveTo(cx, cy + sy * start)
-                    path.lineTo(cx, cy + sy * (start + mark))
+    if cut in ("marks", "both"):
+        for x0, y0, x1, y1 in crop_marks(slots, bleed, gutter):
+            path.moveTo(x0, y0)
+            path.lineTo(x1, y1)
     c.drawPath(path, stroke=1, fill=0)
     c.restoreState()
 
@@ -405,9 +437,9 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
 def as_component(imposed: Imposed, key: str, title: str, label: str) -> Component:
     """The imposed sheets as a packet component.
 
-    With backs, the component starts on a right-hand page so that each back prints
-    behind its front.
+    The sheets are cut out. With backs, the component is two-sided: it starts on a
+    right-hand page so that each back prints behind its front.
     """
     backs = any(sheet.face == "back" for sheet in imposed.sheets)
     return Component(key, title, label, imposed.pdf, imposed.pages, imposed.bookmarks,
-                     recto=backs)
+                     two_sided=backs, cut_out=True)

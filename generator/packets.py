@@ -1,10 +1,26 @@
-"""Packets: rendered components merged into one PDF with bookmarks and page labels."""
+"""Packets: rendered components merged into one PDF with bookmarks and page labels.
+
+A packet prints double-sided in one pass. What a component declares decides where its
+pages fall (``sheet_layout``):
+
+* ``two_sided``: its pages are fronts and backs of sheets (a card, marker fronts and
+  their backs). It starts on an odd page, so each front's back is the page after it,
+  and an odd last page gets a blank back.
+* ``cut_out``: its pages are cut up (tapes, rulers, gauge strips, marker sheets). A
+  cut-out page never backs onto another page: a single-sided one gets a blank back.
+* neither: pages to read, printed back to back.
+
+Inserted pages say "This page is intentionally blank". With ``--duplex off`` the packet
+is printed single-sided and nothing is inserted. A packet may open with a print note
+(``PacketSpec.note_page``) saying which pages print how.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import io
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,30 +67,93 @@ class Component:
     pages: int
     bookmarks: list[Bookmark] = field(default_factory=list)
     recto: bool = False
-    """Must start on a right-hand (odd) page: double-sided sheets whose backs follow."""
+    """Old name of ``two_sided`` (kept for components written before it)."""
+    two_sided: bool = False
+    """Pages are fronts and backs of sheets: starts on a right-hand (odd) page."""
+    cut_out: bool = False
+    """Pages are cut up: each sheet carries nothing else on its back."""
+
+    def __post_init__(self) -> None:
+        self.two_sided = self.two_sided or self.recto
+        self.recto = self.two_sided
 
 
 @dataclass
 class PacketSpec:
-    """Which components, in which order, make one output file."""
+    """Which components, in which order, make one output file.
+
+    Attributes:
+        filename: The file's name.
+        title: PDF title and the print note's heading.
+        components: Component keys in page order.
+        note_page: Open the packet with a page saying which pages print how.
+        note: A line for that page from the recipe (where the table-wide items are).
+        duplex: ``long`` or ``short`` (printed double-sided, blank backs inserted) or
+            ``off`` (printed single-sided: nothing inserted).
+
+    """
 
     filename: str
     title: str
     components: list[str]
+    note_page: bool = False
+    note: str = ""
+    duplex: str = "long"
+
+
+BLANK = "This page is intentionally blank"
+"""What an inserted page says, so that no one thinks a page failed to print."""
+NOTE_KEY = "print-note"
+"""The key of the print-note page in a packet's layout."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One page of a packet.
+
+    Page ``page`` of component ``key``, or an inserted blank (``key`` None), or the
+    print note (``key`` ``NOTE_KEY``).
+    """
+
+    key: str | None
+    page: int = 0
+
+
+def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Placed]:
+    """Every page of the packet in order, with the blank pages double-sided printing needs.
+
+    Two-sided components start on an odd page and end on an even one; each page of a
+    one-sided cut-out component has a blank back; blanks at the very end are left off
+    (the last sheet's back is empty anyway).
+    """
+    out: list[Placed] = [Placed(NOTE_KEY)] if spec.note_page else []
+    duplex = spec.duplex != "off"
+    for key in spec.components:
+        comp = components[key]
+        if duplex and (comp.two_sided or comp.cut_out) and len(out) % 2:
+            out.append(Placed(None))
+        for page in range(comp.pages):
+            out.append(Placed(key, page))
+            if duplex and comp.cut_out and not comp.two_sided:
+                out.append(Placed(None))
+        if duplex and comp.two_sided and comp.pages % 2:
+            out.append(Placed(None))
+    while out and out[-1].key is None:
+        out.pop()
+    return out
 
 
 def packet_pages(spec: PacketSpec, components: dict[str, Component]) -> int:
-    """Pages the packet will have, counting the blank pages that put sheets on a recto."""
-    total = 0
-    for key in spec.components:
-        comp = components[key]
-        total += (1 if comp.recto and total % 2 == 1 else 0) + comp.pages
-    return total
+    """Pages the packet will have, counting its print note and inserted blank pages."""
+    return len(sheet_layout(spec, components))
 
 
 def assemble(spec: PacketSpec, components: dict[str, Component],
              readers: dict[str, PdfReader] | None = None) -> bytes:
     """Merge components into one PDF with an outline, page labels and no duplicate fonts.
+
+    Pages fall where ``sheet_layout`` puts them: the print note first (when the spec
+    asks for it), blank backs where double-sided printing needs them.
 
     Args:
         spec: The packet to build.
@@ -86,27 +165,44 @@ def assemble(spec: PacketSpec, components: dict[str, Component],
         The packet's PDF bytes (deterministic for deterministic inputs).
 
     """
+    from generator.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, blank_page, note_page
+
     readers = {} if readers is None else readers
+    for key in spec.components:
+        if key not in readers:
+            readers[key] = PdfReader(io.BytesIO(components[key].pdf))
+    layout = sheet_layout(spec, components)
     writer = PdfWriter()
-    start = 0
+    where: dict[tuple[str, int], int] = {}
+    previous = (0.0, 0.0)
+    for index, placed in enumerate(layout):
+        if placed.key is None:
+            # A blank back takes the size and turn of the page it backs.
+            page = PdfReader(io.BytesIO(blank_page(*previous))).pages[0]
+            writer.add_page(page)
+            writer.set_page_label(index, index, prefix=BLANK_LABEL)
+            continue
+        if placed.key == NOTE_KEY:
+            first = readers[spec.components[0]].pages[0].mediabox if spec.components else None
+            size = (float(first.width), float(first.height)) if first else (595.28, 841.89)
+            page = PdfReader(io.BytesIO(note_page(spec, components, layout, size))).pages[0]
+            writer.add_page(page)
+            writer.add_outline_item(title=NOTE_TITLE, page_number=index)
+            writer.set_page_label(index, index, style="/D",  # type: ignore[arg-type]
+                                  prefix=NOTE_LABEL)
+        else:
+            page = readers[placed.key].pages[placed.page]
+            writer.add_page(page)
+            where[(placed.key, placed.page)] = index
+        box = page.mediabox
+        previous = (float(box.width), float(box.height))
     for key in spec.components:
         comp = components[key]
-        if key not in readers:
-            readers[key] = PdfReader(io.BytesIO(comp.pdf))
-        reader = readers[key]
-        if comp.recto and start % 2 == 1:
-            # A blank left-hand page keeps each front and its back on one sheet of paper.
-            box = reader.pages[0].mediabox
-            writer.add_blank_page(float(box.width), float(box.height))
-            start += 1
-        for page in reader.pages:
-            writer.add_page(page)
-        parent = writer.add_outline_item(title=comp.title, page_number=start)
+        parent = writer.add_outline_item(title=comp.title, page_number=where[(key, 0)])
+        at = [where[(key, p)] for p in range(comp.pages)]
         for mark in comp.bookmarks:
-            _add_bookmark(writer, mark, start, parent)
-        writer.set_page_label(start, start + comp.pages - 1, style="/D",  # type: ignore[arg-type]
-                              prefix=comp.label)
-        start += comp.pages
+            _add_bookmark(writer, mark, at.__getitem__, parent)
+        _label_runs(writer, at, comp.label)
     writer.add_metadata({"/Title": spec.title, "/Creator": "quarterdeck",
                          "/Producer": "quarterdeck (ReportLab, pypdf)"})
     writer.page_mode = "/UseOutlines"
@@ -121,6 +217,17 @@ def assemble(spec: PacketSpec, components: dict[str, Component],
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _label_runs(writer: PdfWriter, indexes: list[int], prefix: str) -> None:
+    """Label a component's pages 1, 2... (prefixed), one range per run of adjacent pages."""
+    run_start = 0
+    for i in range(1, len(indexes) + 1):
+        if i == len(indexes) or indexes[i] != indexes[i - 1] + 1:
+            writer.set_page_label(indexes[run_start], indexes[i - 1],
+                                  style="/D",  # type: ignore[arg-type]
+                                  prefix=prefix, start=run_start + 1)
+            run_start = i
 
 
 # Compressed bytes by content hash: the same font subsets recur in every packet of a
@@ -143,9 +250,10 @@ def compress_streams(writer: PdfWriter) -> None:
             obj[NameObject("/Filter")] = NameObject("/FlateDecode")
 
 
-def _add_bookmark(writer: PdfWriter, mark: Bookmark, offset: int, parent: Any) -> None:
+def _add_bookmark(writer: PdfWriter, mark: Bookmark, at: Callable[[int], int],
+                  parent: Any) -> None:
     fit = Fit.xyz(top=mark.top) if mark.top is not None else Fit.fit()
-    item = writer.add_outline_item(title=mark.title, page_number=offset + mark.page,
+    item = writer.add_outline_item(title=mark.title, page_number=at(mark.page),
                                    parent=parent, fit=fit)
     for child in mark.children:
-        _add_bookmark(writer, child, offset, item)
+        _add_bookmark(writer, child, at, item)

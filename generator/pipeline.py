@@ -143,7 +143,11 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                           progress=lambda key: progress(key, len(work.jobs)))
     # 5. assemble the packets
     components = {key: r.component for key, r in rendered.items()}
-    packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys)
+    # A packet of several components opens with its print note; with --duplex off it
+    # prints single-sided and needs no blank backs.
+    packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
+                          note_page=len(p.keys) > 1, note=p.note or "",
+                          duplex=options.sheets.duplex)
                for p in work.packets]
     if not note_pages:
         packets = [dataclasses.replace(p, note_page=False) for p in packets]

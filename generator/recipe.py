@@ -48,6 +48,7 @@ class Packet(Strict):
     per: Literal["side"] | None = Field(None, description="'side': one packet per side of the scenario.")
     when: list[str] = Field(default_factory=list, max_length=8, description="Flags that must hold ('scenario', 'duplex'; '!flag' for 'not').")
     contents: list[str] = Field(min_length=1, max_length=MAX_ITEMS, description="Component items in page order.")
+    note: str | None = Field(None, max_length=400, description="A line for the packet's print note, e.g. where the items printed once per table are.")
 
     @field_validator("contents")
     @classmethod
@@ -105,6 +106,7 @@ class PlannedPacket:
     file: str
     title: str | None
     keys: list[str]
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,7 @@ def plan(recipe: Recipe, sides: Mapping[str, str], flags: set[str],
                     jobs.setdefault(key, Job(name, one, key))
                     keys.append(key)
             title = fill(packet.title, side) if packet.title else None
-            packets.append(PlannedPacket(fill(packet.file, side), title, keys))
+            note = fill(packet.note, side) if packet.note else None
+            packets.append(PlannedPacket(fill(packet.file, side), title, keys, note))
     return Plan(fill(folder_template, None), list(jobs.values()), packets,
                 [list(g) for g in recipe.groups])

@@ -233,7 +233,8 @@ def render_strips(strips: Sequence[Strip], paper: Paper, title: str, footer: str
             y -= strip.height + GAP
     c.showPage()
     c.save()
-    return Component(key, title, label, buffer.getvalue(), page + 1, bookmarks), views
+    return Component(key, title, label, buffer.getvalue(), page + 1, bookmarks,
+                     cut_out=True), views
 
 
 def start_page(c: Canvas, box: SafeBox, title: str, footer: str,

@@ -50,9 +50,11 @@ def test_recipe_gives_each_side_its_packet(built: Path) -> None:
     assert sorted(p.name for p in built.iterdir()) == ["blue.pdf", "manifest.json",
                                                        "red.pdf", "referee.pdf"]
     blue = _text(built / "blue.pdf")
-    assert blue[0].startswith("Roster: Blue")
-    assert "Guards: attack 6, defence 5, move 4" in blue[0]
-    assert "Combat results" in blue[1]
+    # page 1 is the shared print note; the recipe's contents follow
+    assert "How to print this packet" in blue[0]
+    assert blue[1].startswith("Roster: Blue")
+    assert "Guards: attack 6, defence 5, move 4" in blue[1]
+    assert "Combat results" in blue[2]
     referee = "\n".join(_text(built / "referee.pdf"))
     assert "Roster: Blue" in referee and "Roster: Red" in referee
 

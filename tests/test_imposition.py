@@ -219,7 +219,9 @@ def test_recto_components_start_on_an_odd_page():
         assert len(doc.pages) == 4 == packet_pages(spec, {"cover": single, "markers": sheets})
         # the front of the sheet is page 3 (a right-hand page), its back page 4
         assert "big.0" in "".join(ch["text"] for ch in doc.pages[2].chars)
-        assert not doc.pages[1].chars  # the blank left-hand page
+        # the inserted left-hand page says why it is blank
+        assert "".join(ch["text"] for ch in doc.pages[1].chars) == \
+            "This page is intentionally blank"
 
 
 def test_labels_never_overflow_and_abbreviate_readably():

@@ -244,17 +244,19 @@ def outline_titles(path: Path) -> list[str]:
 def test_packets_hold_every_component(guadalcanal: BuildResult) -> None:
     assert set(guadalcanal.files) == {"japanese.pdf", "american.pdf", "referee.pdf"}
     titles = outline_titles(guadalcanal.folder / "american.pdf")
-    assert titles == ["Briefing", "Data sheet: Task Force 64", "Matchups: Task Force 64",
+    assert titles == ["How to print this packet", "Briefing", "Data sheet: Task Force 64",
+                      "Matchups: Task Force 64",
                       "Reference card", "Resolution tables", "Turn guides",
-                      "Ruler · 1 in = 1,000 yd", "Counters: Task Force 64", "Event cards"]
+                      "Ruler · 1 in = 1,000 yd", "Counters: Task Force 64"]
     referee = outline_titles(guadalcanal.folder / "referee.pdf")
+    assert referee.count("Event cards") == 1  # one deck per table, in the referee's packet
     assert "Data sheet: Emergency Bombardment Force" in referee
     assert "Data sheet: Task Force 64" in referee
 
 
 def test_data_sheet_rows_come_from_the_class_files(guadalcanal: BuildResult) -> None:
     text = "".join(p.extract_text() or "" for p in
-                   PdfReader(guadalcanal.folder / "japanese.pdf").pages[1:3])
+                   PdfReader(guadalcanal.folder / "japanese.pdf").pages[2:4])
     library = validated_library([])
     scenario = library.scenarios["guadalcanal-battleships"].model
     # Each ship as she was that night: Atago and Takao with their 1942 refit.
@@ -270,7 +272,7 @@ def test_data_sheet_rows_come_from_the_class_files(guadalcanal: BuildResult) -> 
 def test_hit_boxes_per_ship(guadalcanal: BuildResult) -> None:
     """P 3, M 2, S 2, T 2 with torpedoes, F 5 (A 2 on carriers): 14 boxes, 12 without tubes."""
     with pdfplumber.open(guadalcanal.folder / "japanese.pdf") as pdf:
-        page = pdf.pages[1]
+        page = pdf.pages[2]  # after the print note and the briefing
         rows = {w["text"]: w["top"] for w in page.extract_words() if w["text"] in
                 ("Atago", "Kirishima")}
         for name, count in (("Atago", 14), ("Kirishima", 12)):

@@ -1157,4 +1157,4 @@ def render_action_card(tables: Tables, paper: Paper) -> Component:
 
     """
     card = layout_card(tables, paper)
-    return Component(KEY, TITLE, LABEL, card.pdf, 2, card.bookmarks)
+    return Component(KEY, TITLE, LABEL, card.pdf, 2, card.bookmarks, two_sided=True)

@@ -134,7 +134,8 @@ def render_gauges(tables: Tables, scale: Scale, paper: Paper, footer: str,
                     [f"−{lost * (i + 1):g} {scale.unit}" for i in range(steps)])
     c.showPage()
     c.save()
-    return Component("gauges", "Gauges", "Gauge-", buffer.getvalue(), 2, bookmarks)
+    return Component("gauges", "Gauges", "Gauge-", buffer.getvalue(), 2, bookmarks,
+                     cut_out=True)
 
 
 def render_gauge_strips(tables: Tables, scale: Scale, torpedoes: Sequence[tuple[int, int, bool]],

@@ -388,7 +388,8 @@ def render_turn_guide(charts: Charts, paper: Paper, footer: str) -> Component:
         y -= side + CARD_GAP
     c.showPage()
     c.save()
-    return Component("turn-guide", title, "Turns-", buffer.getvalue(), page + 1, bookmarks)
+    return Component("turn-guide", title, "Turns-", buffer.getvalue(), page + 1, bookmarks,
+                     cut_out=True)
 
 
 # -- range ruler and speed scale ---------------------------------------------------------------

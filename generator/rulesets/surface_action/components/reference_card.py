@@ -111,4 +111,5 @@ def render_reference_card(charts: Charts, paper: Paper, footer: str) -> Componen
     story += [Anchor("Rules in brief"), *markup_to_flowables(text)]
     result = render_flow(story, paper, "Surface Action reference card", footer)
     marks = [Bookmark(title, page, top) for title, page, top in result.anchors]
-    return Component("card", "Reference card", "Card-", result.pdf, result.pages, marks)
+    return Component("card", "Reference card", "Card-", result.pdf, result.pages, marks,
+                     two_sided=True)

@@ -1,0 +1,172 @@
+"""Packets print double-sided in one pass (issue 18, printing items 1 and 2).
+
+Every bundled scenario is built once; each packet is read back page by page. A page's
+section comes from its page label (``Card-1``, ``ALLIED-Tapes-3``); which sections are
+two-sided and which are cut out is written here, independently of the components'
+flags, so a component that forgets to declare itself fails.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from generator.packets import BLANK, Component, PacketSpec, sheet_layout
+from generator.pipeline import BuildResult, build
+from generator.printnote import page_ranges
+
+SCENARIOS = ["savo-island", "komandorski", "second-sirte", "sunda-strait",
+             "guadalcanal-battleships", "river-plate"]
+TWO_SIDED = re.compile(r"(?:^|-)(Card|Markers|Counters|Cards|Offset)-(\d+)$")
+"""Sections whose pages are fronts and backs: the Action Card and reference card,
+marker and counter sheets, event cards, the back-offset check."""
+CUT_ONE_SIDED = re.compile(r"(?:^|-)(Tapes|Rulers|Ruler|Strips|Gauge|Turns)-(\d+)$")
+"""Sections cut out of single-sided sheets: tapes, rulers, gauge strips, the gauges and
+turn guides."""
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
+    out = tmp_path_factory.mktemp("duplex")
+    return {s: build(s, out=out) for s in SCENARIOS}
+
+
+def packets(kits: dict[str, BuildResult]) -> list[Path]:
+    return [r.folder / name for r in kits.values() for name in sorted(r.files)]
+
+
+def section(label: str) -> str:
+    """A page label without its number: ``ALLIED-Markers-3`` -> ``ALLIED-Markers-``."""
+    return label.rstrip("0123456789")
+
+
+def page_texts(path: Path) -> list[str]:
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return [doc[i].get_textpage().get_text_range().strip() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def test_eighteen_packets_are_checked(kits: dict[str, BuildResult]) -> None:
+    assert len(packets(kits)) == 18
+
+
+def test_two_sided_items_start_on_odd_pages_and_keep_their_backs(
+        kits: dict[str, BuildResult]) -> None:
+    for path in packets(kits):
+        labels = PdfReader(path).page_labels
+        for index, label in enumerate(labels):
+            match = TWO_SIDED.search(label)
+            if not match:
+                continue
+            number = int(match.group(2))
+            # page n of a two-sided section: odd n on a front (odd page of the file)
+            assert index % 2 == (number - 1) % 2, (path.name, index + 1, label)
+            partner = index + 1 if index % 2 == 0 else index - 1
+            if partner < len(labels):
+                # the other side of the sheet: the same section, or a blank back
+                other = labels[partner]
+                assert other == "Blank" or section(other) == section(label), \
+                    (path.name, index + 1, label, other)
+
+
+def test_cut_out_pages_have_a_blank_back(kits: dict[str, BuildResult]) -> None:
+    for path in packets(kits):
+        labels = PdfReader(path).page_labels
+        for index, label in enumerate(labels):
+            if CUT_ONE_SIDED.search(label):
+                assert index % 2 == 0, (path.name, index + 1, label)  # a front
+                if index + 1 < len(labels):
+                    assert labels[index + 1] == "Blank", (path.name, index + 1, label)
+
+
+def test_no_bare_blank_page_and_every_blank_says_so(kits: dict[str, BuildResult]) -> None:
+    for path in packets(kits):
+        labels = PdfReader(path).page_labels
+        for index, text in enumerate(page_texts(path)):
+            assert text, (path.name, index + 1)  # no page without a word on it
+            if labels[index] == "Blank":
+                assert text == BLANK, (path.name, index + 1)
+            else:
+                assert BLANK not in text, (path.name, index + 1)
+
+
+def test_first_page_says_how_to_print(kits: dict[str, BuildResult]) -> None:
+    for path in packets(kits):
+        labels = PdfReader(path).page_labels
+        first = page_texts(path)[0].replace("\r\n", " ")
+        assert labels[0] == "Note-1"
+        assert "How to print this packet" in first
+        assert f"Print all {len(labels)} pages double-sided in one pass" in first
+        assert "100 % scale" in first
+        blanks = [i + 1 for i, label in enumerate(labels) if label == "Blank"]
+        if blanks:
+            assert f"Pages {page_ranges(blanks)} are intentionally blank" in first
+        single = [i + 1 for i, label in enumerate(labels) if CUT_ONE_SIDED.search(label)]
+        if single:
+            assert page_ranges(single) in first, path.name
+
+
+def test_savo_allied_tapes_no_longer_back_onto_each_other(
+        kits: dict[str, BuildResult]) -> None:
+    labels = PdfReader(kits["savo-island"].folder / "allied.pdf").page_labels
+    tapes = [i for i, label in enumerate(labels) if "Tapes-" in label]
+    assert len(tapes) >= 2
+    assert all(labels[i + 1] == "Blank" for i in tapes)
+
+
+def test_table_wide_items_are_printed_once_per_table(kits: dict[str, BuildResult]) -> None:
+    """The event deck (Surface Action) and the blank status master (NAVAL ACTION) are in
+    the referee's packet only, and each side's print note says so."""
+    for scenario, result in kits.items():
+        shared = "Event cards" if scenario in ("guadalcanal-battleships", "river-plate") \
+            else "Blank status master"
+        for name in result.files:
+            titles = [o.title for o in PdfReader(result.folder / name).outline
+                      if not isinstance(o, list)]
+            note = page_texts(result.folder / name)[0].replace("\r\n", " ")
+            if name == "referee.pdf":
+                assert titles.count(shared) == 1, (scenario, name)
+                assert "Printed here only, once per table" in note
+            else:
+                assert shared not in titles, (scenario, name)
+                assert "once per table, in referee.pdf" in note, (scenario, name)
+
+
+# ---- the layout rule itself, on made-up components --------------------------------------
+
+
+def comp(key: str, pages: int, **flags: bool) -> Component:
+    return Component(key, key, f"{key}-", b"", pages, **flags)
+
+
+def keys(spec: PacketSpec, components: dict[str, Component]) -> list[str]:
+    return [p.key or "_" for p in sheet_layout(spec, components)]
+
+
+def test_layout_pads_two_sided_and_cut_out_components() -> None:
+    parts = {"read": comp("read", 3), "card": comp("card", 2, two_sided=True),
+             "deck": comp("deck", 3, two_sided=True, cut_out=True),
+             "tape": comp("tape", 2, cut_out=True), "tail": comp("tail", 1)}
+    spec = PacketSpec("p.pdf", "P", ["read", "card", "tape", "deck", "tail"], note_page=True)
+    assert keys(spec, parts) == ["print-note", "read", "read", "read", "card", "card",
+                                 "tape", "_", "tape", "_", "deck", "deck", "deck", "_",
+                                 "tail"]
+    # single-sided printing inserts nothing
+    off = PacketSpec("p.pdf", "P", spec.components, note_page=True, duplex="off")
+    assert keys(off, parts) == ["print-note", "read", "read", "read", "card", "card", "tape",
+                                "tape", "deck", "deck", "deck", "tail"]
+    # no blank page closes a packet
+    end = PacketSpec("p.pdf", "P", ["read", "tape"])
+    assert keys(end, parts) == ["read", "read", "read", "_", "tape", "_", "tape"]
+
+
+def test_recto_is_the_old_name_of_two_sided() -> None:
+    old = Component("m", "M", "M-", b"", 2, [], True)
+    assert old.two_sided and old.recto and not old.cut_out
+    assert not Component("m", "M", "M-", b"", 2).two_sided
