@@ -43,7 +43,7 @@ from reportlab.lib.utils import ImageReader
 from generator import __version__
 from generator.canvasdoc import CanvasDoc
 from generator.datamodel import Strict
-from generator.errors import DataError, Problem
+from generator.errors import Problem
 from generator.grid import Grid, aligned
 from generator.layout import Paper, page_size
 from generator.library import Library
@@ -94,7 +94,8 @@ class Event(Strict):
     club: str = Field(default="", max_length=80)
     logo: str | None = Field(default=None, min_length=1, max_length=200)
     """A PNG or SVG next to the event file (or below it)."""
-    paper: list[Paper] = Field(default_factory=lambda: ["a4"], min_length=1, max_length=2)
+    paper: list[Paper] = Field(default_factory=lambda: list[Paper](["a4"]), min_length=1,
+                              max_length=2)
     seed: int = Field(default=1, ge=0, le=SEED_LIMIT)
     combined: bool = False
     """Also write one PDF per table holding all its packets, each behind its cover."""
@@ -103,8 +104,10 @@ class Event(Strict):
 
     @model_validator(mode="after")
     def _unique(self) -> Event:
-        for what, values in (("paper", self.paper), ("extras", list(self.extras)),
-                             ("scenarios", [s.id for s in self.scenarios])):
+        named: list[tuple[str, list[str]]] = [
+            ("paper", list(self.paper)), ("extras", list(self.extras)),
+            ("scenarios", [s.id for s in self.scenarios])]
+        for what, values in named:
             twice = sorted({v for v in values if values.count(v) > 1})
             if twice:
                 raise ValueError(f"found {', '.join(twice)} twice in {what}, expected each "
@@ -332,7 +335,7 @@ def _sections(spec: PacketSpec, components: dict[str, Component],
 def _inventory(spec: PacketSpec, components: dict[str, Component]) -> list[tuple[str, int,
                                                                               str, int]]:
     """Every piece on the packet's cut-out sheets: (sheet title, sheet, piece, copies)."""
-    rows = []
+    rows: list[tuple[str, int, str, int]] = []
     for key in spec.components:
         comp = components[key]
         for sheet, counts in enumerate(comp.inventory, start=1):
@@ -377,8 +380,12 @@ def _draw_logo(c: Any, logo: Any, x: float, y: float, w: float, h: float) -> Non
 def _cover(event: Event, logo: Any, paper: Paper, kit: Kit, spec: PacketSpec, table: int,
            side: str, seed: int, sections: list[Section],
            inventory: list[tuple[str, int, str, int]]) -> bytes:
-    """Two pages: who and what this packet is, its contents and how to print it; then
-    the pieces its cut-out sheets hold, to check a cut kit against."""
+    """The cover sheet: who and what, contents and how to print; then the pieces.
+
+    Page one names the event, table, scenario and side, lists the packet's contents with
+    page numbers and says how each run of pages prints; page two lists the pieces its
+    cut-out sheets hold, to check a cut kit against.
+    """
     foot = f"{event.name} · {event.date.isoformat()}"
     doc = CanvasDoc(paper, f"{event.name}: table {table}, {side}", foot)
     c = doc.canvas
@@ -389,12 +396,15 @@ def _cover(event: Event, logo: Any, paper: Paper, kit: Kit, spec: PacketSpec, ta
     doc.paragraph(text(event.name), "h1", width=doc.box.width - 36 * MM)
     byline = " · ".join(p for p in (event.club, event.date.strftime("%-d %B %Y")) if p)
     doc.paragraph(text(byline), "body", width=doc.box.width - 36 * MM)
-    doc.y = min(doc.y, top - 36 * MM)
+    if logo is not None:  # below the logo
+        doc.y = min(doc.y, top - 36 * MM)
+    doc.space(4)
     doc.paragraph(f"Table {table}: {text(_scenario_title(kit, spec))}", "h1")
     doc.paragraph(f"<b>{text(side)}</b> packet · {text(kit.title)} · dice seed {seed}",
                   "body")
     doc.space(3)
     doc.paragraph("Contents", "h2")
+    # Grid cells are drawn as plain text, never markup, so names go in as written.
     rows = [[title, str(page)] for title, page in _contents(kit, spec, 2)]
     doc.grid(Grid([doc.box.width - 30 * MM, 30 * MM], [["Section", "Page"]], rows,
                   aligned(1, 2), size=9))
@@ -447,7 +457,7 @@ def _write(event: Event, root: Path, packs: list[Pack], logo: Any,
            warnings: list[str]) -> EventResult:
     files: dict[str, bytes] = {}
     pages: dict[str, int] = {}
-    by_paper: dict[str, list[Pack]] = {}
+    by_paper: dict[Paper, list[Pack]] = {}
     for pack in packs:
         by_paper.setdefault(pack.paper, []).append(pack)
     for paper, mine in by_paper.items():

@@ -14,6 +14,7 @@ the Tabletop Simulator sheets name each piece the same way (and a PDF search fin
 from __future__ import annotations
 
 import io
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -441,5 +442,8 @@ def as_component(imposed: Imposed, key: str, title: str, label: str) -> Componen
     right-hand page so that each back prints behind its front.
     """
     backs = any(sheet.face == "back" for sheet in imposed.sheets)
+    inventory = [dict(Counter(slot.piece.title for slot in sheet.slots
+                              if slot.face == "front"))
+                 for sheet in imposed.sheets if sheet.face != "back"]
     return Component(key, title, label, imposed.pdf, imposed.pages, imposed.bookmarks,
-                     two_sided=backs, cut_out=True)
+                     two_sided=backs, cut_out=True, inventory=inventory)

@@ -84,7 +84,7 @@ def test_cover_names_event_table_side_and_contents(built: tuple[Path, Path]) -> 
         texts = _texts(pdf)
         cover = texts[0]
         assert "Test Cup 2026" in cover and "Test Club" in cover
-        assert "Table 2: River Plate" in cover.replace("\r\n", " ")
+        assert "Table 2: Battle of the River Plate" in cover.replace("\r\n", " ")
         assert "How to print" in cover and "100 %" in cover
         # The contents point at the pages the outline points at.
         reader = PdfReader(io.BytesIO(pdf))
@@ -162,7 +162,7 @@ def test_unknown_scenario_is_located_with_a_suggestion(tmp_path: Path) -> None:
     event.write_text(EVENT.replace("id: komandorski", "id: komandorsky"), encoding="utf-8")
     result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
-    assert (f"{event}:13:9: scenarios.1.id: found 'komandorsky', expected a scenario "
+    assert (f"{event}:12:9: scenarios.1.id: found 'komandorsky', expected a scenario "
             "(quarterdeck list scenarios):") in result.output
     assert "did you mean 'komandorski'?" in result.output
     assert not (tmp_path / "o").exists()
