@@ -38,9 +38,8 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 from pypdf import PdfReader, PdfWriter
-from reportlab.lib.utils import ImageReader
 
-from generator import __version__
+from generator import __version__, branding, fonts
 from generator.canvasdoc import CanvasDoc
 from generator.datamodel import Strict
 from generator.errors import Problem
@@ -100,6 +99,8 @@ class Event(Strict):
     combined: bool = False
     """Also write one PDF per table holding all its packets, each behind its cover."""
     extras: list[Extra] = Field(default_factory=list, max_length=5)
+    templates: str | None = Field(default=None, min_length=1, max_length=200)
+    """A template folder next to the event file (its ``branding.yaml`` brands every page)."""
     scenarios: list[EventScenario] = Field(min_length=1, max_length=40)
 
     @model_validator(mode="after")
@@ -166,17 +167,17 @@ def slug(name: str) -> str:
     return "-".join(words)[:60] or "event"
 
 
-def load_event(path: Path, library: Library) -> tuple[Event, Path | None]:
+def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path | None]:
     """Read and check an event file against the library's scenarios.
 
     Returns:
-        The event and its checked logo's path (None without a logo).
+        The event, its checked logo's path and its template folder (None when not given).
 
     Raises:
         DataError: Every problem, each located in the event file.
 
     """
-    found: list[Path | None] = [None]
+    found: list[Path | None] = [None, None]
 
     def check(event: Event, doc: SourceDoc) -> list[Problem]:
         problems = [name_problem(doc, ("scenarios", i, "id"), s.id, sorted(library.scenarios),
@@ -189,9 +190,17 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None]:
             if logo is None:
                 problems.append(doc.problem(("logo",), f"found {event.logo!r}, {expected}"))
             found[0] = logo
+        if event.templates is not None:
+            folder = (path.parent / event.templates).resolve()
+            if not folder.is_relative_to(path.parent.resolve()) or not folder.is_dir():
+                problems.append(doc.problem(("templates",), f"found {event.templates!r}, "
+                                            "expected a folder beside the event file or "
+                                            "below it"))
+            else:
+                found[1] = folder
         return problems
 
-    return load_model(Event, path, check=check), found[0]
+    return load_model(Event, path, check=check), found[0], found[1]
 
 
 def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path("output"),
@@ -210,8 +219,13 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
 
     """
     library = validated_library(list(data or []))
-    event, logo_path = load_event(path, library)
+    event, logo_path, templates = load_event(path, library)
     logo = _logo(logo_path)
+    from generator.templating import check_user_dir
+
+    if templates is not None:
+        check_user_dir(templates)
+    brand = branding.load(templates) if templates is not None else None
     tasks: list[Callable[[], tuple[list[Pack], list[str]]]] = []
     for paper in event.paper:
         number = 0
@@ -220,10 +234,10 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
                 number += 1
                 seed = (entry.seeds[index] if entry.seeds is not None
                         else table_seed(event.seed, entry.id, number))
-                tasks.append(partial(_table, library, event, logo, paper, entry.id, number,
-                                     seed))
+                tasks.append(partial(_table, library, event, logo, brand, templates, paper,
+                                     entry.id, number, seed))
             for extra in event.extras:
-                tasks.append(partial(_extra, library, paper, entry.id, extra))
+                tasks.append(partial(_extra, library, templates, paper, entry.id, extra))
     packs: list[Pack] = []
     warnings: list[str] = []
     done = 0
@@ -272,18 +286,21 @@ def _single_process() -> Iterator[None]:
             os.environ["QUARTERDECK_JOBS"] = old
 
 
-def _table(library: Library, event: Event, logo: ImageReader | Any | None, paper: Paper,
-           scenario: str, number: int, seed: int) -> tuple[list[Pack], list[str]]:
+def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
+           templates: Path | None, paper: Paper, scenario: str, number: int,
+           seed: int) -> tuple[list[Pack], list[str]]:
     """One table's packets, each behind its cover sheet."""
     kit = compose(Request("kit", scenario=scenario), library=library, paper=paper,
-                  options=KitOptions(seed=seed), note_pages=False)
+                  options=KitOptions(seed=seed, templates=templates), note_pages=False)
     folder = f"table-{number:02d}-{scenario}"
     packs = []
     for spec in kit.packets:
         side = _side_name(kit, spec)
         sections = _sections(spec, kit.components, offset=2)
         inventory = _inventory(spec, kit.components)
-        cover = _cover(event, logo, paper, kit, spec, number, side, seed, sections, inventory)
+        with branding.branded(templates):
+            cover = _cover(event, logo, brand, paper, kit, spec, number, side, seed,
+                           sections, inventory)
         pdf = _join([cover, kit.files[spec.filename]])
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
         packs.append(Pack(paper, f"{folder}/{spec.filename}", pdf, pages, scenario, number,
@@ -291,11 +308,11 @@ def _table(library: Library, event: Event, logo: ImageReader | Any | None, paper
     return packs, kit.warnings
 
 
-def _extra(library: Library, paper: Paper, scenario: str,
+def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str,
            command: Extra) -> tuple[list[Pack], list[str]]:
     """A scenario's extra output (its tables, markers, aids) once for the whole event."""
     kit = compose(Request(command, scenario=scenario), library=library, paper=paper,
-                  options=KitOptions(), note_pages=False)
+                  options=KitOptions(templates=templates), note_pages=False)
     packs = []
     for spec in kit.packets:
         sections = _sections(spec, kit.components, offset=0)
@@ -370,15 +387,40 @@ def _logo(path: Path | None) -> Any:
     return load_image(path)
 
 
-def _draw_logo(c: Any, logo: Any, x: float, y: float, w: float, h: float) -> None:
-    """The club's logo fitted into a box (x, y the box's lower left), centred."""
+def _masthead(doc: CanvasDoc, event: Event, logo: Any, brand: branding.Brand | None) -> None:
+    """The cover's head: event, club and date, the logo at the right, in the club's colours.
+
+    Plain black on white unless the event's ``branding.yaml`` gives cover colours.
+    """
+    from reportlab.lib.colors import HexColor
+
     from generator.images import draw_fitted
 
-    draw_fitted(c, logo, x, y, w, h)
+    c, box = doc.canvas, doc.box
+    height = 34 * MM
+    top = doc.y
+    if brand is not None and brand.background.lower() != "#ffffff":
+        c.setFillColor(HexColor(brand.background))
+        c.rect(box.x - 2 * MM, top - height, box.width + 4 * MM, height + 2 * MM, stroke=0,
+               fill=1)
+    ink = HexColor(brand.text) if brand is not None else HexColor("#000000")
+    room = box.width - (36 * MM if logo is not None else 0)
+    c.setFillColor(ink)
+    name = fonts.clip_text(event.name, fonts.BOLD, 20, room - 4 * MM)
+    c.setFont(fonts.BOLD, 20)
+    c.drawString(box.x + 2 * MM, top - 11 * MM, name)
+    byline = " · ".join(p for p in (event.club, event.date.strftime("%-d %B %Y")) if p)
+    c.setFont(fonts.REGULAR, 10)
+    c.drawString(box.x + 2 * MM, top - 18 * MM,
+                 fonts.clip_text(byline, fonts.REGULAR, 10, room - 4 * MM))
+    c.setFillColor(HexColor("#000000"))
+    if logo is not None:
+        draw_fitted(c, logo, box.x + box.width - 32 * MM, top - 32 * MM, 30 * MM, 30 * MM)
+    doc.y = top - height - 4 * MM
 
 
-def _cover(event: Event, logo: Any, paper: Paper, kit: Kit, spec: PacketSpec, table: int,
-           side: str, seed: int, sections: list[Section],
+def _cover(event: Event, logo: Any, brand: branding.Brand | None, paper: Paper, kit: Kit,
+           spec: PacketSpec, table: int, side: str, seed: int, sections: list[Section],
            inventory: list[tuple[str, int, str, int]]) -> bytes:
     """The cover sheet: who and what, contents and how to print; then the pieces.
 
@@ -388,17 +430,7 @@ def _cover(event: Event, logo: Any, paper: Paper, kit: Kit, spec: PacketSpec, ta
     """
     foot = f"{event.name} · {event.date.isoformat()}"
     doc = CanvasDoc(paper, f"{event.name}: table {table}, {side}", foot)
-    c = doc.canvas
-    top = doc.y
-    if logo is not None:
-        size = 32 * MM
-        _draw_logo(c, logo, doc.box.x + doc.box.width - size, top - size, size, size)
-    doc.paragraph(text(event.name), "h1", width=doc.box.width - 36 * MM)
-    byline = " · ".join(p for p in (event.club, event.date.strftime("%-d %B %Y")) if p)
-    doc.paragraph(text(byline), "body", width=doc.box.width - 36 * MM)
-    if logo is not None:  # below the logo
-        doc.y = min(doc.y, top - 36 * MM)
-    doc.space(4)
+    _masthead(doc, event, logo, brand)
     doc.paragraph(f"Table {table}: {text(_scenario_title(kit, spec))}", "h1")
     doc.paragraph(f"<b>{text(side)}</b> packet · {text(kit.title)} · dice seed {seed}",
                   "body")

@@ -21,7 +21,7 @@ from typing import Literal
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
+from generator import branding, fonts
 from generator.errors import RenderError
 from generator.layout import Paper, new_canvas, page_size
 from generator.packets import Bookmark, Component
@@ -427,11 +427,15 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
     c.setFont(fonts.REGULAR, fonts.MIN_SIZE)
     y = sprue.margin + 1.2 * MM
     room = page_w - 2 * sprue.margin
+    footer = branding.footer(footer)
+    indent = branding.logo_width(2.6 * MM)
+    branding.draw_logo(c, sprue.margin, y - 0.6 * MM, 2.6 * MM)
+    room -= indent
     left = f"{footer} · {note}" if footer else note
     if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) > room - 20 * MM:
         # The printing note matters more than the kit's name: keep it whole.
         left = fonts.clip_text(note, fonts.REGULAR, fonts.MIN_SIZE, room - 20 * MM)
-    c.drawString(sprue.margin, y, left)
+    c.drawString(sprue.margin + indent, y, left)
     c.drawRightString(page_w - sprue.margin, y, f"page {number + 1}")
 
 
