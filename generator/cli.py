@@ -192,12 +192,16 @@ def report(result: Any, quiet: bool = False) -> None:
 
 @main.command()
 @click.argument("scenario", required=False)
+@click.option("--export", "export", type=SafePath(path_type=Path, dir_okay=False),
+              default=None, help="Write the bundled tables (of SCENARIO's ruleset, else "
+              "the default one) to this file, commented, as a starting point for --tables.")
 @data_option
 @write_options
 @tables_options
 @reported
-def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
-           tables: Path | None, seed: int | None, templates: Path | None) -> None:
+def tables(scenario: str | None, export: Path | None, data: tuple[Path, ...], out: Path,
+           paper: str, tables: Path | None, seed: int | None,
+           templates: Path | None) -> None:
     """Write the rules calculator's PDFs (card, resolution tables, dice, SCENARIO's matchups).
 
     Without SCENARIO: the Action Card, the resolution tables and a dice sheet in
@@ -207,6 +211,9 @@ def tables(scenario: str | None, data: tuple[Path, ...], out: Path, paper: str,
     from generator.pipeline import build_tables
     from generator.rulesets.base import KitOptions
 
+    if export is not None:
+        _export_tables(export, scenario, data)
+        return
     if seed is not None:
         _seed_applies(scenario, data)
     report(build_tables(scenario, data=list(data), out=out,
@@ -485,7 +492,8 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
             model = entry.model
             if model.ruleset not in chosen:
                 continue
-            ships = sum(len(s.ships) for s in model.sides)
+            # A campaign game's start file has teams, not sides with ships.
+            ships = sum(len(getattr(s, "ships", ())) for s in getattr(model, "sides", ()))
             row(shown, sid, model.ruleset, model.name,
                 getattr(model, "date_label", None) or str(model.date), str(ships))
         console.print(shown)
@@ -529,13 +537,17 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", class_id):
         raise UsageError(f"class id '{class_id}' must be lowercase letters, digits and hyphens")
-    # Both go into YAML text: only codes, so nothing can add a key to the scaffold.
-    if not re.fullmatch(r"[A-Z]{2,3}", nation):
-        raise UsageError(f"--nation: found {nation!r}, expected a navy code such as US or JP")
-    if not re.fullmatch(r"[A-Z]{1,4}", ship_type):
-        raise UsageError(f"--type: found {ship_type!r}, expected a type code such as DD or CA")
     if ruleset is not None and ruleset not in REGISTRY:
         raise UsageError(f"no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
+    # Both go into YAML text: only known codes, so nothing can add a key to the scaffold.
+    from generator.scaffold import nation_code, type_code
+
+    if ruleset is None or REGISTRY[ruleset].class_model is not None:
+        nation, ship_type = nation_code(nation), type_code(ship_type)
+    elif not re.fullmatch(r"[A-Z]{2,3}", nation):  # the ruleset's own units: its own codes
+        raise UsageError(f"--nation: found {nation!r}, expected a navy code such as US or JP")
+    elif not re.fullmatch(r"[A-Z]{1,4}", ship_type):
+        raise UsageError(f"--type: found {ship_type!r}, expected a type code such as DD or CA")
     path = out / f"{class_id}.yaml"
     if path.exists():
         raise UsageError(f"{path} already exists; not overwriting it")
@@ -544,7 +556,7 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
     else:
         text = REGISTRY[ruleset].new_class_yaml(class_id, nation, ship_type)
     write_atomic(path, text.encode())
-    say(f"wrote {path}; edit it, then: quarterdeck check {path}")
+    say(f"wrote {path}; replace every '<fill in: ...>', then: quarterdeck check {path}")
 
 
 @main.command()
@@ -632,6 +644,219 @@ def convert(path: Path, out: Path | None) -> None:
     say(f"wrote {out}; check it with: quarterdeck check {out}")
 
 
+# --- designers (issue 19): scaffolds, spreadsheets, previews -----------------------------
+
+def _export_tables(path: Path, scenario: str | None, data: tuple[Path, ...]) -> None:
+    """``tables --export FILE``: the bundled tables as a commented ``--tables`` file."""
+    from generator.output import write_atomic
+    from generator.rulesets import default_ruleset
+    from generator.scaffold import tables_yaml
+
+    if path.exists():
+        raise UsageError(f"{path} already exists; not overwriting it")
+    if scenario is None:
+        ruleset = default_ruleset()
+    else:
+        from generator.pipeline import owner, validated_library
+        from generator.rulesets.base import Request
+
+        ruleset = owner(validated_library(list(data)), Request("tables", scenario=scenario))
+    write_atomic(path, tables_yaml(ruleset).encode())
+    say(f"wrote {path}; keep the tables you change, then: quarterdeck tables "
+        f"{scenario or ''}{' ' if scenario else ''}--tables {path}")
+
+
+@main.command(name="new-scenario")
+@click.argument("scenario_id")
+@click.option("--ruleset", default=None,
+              help="Whose scenario (default: the first in `quarterdeck list rulesets`).")
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), default=Path("."),
+              show_default=True, help="Folder to write SCENARIO_ID.yaml into.")
+@reported
+def new_scenario(scenario_id: str, ruleset: str | None, out: Path) -> None:
+    """Scaffold a commented scenario file SCENARIO_ID.yaml for one ruleset."""
+    import re
+
+    from generator.output import write_atomic
+    from generator.rulesets import REGISTRY, default_ruleset
+    from generator.scaffold import scenario_yaml
+    from generator.suggest import did_you_mean
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", scenario_id):
+        raise UsageError(f"scenario id '{scenario_id}' must be lowercase letters, digits and "
+                         "hyphens (at most 60)")
+    if ruleset is not None and ruleset not in REGISTRY:
+        raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
+    chosen = REGISTRY[ruleset] if ruleset is not None else default_ruleset()
+    path = out / f"{scenario_id}.yaml"
+    if path.exists():
+        raise UsageError(f"{path} already exists; not overwriting it")
+    write_atomic(path, scenario_yaml(chosen, scenario_id).encode())
+    say(f"wrote {path}; replace every '<fill in: ...>', then: quarterdeck check {path}")
+
+
+@main.command(name="import")
+@click.argument("sheet", type=SafePath(path_type=Path, dir_okay=False))
+@click.option("--ruleset", "rulesets", multiple=True,
+              help="Also require this ruleset to rate every class (repeatable).")
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), required=True,
+              help="Folder to write the class files into (OUT/<nation>/<id>.yaml).")
+@reported
+def import_(sheet: Path, rulesets: tuple[str, ...], out: Path) -> None:
+    """Turn a spreadsheet (.csv or .xlsx) of ship classes into checked class files.
+
+    The first row names the fields (`name`, `length (m)`, `guns.0.bore_in`, `ships.name`);
+    rows with one `id` are one class, one row per ship. Every bad cell is reported at its
+    place and nothing is written until the whole sheet is good (see docs/designers.md).
+    """
+    from generator.rulesets import REGISTRY
+    from generator.spreadsheet import import_table
+    from generator.suggest import did_you_mean
+
+    for name in rulesets:
+        if name not in REGISTRY:
+            raise UsageError(f"--ruleset: no ruleset '{name}'{did_you_mean(name, REGISTRY)}")
+    written = import_table(sheet, out, list(rulesets) or None)
+    for path in written:
+        say(f"wrote {path}")
+    say(f"imported {len(written)} class{'es' if len(written) != 1 else ''}; check them "
+        f"with: quarterdeck check {out}")
+
+
+@main.command()
+@click.argument("what", type=click.Choice(["classes"]))
+@click.option("--format", "fmt", type=click.Choice(["csv", "xlsx"]), default=None,
+              help="Spreadsheet format (default: from --out's suffix, else csv).")
+@click.option("--out", type=SafePath(path_type=Path, dir_okay=False), default=None,
+              help="File to write (default: classes.csv or classes.xlsx here).")
+@data_option
+@reported
+def export(what: str, fmt: str | None, out: Path | None, data: tuple[Path, ...]) -> None:
+    """Write the ship library (bundled plus --data) as a spreadsheet, one row per ship.
+
+    `quarterdeck import` reads the file back unchanged.
+    """
+    from generator.output import write_atomic
+    from generator.spreadsheet import export_csv, export_xlsx, library_classes
+
+    if fmt is None:
+        fmt = "xlsx" if out is not None and out.suffix.lower() == ".xlsx" else "csv"
+    out = out or Path(f"classes.{fmt}")
+    if out.suffix.lower() != f".{fmt}":
+        raise UsageError(f"--out: found '{out.name}', expected a .{fmt} file for "
+                         f"--format {fmt}")
+    models = library_classes(list(data))
+    write_atomic(out, export_csv(models) if fmt == "csv" else export_xlsx(models))
+    say(f"wrote {out} ({len(models)} classes)")
+
+
+@main.command()
+@click.argument("class_id")
+@click.option("--ruleset", default=None,
+              help="Whose rendering (default: the first ruleset that rates the class).")
+@click.option("--component", "kind",
+              type=click.Choice(["status", "marker", "card", "counter"]), default="status",
+              show_default=True, help="Which piece: the status or data sheet, the "
+              "marker or counter sheet, or the class's catalog card.")
+@click.option("--ship", default=None, help="Which ship of the class (default: the first).")
+@click.option("--png", "png", type=SafePath(path_type=Path, dir_okay=False), default=None,
+              help="PNG file to write (default: preview-CLASS-COMPONENT.png here).")
+@click.option("--dpi", type=click.IntRange(36, 600), default=100, show_default=True,
+              help="Resolution of the PNG (stored in the file).")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
+              default="a4", show_default=True, help="Paper size.")
+@data_option
+@reported
+def preview(class_id: str, ruleset: str | None, kind: str, ship: str | None, png: Path | None,
+            dpi: int, paper: str, data: tuple[Path, ...]) -> None:
+    """Render one component of one class to PNG, without building a kit."""
+    from generator.output import write_atomic
+    from generator.preview import preview as make_preview
+
+    made = make_preview(class_id, ruleset=ruleset, kind=kind,  # type: ignore[arg-type]
+                        dpi=dpi, data=list(data), paper=paper, ship=ship)
+    png = png or Path(f"preview-{class_id}-{kind}.png")
+    write_atomic(png, made.png)
+    say(f"wrote {png} ({made.ruleset} {kind}, {made.size[0]}x{made.size[1]} px at {dpi} dpi, "
+        f"rendered in {made.seconds * 1000:.0f} ms)")
+
+
+@main.command()
+@click.argument("folder", type=SafePath(path_type=Path, file_okay=False, exists=True))
+@click.option("--class", "class_id", default=None,
+              help="Which class (default: the only class file in FOLDER).")
+@click.option("--ruleset", default=None, help="Whose rendering (default: the first that "
+              "rates the class).")
+@click.option("--component", "kind",
+              type=click.Choice(["status", "marker", "card", "counter"]), default="status",
+              show_default=True, help="Which piece to preview.")
+@click.option("--png", "png", type=SafePath(path_type=Path, dir_okay=False), default=None,
+              help="PNG to keep up to date (default: preview-CLASS-COMPONENT.png here).")
+@click.option("--dpi", type=click.IntRange(36, 600), default=100, show_default=True)
+@click.option("--proof", is_flag=True, help="Rebuild the class's proof kit (build --class) "
+              "into --out instead of a preview.")
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="With --proof: the output folder.")
+@click.option("--interval", type=click.FloatRange(0.1, 60), default=0.5, show_default=True,
+              help="Seconds between looks at the folder.")
+@click.option("--once", is_flag=True, help="Build once and stop (exit 2 if the data is "
+              "broken).")
+@click.option("--iterations", type=click.IntRange(0, 10**9), default=None, hidden=True,
+              help="Stop after this many looks (for tests).")
+@reported
+def watch(folder: Path, class_id: str | None, ruleset: str | None, kind: str, png: Path | None,
+          dpi: int, proof: bool, out: Path, interval: float, once: bool,
+          iterations: int | None) -> None:
+    """Rebuild a class's preview (or proof kit) whenever a file in FOLDER changes.
+
+    Broken data shows its located problems; the last good output stays in place.
+    """
+    from generator.watch import Outcome, Watcher
+
+    chosen = class_id or _only_class(folder)
+    target = png or Path(f"preview-{chosen}-{kind}.png")
+
+    def build() -> list[str]:
+        from generator.output import write_atomic
+        from generator.pipeline import build_class
+        from generator.preview import preview as make_preview
+
+        if proof:
+            results = build_class(chosen, rulesets=[ruleset] if ruleset else None,
+                                  data=[folder], out=out)
+            return [f"wrote {r.folder / name}" for r in results for name in r.files]
+        made = make_preview(chosen, ruleset=ruleset, kind=kind,  # type: ignore[arg-type]
+                            dpi=dpi, data=[folder])
+        write_atomic(target, made.png)
+        return [f"wrote {target} ({made.seconds * 1000:.0f} ms)"]
+
+    def show(outcome: Outcome) -> None:
+        for line in outcome.lines:
+            (say if outcome.ok else tell)(line)
+
+    if not once:
+        tell(f"watching {folder} (Ctrl-C to stop)")
+    last = Watcher(folder, build, ignore=(out if proof else target,)).run(
+        show, interval=interval, iterations=0 if once else iterations)
+    if once and not last.ok:
+        sys.exit(2)
+
+
+def _only_class(folder: Path) -> str:
+    """The one class file in a folder (``watch`` without ``--class``)."""
+    from generator.library import data_files
+    from generator.yamlsource import load_yaml
+
+    found = []
+    for path in data_files(folder):
+        doc, _ = load_yaml(path)
+        if isinstance(doc.data, dict) and doc.data.get("kind") == "ship-class":
+            found.append(path.stem)
+    if len(found) != 1:
+        raise UsageError(f"{folder}: found {len(found)} class files"
+                         f"{' (' + ', '.join(found[:5]) + ')' if found else ''}, expected "
+                         "one; name the class with --class ID")
+    return found[0]
 @main.command()
 @click.argument("event_file", metavar="EVENT_FILE",
                 type=SafePath(path_type=Path, dir_okay=False, exists=True))
@@ -684,3 +909,4 @@ def _ruleset_commands() -> None:
 
 
 _ruleset_commands()
+

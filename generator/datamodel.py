@@ -49,6 +49,10 @@ class Nation(enum.StrEnum):
     PL = "PL"
     GR = "GR"
     NO = "NO"
+    IL = "IL"
+    SY = "SY"
+    EG = "EG"
+    AR = "AR"
 
 
 NATION_NAMES = {
@@ -57,6 +61,7 @@ NATION_NAMES = {
     "JP": "Imperial Japanese Navy", "DE": "Kriegsmarine", "IT": "Regia Marina",
     "FR": "Marine nationale", "NL": "Koninklijke Marine", "SU": "Soviet Navy",
     "PL": "Polish Navy", "GR": "Hellenic Navy", "NO": "Royal Norwegian Navy",
+    "IL": "Israeli Navy", "SY": "Syrian Navy", "EG": "Egyptian Navy", "AR": "Argentine Navy",
 }
 
 

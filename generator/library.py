@@ -186,6 +186,10 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
 
 def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) -> Entry | None:
     doc, problems = load_yaml(path, display)
+    if not problems:  # a scaffold's placeholders are refused before the schema looks
+        from generator.scaffold import placeholder_problems
+
+        problems = placeholder_problems(doc)
     if problems:
         library.problems.extend(problems)
         return None

@@ -54,6 +54,10 @@ class ShipType(enum.StrEnum):
     AP = "AP"
     AKL = "AKL"
     AKS = "AKS"
+    FF = "FF"
+    PG = "PG"
+    MS = "MS"
+    LPD = "LPD"
 
 
 class Position(enum.StrEnum):
@@ -143,6 +147,37 @@ class Aircraft(Strict):
     torpedo_bombers: int = Field(0, ge=0, le=200, description="Torpedo bombers.")
 
 
+class ModernSystem(Strict):
+    """A missile-era sensor, fire-control or countermeasure set and the year it entered service."""
+
+    role: Literal["fcs", "eo", "esm", "ecm"] = Field(description="fcs (fire-control radar or director), eo (electro-optical director), esm (radar warning and intercept) or ecm (jamming and decoys).")
+    name: str = Field(min_length=1, max_length=80, description="The set as a source names it, e.g. 'Type 909'.")
+    year: int = Field(ge=1940, le=2100, description="Year the set (or the class fitted with it) entered service.")
+    note: str | None = Field(None, max_length=500, description="Free text.")
+
+
+class ModernWeapon(Strict):
+    """A missile-era weapon fit: launchers or mounts of one weapon type."""
+
+    weapon: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$", max_length=40, description="Weapon id in the weapons table of the ruleset that rates it, e.g. 'exocet-mm38'.")
+    launchers: int = Field(1, ge=1, le=60, description="Launchers, rails or mounts of this weapon.")
+    rounds: int | None = Field(None, ge=1, le=5000, description="Missiles, torpedoes or bombs carried in all (None for guns).")
+    note: str | None = Field(None, max_length=500, description="Free text, e.g. 'twin GWS30 launcher'.")
+
+
+class Modern(Strict):
+    """Missile-era facts: what a rating of a missile-age class reads (optional, additive)."""
+
+    category: Literal["ship", "submarine"] = Field("ship", description="ship or submarine.")
+    length_m: float | None = Field(None, ge=10, le=400, description="Overall length in metres, as the source gives it.")
+    full_load_t: int | None = Field(None, ge=10, le=120000, description="Full-load displacement in tonnes.")
+    complement: int | None = Field(None, ge=1, le=6000, description="Crew as built.")
+    systems: list[ModernSystem] = Field(default_factory=list, max_length=30, description="Fire control, EO, ESM and ECM sets with their years.")
+    weapons: list[ModernWeapon] = Field(default_factory=list, max_length=30, description="Weapon fits.")
+    helicopters: int = Field(0, ge=0, le=100, description="Helicopters carried.")
+    aircraft: int = Field(0, ge=0, le=200, description="Fixed-wing aircraft carried.")
+
+
 class Fit(Strict):
     """One ship's armament from a date, where she differed from her sisters."""
 
@@ -192,6 +227,7 @@ class ShipClass(Strict):
     armament: str | None = Field(None, max_length=1000, description="Guns and tubes as fitted, in words.")
     funnels: int | None = Field(None, ge=0, le=6, description="Funnels drawn on a generated silhouette.")
     marker_image: str | None = Field(None, pattern=r"(?i)^[^\\]+\.(png|svg)$", max_length=300, description="Your own top-down image for markers (PNG or SVG inside the data folder), bow to the right.")
+    modern: Modern | None = Field(None, description="Missile-era facts; a class with them is rated only by rulesets that rate missile-era classes.")
     ratings: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=20, description="Per ruleset: ratings that replace derived ones, or {unrated: why}.")
     sources: list[str] = Field(min_length=1, max_length=40, description="Where the facts came from (title, address, which facts).")
     unverified: list[str] = Field(default_factory=list, max_length=500, description="Field paths of figures no source confirmed.")
@@ -273,8 +309,26 @@ def rating_modules() -> dict[str, ModuleType]:
 
 
 def derivers() -> dict[str, Deriver]:
-    """Each registered ruleset's ``derive``, by ruleset name (those that have one)."""
-    return {name: module.derive for name, module in rating_modules().items()}
+    """Each registered ruleset's ``derive``, by ruleset name (those that have one).
+
+    A class with missile-era facts (``modern:``) goes only to the rating modules that say
+    they rate such classes (``RATES_MISSILE_ERA = True``); the others pass it by silently,
+    so the gun-era rulesets' libraries and unrated lists stay as they were.
+    """
+    return {name: _era_filtered(module) for name, module in rating_modules().items()}
+
+
+def _era_filtered(module: ModuleType) -> Deriver:
+    derive: Deriver = module.derive
+    if getattr(module, "RATES_MISSILE_ERA", False):
+        return derive
+
+    def gun_era_only(facts: ShipClass) -> Rating:
+        if facts.modern is not None:
+            return Rating(None)
+        return derive(facts)
+
+    return gun_era_only
 
 
 def check_override_names(ruleset: str, block: dict[str, Any], known: list[str],

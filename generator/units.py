@@ -38,3 +38,36 @@ def parse_length(text: str | float | int) -> float:
 def to_mm(points: float) -> float:
     """Convert points to millimetres."""
     return points / MM
+
+
+# --- quantities in spreadsheet headers (``length (m)``): converted to the data's units -----
+
+QUANTITIES: dict[str, dict[str, float]] = {
+    # Lengths in feet.
+    "length": {"ft": 1.0, "m": 1 / 0.3048, "cm": 1 / 30.48, "mm": 1 / 304.8,
+               "in": 1 / 12, "yd": 3.0, "km": 1000 / 0.3048, "nmi": 1852 / 0.3048},
+    # Masses in long tons (the data's displacement unit).
+    "mass": {"t": 1.0, "lt": 1.0, "tonnes": 1000 / 1016.0469088, "kg": 1 / 1016.0469088,
+             "st": 2000 / 2240},
+    # Speeds in knots.
+    "speed": {"kn": 1.0, "km/h": 1 / 1.852, "mph": 1609.344 / 1852},
+}
+"""Each kind of quantity: unit name -> how many of the kind's first unit it is."""
+
+
+def unit_kind(unit: str) -> str | None:
+    """The kind of quantity a unit name measures (``length``, ``mass``, ``speed``), or None."""
+    return next((kind for kind, units in QUANTITIES.items() if unit in units), None)
+
+
+def convert(value: float, unit: str, to: str) -> float:
+    """``value`` in ``unit`` expressed in ``to`` (both of one kind in ``QUANTITIES``).
+
+    Raises:
+        ValueError: The units are unknown or measure different things.
+
+    """
+    kind = unit_kind(unit)
+    if kind is None or to not in QUANTITIES[kind]:
+        raise ValueError(f"cannot convert {unit} to {to}")
+    return value * QUANTITIES[kind][unit] / QUANTITIES[kind][to]

@@ -45,6 +45,11 @@ def test_designer_quickstart_round_trip(tmp_path: Path) -> None:
     text = scaffold.read_text()
     assert "nation: UK" in text and text.count("#") > 10  # commented for the designer
     code, out, err = invoke(["check", "mydata"], tmp_path)
+    assert code == 2 and "found placeholder" in err  # untouched, it cannot pass
+    from tests.scaffolds import fill
+
+    scaffold.write_text(fill(text, "My Destroyer"))
+    code, out, err = invoke(["check", "mydata"], tmp_path)
     assert code == 0, err
     # Refuses to overwrite the designer's work.
     code, _, err = invoke(["new-class", "my-destroyer", "--out", "mydata"], tmp_path)

@@ -29,9 +29,11 @@ def tribal(tmp_path: Path) -> Path:
     """A class whose names carry console markup."""
     assert run("new-class", "tribal-x", "--nation", "UK", "--out", str(tmp_path)).exit_code == 0
     path = tmp_path / "tribal-x.yaml"
-    text = path.read_text(encoding="utf-8")
-    text = re.sub(r"(?m)^name: .*$", 'name: "Tribal[/]"', text)
-    text = text.replace("{name: First Ship", '{name: "Maori[bold]"')
+    from tests.scaffolds import fill
+
+    text = fill(path.read_text(encoding="utf-8"), '"Tribal[/]"')
+    text = text.replace("  - name: First Ship", '  - name: "Maori[bold]"\n'
+                        "    commissioned: 1940-01-01\n  - name: Second Ship", 1)
     path.write_text(text, encoding="utf-8")
     return tmp_path
 

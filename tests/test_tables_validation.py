@@ -14,6 +14,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
+from generator.datamodel import Nation
 from generator.rulesets.naval_action.cardtables import load_tables
 from tests.test_hardening_load import invoke
 
@@ -22,7 +23,7 @@ CARD = (ROOT / "generator" / "rulesets" / "naval_action" / "tables"
         / "action-card.yaml").read_text(encoding="utf-8")
 CHARTS = (ROOT / "generator" / "rulesets" / "surface_action" / "tables"
           / "charts.yaml").read_text(encoding="utf-8")
-NAVIES = "US, UK, AU, CA, NZ, IN, JP, DE, IT, FR, NL, SU, PL, GR, NO"
+NAVIES = ", ".join(n.value for n in Nation)
 POSITIONS = "BOW, C, STN, L, R, LB, RB, LS, RS"
 TYPES = "BB, BC, CV, CVL, CVE, CA, CL, CLAA, DL, DD, DE, TB, SS, AK, AP"
 

@@ -201,7 +201,8 @@ def _class_kit(tmp: Path, bait: Path) -> tuple[Poisoned, Callable[[Poisoned], No
     return doc, write, lambda: build("poison-test", data=[data], out=tmp / "out")
 
 
-def _scenario(ruleset: str, file: str, scenario_id: str) -> Callable[..., Any]:
+def _scenario(ruleset: str, file: str, scenario_id: str,
+              skip: Callable[[str], bool] | None = None) -> Callable[..., Any]:
     def make(tmp: Path, bait: Path) -> tuple[Poisoned, Callable[[Poisoned], None],
                                              Callable[[], BuildResult]]:
         data = tmp / "data"
@@ -209,7 +210,8 @@ def _scenario(ruleset: str, file: str, scenario_id: str) -> Callable[..., Any]:
         scen = yaml.safe_load((ROOT / f"shipdata/{ruleset}/scenarios/{file}").read_text("utf-8"))
         # Ship names refer to the class's ships: the class (poisoned alike) names them.
         doc = Poisoned(scen, bait).poison(
-            skip=lambda path: re.fullmatch(r"sides\.\d+\.ships\.\d+\.name", path) is not None)
+            skip=skip or (lambda path: re.fullmatch(r"sides\.\d+\.ships\.\d+\.name", path)
+                          is not None))
 
         def write(d: Poisoned) -> None:
             dump(d.data, data / file)
@@ -285,6 +287,10 @@ KINDS = [
          _scenario("surface_action", "river-plate.yaml", "river-plate"),
          ("name", "date_label", "sides.0.name", "sides.1.commander", "sides.0.briefing",
           "starting_conditions", "special_rules.0", "victory", "weapons.guns.8in.name")),
+    Kind("modern-naval scenario",
+         _scenario("modern_naval", "sheffield-1982.yaml", "sheffield-1982"),
+         ("name", "date_label", "sides.0.name", "sides.0.setup", "sides.1.briefing",
+          "starting_conditions", "special_rules.0", "victory", "sides.1.units.0.name")),
     Kind("naval-action tables", _tables([NA_TABLES / "action-card.yaml",
                                          NA_TABLES / "markers.yaml"], "savo-island",
                                         # the tables that carry words (all of them at
@@ -296,6 +302,16 @@ KINDS = [
                                           skip=lambda path: SA_NOT_WORDS.match(path) is not None),
          ("damage_charts.gunfire.title", "random_movement.title", "random_movement.rows.0.result",
           "results.M", "columns.torpedo_default_note")),
+    Kind("rule-27 scenario",
+         _scenario("rule27", "mediterranean-1940.yaml", "mediterranean-1940"),
+         ("name", "sides.0.name", "sides.0.forces.0.name")),
+    # Fleet bases are names routes refer to: poisoned alike they would no longer match.
+    Kind("naval-warfare campaign",
+         _scenario("naval_warfare", "balance-1942.yaml", "balance-1942",
+                   skip=lambda path: re.fullmatch(r"(nations\.\d+\.bases\.\d+(\.name)?|"
+                                                  r"routes\.\d+\.base)", path) is not None),
+         ("name", "note", "nations.0.name", "teams.0.name", "teams.0.alliance",
+          "routes.0.name", "nations.0.bases.0.note")),
     Kind("sprue", _sprue, ("regions.0.title",)),
     Kind("event deck", _events, ("cards.0.timing", "cards.0.effect")),  # titles are short
 ]

@@ -20,7 +20,10 @@ from generator.rulesets.base import Ruleset
 
 GROUP = "quarterdeck.rulesets"
 BUNDLED = {"naval-action": "generator.rulesets.naval_action:RULESET",
-           "surface-action": "generator.rulesets.surface_action:RULESET"}
+           "surface-action": "generator.rulesets.surface_action:RULESET",
+           "rule-27": "generator.rulesets.rule27:RULESET",
+           "modern-naval": "generator.rulesets.modern_naval:RULESET",
+           "naval-warfare": "generator.rulesets.naval_warfare:RULESET"}
 """Fallback when the package metadata is missing (a checkout run without installing)."""
 
 

@@ -46,6 +46,8 @@ class KitOptions:
             back offset); the paper comes from the build.
         sprue: A sheet-layout file replacing the ruleset's own (``--sprue``).
         templates: A folder of Jinja2 templates overriding bundled ones by name.
+        values: Named choices a ruleset's own command passes to its ``prepare`` (a map's
+            hex size, a counter size...), as the user wrote them.
 
     """
 
@@ -54,6 +56,7 @@ class KitOptions:
     sheets: SheetOptions = field(default_factory=lambda: SheetOptions())
     sprue: Path | None = None
     templates: Path | None = None
+    values: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -293,9 +296,17 @@ class Ruleset:
                 str(getattr(kind, "value", kind)))
 
     def new_class_yaml(self, class_id: str, nation: str, ship_type: str) -> str:
-        """A commented class file to start from (the ruleset's ``new-class.yaml.j2``)."""
+        """A commented class file to start from, its unknowns as placeholders.
+
+        A ruleset that reads ship classes shares the one class file (and its scaffold,
+        ``shipclass/new-class.yaml.j2``); another uses its own ``new-class.yaml.j2``.
+        """
         from generator.templating import render_text
 
+        if self.class_model is not None:
+            from generator.shipclass import new_class_yaml
+
+            return new_class_yaml(class_id, nation, ship_type)
         if self.templates is None:
             raise UsageError(f"{self.title} has no class scaffold")
         return render_text(f"{self.templates}/new-class.yaml.j2", escape=False, id=class_id,

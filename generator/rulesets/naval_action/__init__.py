@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from generator.dice import scenario_seed
 from generator.errors import UsageError
@@ -101,6 +101,9 @@ class NavalAction(Ruleset):
     default_scenario = "savo-island"
     order = 10
     templates = "naval_action"
+    override_tables: ClassVar[tuple[str, ...]] = ("action-card.yaml", "derivation.yaml",
+                                                  "markers.yaml")
+    """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems and warnings of every NAVAL ACTION scenario."""
@@ -291,8 +294,10 @@ def _catalog(ctx: Context, d: Derived, arg: str | None) -> Component:
     from generator.rulesets.naval_action.components.catalog import render_catalog
 
     in_play = sorted({v.cls.id for v in _every(d)})
+    title = ("The class in the Master List" if ctx.request.command == "class"
+             else "Ship classes in this scenario")
     return render_catalog([d.library.classes_of(NAME)[c].model for c in in_play], ctx.paper,
-                          title="Ship classes in this scenario")
+                          title=title)
 
 
 @component("victory")
@@ -344,6 +349,54 @@ def _matchups(ctx: Context, d: Derived, side: str | None) -> Component:
                            d.scenario.date.year) for v in d.views[side]]
     return render_matchups(pages, calc, ctx.paper, f"matchups:{side}",
                            f"{side.upper()}-Odds-", f"{d.foot} · {ctx.sides[side]} matchups")
+
+
+REFERENCE = FOLDER / "tables" / "reference-classes.yaml"
+
+
+class ReferenceClasses(BaseModel):
+    """``tables/reference-classes.yaml``: whom a proof kit matches a class against."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    axis_navies: list[str] = Field(max_length=20)
+    allied: list[str] = Field(min_length=1, max_length=10)
+    axis: list[str] = Field(min_length=1, max_length=10)
+
+
+def reference_views(d: Derived, own: ShipView) -> list[ShipView]:
+    """The proof kit's reference classes of the other side, as of the proof's date."""
+    from generator.validation import load_model
+
+    chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml")
+    axis = own.cls.nation.value in chosen.axis_navies
+    known = d.library.classes_of(NAME)
+    views = []
+    for class_id in chosen.allied if axis else chosen.axis:
+        if class_id not in known or class_id == own.cls.id:
+            continue
+        cls = known[class_id].model
+        views.append(ship_view(cls, cls.ships[0], None, d.scenario, "reference",
+                               "Reference classes", d.scale.units_per_knot(), d.scale.unit))
+    return views
+
+
+@component("reference-matchups")
+def _reference_matchups(ctx: Context, d: Derived, arg: str | None) -> Component:
+    """A proof kit's matchups: the class against the reference classes, and back."""
+    from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
+    from generator.rulesets.naval_action.matchups import ship_matchups
+
+    assert d.scenario is not None
+    own = [v for views in d.views.values() for v in views]
+    refs = reference_views(d, own[0])
+    if not refs:
+        raise UsageError("no reference class is in the library to match the class against")
+    sea, year = d.scenario.sea_state, d.scenario.date.year
+    pages = [ship_matchups(d.calculator, v, refs, sea, year) for v in own]
+    pages += [ship_matchups(d.calculator, r, own, sea, year) for r in refs]
+    return render_matchups(pages, d.calculator, ctx.paper, "reference-matchups", "Odds-",
+                           f"{d.foot} · against the reference classes")
 
 
 # ---- measuring aids ----------------------------------------------------------------

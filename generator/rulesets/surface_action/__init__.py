@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from generator.dice import scenario_seed
 from generator.errors import UsageError
@@ -57,6 +57,8 @@ class Derived:
     scenario: Scenario | None = None
     views: dict[str, list[ShipView]] = field(default_factory=dict)
     foot: str = ""
+    library: Library | None = None
+    """For a proof kit: the library its reference classes come from."""
 
 
 class SurfaceAction(Ruleset):
@@ -71,6 +73,8 @@ class SurfaceAction(Ruleset):
     default_scenario = "river-plate"
     order = 20
     templates = "surface_action"
+    override_tables: ClassVar[tuple[str, ...]] = ("charts.yaml",)
+    """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems and warnings of every Surface Action scenario."""
@@ -104,6 +108,7 @@ class SurfaceAction(Ruleset):
             derived.views = {"ship": [replace(ship_view(cls, found, None, None, "ship", charts),
                                               overrides=tuple(entry.overrides))]}
             derived.foot = f"quarterdeck · Surface Action · {cls.name} class"
+            derived.library = library
             ctx.sides = {"ship": found.name}
             ctx.values.update(**{"class": cls.id, "class_name": cls.name, "ship": found.name})
             return ctx
@@ -262,6 +267,14 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
     from generator.rulesets.surface_action.components.counters import side_counter_pieces
 
     assert side is not None
+    if ctx.request.command == "class":  # a proof kit: the one ship's counters, no dummies
+        d = _d(ctx)
+        name = ctx.sides[side]
+        pieces = side_counter_pieces(side, name, d.views[side], 0, 0,
+                                     scenario_seed(f"class-{ctx.values['class']}"))
+        return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"),
+                               f"markers:{side}", f"Counters: {name}",
+                               f"{side.upper()}-Counters-", f"{d.foot} · {name}")
     scenario, d = _scenario_of(ctx), _d(ctx)
     found = next(s for s in scenario.sides if s.id == side)
     seed = ctx.options.seed if ctx.options.seed is not None else scenario_seed(scenario.id)
@@ -270,6 +283,83 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
     return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
                            f"Counters: {found.name}", f"{side.upper()}-Counters-",
                            f"{d.foot} · {found.name}")
+
+
+@COMPONENTS("catalog")
+def _catalog(ctx: Context, arg: str | None) -> Component:
+    """The catalog entries of the ships in play (a proof kit: its one class)."""
+    from generator.rulesets.surface_action.components.catalog import render_catalog
+
+    classes = {v.cls.id: v.cls for v in _every(ctx)}
+    return render_catalog([classes[c] for c in sorted(classes)], _d(ctx).charts, ctx.paper)
+
+
+REFERENCE = FOLDER / "tables" / "reference-classes.yaml"
+
+
+class ReferenceClasses(BaseModel):
+    """``tables/reference-classes.yaml``: whom a proof kit matches a class against."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    axis_navies: list[str] = Field(max_length=20)
+    allied: list[str] = Field(min_length=1, max_length=10)
+    axis: list[str] = Field(min_length=1, max_length=10)
+
+
+def _weapons_of(views: list[ShipView]) -> tuple[set[str], set[str]]:
+    guns = {b.weapon for v in views for b in v.batteries}
+    torpedoes = {v.torpedo_weapon for v in views if v.torpedo_weapon is not None}
+    return guns, torpedoes
+
+
+@COMPONENTS("reference-matchups")
+def _reference_matchups(ctx: Context, arg: str | None) -> Component | Rendered:
+    """A proof kit's matchups against reference classes, with a scenario's weapons table.
+
+    The rule text prints no hit values (each scenario has its own table), so the first
+    bundled scenario whose table rates every weapon involved is used, and named.
+    """
+    from generator.rulesets.surface_action.components.tables import render_matchups
+    from generator.validation import load_model
+
+    d = _d(ctx)
+    assert d.library is not None, "the class recipe names this component"
+    own = d.views["ship"]
+    chosen = load_model(ReferenceClasses, REFERENCE,
+                        "surface_action/tables/reference-classes.yaml")
+    known = d.library.classes_of(NAME)
+    names = chosen.allied if own[0].cls.nation.value in chosen.axis_navies else chosen.axis
+    refs = [ship_view(known[c].model, known[c].model.ships[0], None, None, "reference",
+                      d.charts) for c in names if c in known and c != own[0].cls.id]
+    guns, torpedoes = _weapons_of([*own, *refs])
+    scenarios = sorted(d.library.of_kind(NAME, "scenario").values(),
+                       key=lambda e: (not e.bundled, e.model.id))
+    table = next((e.model for e in scenarios if guns <= set(e.model.weapons.guns)
+                  and torpedoes <= set(e.model.weapons.torpedoes)), None)
+    if table is None or not refs:
+        # A valid class still gets its proof: the page says why it holds no matchups.
+        from xml.sax.saxutils import escape
+
+        from generator.canvasdoc import CanvasDoc
+
+        why = (f"No scenario's weapons table rates every weapon of the {own[0].cls.name} "
+               f"class and its reference classes ({', '.join(sorted(guns | torpedoes))}), "
+               "so this proof has no matchups; a scenario (--data) whose table rates them "
+               "adds them.")
+        title = "Matchups against reference classes"
+        doc = CanvasDoc(ctx.paper, title, d.foot)
+        doc.anchor(title)
+        doc.paragraph(escape(title), "h1")
+        doc.paragraph(escape(why))
+        pdf, count = doc.finish()
+        return Rendered(Component("reference-matchups", title, "Odds-", pdf, count,
+                                  doc.bookmarks[1:]), [why])
+    night = False  # the table's hit values, in daylight: a proof is no particular battle
+    title = f"Matchups against reference classes ({table.name} weapons table)"
+    foot = f"{d.foot} · weapons table of {table.id}"
+    return render_matchups(own, refs, table.weapons, night, d.charts, ctx.paper,
+                           "reference-matchups", "Odds-", title, foot)
 
 
 @COMPONENTS("events")

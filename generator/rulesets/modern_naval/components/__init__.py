@@ -1,0 +1,1 @@
+"""Modern naval components: unit data cards and briefings."""

@@ -1,0 +1,71 @@
+"""Briefings: a side sees its own forces, set-up and orders; the umpire sees everything.
+
+Contacts and dummies are the point of the game, so a side's briefing names no enemy unit
+and gives no enemy set-up: only what the scenario's author wrote in that side's briefing.
+"""
+
+from __future__ import annotations
+
+from generator.canvasdoc import CanvasDoc
+from generator.layout import Paper
+from generator.packets import Component
+from generator.rulesets.modern_naval.derive import Unit
+from generator.rulesets.modern_naval.schema import Scenario, Side
+from generator.safetext import markup
+
+
+def _conditions(scenario: Scenario) -> str:
+    parts = [f"sea state {scenario.sea_state}", "night" if scenario.night else "day"]
+    if scenario.fog:
+        parts.append("fog")
+    parts.append(f"tactical visibility {scenario.visibility_cm} cm")
+    return ", ".join(parts)
+
+
+def _forces(doc: CanvasDoc, side: Side, units: list[Unit]) -> None:
+    doc.paragraph(markup("{name}", name=side.name), "h2")
+    if side.commander:
+        doc.paragraph(markup("Commander: {c}; initiative modifier {b:+d} while on table.",
+                             c=side.commander, b=side.commander_bonus))
+    for unit in units:
+        doc.paragraph(markup("• <b>{name}</b> ({cls}, {navy}): {n} weapon fit(s)",
+                             name=unit.view.name, cls=unit.class_name, navy=unit.navy,
+                             n=len(unit.view.weapons)))
+    doc.paragraph(markup("Dummy contact markers: {n}.", n=side.contacts))
+    if side.setup:
+        doc.paragraph("Set-up", "h3")
+        doc.paragraph(markup("{t}", t=side.setup), "body")
+    if side.briefing:
+        doc.paragraph("Briefing", "h3")
+        doc.paragraph(markup("{t}", t=side.briefing), "body")
+
+
+def render_briefing(scenario: Scenario, side_id: str | None, units: dict[str, list[Unit]],
+                    paper: Paper, footer: str) -> Component:
+    """A side's briefing, or the umpire's when ``side_id`` is not a side."""
+    side = next((s for s in scenario.sides if s.id == side_id), None)
+    who = side.name if side else "Umpire"
+    doc = CanvasDoc(paper, f"{scenario.name}: briefing", footer)
+    doc.anchor(f"Briefing: {who}")
+    doc.paragraph(markup("{name}: {who}", name=scenario.name, who=who), "h1")
+    doc.paragraph(markup("{date}; {cond}.", date=scenario.date_label or str(scenario.date),
+                         cond=_conditions(scenario)), "body")
+    shown = [side] if side else list(scenario.sides)
+    for one in shown:
+        _forces(doc, one, units[one.id])
+    if side is None:
+        doc.paragraph("Starting conditions", "h2")
+        doc.paragraph(markup("{t}", t=scenario.starting_conditions), "body")
+    if scenario.special_rules:
+        doc.paragraph("Special rules", "h2")
+        for rule in scenario.special_rules:
+            doc.paragraph(markup("• {t}", t=rule))
+    doc.paragraph("Victory", "h2")
+    doc.paragraph(markup("{t}", t=scenario.victory), "body")
+    if side is None:
+        doc.paragraph("Sources", "h2")
+        for line in [*scenario.sources, *(f"Unverified: {u}" for u in scenario.unverified)]:
+            doc.paragraph(markup("• {t}", t=line))
+    pdf, pages = doc.finish()
+    key = f"briefing:{side.id if side else side_id or 'umpire'}"
+    return Component(key, f"Briefing: {who}", "Brief-", pdf, pages, [])

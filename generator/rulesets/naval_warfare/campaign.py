@@ -1,0 +1,178 @@
+"""Campaign tables: the supply table, the counter mix and effective tonnage.
+
+The campaign file's own checks (values and cross-references) live in ``schema``; this
+module holds the tables in force (bundled, or replaced with ``--tables``) and computes
+what the route chart prints.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field, field_validator
+
+from generator.datamodel import Strict
+from generator.errors import Problem
+from generator.rulesets.naval_warfare.schema import Campaign, Route
+from generator.validation import load_model, load_overrides
+
+if TYPE_CHECKING:
+    from generator.library import Entry, Library
+    from generator.yamlsource import SourceDoc
+
+SUPPLY_FILE = Path(__file__).parent / "tables" / "supply.yaml"
+COUNTERS_FILE = Path(__file__).parent / "tables" / "counters.yaml"
+
+
+class SupplyRow(Strict):
+    """One row of the Supply Effectiveness table and the factor it applies."""
+
+    length: str = Field(min_length=1, max_length=60, description="The text's length cell.")
+    effect: str = Field(min_length=1, max_length=80, description="The text's effect cell.")
+    first: int = Field(ge=0, le=60, description="Shortest route (sea areas) the row covers.")
+    last: int | None = Field(None, ge=0, le=60, description="Longest (none: no upper limit).")
+    factor: Annotated[str, Field(pattern=r"^\d{1,2}(/\d{1,2})?$")] = Field(
+        description="Tonnage multiplier, e.g. '1/2'.")
+    label: str = Field(min_length=1, max_length=12, description="Annex B's name (Short...).")
+
+    @property
+    def multiplier(self) -> Fraction:
+        """The factor as an exact fraction."""
+        return Fraction(self.factor)
+
+
+class SupplyTable(Strict):
+    """The table, and how a fraction of a Tonnage Point is rounded."""
+
+    supply: list[SupplyRow] = Field(min_length=1, max_length=10)
+    round: Literal["down", "up", "nearest"] = "down"
+    round_default: bool = True
+
+    @field_validator("supply")
+    @classmethod
+    def _covers(cls, rows: list[SupplyRow]) -> list[SupplyRow]:
+        problem = coverage_problem(rows)
+        if problem:
+            raise ValueError(problem)
+        return rows
+
+    def row(self, length: int) -> SupplyRow:
+        """The row covering a route of ``length`` sea areas."""
+        return next(r for r in self.supply if r.first <= length
+                    and (r.last is None or length <= r.last))
+
+    def effective(self, tonnage: int, length: int) -> int:
+        """Effective Tonnage Points of a route: tonnage x the row's factor, rounded."""
+        exact = tonnage * self.row(length).multiplier
+        if self.round == "down":
+            return math.floor(exact)
+        if self.round == "up":
+            return math.ceil(exact)
+        return math.floor(exact + Fraction(1, 2))
+
+
+def coverage_problem(rows: list[SupplyRow]) -> str | None:
+    """What is wrong with the rows' lengths (they must cover 0 and up, in order), if anything."""
+    expected = 0
+    for row in rows:
+        if row.first != expected or (row.last is not None and row.last < row.first):
+            return (f"expected rows in order, each starting at {expected} sea areas where "
+                    "the one before ends")
+        if row.last is None:
+            return None
+        expected = row.last + 1
+    return "expected the last row to have no upper limit (leave out 'last')"
+
+
+class CounterMix(Strict):
+    """Counter quantities beyond the balance (``tables/counters.yaml``, DEFAULT readings)."""
+
+    lsp_spares: int = Field(ge=0, le=20, description="Spare LSP counters per nation.")
+    tonnage_denominations: list[Annotated[int, Field(ge=1, le=100)]] = Field(
+        min_length=1, max_length=5, description="Tonnage Point counter values.")
+    tonnage_spares: int = Field(ge=0, le=20, description="Spare smallest Tonnage counters.")
+    garrison_cv: int = Field(ge=0, le=50, description="A garrison's CV (one manpower point).")
+    flag_spares: int = Field(ge=0, le=10, description="Spare NOF and MOF counters per team.")
+
+
+@functools.lru_cache(maxsize=1)
+def counter_mix() -> CounterMix:
+    """The bundled counter mix."""
+    return load_model(CounterMix, COUNTERS_FILE, "naval_warfare/tables/counters.yaml")
+
+
+def _override_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem]:
+    rows = given.get("supply")
+    if isinstance(rows, list):
+        problem = coverage_problem(rows)
+        if problem:
+            return [doc.problem(("supply",), f"found {len(rows)} rows, {problem}")]
+    return []
+
+
+def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
+    """The bundled supply table and counter mix, with a ``--tables`` file's keys replacing.
+
+    The file may replace ``supply``, ``round``, ``round_default`` and any key of
+    ``tables/counters.yaml``; every problem in it is located.
+
+    Raises:
+        DataError: The user's file is malformed.
+
+    """
+    supply, mix = load_supply(), counter_mix()
+    if user_file is None:
+        return supply, mix
+    # One --tables file serves the whole ruleset: the rule tables' keys (combat,
+    # merchant) are accepted here too and read by ``ruletables.load``.
+    from generator.rulesets.naval_warfare.combat import CombatTables
+    from generator.rulesets.naval_warfare.merchant import MerchantTables
+
+    given = load_overrides(user_file, SupplyTable, CounterMix, CombatTables, MerchantTables,
+                           check=_override_problems)
+
+    def keys(model: type[Strict]) -> dict[str, object]:
+        return {k: v for k, v in given.items() if k in model.model_fields}
+
+    return supply.model_copy(update=keys(SupplyTable)), mix.model_copy(update=keys(CounterMix))
+
+
+@functools.lru_cache(maxsize=4)
+def load_supply(path: Path = SUPPLY_FILE) -> SupplyTable:
+    """The Supply Effectiveness table (located DataError when malformed)."""
+    return load_model(SupplyTable, path, "naval_warfare/tables/supply.yaml"
+                      if path == SUPPLY_FILE else str(path))
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """One merchant route as the chart prints it."""
+
+    serial: int
+    route: Route
+    row: SupplyRow
+    effective: int
+
+
+def chart_rows(campaign: Campaign, supply: SupplyTable,
+               nations: Iterable[str] | None = None) -> list[ChartRow]:
+    """The routes (of ``nations``, or all), numbered in file order, effective tonnage computed."""
+    keep = None if nations is None else set(nations)
+    return [ChartRow(i, r, supply.row(r.length), supply.effective(r.tonnage, r.length))
+            for i, r in enumerate(campaign.routes, start=1)
+            if keep is None or r.nation in keep]
+
+
+def check_entry(entry: Entry, library: Library) -> tuple[list[Problem], list[str]]:
+    """One campaign's problems and warnings beyond its file (for ``Ruleset.check``).
+
+    The file's own cross-references (unit types, bases, teams, the deal) are checked
+    when it is read (``schema.Campaign``), so that they come with every other problem.
+    """
+    return [], []

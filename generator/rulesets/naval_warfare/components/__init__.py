@@ -1,0 +1,1 @@
+"""Naval Warfare components: each module registers its components on ``COMPONENTS``."""

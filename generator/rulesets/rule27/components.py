@@ -1,0 +1,400 @@
+"""Rule 27's printed components: order of battle, manifest, counters, aids, overlay.
+
+Every number printed here comes from the tables in force (``tables/naval.yaml``, or the
+user's ``--tables``) or from the counters derived from the order of battle, so a changed
+table changes the cards, the counters and the calculator together.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter as Tally
+from typing import Any
+
+from generator.autofit import LabelFitter
+from generator.boardaids import (
+    BoardAids,
+    TrackSpec,
+    draw_hex_grid,
+    hex_grid,
+    render_board_aids,
+)
+from generator.canvasdoc import CanvasDoc
+from generator.dice import percent
+from generator.faces import face_piece
+from generator.grid import Grid, aligned
+from generator.layout import SafeBox, new_canvas, page_size, safe_box
+from generator.packets import Bookmark, Component
+from generator.pieces import Piece
+from generator.rulesets.base import Context, Rendered, sheet_component
+from generator.rulesets.rule27.bombing import Unit, allocation_order, fates
+from generator.rulesets.rule27.model import CounterView
+from generator.rulesets.rule27.pieces import FOLDER, counter_piece
+from generator.rulesets.rule27.registry import COMPONENTS
+from generator.rulesets.rule27.tables import NavalTables
+from generator.safetext import markup, text
+from generator.sprue import user_or_bundled
+from generator.strips import start_page
+from generator.units import MM
+
+ZONE_WORDS = {"adjacent": "its hex and every adjacent hex along a water route",
+              "hex": "its own hex only", "none": "none"}
+EXAMPLE_STACK = "8 NT, CL, DD"
+EXAMPLE_HITS = 3
+
+
+def _default(tables: NavalTables, key: str) -> str:
+    return " (DEFAULT)" if tables.is_default(key) else ""
+
+
+# -- order of battle and manifest ------------------------------------------------------
+
+
+def _strength_text(view: CounterView, strength: int) -> str:
+    return f"({strength})" if view.category == "CF" else str(strength)
+
+
+@COMPONENTS("oob")
+def oob(ctx: Context, side: str | None) -> Component:
+    """One side's order of battle: every counter, its ships and its ratings."""
+    assert side is not None
+    d = ctx.data
+    tables: NavalTables = d.tables
+    views: list[CounterView] = d.oob.counters[side]
+    doc = CanvasDoc(ctx.paper, f"Order of battle: {ctx.sides[side]}", d.foot)
+    doc.anchor(f"Order of battle: {ctx.sides[side]}")
+    doc.paragraph(markup("Order of battle: {side}", side=ctx.sides[side]), "h1")
+    assert d.scenario is not None
+    doc.paragraph(markup("{name}, {date}. Strength in parentheses is a carrier's damage "
+                         "strength and air capacity; the half side is what a CA, CL, DD or "
+                         "CVE shows once its hits reach half its strength (half rounded "
+                         "{round}).", name=d.scenario.name, date=str(d.scenario.date),
+                         round=tables.half_round), "body")
+    widths = [14 * MM, 10 * MM, 78 * MM, 15 * MM, 10 * MM, 12 * MM, 14 * MM, 37 * MM]
+    header = [["Piece", "Type", "Ships", "Strength", "AA", "Move", "Half side", "Force"]]
+    rows = []
+    for view in views:
+        half = (f"{_strength_text(view, tables.half_of(view.strength))} / "
+                f"{tables.half_aa_of(view.aa)}" if view.half else "-")
+        ships = ", ".join(view.names) + (f" (x{view.count})" if view.count > 1 else "")
+        rows.append([view.id, view.type, ships, _strength_text(view, view.strength),
+                     str(view.aa), str(view.move), half, view.force])
+    doc.grid(Grid(widths, header, rows, aligned(0, 8), wrap=frozenset({2, 7})))
+    return doc.component(f"oob:{side}", f"Order of battle: {ctx.sides[side]}",
+                         f"{side.upper()}-OOB-")
+
+
+def marker_pieces(side: str, side_name: str, ctx: Context) -> list[Piece]:
+    """Damage hits, Task Force and cargo markers for one side."""
+    d = ctx.data
+    tables: NavalTables = d.tables
+    faces = d.faces
+    fitter = LabelFitter()
+    pieces = []
+    for front in tables.markers.hit_fronts:
+        pieces.append(face_piece(faces["hit"], {"hits": front, "word": "HITS"},
+                                 f"hit.{side}.{front}", f"{front}/{front + 1} hits",
+                                 tables.markers.hits_each, "hit", fitter))
+    for number in range(1, tables.markers.task_forces + 1):
+        pieces.append(face_piece(faces["tf"], {"number": number, "side": side_name},
+                                 f"tf.{side}.{number}", f"TF {number}", 1, "tf", fitter))
+    for front in tables.markers.cargo_fronts:
+        pieces.append(face_piece(faces["cargo"], {"amount": front, "what": "RE"},
+                                 f"cargo.{side}.{front}", f"cargo {front}/{front + 1} RE",
+                                 tables.markers.cargo_each, "cargo", fitter))
+    return pieces
+
+
+def _manifest_rows(ctx: Context, side: str) -> list[list[str]]:
+    d = ctx.data
+    tables: NavalTables = d.tables
+    rows: list[list[str]] = []
+    views: list[CounterView] = d.oob.counters[side]
+    by_type = Tally[str]()
+    for view in views:
+        by_type[view.type] += view.count
+    for kind in tables.types:
+        if by_type[kind]:
+            sides = "2 (half back)" if tables.types[kind].half else "1"
+            rows.append([ctx.sides[side], f"{kind} counters", sides, str(by_type[kind])])
+    m = tables.markers
+    hit_kinds = ", ".join(f"{f}/{f + 1}" for f in m.hit_fronts)
+    rows.append([ctx.sides[side], f"damage hits ({hit_kinds})", "2",
+                 str(m.hits_each * len(m.hit_fronts))])
+    rows.append([ctx.sides[side], f"Task Force markers (TF 1-{m.task_forces})",
+                 "2 (unknown / known)", str(m.task_forces)])
+    rows.append([ctx.sides[side], f"cargo ({', '.join(f'{f}/{f + 1} RE' for f in m.cargo_fronts)})",
+                 "2", str(m.cargo_each * len(m.cargo_fronts))])
+    return rows
+
+
+@COMPONENTS("manifest")
+def manifest(ctx: Context, side: str | None) -> Component:
+    """How many pieces of each kind a side's sheets hold (for inventory at a club)."""
+    d = ctx.data
+    sides = [side] if side is not None else list(ctx.sides)
+    title = "Counter manifest" + (f": {ctx.sides[side]}" if side else "")
+    doc = CanvasDoc(ctx.paper, title, d.foot)
+    doc.anchor(title)
+    doc.paragraph(text(title), "h1")
+    doc.paragraph(markup("Counters are {size:.2f} mm ({inches:.3f} in) square. Count each "
+                         "kind after cutting; a club's box should hold these numbers. The "
+                         "marker mix is the tables' own{default}.",
+                         size=d.counter_size / MM, inches=d.counter_size / 72,
+                         default=_default(d.tables, "markers")), "body")
+    rows: list[list[str]] = []
+    total = 0
+    for one in sides:
+        side_rows = _manifest_rows(ctx, one)
+        rows.extend(side_rows)
+        total += sum(int(r[3]) for r in side_rows)
+    rows.append(["All", "pieces", "", str(total)])
+    doc.grid(Grid([50 * MM, 80 * MM, 30 * MM, 20 * MM],
+                  [["Side", "Piece", "Sides printed", "How many"]], rows, aligned(2, 4)))
+    doc.space(3)
+    doc.paragraph("Ship counters, piece by piece", "h2")
+    detail = []
+    for one in sides:
+        for view in d.oob.counters[one]:
+            detail.append([view.id, view.type, ", ".join(view.names), str(view.count)])
+    doc.grid(Grid([20 * MM, 12 * MM, 128 * MM, 20 * MM], [["Piece", "Type", "Ships", "How many"]],
+                  detail, aligned(3, 4), wrap=frozenset({2})))
+    key = f"manifest:{side}" if side else "manifest"
+    return doc.component(key, title, f"{(side or 'all').upper()}-Manifest-")
+
+
+@COMPONENTS("counters")
+def counters(ctx: Context, side: str | None) -> Rendered:
+    """One side's counters and markers on sheets (duplex backs per the user's options)."""
+    assert side is not None
+    d = ctx.data
+    fitter = LabelFitter()
+    pieces = [counter_piece(v, d.faces, d.tables, fitter) for v in d.oob.counters[side]]
+    if ctx.request.command != "class":
+        pieces += marker_pieces(side, ctx.sides[side], ctx)
+    sprue = user_or_bundled(ctx.options.sprue, FOLDER / "sprues" / "counters.yaml",
+                            "rule27/sprues/counters.yaml")
+    return sheet_component(ctx, pieces, sprue, f"counters:{side}",
+                           f"Counters: {ctx.sides[side]}", f"{side.upper()}-Counters-", d.foot)
+
+
+@COMPONENTS("rating")
+def rating(ctx: Context, arg: str | None) -> Component:
+    """How a class's Rule 27 rating follows from its facts, step by step."""
+    from generator.rulesets.rule27 import rating as rules_of
+
+    d = ctx.data
+    entry = d.rating
+    facts, model = entry.facts, entry.model
+    table = rules_of.rules()
+    view: CounterView = d.oob.counters["ship"][0]
+    title = f"Rule 27 rating: {model.name} class"
+    doc = CanvasDoc(ctx.paper, title, d.foot)
+    doc.anchor(title)
+    doc.paragraph(text(title), "h1")
+    rows: list[list[str]] = [["Rule 27 type", model.type]]
+    if facts is not None:
+        tubes = sum(m.mounts * m.tubes for m in facts.torpedoes)
+        rows += [
+            ["Gun score", f"guns x bore cubed / {table.gun_cube_divisor:g} = "
+                          f"{float(rules_of.gun_score(facts)):.2f}"],
+            ["Armour score", f"belt {facts.armor.belt_in:g} in + deck {facts.armor.deck_in:g} in"],
+            ["Torpedo score", f"{tubes} tubes x {table.torpedo_per_tube:g}"],
+        ]
+    rows += [["Points per ship", f"(guns + armour + torpedoes) / {table.points_per_strength:g} = "
+                                 f"{float(model.points):.2f}"],
+             ["AA points per ship", f"heavy AA and dual-purpose guns x bore / "
+                                    f"{table.aa_divisor:g} = {float(model.aa_points):.2f}"]]
+    if model.air_capacity is not None:
+        rows.append(["Air capacity per ship", f"aircraft / {table.aircraft_per_strength} = "
+                                              f"{model.air_capacity}"])
+    rows += [["Counter", f"{view.type}: {', '.join(view.names)}"],
+             ["Strength", f"{_strength_text(view, view.strength)} (sum of points rounded half "
+                          f"up, at least {table.minimum_strength.get(view.type, 1)})"],
+             ["AA", str(view.aa)], ["Movement", f"{view.move} sea boxes a naval step"],
+             ["Set by hand", ", ".join(entry.overrides) or "nothing"]]
+    doc.grid(Grid([45 * MM, 135 * MM], [["Step", "Value"]], rows, aligned(2, 2),
+                  wrap=frozenset({1})))
+    return doc.component("rating", title, "Rating-")
+
+
+# -- aids -------------------------------------------------------------------------------
+
+
+@COMPONENTS("track")
+def track(ctx: Context, arg: str | None) -> Component:
+    """The naval-step tracks: the movement phase's steps and the exploitation phase's."""
+    d = ctx.data
+    steps = d.tables.steps
+    tracks = [TrackSpec.model_validate(dict(
+                  label=f"Movement phase: naval steps ({steps.hours} hours each)",
+                  first=1, last=steps.movement, box="22mm",
+                  notes={i: f"{i * steps.hours} h" for i in range(1, steps.movement + 1)})),
+              TrackSpec.model_validate(dict(
+                  label=f"Exploitation phase: naval steps ({steps.hours} hours each)",
+                  first=1, last=steps.exploitation, box="22mm",
+                  notes={i: f"{i * steps.hours} h" for i in range(1, steps.exploitation + 1)}))]
+    aids = BoardAids(kind="board-aids", title="Naval steps", hexes=None, tracks=tracks,
+                     sea=None)
+    rendered = render_board_aids(aids, ctx.paper, d.foot, key="track", label="Track-")
+    return rendered.component
+
+
+@COMPONENTS("reference")
+def reference(ctx: Context, arg: str | None) -> Component:
+    """Movement, combat zones, counters and cargo, each a table built from the tables."""
+    d = ctx.data
+    tables: NavalTables = d.tables
+    doc = CanvasDoc(ctx.paper, "Naval reference", d.foot)
+    doc.anchor("Naval reference")
+    doc.paragraph("Naval reference", "h1")
+    s = tables.steps
+    rows = []
+    for kind, row in tables.types.items():
+        knots = tables.knots.get(row.move)
+        rows.append([kind, row.title, str(row.move), f"about {knots} kn" if knots else "",
+                     str(row.move * s.movement), str(row.move * s.exploitation)])
+    doc.section("Movement", markup(
+        "Sea boxes a counter may cross in one {hours}-hour naval step; movement left at "
+        "the end of a step is lost. The movement phase has {m} steps and the exploitation "
+        "phase {e}. Embarking, disembarking and replenishing each take a whole step. A "
+        "sea box is a hexagon {n} map hexes across.", hours=s.hours, m=s.movement,
+        e=s.exploitation, n=tables.sea_box_hexes),
+        Grid([14 * MM, 62 * MM, 24 * MM, 24 * MM, 28 * MM, 28 * MM],
+             [["Type", "Counter", "Boxes a step", "Speed", f"{s.movement} steps",
+               f"{s.exploitation} steps"]], rows, aligned(2, 6)))
+    zone_rows = [[kind, ZONE_WORDS[row.zone]] for kind, row in tables.types.items()
+                 if row.category == "SF"]
+    zone_rows.append([f"CD {tables.coast_defence_adjacent_from}+", ZONE_WORDS["adjacent"]])
+    zone_rows.append([f"CD 1-{tables.coast_defence_adjacent_from - 1}"
+                      if tables.coast_defence_adjacent_from > 2 else "CD 1", ZONE_WORDS["hex"]])
+    zone_rows.append(["all others", "none"])
+    doc.section("Naval combat zones",
+                "Where a ship or a coast defence (CD) holds a naval combat zone. At night "
+                "and in rough or stormy seas every zone shrinks by one hex, but never "
+                "below the hex the unit is in.",
+                Grid([30 * MM, 150 * MM], [["Unit", "Naval combat zone"]], zone_rows,
+                     aligned(2, 2)))
+    type_rows = []
+    for kind, row in tables.types.items():
+        low, high = row.ships
+        ships = str(low) if low == high else f"{low}-{high}"
+        if kind == "NT":
+            ships = "a mix"
+        means = {"SF": "combat, gunfire support and damage",
+                 "CF": "damage and air capacity (in parentheses)",
+                 "AF": "damage and cargo (1)", "NT": "damage and cargo (1)"}[row.category]
+        half = "flips at half strength in hits" if row.half else "one side"
+        type_rows.append([kind, row.category, ships, means, half])
+    doc.section("Counters", markup(
+        "Each hit of naval combat or bombing on an SF or CF takes one point of its "
+        "strength; it sinks when its hits reach its strength. A hit sinks an AF or an NT. "
+        "Half side: half the full strength, rounded {round}, and {aa}{default}; two halves "
+        "of one type with the same half strength and AA may combine into one full counter.",
+        round=tables.half_round, default=_default(tables, "half_aa"),
+        aa="the full AA" if tables.half_aa == "same" else "half the AA"),
+        Grid([14 * MM, 16 * MM, 18 * MM, 72 * MM, 60 * MM],
+             [["Type", "Category", "Ships", "Strength is", "Sides"]], type_rows,
+             aligned(4, 5), wrap=frozenset({3})))
+    c = tables.cargo
+    cargo_rows = [["SF (undamaged)", f"{c.sf_capacity_re} RE of non-c/m units without heavy "
+                   "equipment"],
+                  ["AF (LS, LC)", f"{c.af_capacity_re} RE each; several may combine"],
+                  ["NT", f"{c.nt_capacity_re} RE each; several may combine"],
+                  ["CF", "no cargo"],
+                  ["RE size doubled", ", ".join(c.doubled)]]
+    cargo_rows += [[f"{e.carriers} together", e.cargo] for e in c.examples]
+    costs = ", ".join(f"{kind} {mp}" for kind, mp in c.mp_per_step.items())
+    cargo_rows.append(["MPs of units aboard", f"{costs}: to embark, to disembark, and for each "
+                       "naval step or part of one aboard"])
+    doc.section("Cargo",
+                "Cargo goes by RE size. A sunk ship loses its cargo; a ship whose capacity "
+                "falls loses the cargo beyond what it can still carry; ships carrying one "
+                "item together lose what the survivors cannot carry.",
+                Grid([45 * MM, 135 * MM], [["Carrier", "Capacity"]], cargo_rows,
+                     aligned(2, 2), wrap=frozenset({1})))
+    return doc.component("reference", "Naval reference", "Ref-")
+
+
+@COMPONENTS("worksheet")
+def worksheet(ctx: Context, arg: str | None) -> Component:
+    """The bombing-hit allocation worksheet, with the text's example worked exactly."""
+    d = ctx.data
+    tables: NavalTables = d.tables
+    order = [c.id for c in tables.categories]
+    doc = CanvasDoc(ctx.paper, "Bombing hits", d.foot)
+    doc.anchor("Bombing-hit allocation worksheet")
+    doc.paragraph("Bombing-hit allocation worksheet", "h1")
+    doc.paragraph(markup(
+        "1. Write the number of bombing hits. 2. Go along the row: each category with a "
+        "ship still afloat in the stack takes one hit, in the order {order}. 3. For each "
+        "hit, number that category's afloat counters and roll to pick one at random; "
+        "write its number and the hit. 4. Start a new row until every hit is placed; "
+        "hits left when nothing floats are lost. A hit sinks an NT or AF; an SF or CF "
+        "sinks when its hits reach its strength, and a CA, CL, DD or CVE flips once they "
+        "reach half of it.", order=", ".join(order)), "body")
+    doc.space(2)
+    titles = {c.id: f"{c.id} ({c.title})" for c in tables.categories}
+    rows = [[f"Round {i}", *["" for _ in order]] for i in range(1, 9)]
+    doc.grid(Grid([25 * MM, *[38.75 * MM] * len(order)],
+                  [["Hits: ____", *[titles[c] for c in order]]], rows, aligned(1, 5)))
+    doc.space(3)
+    units = _example_units(tables)
+    steps = allocation_order(units, EXAMPLE_HITS, order)
+    doc.paragraph(markup("The text's example: {stack}, {hits} hits", stack=EXAMPLE_STACK,
+                         hits=EXAMPLE_HITS), "h2")
+    doc.paragraph(markup("The hits go to {steps}. Exact chances for each counter (strengths "
+                         "{strengths}{default}):",
+                         steps=", then ".join(steps),
+                         strengths=", ".join(f"{u.type} {u.strength}"
+                                             for u in dict.fromkeys(units)),
+                         default=_default(tables, "default_strength")), "body")
+    result = fates(units, EXAMPLE_HITS, order)
+    doc.grid(Grid([50 * MM, 30 * MM, 30 * MM, 30 * MM, 30 * MM],
+                  [["Counter", "How many", "Hit", "Flipped", "Sunk"]],
+                  [[f.unit.label, str(f.count), percent(f.hit, 1),
+                    percent(f.flipped, 1) if f.unit.half else "-", percent(f.sunk, 1)]
+                   for f in result], aligned(1, 5)))
+    return doc.component("worksheet", "Bombing-hit allocation worksheet", "Bomb-")
+
+
+def _example_units(tables: NavalTables) -> list[Unit]:
+    from generator.rulesets.rule27.bombing import parse_stack
+
+    return parse_stack(EXAMPLE_STACK, tables)
+
+
+# -- sea-box overlay --------------------------------------------------------------------
+
+
+def overlay_geometry(hex_size: float, tables: NavalTables, orientation: Any,
+                     area: SafeBox) -> Any:
+    """The sea-box grid on one page: hexes ``sea_box_hexes`` map hexes across."""
+    return hex_grid(area, tables.sea_box_hexes * hex_size, orientation)
+
+
+@COMPONENTS("overlay")
+def overlay(ctx: Context, arg: str | None) -> Component:
+    """The sea-box overlay at the map's hex size, in hairlines for transparency film."""
+    d = ctx.data
+    tables: NavalTables = d.tables
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, ctx.paper, "Sea-box overlay")
+    c.setPageSize(page_size(ctx.paper))
+    box = safe_box(ctx.paper)
+    flats = tables.sea_box_hexes * d.hex
+    notes = [f"Map hexes {d.hex / MM:.4g} mm across the flats; a sea box is "
+             f"{tables.sea_box_hexes} hexes: {flats / MM:.4g} mm ({flats / 72:.4g} in) across "
+             "the flats.",
+             "Print at 100 % on transparency film (check the calibration bars) and lay it "
+             "over the sea zones."]
+    top, floor = start_page(c, box, "Sea-box overlay", d.foot, notes)
+    area = SafeBox(box.x, floor, box.width, top - floor)
+    orientation = d.scenario.hex_orientation if d.scenario is not None else "flat"
+    grid = overlay_geometry(d.hex, tables, orientation, area)
+    draw_hex_grid(c, grid, thin=True, numbers=False)
+    c.showPage()
+    c.save()
+    return Component("overlay", "Sea-box overlay", "Overlay-", buffer.getvalue(), 1,
+                     [Bookmark("Sea-box overlay", 0)])
+

@@ -1,0 +1,137 @@
+"""Counters and markers as pieces: faces from ``faces/counters.yaml`` at the counter size.
+
+The faces are laid out for a 1/2 in counter. Any other size scales every box inside the
+safe zone (the 1 mm margin stays 1 mm) and every preferred type size with the counter;
+floors stay where they are, so a counter too small for its numbers is caught before
+anything is drawn (``fit_problems``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+
+from generator import fonts
+from generator.autofit import LabelFitter, fit_label
+from generator.faces import FONTS, FaceField, FaceLayout, face_piece, fill_template, load_faces
+from generator.pieces import Piece
+from generator.rulesets.rule27.model import CounterView
+from generator.rulesets.rule27.tables import NavalTables
+
+FOLDER = Path(__file__).parent
+FACES = FOLDER / "faces" / "counters.yaml"
+FILLS = {"UK": "#c5d0dc", "AU": "#c5d0dc", "IT": "#cfd8b4", "FR": "#d9cfe6", "DE": "#c9c9c9",
+         "US": "#d6e4c3", "JP": "#ecd2c4"}
+"""Counter ground by navy (any other: the layout's default)."""
+BACK_FILLS = {"UK": "#e9eef3", "AU": "#e9eef3", "IT": "#eef2e0"}
+
+
+@cache
+def bundled_faces() -> dict[str, FaceLayout]:
+    """The bundled face layouts (read once)."""
+    return load_faces(FACES, "rule27/faces/counters.yaml")
+
+
+def _scale_field(f: FaceField, k: float, safe: float) -> FaceField:
+    def at(v: float) -> float:
+        return safe + (v - safe) * k
+
+    changes = {"y": at(f.y), "height": f.height * k, "font_size": f.font_size * k,
+               "radius": f.radius * k}
+    if f.icon != "bar":
+        changes.update(x=at(f.x), width=f.width * k)
+    if f.icon == "bar" and f.y < safe:  # a bar on the edge stays on the edge
+        changes["y"] = f.y
+    changes["font_size"] = min(96.0, max(2.0, changes["font_size"]))
+    return f.model_copy(update=changes)
+
+
+def scaled(layout: FaceLayout, size: float, round_: str | None = None) -> FaceLayout:
+    """The layout for a square counter ``size`` points wide (and the back's rounding)."""
+    base = layout.size[0]
+    safe = layout.safe
+    k = (size - 2 * safe) / (base - 2 * safe)
+    back = layout.back
+    if back is not None:
+        add = [_scale_field(f, k, safe) for f in back.add]
+        update: dict[str, object] = {"add": add}
+        if round_ is not None:
+            update["round"] = round_
+        back = back.model_copy(update=update)
+    return layout.model_copy(update={"size": (size, size),
+                                     "fields": [_scale_field(f, k, safe) for f in layout.fields],
+                                     "back": back})
+
+
+def layouts(size: float, tables: NavalTables) -> dict[str, FaceLayout]:
+    """Every face at the counter size, the half side rounded as the tables say."""
+    return {name: scaled(layout, size, tables.half_round)
+            for name, layout in bundled_faces().items()}
+
+
+def _line_height(font: str) -> float:
+    fonts.register()
+    return float(pdfmetrics.getAscent(font, 1.0) - pdfmetrics.getDescent(font, 1.0))
+
+
+def fit_problems(layout: FaceLayout, values: Mapping[str, object]) -> list[str]:
+    """Texts of the layout that may not be abbreviated and do not fit at their floor."""
+    out = []
+    merged = {**layout.defaults, **values}
+    for f in layout.fields:
+        if f.text is None or f.abbreviate:
+            continue
+        text = fill_template(f.text, merged)  # type: ignore[arg-type]
+        font = FONTS[f.font]
+        room = f.height / _line_height(font)
+        size = min(f.font_size, room)
+        if room < f.floor or fit_label(text, font, size, f.width, floor=f.floor,
+                                       abbreviate=False).failed:
+            out.append(text)
+    return out
+
+
+def counter_values(view: CounterView) -> dict[str, object]:
+    """What one counter's face shows."""
+    names = view.names
+    joined = " / ".join(names)
+    if len(names) > 2:
+        # A flotilla: its own name (when the data gives one) over its ships' names.
+        named = view.label != joined
+        first = view.label if named else names[0]
+        second = ", ".join(names if named else names[1:])
+    elif len(names) == 2:
+        first, second = names
+    else:
+        first, second = names[0], ""
+    values: dict[str, object] = {"type": view.type, "name1": first, "name2": second,
+                                 "strength": view.strength, "aa": view.aa, "move": view.move}
+    if view.category == "CF":
+        values.update(open="(", close=")")
+    if view.nation in FILLS:
+        values["fill"] = FILLS[view.nation]
+    if view.half and view.nation in BACK_FILLS:
+        values["back_fill"] = BACK_FILLS[view.nation]
+    return values
+
+
+def counter_piece(view: CounterView, faces: Mapping[str, FaceLayout], tables: NavalTables,
+                  fitter: LabelFitter) -> Piece:
+    """One counter line of the order of battle as a piece (``count`` copies)."""
+    layout = faces["ship-half" if view.half else "ship"]
+    values = counter_values(view)
+    if view.half and "back_fill" in values and layout.back is not None:
+        layout = layout.model_copy(update={"back": layout.back.model_copy(update={
+            "set": {**layout.back.set, "fill": values["back_fill"]}})})
+    if view.half and tables.half_aa == "half" and layout.back is not None:
+        extra = dict(layout.back.__pydantic_extra__ or {})
+        extra["aa"] = ("half", 0)
+        back = layout.back.model_copy()
+        object.__setattr__(back, "__pydantic_extra__", extra)
+        layout = layout.model_copy(update={"back": back})
+    title = f"{view.type} {' / '.join(view.names)}"
+    return face_piece(layout, values, f"counter.{view.id}", title, view.count,  # type: ignore[arg-type]
+                      "half" if view.half else "single", fitter)

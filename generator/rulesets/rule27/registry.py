@@ -1,0 +1,9 @@
+"""The Rule 27 component registry.
+
+It sits apart from ``__init__`` so that every component module can register itself
+without importing the ruleset class.
+"""
+
+from generator.rulesets.base import Components
+
+COMPONENTS = Components()

@@ -1,0 +1,948 @@
+"""Ship classes in and out of spreadsheets (``quarterdeck import`` / ``export classes``).
+
+A sheet is a table whose first row names fields of the shared class model
+(``generator.shipclass.ShipClass``) as dotted paths: ``name``, ``armor.belt_in``,
+``guns.0.bore_in``, ``ships.name``. Rows with the same ``id`` are one class (an empty
+``id`` continues the class above); ``ships.<field>`` columns give one ship per row, and
+``ships.N.<field>`` columns give several ships on one row. A header may name a unit,
+``length (m)`` or ``armor.belt (mm)``, and the values are converted to the field's own
+unit (``length_ft``, ``belt_in``) through ``generator.units``. A list of texts
+(``sources``, ``unverified``, ``ships.aka``) is one cell, a line for each entry; anything
+deeper (``ratings``, ``ships.fits``) is a cell of YAML such as
+``{surface-action: {fire_control: advanced}}``. A cell holding ``""`` is the empty text.
+
+Every cell is untrusted: the file, the rows, the columns and each cell's text are bounded,
+merged cells and formulas are refused, and every problem is reported at its cell
+(``ships.xlsx:Sheet1!C14`` or ``ships.csv:14:3``), all at once, before anything is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import enum
+import io
+import math
+import re
+import types
+import typing
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel
+
+from generator.errors import DataError, Problem, UsageError
+from generator.shipclass import ShipClass, cross_check, derivers, unknown_rulesets
+from generator.suggest import did_you_mean
+from generator.units import QUANTITIES, convert, unit_kind
+from generator.validation import describe, validate
+from generator.yamlsource import Loc, SourceDoc
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+"""Largest spreadsheet read (a whole navy's classes is well under 1 MB)."""
+MAX_UNPACKED_BYTES = 200 * 1024 * 1024
+"""Largest total of the parts inside an .xlsx (a zip), so a zip bomb is refused unread."""
+MAX_ROWS = 10_000
+"""Most data rows (one per ship: every navy of the war fits several times over)."""
+MAX_COLUMNS = 500
+"""Most columns."""
+MAX_CELL_CHARS = 50_000
+"""Longest cell text (the longest list of texts: 40 sources of 1000 characters)."""
+EMPTY_TEXT = '""'
+"""A cell holding this is the empty text (an empty cell is no value at all)."""
+ROW_LIST = "ships"
+"""The one list whose items may be given a row each (``ships.name``)."""
+FORMULA_START = ("=", "+", "-", "@")
+"""What a spreadsheet program might read as a formula: such text is written after a '."""
+
+Cell = str | int | float | bool | dt.date | dt.datetime | None
+
+
+@dataclass(frozen=True, order=True)
+class CellProblem(Problem):
+    """A problem located at a worksheet cell: ``file:Sheet!C14: path: message``."""
+
+    sheet: str = ""
+
+    def __str__(self) -> str:
+        from openpyxl.utils import get_column_letter
+
+        where = f"{self.file}:{self.sheet}"
+        if self.line:
+            where += f"!{get_column_letter(max(self.column, 1))}{self.line}"
+        text = f"{where}:{f' {self.path}:' if self.path else ''} {self.message}"
+        return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                       for ch in text)
+
+
+@dataclass
+class Table:
+    """A read sheet: the header cells and the data rows, each cell with its place."""
+
+    display: str
+    sheet: str | None
+    header: dict[int, Cell] = field(default_factory=dict)
+    rows: list[tuple[int, dict[int, Cell]]] = field(default_factory=list)
+    refused: set[str] = field(default_factory=set)
+    """Field paths (as written, unit left out) of header cells already refused: the
+    values they would have given are not reported missing as well."""
+
+    def problem(self, row: int, column: int, path: str, message: str) -> Problem:
+        """A problem at one cell (row and column 1-based; 0 for the whole sheet)."""
+        if self.sheet is None:
+            return Problem(self.display, row, column, path, message)
+        return CellProblem(self.display, row, column, path, message, self.sheet)
+
+
+# --- reading ---------------------------------------------------------------------------
+
+def read_table(path: Path, display: str | None = None) -> Table:
+    """Read a .csv or .xlsx file's first sheet, bounded; raise every problem at once.
+
+    Raises:
+        UsageError: Not a .csv or .xlsx file, or no such file.
+        DataError: The file is too big, merged cells, formulas, too many rows or columns.
+
+    """
+    shown = display or str(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise UsageError(f"{shown}: found a '{suffix or 'nameless'}' file, expected a .csv "
+                         "or .xlsx spreadsheet")
+    if not path.is_file():
+        raise UsageError(f"{shown}: found no such file, expected a .csv or .xlsx spreadsheet")
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise DataError([Problem(shown, 0, 0, "", f"found a file of {size / 1e6:.1f} MB, "
+                                 f"expected a spreadsheet of at most "
+                                 f"{MAX_FILE_BYTES // (1024 * 1024)} MB")])
+    return _read_csv(path, shown) if suffix == ".csv" else _read_xlsx(path, shown)
+
+
+def _read_csv(path: Path, shown: str) -> Table:
+    table = Table(shown, None)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError([Problem(shown, 0, 0, "", f"found bytes that are not UTF-8 at byte "
+                                 f"{exc.start}, expected a UTF-8 CSV file (save it as "
+                                 "'CSV UTF-8')")]) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    problems: list[Problem] = []
+    start = 1
+    try:
+        for number, record in enumerate(reader):
+            if number > MAX_ROWS:
+                raise DataError([table.problem(start, 1, "", f"found more than {MAX_ROWS} "
+                                               f"rows, expected at most {MAX_ROWS} rows of "
+                                               "classes and ships (split the file)")])
+            if len(record) > MAX_COLUMNS:
+                problems.append(table.problem(start, MAX_COLUMNS + 1, "", f"found "
+                                              f"{len(record)} columns, expected at most "
+                                              f"{MAX_COLUMNS}"))
+                record = record[:MAX_COLUMNS]
+            cells: dict[int, Cell] = {i + 1: v for i, v in enumerate(record) if v.strip()}
+            if number == 0:
+                table.header = cells
+            elif cells:
+                table.rows.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise DataError([table.problem(reader.line_num, 1, "", f"found unreadable CSV "
+                                       f"({exc}), expected comma-separated values")]) from None
+    if problems:
+        raise DataError(problems)
+    return table
+
+
+def _read_xlsx(path: Path, shown: str) -> Table:
+    import openpyxl
+    from openpyxl.utils import get_column_letter
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DataError([Problem(shown, 0, 0, "", f"found a file that is not an .xlsx "
+                                 f"workbook ({str(exc)[:80]}), expected an Excel .xlsx "
+                                 "file")]) from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise DataError([Problem(shown, 0, 0, "", f"found {unpacked / 1e6:.0f} MB inside the "
+                                 f"workbook, expected at most "
+                                 f"{MAX_UNPACKED_BYTES // (1024 * 1024)} MB")])
+    # First pass streams the sheet (read-only) so a huge one is refused before it is
+    # loaded; the second loads it whole, which is what sees merged cells.
+    try:
+        streamed = openpyxl.load_workbook(path, read_only=True, data_only=False)
+    except Exception as exc:  # openpyxl raises many kinds for a broken workbook
+        raise DataError([Problem(shown, 0, 0, "", f"found an unreadable workbook "
+                                 f"({type(exc).__name__}: {str(exc)[:80]}), expected an "
+                                 "Excel .xlsx file")]) from None
+    try:
+        sheet = streamed.worksheets[0]
+        table = Table(shown, sheet.title)
+        declared_rows = sheet.max_row or 0
+        if declared_rows > MAX_ROWS + 1:
+            raise DataError([table.problem(MAX_ROWS + 2, 1, "", f"found {declared_rows} rows, "
+                                           f"expected at most {MAX_ROWS} rows of classes and "
+                                           "ships after the header (split the sheet)")])
+        if (sheet.max_column or 0) > MAX_COLUMNS:
+            raise DataError([table.problem(1, MAX_COLUMNS + 1, "", f"found {sheet.max_column} "
+                                           f"columns, expected at most {MAX_COLUMNS}")])
+        for count, _ in enumerate(sheet.iter_rows(values_only=True)):
+            if count > MAX_ROWS:  # the sheet's own size record may understate it
+                raise DataError([table.problem(count + 1, 1, "", f"found more than "
+                                               f"{MAX_ROWS} rows, expected at most {MAX_ROWS} "
+                                               "rows of classes and ships after the header")])
+    finally:
+        streamed.close()
+    book = openpyxl.load_workbook(path, data_only=False)
+    sheet = book.worksheets[0]
+    problems: list[Problem] = []
+    for merged in sorted(sheet.merged_cells.ranges, key=lambda r: (r.min_row, r.min_col)):
+        problems.append(table.problem(merged.min_row, merged.min_col, "", f"found merged "
+                                      f"cells {merged.coord}, expected one value in each "
+                                      "cell (unmerge them)"))
+    for row in sheet.iter_rows(max_col=MAX_COLUMNS):
+        cells: dict[int, Cell] = {}
+        for cell in row:
+            value = cell.value
+            if value is None or (isinstance(value, str) and not value.strip()):
+                continue
+            if cell.data_type == "f":
+                formula = str(value) if not hasattr(value, "text") else str(value.text)
+                problems.append(table.problem(cell.row, cell.column, "", f"found the formula "
+                                              f"{describe(formula)}, expected a value (paste "
+                                              "the values instead)"))
+                continue
+            if not isinstance(value, str | int | float | bool | dt.date | dt.datetime):
+                problems.append(table.problem(cell.row, cell.column, "", f"found "
+                                              f"{type(value).__name__} in cell "
+                                              f"{get_column_letter(cell.column)}{cell.row}, "
+                                              "expected text, a number or a date"))
+                continue
+            cells[cell.column] = value
+        if row and row[0].row == 1:
+            table.header = cells
+        elif cells:
+            table.rows.append((row[0].row, cells))
+    if problems:
+        raise DataError(problems)
+    return table
+
+
+# --- the header: which field each column fills ------------------------------------------
+
+HEADER = re.compile(r"^\s*(?P<path>[A-Za-z_][\w.\-]*?)\s*(?:\((?P<unit>[^()]*)\))?\s*$")
+
+
+@dataclass(frozen=True)
+class Column:
+    """What one column fills."""
+
+    column: int
+    path: tuple[str | int, ...]
+    """Field path; for a per-row list it holds no index after ``ships``."""
+    annotation: Any
+    shape: Literal["value", "lines", "yaml"]
+    unit: str | None = None
+    """The header's unit, converted to ``field_unit``."""
+    field_unit: str | None = None
+
+
+def _unwrap(annotation: Any) -> Any:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _fields(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's fields by the key a file uses (alias where set)."""
+    return {info.alias or name: info for name, info in model.model_fields.items()}
+
+
+def _list_item(annotation: Any) -> Any:
+    return _unwrap(typing.get_args(annotation)[0]) if typing.get_args(annotation) else Any
+
+
+def _max_items(info: Any) -> int:
+    return min((getattr(m, "max_length", None) or 10**6 for m in info.metadata), default=10**6)
+
+
+def _shape(annotation: Any, nested_in_row: bool) -> Literal["value", "lines", "yaml"] | None:
+    """How a value of this type sits in one cell; None when it spans several columns."""
+    annotation = _unwrap(annotation)
+    if typing.get_origin(annotation) is dict:
+        return "yaml"
+    if typing.get_origin(annotation) is list:
+        item = _list_item(annotation)
+        if _is_model(item):
+            return "yaml" if nested_in_row else None
+        return "lines"
+    if _is_model(annotation):
+        return "yaml" if nested_in_row else None
+    return "value"
+
+
+def _field_unit(key: str) -> str | None:
+    suffix = key.rsplit("_", 1)[-1] if "_" in key else ""
+    return suffix if unit_kind(suffix) else None
+
+
+def parse_header(table: Table) -> tuple[list[Column], list[Problem]]:
+    """The columns the header names, and a located problem for every header cell it cannot use."""
+    columns: list[Column] = []
+    problems: list[Problem] = []
+    used_columns = {c for _, cells in table.rows for c in cells}
+    for col in sorted(set(table.header) | used_columns):
+        text = table.header.get(col)
+        if text is None:
+            problems.append(table.problem(1, col, "", "found an empty header above values, "
+                                          "expected the field the column fills, such as "
+                                          "'name' or 'length (m)'"))
+            continue
+        column, problem = _column(table, col, str(text))
+        if problem is not None:
+            problems.append(problem)
+            written = HEADER.match(str(text))
+            if written is not None:
+                table.refused.add(written.group("path"))
+        elif column is not None:
+            columns.append(column)
+    seen: dict[tuple[Any, ...], int] = {}
+    from openpyxl.utils import get_column_letter
+
+    for column in columns:
+        if column.path in seen:
+            problems.append(table.problem(1, column.column, _dotted(column.path), f"found the "
+                                          f"field again (also column "
+                                          f"{get_column_letter(seen[column.path])}), expected "
+                                          "each field in one column"))
+        seen.setdefault(column.path, column.column)
+    problems += _missing_columns(table, columns)
+    return columns, problems
+
+
+def _dotted(path: Iterable[str | int]) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _column(table: Table, col: int, text: str) -> tuple[Column | None, Problem | None]:
+    match = HEADER.match(text)
+    if match is None or len(text) > 200:
+        return None, table.problem(1, col, "", f"found the header {describe(text)}, expected a "
+                                   "field path such as 'name', 'guns.0.bore_in' or "
+                                   "'length (m)'")
+    parts = match.group("path").split(".")
+    unit = match.group("unit").strip() if match.group("unit") is not None else None
+    model: Any = ShipClass
+    path: list[str | int] = []
+    in_row = False
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if not _is_model(model):
+            return None, table.problem(1, col, _dotted(path), f"found '{part}' after "
+                                       f"'{_dotted(path)}', expected nothing more (it holds "
+                                       "one value)")
+        fields = _fields(model)
+        key, info = part, fields.get(part)
+        if info is None and last and unit is not None:
+            key = next((k for k in fields if k.startswith(part + "_") and _field_unit(k)), part)
+            info = fields.get(key)
+        if info is None:
+            choices = [k.rsplit("_", 1)[0] if _field_unit(k) else k for k in fields]
+            return None, table.problem(1, col, _dotted([*path, part]), f"found unknown field "
+                                       f"'{part}', expected one of "
+                                       f"{', '.join(dict.fromkeys(fields))}"
+                                       f"{did_you_mean(part, [*fields, *choices])}")
+        path.append(key)
+        annotation = _unwrap(info.annotation)
+        if last:
+            break
+        if typing.get_origin(annotation) is list and _is_model(_list_item(annotation)):
+            following = parts[i + 1]
+            if following.isdigit():
+                index = int(following)
+                if index >= _max_items(info):
+                    return None, table.problem(1, col, _dotted(path), f"found item {index}, "
+                                               f"expected at most {_max_items(info)} items "
+                                               f"(0-{_max_items(info) - 1})")
+                path.append(index)
+                parts_left = parts[i + 2:]
+                if not parts_left:
+                    return None, table.problem(1, col, _dotted(path), "found an item with no "
+                                               f"field, expected e.g. '{_dotted(path)}."
+                                               f"{next(iter(_fields(_list_item(annotation))))}'")
+                rest = ".".join(parts_left)
+                inner, problem = _column_in(table, col, _list_item(annotation), rest, unit,
+                                            tuple(path), in_row)
+                return inner, problem
+            if key != ROW_LIST or path != [ROW_LIST]:
+                return None, table.problem(1, col, _dotted(path), f"found no item number, "
+                                           f"expected one such as '{_dotted(path)}.0."
+                                           f"{following}' (only ships may take a row each)")
+            in_row = True
+            model = _list_item(annotation)
+            continue
+        model = annotation
+    return _finish(table, col, tuple(path), annotation, unit, in_row)
+
+
+def _column_in(table: Table, col: int, model: Any, rest: str, unit: str | None,
+               prefix: tuple[str | int, ...], in_row: bool) -> tuple[Column | None,
+                                                                    Problem | None]:
+    """Resolve the rest of a header inside a list item (``guns.0.`` + ``bore (mm)``)."""
+    sub = Table(table.display, table.sheet, {col: rest + (f" ({unit})" if unit else "")})
+    column, problem = _resolve_from(sub, col, model, rest, unit)
+    if problem is not None:
+        # Report the whole path, not the part after the index.
+        return None, table.problem(1, col, _dotted([*prefix, *problem.path.split(".")])
+                                   if problem.path else _dotted(prefix), problem.message)
+    assert column is not None
+    shape = column.shape
+    if in_row and shape != "value":
+        shape = "yaml" if shape is None else shape
+    return Column(col, (*prefix, *column.path), column.annotation, shape, column.unit,
+                  column.field_unit), None
+
+
+def _resolve_from(table: Table, col: int, model: Any, rest: str,
+                  unit: str | None) -> tuple[Column | None, Problem | None]:
+    parts = rest.split(".")
+    path: list[str | int] = []
+    annotation: Any = model
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if not _is_model(annotation):
+            return None, table.problem(1, col, _dotted(path), f"found '{part}', expected "
+                                       "nothing more (the field holds one value)")
+        fields = _fields(annotation)
+        key, info = part, fields.get(part)
+        if info is None and last and unit is not None:
+            key = next((k for k in fields if k.startswith(part + "_") and _field_unit(k)), part)
+            info = fields.get(key)
+        if info is None:
+            return None, table.problem(1, col, _dotted([*path, part]), f"found unknown field "
+                                       f"'{part}', expected one of {', '.join(fields)}"
+                                       f"{did_you_mean(part, list(fields))}")
+        path.append(key)
+        annotation = _unwrap(info.annotation)
+        if not last and not _is_model(annotation):
+            return None, table.problem(1, col, _dotted(path), f"found '{parts[i + 1]}' after "
+                                       "it, expected nothing more (it holds one value or a "
+                                       "cell of YAML)")
+    return _finish(table, col, tuple(path), annotation, unit, True)
+
+
+def _finish(table: Table, col: int, path: tuple[str | int, ...], annotation: Any,
+            unit: str | None, in_row: bool) -> tuple[Column | None, Problem | None]:
+    shape = _shape(annotation, in_row)
+    if shape is None:
+        example = next(iter(_fields(_list_item(annotation) if typing.get_origin(annotation)
+                                    is list else annotation)))
+        index = ".0" if typing.get_origin(annotation) is list else ""
+        return None, table.problem(1, col, _dotted(path), f"found a field that holds several "
+                                   f"values, expected one of its fields, e.g. "
+                                   f"'{_dotted(path)}{index}.{example}'")
+    own = _field_unit(str(path[-1]))
+    if unit is None:
+        return Column(col, path, annotation, shape), None
+    kind = unit_kind(own) if own else None
+    if kind is None:
+        return None, table.problem(1, col, _dotted(path), f"found the unit '{unit}', expected "
+                                   "no unit: the field is not a length, mass or speed")
+    if unit_kind(unit) != kind:
+        return None, table.problem(1, col, _dotted(path), f"found the unit '{unit}', expected "
+                                   f"a {kind} unit: {', '.join(QUANTITIES[kind])}"
+                                   f"{did_you_mean(unit, QUANTITIES[kind])}")
+    return Column(col, path, annotation, shape, unit, own), None
+
+
+def _refused(table: Table, path: str) -> bool:
+    """Whether a problem at ``path`` follows from a header cell already refused."""
+    return any(path.startswith(prefix) for prefix in table.refused)
+
+
+def _missing_columns(table: Table, columns: list[Column]) -> list[Problem]:
+    """One problem per required top-level field no column fills (``id`` first)."""
+    filled = {c.path[0] for c in columns}
+    problems = []
+    for key, info in _fields(ShipClass).items():
+        if _refused(table, key):
+            continue
+        if info.is_required() and key not in filled and key != "kind":
+            hint = f" or '{key.rsplit('_', 1)[0]} (unit)'" if _field_unit(key) else ""
+            table.refused.add(key)  # each row need not say it lacks the value too
+            problems.append(table.problem(1, 1, key, f"found no column, expected a header "
+                                          f"'{key}'{hint} (required)"))
+    return problems
+
+
+# --- cells to values -------------------------------------------------------------------
+
+def _cell_value(value: Cell, column: Column) -> Any:
+    """A cell as the field's type, or as found (validation then says what is wrong)."""
+    target = _unwrap(column.annotation)
+    if column.shape == "lines":
+        text = _as_text(value)
+        return [line.rstrip("\r") for line in text.split("\n")] if text else []
+    if target is bool:
+        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "false",
+                                                               "no", "0"):
+            return value.strip().lower() in ("true", "yes", "1")
+        return value
+    if target in (int, float):
+        number: Any = value
+        if isinstance(value, str):
+            text = value.strip()
+            # Thousands separators only ("1,600"): "4,5" is not read as 45.
+            if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", text):
+                text = text.replace(",", "")
+            try:
+                number = float(text)
+            except ValueError:
+                return value
+        if isinstance(number, bool) or not isinstance(number, int | float):
+            return value
+        if not math.isfinite(number):
+            return value
+        if column.unit is not None and column.field_unit not in (None, column.unit):
+            number = convert(number, column.unit, column.field_unit)
+            number = round(number) if target is int else round(number, 2)
+        if target is int:
+            return int(number) if float(number).is_integer() else number
+        return float(number)
+    if target is dt.date:
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, str) and re.fullmatch(r"\s*\d{4}-\d\d-\d\d\s*", value):
+            try:
+                return dt.date.fromisoformat(value.strip())
+            except ValueError:
+                return value
+        return value
+    # Text, a choice (enum, Literal) or anything else: the cell's text.
+    return _as_text(value)
+
+
+def _as_text(value: Cell) -> str:
+    if isinstance(value, str):
+        if value == EMPTY_TEXT:
+            return ""
+        if len(value) > 1 and value[0] == "'" and value[1] in FORMULA_START:
+            return value[1:]
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _yaml_cell(text: str, display: str) -> tuple[Any, str | None]:
+    """A cell of YAML read through the safe loader (no tags, bounded), or why not."""
+    from generator.yamlsource import _Builder, _Loader, _TooBig
+
+    doc = SourceDoc(Path(display), display, None)
+    try:
+        loader = _Loader(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        builder = _Builder(doc, loader)
+        data = builder.build(node, ())
+    except yaml.YAMLError as exc:
+        reason = getattr(exc, "problem", None) or "syntax error"
+        return None, f"found YAML that cannot be read ({reason}), expected YAML such as " \
+                     "{key: value} or [a, b]"
+    except _TooBig:
+        return None, "found too many values, expected a small YAML value"
+    if builder.problems:
+        return None, builder.problems[0].message
+    return data, None
+
+
+# --- rows to classes -------------------------------------------------------------------
+
+@dataclass
+class Imported:
+    """One class read from the sheet: its data, where each value came from, its model."""
+
+    class_id: str
+    row: int
+    doc: SourceDoc
+    model: ShipClass | None = None
+    refused: set[str] = field(default_factory=set)
+    """Paths of cells already refused (validation need not say they are missing)."""
+    gaps: bool = False
+    """Numbered items left out: the class is not validated (its numbers would shift)."""
+
+
+def _set(target: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
+    """Put ``value`` at ``path``, making mappings and (sparse, indexed) lists on the way."""
+    node: Any = target
+    for part, following in zip(path, path[1:], strict=False):
+        if isinstance(part, int):
+            node = node.setdefault(part, {})
+        else:
+            node = node.setdefault(part, {} if not isinstance(following, int) else {})
+    node[path[-1]] = value
+
+
+def _lists(value: Any, loc: Loc = (), gaps: list[tuple[Loc, int]] | None = None) -> Any:
+    """Lists kept as ``{index: item}`` while reading turned into lists, in index order.
+
+    An item number left out (``guns.2`` given, ``guns.1`` not) is noted in ``gaps``.
+    """
+    if isinstance(value, dict):
+        if value and all(isinstance(k, int) for k in value):
+            for expected, index in enumerate(sorted(value)):
+                if index != expected and gaps is not None:
+                    gaps.append(((*loc, index), expected))
+                    break
+            return [_lists(value[k], (*loc, k), gaps) for k in sorted(value)]
+        return {k: _lists(v, (*loc, k), gaps) for k, v in value.items()}
+    return value
+
+
+def classes_from(table: Table, columns: list[Column]) -> tuple[list[Imported], list[Problem]]:
+    """Group rows into classes by ``id`` and build each class's data with cell positions."""
+    problems: list[Problem] = []
+    by_path = {c.path: c for c in columns}
+    id_column = by_path.get(("id",))
+    groups: dict[str, list[tuple[int, dict[int, Cell]]]] = {}
+    current: str | None = None
+    for row, cells in table.rows:
+        found = cells.get(id_column.column) if id_column else None
+        if found is not None:
+            current = _as_text(found).strip()
+        if current is None:
+            problems.append(table.problem(row, id_column.column if id_column else 1, "id",
+                                          "found nothing, expected the class id (later rows "
+                                          "of a class may leave it empty)"))
+            continue
+        groups.setdefault(current, []).append((row, cells))
+    imported = []
+    for class_id, rows in groups.items():
+        item, faults = _one_class(table, class_id, rows, columns)
+        imported.append(item)
+        problems += faults
+    return imported, problems
+
+
+def _one_class(table: Table, class_id: str, rows: list[tuple[int, dict[int, Cell]]],
+               columns: list[Column]) -> tuple[Imported, list[Problem]]:
+    problems: list[Problem] = []
+    refused: set[str] = set()
+    data: dict[str, Any] = {"kind": "ship-class"}
+    marks: dict[Loc, tuple[int, int]] = {(): (rows[0][0], 1)}
+    given: dict[tuple[str | int, ...], tuple[Any, int]] = {}
+    ship_index = -1
+    for row, cells in rows:
+        row_ship = any(c.path[0] == ROW_LIST and not isinstance(c.path[1], int)
+                       and c.column in cells for c in columns)
+        if row_ship:
+            ship_index += 1
+        for column in columns:
+            if column.column not in cells:
+                continue
+            raw = cells[column.column]
+            if isinstance(raw, str) and len(raw) > MAX_CELL_CHARS:
+                problems.append(table.problem(row, column.column, _dotted(column.path),
+                                              f"found {len(raw)} characters, expected at "
+                                              f"most {MAX_CELL_CHARS} in a cell"))
+                refused.add(_dotted(column.path))
+                continue
+            path = column.path
+            if path[0] == ROW_LIST and not isinstance(path[1], int):
+                path = (ROW_LIST, ship_index, *path[1:])
+            if column.shape == "yaml":
+                value, why = _yaml_cell(_as_text(raw), table.display)
+                if why is not None:
+                    problems.append(table.problem(row, column.column, _dotted(path), why))
+                    refused.add(_dotted(path))
+                    continue
+            else:
+                value = _cell_value(raw, column)
+            if path in given:
+                if given[path][0] != value:
+                    problems.append(table.problem(row, column.column, _dotted(path), f"found "
+                                                  f"{describe(value)}, expected "
+                                                  f"{describe(given[path][0])} as in row "
+                                                  f"{given[path][1]} (or an empty cell)"))
+                continue
+            given[path] = (value, row)
+            _set(data, path, value)
+            marks[path] = (row, column.column)
+            for i in range(1, len(path)):
+                marks.setdefault(path[:i], (row, column.column))
+            if column.shape == "lines" and isinstance(value, list):
+                for i in range(len(value)):
+                    marks[(*path, i)] = (row, column.column)
+    gaps: list[tuple[Loc, int]] = []
+    data = _lists(data, (), gaps)
+    for loc, missing in gaps:
+        line, col = marks.get(loc, marks[()])
+        problems.append(table.problem(line, col, _dotted(loc), f"found item {loc[-1]} "
+                                      f"without item {missing}, expected items numbered from "
+                                      "0 with none left out"))
+    doc = SourceDoc(Path(table.display), table.display, data, value_marks=marks)
+    return Imported(class_id, rows[0][0], doc, refused=refused, gaps=bool(gaps)), problems
+
+
+def _located(table: Table, problem: Problem) -> Problem:
+    """A problem from the class's pseudo-document, placed at its cell."""
+    return table.problem(problem.line, problem.column, problem.path, problem.message)
+
+
+def check_classes(table: Table, imported: list[Imported],
+                  rulesets: list[str] | None) -> list[Problem]:
+    """Validate every class as ``check`` would a file, each problem at its cell."""
+    problems: list[Problem] = []
+    found = derivers()
+    for item in imported:
+        if item.gaps:
+            continue
+        model, invalid = validate(ShipClass, item.doc)
+        if invalid or model is None:
+            problems += [_located(table, p) for p in invalid
+                         if p.path not in item.refused and not _refused(table, p.path)]
+            continue
+        item.model = model
+        located = cross_check(model, item.doc)
+        located += [item.doc.problem(loc, message)
+                    for loc, message in unknown_rulesets(model, list(found))]
+        for name, derive in found.items():
+            rating = derive(model)
+            located += [item.doc.problem(loc, message) for loc, message in rating.problems]
+            if rulesets and name in rulesets and rating.model is None and not rating.problems:
+                located.append(item.doc.problem(("id",), f"found a class {name} cannot rate "
+                                                f"({rating.unrated}), expected one it rates "
+                                                "(--ruleset)"))
+        problems += [_located(table, p) for p in located]
+    return problems
+
+
+# --- writing class files ----------------------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    """Model dump values as YAML can write them (enums as their text)."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def class_dict(model: ShipClass) -> dict[str, Any]:
+    """A class as the data a file holds: schema order, defaults left out."""
+    dumped = model.model_dump(by_alias=True, exclude_defaults=True)
+    dumped = {"kind": "ship-class", **{k: v for k, v in dumped.items() if k != "kind"}}
+    return dict(_plain(dumped))
+
+
+def class_yaml(model: ShipClass, origin: str) -> str:
+    """A class file's text, headed by where it was imported from."""
+    body = yaml.safe_dump(class_dict(model), sort_keys=False, allow_unicode=True, width=100)
+    return f"# Imported from {origin} by `quarterdeck import`.\n{body}"
+
+
+def import_table(path: Path, out: Path, rulesets: list[str] | None = None,
+                 display: str | None = None) -> list[Path]:
+    """Read a spreadsheet of classes and write one checked class file per class.
+
+    Returns:
+        The files written (``OUT/<nation>/<id>.yaml``).
+
+    Raises:
+        DataError: Every problem in the sheet, at its cell; nothing is written.
+        UsageError: The file is not a spreadsheet, or a class file already exists.
+
+    """
+    from generator.output import write_atomic
+
+    table = read_table(path, display)
+    columns, problems = parse_header(table)
+    if any(p.path == "id" for p in problems) or not any(c.path == ("id",) for c in columns):
+        raise DataError(problems)
+    imported, found = classes_from(table, columns)
+    problems += found
+    problems += check_classes(table, imported, rulesets)
+    if not imported and not problems:
+        problems.append(table.problem(2, 1, "", "found no rows, expected a row per class "
+                                                "or per ship under the header"))
+    if problems:
+        raise DataError(problems)
+    targets = {}
+    for item in imported:
+        assert item.model is not None
+        targets[out / item.model.nation.value.lower() / f"{item.model.id}.yaml"] = item
+    existing = [str(t) for t in targets if t.exists()]
+    if existing:
+        raise UsageError(f"{', '.join(existing[:5])}{' ...' if len(existing) > 5 else ''} "
+                         "already exist; not overwriting them (choose another --out)")
+    for target, item in targets.items():
+        assert item.model is not None
+        write_atomic(target, class_yaml(item.model, f"{table.display} row {item.row}")
+                     .encode())
+    return list(targets)
+
+
+# --- export ----------------------------------------------------------------------------
+
+def _flatten(value: Any, annotation: Any, path: tuple[str | int, ...], in_row: bool,
+             out: dict[tuple[str | int, ...], Any]) -> None:
+    annotation = _unwrap(annotation)
+    shape = _shape(annotation, in_row)
+    if shape == "value":
+        out[path] = value
+    elif shape == "lines":
+        out[path] = "\n".join(str(v) for v in value)
+    elif shape == "yaml":
+        out[path] = yaml.safe_dump(_plain(value), default_flow_style=True, sort_keys=False,
+                                   allow_unicode=True, width=10**6).strip()
+    elif _is_model(annotation):
+        fields = _fields(annotation)
+        for key, inner in value.items():
+            _flatten(inner, fields[key].annotation, (*path, key), in_row, out)
+    else:
+        item = _list_item(annotation)
+        for index, inner in enumerate(value):
+            _flatten(inner, item, (*path, index), in_row, out)
+
+
+def _order(path: tuple[str | int, ...]) -> tuple[Any, ...]:
+    """Sort key: the schema's field order, list items by number."""
+    key: list[Any] = []
+    model: Any = ShipClass
+    for part in path:
+        if isinstance(part, int):
+            key.append((0, part))
+            continue
+        if part == "*":
+            key.append((0, -1))
+            continue
+        fields = list(_fields(model)) if _is_model(model) else []
+        key.append((1, fields.index(part) if part in fields else len(fields)))
+        if _is_model(model) and part in _fields(model):
+            annotation = _unwrap(_fields(model)[part].annotation)
+            model = _list_item(annotation) if typing.get_origin(annotation) is list else annotation
+    return tuple(key)
+
+
+def export_rows(models: list[ShipClass]) -> tuple[list[str], list[list[Any]]]:
+    """The header and rows for a list of classes: one row per ship, class cells on the first."""
+    rows: list[dict[tuple[str | int, ...], Any]] = []
+    ships_field = _fields(ShipClass)[ROW_LIST]
+    for model in models:
+        data = class_dict(model)
+        top: dict[tuple[str | int, ...], Any] = {}
+        for key, value in data.items():
+            if key == ROW_LIST:
+                continue
+            _flatten(value, _fields(ShipClass)[key].annotation, (key,), False, top)
+        for index, ship in enumerate(data[ROW_LIST]):
+            row: dict[tuple[str | int, ...], Any] = dict(top) if index == 0 else {
+                ("id",): data["id"]}
+            flat: dict[tuple[str | int, ...], Any] = {}
+            ship_fields = _fields(_list_item(_unwrap(ships_field.annotation)))
+            for key, value in ship.items():
+                _flatten(value, ship_fields[key].annotation, (ROW_LIST, "*", key), True, flat)
+            row.update(flat)
+            rows.append(row)
+    paths = sorted({p for row in rows for p in row}, key=_order)
+    header = [_dotted(p for p in path if p != "*") for path in paths]
+    return header, [[row.get(p) for p in paths] for row in rows]
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if value == "":
+        return EMPTY_TEXT
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = str(value)
+    if isinstance(value, str) and text[:1] in FORMULA_START:
+        return "'" + text  # a spreadsheet program must not run it as a formula
+    if isinstance(value, str) and text[:1] == "'" and text[1:2] in FORMULA_START:
+        return "'" + text
+    return text
+
+
+def export_csv(models: list[ShipClass]) -> bytes:
+    """The classes as CSV (UTF-8, one row per ship)."""
+    header, rows = export_rows(models)
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_csv_cell(v) for v in row])
+    return buffer.getvalue().encode("utf-8")
+
+
+def export_xlsx(models: list[ShipClass]) -> bytes:
+    """The classes as an .xlsx workbook (sheet 'classes', one row per ship)."""
+    import openpyxl
+    from openpyxl.cell import WriteOnlyCell
+
+    header, rows = export_rows(models)
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("classes")
+    sheet.append(header)
+    for row in rows:
+        cells: list[Any] = []
+        for value in row:
+            if value == "":
+                value = EMPTY_TEXT
+            if isinstance(value, str) and value[:1] in FORMULA_START:
+                cell = WriteOnlyCell(sheet, value)
+                cell.data_type = "s"  # text, never a formula
+                cells.append(cell)
+            else:
+                cells.append(value)
+        sheet.append(cells)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def library_classes(data: list[Path]) -> list[ShipClass]:
+    """Every shared class of the bundled library and ``data`` (a user's replacing a bundled)."""
+    from generator.library import bundled_data_dir, data_files
+    from generator.pipeline import validated_library
+    from generator.yamlsource import load_yaml
+
+    validated_library(data)  # refuses a broken library with every problem located
+    found: dict[str, ShipClass] = {}
+    for root in [bundled_data_dir(), *data]:
+        for path in data_files(root):
+            doc, problems = load_yaml(path)
+            if problems or not isinstance(doc.data, dict):
+                continue
+            if doc.data.get("kind") != "ship-class" or "ruleset" in doc.data:
+                continue
+            model, invalid = validate(ShipClass, doc)
+            if model is not None:
+                found[model.id] = model
+    return sorted(found.values(), key=lambda m: (m.nation.value, m.id))
