@@ -122,6 +122,8 @@ def footer(text: str) -> str:
     brand = active()
     if brand is None:
         return text
+    if not text:  # the club alone (where a page has room for little else)
+        return brand.club or brand.footer
     if brand.footer:
         if text == PRODUCT:
             text = brand.footer
@@ -131,6 +133,16 @@ def footer(text: str) -> str:
             text = f"{brand.footer} · {text}" if text else brand.footer
     if brand.club:
         text = f"{text} · {brand.club}" if text else brand.club
+    return text
+
+
+def running(text: str) -> str:
+    """A running head as the branding words it: the club's text for the product name."""
+    brand = active()
+    if brand is None or not brand.footer:
+        return text
+    if text == PRODUCT or text.startswith(PRODUCT + " "):
+        return brand.footer + text[len(PRODUCT):]
     return text
 
 

@@ -431,10 +431,14 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
     indent = branding.logo_width(2.6 * MM)
     branding.draw_logo(c, sprue.margin, y - 0.6 * MM, 2.6 * MM)
     room -= indent
-    left = f"{footer} · {note}" if footer else note
-    if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) > room - 20 * MM:
-        # The printing note matters more than the kit's name: keep it whole.
-        left = fonts.clip_text(note, fonts.REGULAR, fonts.MIN_SIZE, room - 20 * MM)
+    # The printing note matters more than the kit's name: when both do not fit, the
+    # note stays whole (after the club's name, when the sheets are branded).
+    club = branding.footer("")
+    for left in (f"{footer} · {note}" if footer else note,
+                 f"{club} · {note}" if club else note,
+                 fonts.clip_text(note, fonts.REGULAR, fonts.MIN_SIZE, room - 20 * MM)):
+        if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) <= room - 20 * MM:
+            break
     c.drawString(sprue.margin + indent, y, left)
     c.drawRightString(page_w - sprue.margin, y, f"page {number + 1}")
 

@@ -151,7 +151,8 @@ class Furniture:
             pen.text(box.x, baseline, title, size=self.heading_size, bold=True,
                      width=box.width * 0.55)
         if self.running:
-            pen.text(box.right, baseline, self.running, size=7.5, narrow=True, align="right",
+            pen.text(box.right, baseline, branding.running(self.running), size=7.5,
+                     narrow=True, align="right",
                      width=box.width * 0.43)
         canvas.restoreState()
 

@@ -201,3 +201,59 @@ def test_a_logo_outside_the_event_folder_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
     assert "logo: found '../x.png'" in result.output
+
+
+# --- branding ---------------------------------------------------------------------------
+
+def _brand_folder(tmp_path: Path, extra: str = "") -> Path:
+    from PIL import Image
+
+    folder = tmp_path / "brand"
+    folder.mkdir()
+    Image.new("RGB", (40, 20), (200, 30, 30)).save(folder / "logo.png")
+    (folder / "branding.yaml").write_text(
+        "footer: Harbour Games 2026\nclub: Test Club\nlogo: logo.png\n"
+        "cover: {background: '#1d3a5f', text: '#ffffff'}\n" + extra, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("scenario", ["river-plate", "komandorski"])
+def test_branding_puts_the_club_on_every_page(tmp_path: Path, scenario: str) -> None:
+    from generator.pipeline import build
+    from generator.rulesets.base import KitOptions
+
+    folder = _brand_folder(tmp_path)
+    result = build(scenario, out=tmp_path / "out", options=KitOptions(templates=folder))
+    for name in result.files:
+        pdf = (result.folder / name).read_bytes()
+        doc = pdfium.PdfDocument(pdf)
+        for number, page in enumerate(doc, start=1):
+            text = page.get_textpage().get_text_range()
+            if "intentionally blank" in text:
+                continue
+            assert "Test Club" in text, (name, number)
+            assert "quarterdeck ·" not in text, (name, number)
+            images = [o for o in page.get_objects()
+                      if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+            assert images, (name, number)
+        doc.close()
+
+
+def test_without_branding_the_footers_stay_plain(tmp_path: Path) -> None:
+    from generator.pipeline import build
+
+    result = build("river-plate", out=tmp_path / "out")
+    text = _texts((result.folder / "referee.pdf").read_bytes())
+    assert any("quarterdeck" in t for t in text)
+    assert not any("Test Club" in t for t in text)
+
+
+def test_bad_branding_is_located(tmp_path: Path) -> None:
+    folder = _brand_folder(tmp_path, "colour: red\n")
+    (folder / "logo.png").write_bytes(b"GIF89a not a png")
+    result = CliRunner().invoke(main, ["build", "river-plate", "--templates", str(folder),
+                                       "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'branding.yaml'}:5:1: colour: found unknown key" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
