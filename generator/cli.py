@@ -857,6 +857,43 @@ def _only_class(folder: Path) -> str:
                          f"{' (' + ', '.join(found[:5]) + ')' if found else ''}, expected "
                          "one; name the class with --class ID")
     return found[0]
+@main.command()
+@click.argument("event_file", metavar="EVENT_FILE",
+                type=SafePath(path_type=Path, dir_okay=False, exists=True))
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@click.option("--out", type=SafePath(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Output folder; the event's folder is made inside it.")
+@data_option
+@reported
+def event(event_file: Path, quiet: bool, out: Path, data: tuple[Path, ...]) -> None:
+    """Build a whole convention from EVENT_FILE: every table's packs, covers, bundle.
+
+    Writes OUT/<event>/<paper>/table-NN-<scenario>/ (one PDF per side and the referee's,
+    each behind a cover sheet), OUT/<event>/<paper>/print-shop.pdf (every pack in print
+    order behind a summary of pages, paper and card) and OUT/<event>/inventory.csv.
+    See examples/convention.yaml.
+    """
+    from generator.event import build_event
+
+    if quiet or not sys.stderr.isatty():
+        result = build_event(event_file, data=list(data), out=out)
+    else:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        # Redrawn as builds finish, without a refresh thread: the builds are forked.
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total} builds"),
+                      console=Console(stderr=True), transient=True,
+                      auto_refresh=False) as bar:
+            task = bar.add_task("building the event", total=None)
+
+            def step(done: int, total: int) -> None:
+                bar.update(task, total=total, completed=done)
+                bar.refresh()
+
+            result = build_event(event_file, data=list(data), out=out, progress=step)
+    report(result, quiet)
 
 
 def _ruleset_commands() -> None:

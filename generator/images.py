@@ -86,6 +86,36 @@ def load_image(path: Path) -> ImageReader | Drawing:
     return ImageReader(drawable)
 
 
+def draw_fitted(c: Any, image: Any, x: float, y: float, width: float, height: float) -> None:
+    """Draw a loaded image (``load_image``) as large as fits the box, centred in it.
+
+    Args:
+        c: The canvas.
+        image: A ReportLab ImageReader (PNG) or Drawing (SVG).
+        x: The box's left edge (points).
+        y: The box's bottom edge (points).
+        width: The box's width.
+        height: The box's height.
+
+    """
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.shapes import Drawing
+
+    if isinstance(image, Drawing):
+        w, h = max(float(image.width), 1e-6), max(float(image.height), 1e-6)
+        scale = min(width / w, height / h)
+        c.saveState()
+        c.translate(x + (width - w * scale) / 2, y + (height - h * scale) / 2)
+        c.scale(scale, scale)
+        renderPDF.draw(image, c, 0, 0)
+        c.restoreState()
+    else:
+        iw, ih = image.getSize()
+        scale = min(width / iw, height / ih)
+        c.drawImage(image, x + (width - iw * scale) / 2, y + (height - ih * scale) / 2,
+                    iw * scale, ih * scale, mask="auto")
+
+
 def _read_checked(data_file: Path, root: Path | None,
                   relative: str) -> tuple[Path | None, bytes | None, str]:
     """The image's path and bytes when every check passes, else Nones and ``expected ...``."""

@@ -14,13 +14,14 @@ the Tabletop Simulator sheets name each piece the same way (and a PDF search fin
 from __future__ import annotations
 
 import io
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
+from generator import branding, fonts
 from generator.errors import RenderError
 from generator.layout import Paper, new_canvas, page_size
 from generator.packets import Bookmark, Component
@@ -457,11 +458,19 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
     c.setFont(fonts.REGULAR, fonts.MIN_SIZE)
     y = sprue.margin + 1.2 * MM
     room = page_w - 2 * sprue.margin
-    left = f"{footer} · {note}" if footer else note
-    if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) > room - 20 * MM:
-        # The printing note matters more than the kit's name: keep it whole.
-        left = fonts.clip_text(note, fonts.REGULAR, fonts.MIN_SIZE, room - 20 * MM)
-    c.drawString(sprue.margin, y, left)
+    footer = branding.footer(footer)
+    indent = branding.logo_width(2.6 * MM)
+    branding.draw_logo(c, sprue.margin, y - 0.6 * MM, 2.6 * MM)
+    room -= indent
+    # The printing note matters more than the kit's name: when both do not fit, the
+    # note stays whole (after the club's name, when the sheets are branded).
+    club = branding.footer("")
+    for left in (f"{footer} · {note}" if footer else note,
+                 f"{club} · {note}" if club else note,
+                 fonts.clip_text(note, fonts.REGULAR, fonts.MIN_SIZE, room - 20 * MM)):
+        if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) <= room - 20 * MM:
+            break
+    c.drawString(sprue.margin + indent, y, left)
     c.drawRightString(page_w - sprue.margin, y, f"page {number + 1}")
 
 
@@ -472,5 +481,8 @@ def as_component(imposed: Imposed, key: str, title: str, label: str) -> Componen
     right-hand page so that each back prints behind its front.
     """
     backs = any(sheet.face == "back" for sheet in imposed.sheets)
+    inventory = [dict(Counter(slot.piece.title for slot in sheet.slots
+                              if slot.face == "front"))
+                 for sheet in imposed.sheets if sheet.face != "back"]
     return Component(key, title, label, imposed.pdf, imposed.pages, imposed.bookmarks,
-                     two_sided=backs, cut_out=True)
+                     two_sided=backs, cut_out=True, inventory=inventory)

@@ -72,6 +72,9 @@ class Component:
     """Pages are fronts and backs of sheets: starts on a right-hand (odd) page."""
     cut_out: bool = False
     """Pages are cut up: each sheet carries nothing else on its back."""
+    inventory: list[dict[str, int]] = field(default_factory=list)
+    """For cut-out sheets: each front page's pieces (title to copies), page by page, so a
+    club can check a cut kit sheet by sheet."""
 
     def __post_init__(self) -> None:
         self.two_sided = self.two_sided or self.recto

@@ -33,6 +33,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.platypus import Paragraph
 
+from generator import branding
 from generator.calibration import calibration_height, draw_calibration
 from generator.grid import Grid
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
@@ -45,6 +46,8 @@ FOOTER_BASELINE = 1.5 * MM
 FOOTER_STEP = 3.1 * MM
 """Distance between footer lines when a page has more than one."""
 FOOTER_SIZE = 7.0
+FOOTER_LOGO = 3.2 * MM
+"""Height of a club's logo in the footer: under the line above it."""
 FOOTER_SPACE = 6 * MM
 """Room a one-line footer takes from the content (baseline, type and a clear gap)."""
 NUMBER_ROOM = 20 * MM
@@ -125,13 +128,17 @@ class Furniture:
         base = box.y + FOOTER_BASELINE
         if self.calibration:
             base += draw_calibration(canvas, box)
-        texts = [*self.lines, self.footer]
+        texts = [*self.lines, branding.footer(self.footer)]
         number = self.page_number(page)
         width = box.width - NUMBER_ROOM
+        # A club's logo (``branding.yaml``) sits at the start of the bottom line.
+        indent = branding.logo_width(FOOTER_LOGO)
+        branding.draw_logo(canvas, box.x, base - 0.9 * MM, FOOTER_LOGO)
         for i, text in enumerate(reversed(texts)):
             if text:
-                pen.text(box.x, base + i * FOOTER_STEP, text, size=FOOTER_SIZE, narrow=True,
-                         width=width)
+                shift = indent if i == 0 else 0.0
+                pen.text(box.x + shift, base + i * FOOTER_STEP, text, size=FOOTER_SIZE,
+                         narrow=True, width=width - shift)
         if number:
             pen.text(box.right, base, number, size=FOOTER_SIZE, narrow=True, align="right")
         if self.rule:
@@ -144,7 +151,8 @@ class Furniture:
             pen.text(box.x, baseline, title, size=self.heading_size, bold=True,
                      width=box.width * 0.55)
         if self.running:
-            pen.text(box.right, baseline, self.running, size=7.5, narrow=True, align="right",
+            pen.text(box.right, baseline, branding.running(self.running), size=7.5,
+                     narrow=True, align="right",
                      width=box.width * 0.43)
         canvas.restoreState()
 

@@ -70,6 +70,25 @@ def validated_library(data: list[Path]) -> Library:
     return library
 
 
+@dataclass
+class Kit:
+    """A request carried out up to the bytes of its files, nothing written yet."""
+
+    folder: str
+    """The folder the recipe names, relative to the output root."""
+    files: dict[str, bytes]
+    pages: dict[str, int]
+    packets: list[PacketSpec]
+    components: dict[str, Component]
+    warnings: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)
+    title: str = ""
+    """The ruleset's title."""
+    sides: dict[str, str] = field(default_factory=dict)
+    """Side id to side name, as the scenario gives them."""
+
+
 def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
         paper: Paper = "a4", options: KitOptions | None = None, export: bool = False,
         progress: Callable[[str, int], None] = lambda step, total: None) -> BuildResult:
@@ -88,10 +107,30 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
         The files written, with warnings, notices and (with ``export``) the pieces.
 
     """
+    kit = compose(request, data=data, paper=paper, options=options, export=export,
+                  progress=progress)
+    # 6. write them, whole or not at all
+    result = _write(kit, out, paper)
+    result.warnings = kit.warnings
+    result.notices = kit.notices
+    result.pieces = kit.pieces
+    return result
+
+
+def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = "a4",
+            options: KitOptions | None = None, export: bool = False,
+            progress: Callable[[str, int], None] = lambda step, total: None,
+            library: Library | None = None, note_pages: bool = True) -> Kit:
+    """Steps 1-5 of ``run``: the kit's files as bytes, for a caller that writes them.
+
+    ``library`` is an already validated library (an event checks it once for all its
+    builds); ``note_pages=False`` leaves out each packet's print note (an event's cover
+    sheet says the same).
+    """
     options = options or KitOptions()
     with user_templates(options.templates):
         # 1. load and validate every data file (every problem at once)
-        library = validated_library(list(data or []))
+        library = library or validated_library(list(data or []))
         # 2. the ruleset that owns the request, and its recipe for this command
         ruleset = owner(library, request)
         recipe = ruleset.recipe(request.command)
@@ -102,7 +141,7 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
         # 4. render every component once, side by side in groups
         rendered = render(ruleset, ctx, work, fork=not export,
                           progress=lambda key: progress(key, len(work.jobs)))
-    # 5. assemble the packets and 6. write them, whole or not at all
+    # 5. assemble the packets
     components = {key: r.component for key, r in rendered.items()}
     # A packet of several components opens with its print note; with --duplex off it
     # prints single-sided and needs no blank backs.
@@ -110,13 +149,16 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
                           note_page=len(p.keys) > 1, note=p.note or "",
                           duplex=options.sheets.duplex)
                for p in work.packets]
+    if not note_pages:
+        packets = [dataclasses.replace(p, note_page=False) for p in packets]
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *_font_warnings(library)]
-    result = _assemble_and_write(work.folder, components, packets, out, paper)
-    result.warnings = list(dict.fromkeys(warnings))
-    result.notices = library.notices
-    result.pieces = _distinct_pieces(rendered.values()) if export else []
-    return result
+    files = _assemble(components, packets)
+    return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
+                                    for spec in packets}, packets, components,
+               list(dict.fromkeys(warnings)), library.notices,
+               _distinct_pieces(rendered.values()) if export else [], ruleset.title,
+               dict(ctx.sides))
 
 
 def owner(library: Library, request: Request) -> Ruleset:
@@ -275,20 +317,21 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
     return result
 
 
-def _assemble_and_write(folder_name: str, components: dict[str, Component],
-                        packets: list[PacketSpec], out: Path, paper: Paper) -> BuildResult:
+def _assemble(components: dict[str, Component], packets: list[PacketSpec]) -> dict[str, bytes]:
     # Packets share components; in one process a component is parsed once, but packets
     # assembled side by side finish sooner on two or more CPUs.
     readers: dict[str, PdfReader] = {}
     merged = fork_map([partial(assemble, spec, components, readers) for spec in packets])
-    files = {spec.filename: pdf for spec, pdf in zip(packets, merged, strict=True)}
-    pages = {spec.filename: packet_pages(spec, components) for spec in packets}
-    folder = out / folder_name
+    return {spec.filename: pdf for spec, pdf in zip(packets, merged, strict=True)}
+
+
+def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:
+    folder = out / kit.folder
     # Whole or not at all: staged beside the folder and swapped in (generator.output).
-    manifest = write_kit(folder, files, pages, {
-        "generator": f"quarterdeck {__version__}", "kit": folder_name, "paper": paper,
+    manifest = write_kit(folder, kit.files, kit.pages, {
+        "generator": f"quarterdeck {__version__}", "kit": kit.folder, "paper": paper,
     })
-    return BuildResult(folder, pages, manifest)
+    return BuildResult(folder, dict(kit.pages), manifest)
 
 
 def _font_warnings(library: Library) -> list[str]:

@@ -96,9 +96,12 @@ def user_templates(folder: Path | None) -> Iterator[None]:
         yield
         return
     check_user_dir(folder)
+    from generator.branding import branded
+
     token = _USER_DIR.set(folder)
     try:
-        yield
+        with branded(folder):  # a branding.yaml there puts the club on every page
+            yield
     finally:
         _USER_DIR.reset(token)
 

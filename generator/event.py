@@ -1,0 +1,598 @@
+"""Conventions: one event file builds every table's packets, covers and a print-shop bundle.
+
+A club lists its scenarios and how many tables play each; ``quarterdeck event FILE``
+then builds, for every paper size the event asks for, one **table pack** per table (each
+side's packet and the referee's, each opening with a cover sheet), the scenarios' extras
+once each, a **print-shop bundle** (every pack in print order behind a summary of pages,
+paper and card), and a **piece inventory** (what each packet's cut-out sheets hold,
+sheet by sheet), all written whole or not at all::
+
+    OUT/<event>/<paper>/table-01-<scenario>/<side>.pdf ...
+    OUT/<event>/<paper>/extras/<scenario>/...
+    OUT/<event>/<paper>/print-shop.pdf
+    OUT/<event>/inventory.csv
+    OUT/<event>/manifest.json
+
+Each table's dice come from its own seed (given in the file, or derived from the event
+seed, the scenario and the table number), so no two tables roll the same dice, and the
+same event file rebuilds byte for byte. The builds run side by side on the CPUs this
+process may use; the library is loaded and checked once, before they start.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import hashlib
+import io
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+from pypdf import PdfReader, PdfWriter
+
+from generator import __version__, branding, fonts
+from generator.canvasdoc import CanvasDoc
+from generator.datamodel import Strict
+from generator.errors import Problem
+from generator.grid import Grid, aligned
+from generator.layout import Paper, page_size
+from generator.library import Library
+from generator.output import MANIFEST, transaction
+from generator.packets import BLANK, Component, PacketSpec, sheet_layout
+from generator.parallel import fork_map
+from generator.pipeline import Kit, compose, validated_library
+from generator.printnote import blank_page
+from generator.rulesets.base import KitOptions, Request
+from generator.safetext import text
+from generator.units import MM
+from generator.validation import load_model, name_problem
+from generator.yamlsource import SourceDoc
+
+Extra = Literal["tables", "markers", "rulers", "gauges", "strings"]
+"""Commands whose output an event may add once per scenario (besides the table packs)."""
+MAX_TABLES = 64
+"""Most tables one scenario may have at an event (a bound on untrusted input)."""
+SEED_LIMIT = 2**31 - 1
+
+
+class EventScenario(Strict):
+    """One scenario at the event and the tables that play it."""
+
+    id: str = Field(min_length=1, max_length=60, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    tables: int = Field(ge=1, le=MAX_TABLES)
+    seeds: list[int] | None = Field(default=None, max_length=MAX_TABLES)
+    """One seed per table (in table order); by default each is derived from the event seed."""
+
+    @model_validator(mode="after")
+    def _one_seed_per_table(self) -> EventScenario:
+        if self.seeds is not None:
+            if len(self.seeds) != self.tables:
+                raise ValueError(f"found {len(self.seeds)} seeds, expected one per table "
+                                 f"({self.tables})")
+            if any(not 0 <= s <= SEED_LIMIT for s in self.seeds):
+                raise ValueError(f"found a seed outside 0..{SEED_LIMIT}, expected seeds "
+                                 f"from 0 to {SEED_LIMIT}")
+        return self
+
+
+class Event(Strict):
+    """An event file: who runs it, what is played on how many tables, and what to print."""
+
+    kind: Literal["event"]
+    name: str = Field(min_length=1, max_length=80)
+    date: datetime.date
+    club: str = Field(default="", max_length=80)
+    logo: str | None = Field(default=None, min_length=1, max_length=200)
+    """A PNG or SVG next to the event file (or below it)."""
+    paper: list[Paper] = Field(default_factory=lambda: list[Paper](["a4"]), min_length=1,
+                              max_length=2)
+    seed: int = Field(default=1, ge=0, le=SEED_LIMIT)
+    combined: bool = False
+    """Also write one PDF per table holding all its packets, each behind its cover."""
+    extras: list[Extra] = Field(default_factory=list, max_length=5)
+    templates: str | None = Field(default=None, min_length=1, max_length=200)
+    """A template folder next to the event file (its ``branding.yaml`` brands every page)."""
+    scenarios: list[EventScenario] = Field(min_length=1, max_length=40)
+
+    @model_validator(mode="after")
+    def _unique(self) -> Event:
+        named: list[tuple[str, list[str]]] = [
+            ("paper", list(self.paper)), ("extras", list(self.extras)),
+            ("scenarios", [s.id for s in self.scenarios])]
+        for what, values in named:
+            twice = sorted({v for v in values if values.count(v) > 1})
+            if twice:
+                raise ValueError(f"found {', '.join(twice)} twice in {what}, expected each "
+                                 "once")
+        return self
+
+
+@dataclass
+class Section:
+    """A run of a packet's pages printed one way."""
+
+    first: int
+    last: int
+    how: str
+    """``double-sided on paper``, ``double-sided on card`` or ``single-sided on card``."""
+
+
+@dataclass
+class Pack:
+    """One finished packet of a table, with what its cover and the print shop need."""
+
+    paper: Paper
+    path: str
+    """Relative to the paper's folder."""
+    pdf: bytes
+    pages: int
+    scenario: str
+    table: int
+    side: str
+    sections: list[Section]
+    inventory: list[tuple[str, int, str, int]] = field(default_factory=list)
+    """(component title, sheet in the component, piece, copies on that sheet)."""
+
+
+@dataclass
+class EventResult:
+    """What an event build wrote."""
+
+    folder: Path
+    files: dict[str, int]
+    manifest: Path
+    warnings: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    exports: list[str] = field(default_factory=list)
+
+
+def table_seed(event_seed: int, scenario: str, table: int) -> int:
+    """The dice seed of one table: stable, and different for every table of an event."""
+    digest = hashlib.sha256(f"{event_seed}:{scenario}:{table}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % (SEED_LIMIT + 1)
+
+
+def slug(name: str) -> str:
+    """A folder name for the event: lowercase words joined by hyphens (ASCII only)."""
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    return "-".join(words)[:60] or "event"
+
+
+def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path | None]:
+    """Read and check an event file against the library's scenarios.
+
+    Returns:
+        The event, its checked logo's path and its template folder (None when not given).
+
+    Raises:
+        DataError: Every problem, each located in the event file.
+
+    """
+    found: list[Path | None] = [None, None]
+
+    def check(event: Event, doc: SourceDoc) -> list[Problem]:
+        problems = [name_problem(doc, ("scenarios", i, "id"), s.id, sorted(library.scenarios),
+                                 "a scenario (quarterdeck list scenarios)")
+                    for i, s in enumerate(event.scenarios) if s.id not in library.scenarios]
+        if event.logo is not None:
+            from generator.images import check_image
+
+            logo, expected = check_image(path, path.parent, event.logo)
+            if logo is None:
+                problems.append(doc.problem(("logo",), f"found {event.logo!r}, {expected}"))
+            found[0] = logo
+        if event.templates is not None:
+            folder = (path.parent / event.templates).resolve()
+            if not folder.is_relative_to(path.parent.resolve()) or not folder.is_dir():
+                problems.append(doc.problem(("templates",), f"found {event.templates!r}, "
+                                            "expected a folder beside the event file or "
+                                            "below it"))
+            else:
+                found[1] = folder
+        return problems
+
+    return load_model(Event, path, check=check), found[0], found[1]
+
+
+def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path("output"),
+                progress: Callable[[int, int], None] = lambda done, total: None,
+                ) -> EventResult:
+    """Build every table pack, extra, bundle and inventory an event file asks for.
+
+    Args:
+        path: The event file.
+        data: The user's data folders (``--data``).
+        out: Output root; the event's folder is made inside it.
+        progress: Called with (builds done, builds in all) as the builds finish.
+
+    Raises:
+        DataError: The event file or the data has problems (nothing is written).
+
+    """
+    library = validated_library(list(data or []))
+    event, logo_path, templates = load_event(path, library)
+    logo = _logo(logo_path)
+    from generator.templating import check_user_dir
+
+    if templates is not None:
+        check_user_dir(templates)
+    brand = branding.load(templates) if templates is not None else None
+    tasks: list[Callable[[], tuple[list[Pack], list[str]]]] = []
+    for paper in event.paper:
+        number = 0
+        for entry in event.scenarios:
+            for index in range(entry.tables):
+                number += 1
+                seed = (entry.seeds[index] if entry.seeds is not None
+                        else table_seed(event.seed, entry.id, number))
+                tasks.append(partial(_table, library, event, logo, brand, templates, paper,
+                                     entry.id, number, seed))
+            for extra in event.extras:
+                tasks.append(partial(_extra, library, templates, paper, entry.id, extra))
+    packs: list[Pack] = []
+    warnings: list[str] = []
+    done = 0
+    progress(0, len(tasks))
+    for batch in _batches(tasks, _workers()):
+        for result in fork_map([partial(_quietly, task) for task in batch]):
+            packs.extend(result[0])
+            warnings.extend(result[1])
+        done += len(batch)
+        progress(done, len(tasks))
+    return _write(event, out / slug(event.name), packs, logo, list(dict.fromkeys(warnings)))
+
+
+# ---------------------------------------------------------------- building
+
+
+def _workers() -> int:
+    """CPUs this process may use (its affinity), at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _batches(tasks: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(tasks), size):
+        yield tasks[start:start + size]
+
+
+def _quietly(task: Callable[[], tuple[list[Pack], list[str]]]) -> tuple[list[Pack], list[str]]:
+    """Run one build with its own render steps in this process (the event forks already)."""
+    with _single_process():
+        return task()
+
+
+@contextmanager
+def _single_process() -> Iterator[None]:
+    old = os.environ.get("QUARTERDECK_JOBS")
+    os.environ["QUARTERDECK_JOBS"] = "1"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["QUARTERDECK_JOBS"]
+        else:
+            os.environ["QUARTERDECK_JOBS"] = old
+
+
+def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
+           templates: Path | None, paper: Paper, scenario: str, number: int,
+           seed: int) -> tuple[list[Pack], list[str]]:
+    """One table's packets, each behind its cover sheet."""
+    kit = compose(Request("kit", scenario=scenario), library=library, paper=paper,
+                  options=KitOptions(seed=seed, templates=templates), note_pages=False)
+    folder = f"table-{number:02d}-{scenario}"
+    packs = []
+    for spec in kit.packets:
+        side = _side_name(kit, spec)
+        sections = _sections(spec, kit.components, offset=2)
+        inventory = _inventory(spec, kit.components)
+        with branding.branded(templates):
+            cover = _cover(event, logo, brand, paper, kit, spec, number, side, seed,
+                           sections, inventory)
+        pdf = _join([cover, kit.files[spec.filename]])
+        pages = len(PdfReader(io.BytesIO(pdf)).pages)
+        packs.append(Pack(paper, f"{folder}/{spec.filename}", pdf, pages, scenario, number,
+                          side, sections, inventory))
+    return packs, kit.warnings
+
+
+def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str,
+           command: Extra) -> tuple[list[Pack], list[str]]:
+    """A scenario's extra output (its tables, markers, aids) once for the whole event."""
+    kit = compose(Request(command, scenario=scenario), library=library, paper=paper,
+                  options=KitOptions(templates=templates), note_pages=False)
+    packs = []
+    for spec in kit.packets:
+        sections = _sections(spec, kit.components, offset=0)
+        packs.append(Pack(paper, f"extras/{scenario}/{spec.filename}",
+                          kit.files[spec.filename], kit.pages[spec.filename], scenario, 0,
+                          spec.title, sections, _inventory(spec, kit.components)))
+    return packs, kit.warnings
+
+
+def _side_name(kit: Kit, spec: PacketSpec) -> str:
+    """The side a packet serves, from its file name (``allied.pdf``), else its title."""
+    stem = Path(spec.filename).stem
+    return kit.sides.get(stem, "Referee" if stem == "referee" else spec.title)
+
+
+def _sections(spec: PacketSpec, components: dict[str, Component],
+              offset: int) -> list[Section]:
+    """How each run of pages prints, as 1-based page numbers after ``offset`` cover pages."""
+    runs: list[Section] = []
+    for number, placed in enumerate(sheet_layout(spec, components), start=offset + 1):
+        comp = components.get(placed.key or "")
+        if comp is None:
+            how = runs[-1].how if runs else "double-sided on paper"
+        elif comp.cut_out and not comp.two_sided:
+            how = "single-sided on card"
+        elif comp.cut_out or comp.two_sided:
+            how = "double-sided on card"
+        else:
+            how = "double-sided on paper"
+        if runs and runs[-1].how == how and runs[-1].last == number - 1:
+            runs[-1].last = number
+        else:
+            runs.append(Section(number, number, how))
+    return runs
+
+
+def _inventory(spec: PacketSpec, components: dict[str, Component]) -> list[tuple[str, int,
+                                                                              str, int]]:
+    """Every piece on the packet's cut-out sheets: (sheet title, sheet, piece, copies)."""
+    rows: list[tuple[str, int, str, int]] = []
+    for key in spec.components:
+        comp = components[key]
+        for sheet, counts in enumerate(comp.inventory, start=1):
+            rows.extend((comp.title, sheet, piece, n) for piece, n in sorted(counts.items()))
+    return rows
+
+
+def _join(pdfs: list[bytes]) -> bytes:
+    """PDFs one after another, outlines kept, into one file."""
+    writer = PdfWriter()
+    for pdf in pdfs:
+        writer.append(PdfReader(io.BytesIO(pdf)))
+    writer.add_metadata({"/Creator": "quarterdeck", "/Producer": "quarterdeck (ReportLab, pypdf)"})
+    writer.compress_identical_objects()
+    ident = hashlib.sha256(b"".join(pdfs)).digest()[:16]
+    from pypdf.generic import ArrayObject, ByteStringObject
+
+    writer._ID = ArrayObject([ByteStringObject(ident), ByteStringObject(ident)])
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- covers
+
+
+def _logo(path: Path | None) -> Any:
+    if path is None:
+        return None
+    from generator.images import load_image
+
+    return load_image(path)
+
+
+def _masthead(doc: CanvasDoc, event: Event, logo: Any, brand: branding.Brand | None) -> None:
+    """The cover's head: event, club and date, the logo at the right, in the club's colours.
+
+    Plain black on white unless the event's ``branding.yaml`` gives cover colours.
+    """
+    from reportlab.lib.colors import HexColor
+
+    from generator.images import draw_fitted
+
+    c, box = doc.canvas, doc.box
+    height = 34 * MM
+    top = doc.y
+    if brand is not None and brand.background.lower() != "#ffffff":
+        c.setFillColor(HexColor(brand.background))
+        c.rect(box.x - 2 * MM, top - height, box.width + 4 * MM, height + 2 * MM, stroke=0,
+               fill=1)
+    ink = HexColor(brand.text) if brand is not None else HexColor("#000000")
+    room = box.width - (36 * MM if logo is not None else 0)
+    c.setFillColor(ink)
+    name = fonts.clip_text(event.name, fonts.BOLD, 20, room - 4 * MM)
+    c.setFont(fonts.BOLD, 20)
+    c.drawString(box.x + 2 * MM, top - 11 * MM, name)
+    byline = " · ".join(p for p in (event.club, event.date.strftime("%-d %B %Y")) if p)
+    c.setFont(fonts.REGULAR, 10)
+    c.drawString(box.x + 2 * MM, top - 18 * MM,
+                 fonts.clip_text(byline, fonts.REGULAR, 10, room - 4 * MM))
+    c.setFillColor(HexColor("#000000"))
+    if logo is not None:
+        draw_fitted(c, logo, box.x + box.width - 32 * MM, top - 32 * MM, 30 * MM, 30 * MM)
+    doc.y = top - height - 4 * MM
+
+
+def _cover(event: Event, logo: Any, brand: branding.Brand | None, paper: Paper, kit: Kit,
+           spec: PacketSpec, table: int, side: str, seed: int, sections: list[Section],
+           inventory: list[tuple[str, int, str, int]]) -> bytes:
+    """The cover sheet: who and what, contents and how to print; then the pieces.
+
+    Page one names the event, table, scenario and side, lists the packet's contents with
+    page numbers and says how each run of pages prints; page two lists the pieces its
+    cut-out sheets hold, to check a cut kit against.
+    """
+    foot = f"{event.name} · {event.date.isoformat()}"
+    doc = CanvasDoc(paper, f"{event.name}: table {table}, {side}", foot)
+    _masthead(doc, event, logo, brand)
+    doc.paragraph(f"Table {table}: {text(_scenario_title(kit, spec))}", "h1")
+    doc.paragraph(f"<b>{text(side)}</b> packet · {text(kit.title)} · dice seed {seed}",
+                  "body")
+    doc.space(3)
+    doc.paragraph("Contents", "h2")
+    # Grid cells are drawn as plain text, never markup, so names go in as written.
+    rows = [[title, str(page)] for title, page in _contents(kit, spec, 2)]
+    doc.grid(Grid([doc.box.width - 30 * MM, 30 * MM], [["Section", "Page"]], rows,
+                  aligned(1, 2), size=9))
+    doc.space(3)
+    doc.paragraph("How to print", "h2")
+    doc.paragraph("Print at 100 % (actual size; switch off 'fit to page'): rulers, gauges "
+                  "and counters are measured. Double-sided means flipped on the long edge.",
+                  "body")
+    how = [[f"{s.first}–{s.last}" if s.last > s.first else str(s.first), s.how]
+           for s in sections]
+    doc.grid(Grid([40 * MM, doc.box.width - 40 * MM], [["Pages", "Print"]], how,
+                  aligned(1, 2), size=9))
+    doc.finish_page()
+    if inventory:
+        doc.paragraph("Pieces in this packet", "h2")
+        doc.paragraph("Check a cut kit against this list: each cut-out sheet and what it "
+                      "holds.", "body")
+        rows = [[title, str(sheet), piece, str(n)]
+                for title, sheet, piece, n in inventory]
+        doc.grid(Grid([60 * MM, 16 * MM, doc.box.width - 96 * MM, 20 * MM],
+                      [["Sheets", "Sheet", "Piece", "Copies"]], rows, aligned(1, 4), size=8))
+        pdf, pages = doc.finish()
+    else:
+        doc.paragraph(BLANK, "body")
+        pdf, pages = doc.finish()
+    if pages % 2:  # the packet itself starts on a right-hand page
+        width, height = page_size(paper)
+        pdf = _join([pdf, blank_page(width, height)])
+    return pdf
+
+
+def _scenario_title(kit: Kit, spec: PacketSpec) -> str:
+    title = spec.title
+    return title.split(":")[0] if ":" in title else title
+
+
+def _contents(kit: Kit, spec: PacketSpec, offset: int) -> list[tuple[str, int]]:
+    """Each component's title and first page in the packet (after ``offset`` cover pages)."""
+    seen: dict[str, int] = {}
+    for number, placed in enumerate(sheet_layout(spec, kit.components), start=offset + 1):
+        if placed.key is not None and placed.key in kit.components and placed.key not in seen:
+            seen[placed.key] = number
+    return [(kit.components[key].title, page) for key, page in seen.items()]
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _write(event: Event, root: Path, packs: list[Pack], logo: Any,
+           warnings: list[str]) -> EventResult:
+    files: dict[str, bytes] = {}
+    pages: dict[str, int] = {}
+    by_paper: dict[Paper, list[Pack]] = {}
+    for pack in packs:
+        by_paper.setdefault(pack.paper, []).append(pack)
+    for paper, mine in by_paper.items():
+        for pack in mine:
+            name = f"{paper}/{pack.path}"
+            files[name], pages[name] = pack.pdf, pack.pages
+        tables = [p for p in mine if p.table]
+        if event.combined:
+            for number in sorted({p.table for p in tables}):
+                parts = [p for p in tables if p.table == number]
+                pdf = _join([_even(p.pdf, p.pages, paper) for p in parts])
+                name = f"{paper}/{parts[0].path.split('/')[0]}.pdf"
+                files[name] = pdf
+                pages[name] = sum(p.pages + p.pages % 2 for p in parts)
+        summary = _summary(event, paper, mine)
+        bundle = _join([summary, *(_even(p.pdf, p.pages, paper) for p in mine)])
+        files[f"{paper}/print-shop.pdf"] = bundle
+        pages[f"{paper}/print-shop.pdf"] = len(PdfReader(io.BytesIO(bundle)).pages)
+    files["inventory.csv"] = _inventory_csv(packs)
+    pages["inventory.csv"] = 0
+    manifest = {"generator": f"quarterdeck {__version__}", "event": event.name,
+                "date": event.date.isoformat(), "paper": list(event.paper),
+                "tables": [{"paper": p.paper, "table": p.table, "scenario": p.scenario,
+                            "side": p.side, "file": f"{p.paper}/{p.path}", "pages": p.pages}
+                           for p in packs if p.table],
+                "files": [{"name": n, "pages": pages[n],
+                           "sha256": hashlib.sha256(files[n]).hexdigest()}
+                          for n in sorted(files)]}
+    with transaction() as txn:
+        staging = txn.stage(root)
+        for name, data in files.items():
+            target = staging / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False)
+                                        + "\n", encoding="utf-8")
+    return EventResult(root, {n: pages[n] for n in sorted(files)}, root / MANIFEST,
+                       warnings)
+
+
+def _even(pdf: bytes, pages: int, paper: Paper) -> bytes:
+    """A packet padded to an even page count, so the next one starts on a new sheet."""
+    if pages % 2 == 0:
+        return pdf
+    return _join([pdf, blank_page(*page_size(paper))])
+
+
+def _sheets(pack: Pack) -> Counter[str]:
+    """Sheets of paper and card one copy of a packet takes."""
+    count: Counter[str] = Counter()
+    for s in pack.sections:
+        n = s.last - s.first + 1
+        stock = "card" if "card" in s.how else "paper"
+        count[stock] += n if s.how.startswith("single") else (n + 1) // 2
+    return count
+
+
+def _summary(event: Event, paper: Paper, packs: list[Pack]) -> bytes:
+    """The print shop's first pages: every packet in print order, pages and stock."""
+    doc = CanvasDoc(paper, f"{event.name}: print-shop summary ({paper.upper()})",
+                    f"{event.name} · print-shop bundle")
+    doc.paragraph(f"{text(event.name)}: print-shop bundle, {paper.upper()}", "h1")
+    doc.paragraph("Everything below follows these pages, in this order. Each packet starts "
+                  "on a new sheet. Print at 100 %; the sheet counts assume double-sided "
+                  "printing flipped on the long edge, card for the cut-outs.", "body")
+    rows = []
+    totals: Counter[str] = Counter()
+    for pack in packs:
+        sheets = _sheets(pack)
+        totals.update(sheets)
+        totals["pages"] += pack.pages + pack.pages % 2
+        where = f"table {pack.table}" if pack.table else "extra"
+        rows.append([where, pack.scenario, pack.side, pack.path, str(pack.pages),
+                     str(sheets["paper"]), str(sheets["card"])])
+    rows.append(["total", "", "", "", str(totals["pages"]), str(totals["paper"]),
+                 str(totals["card"])])
+    w = doc.box.width
+    doc.grid(Grid([18 * MM, 30 * MM, 28 * MM, w - 128 * MM, 16 * MM, 18 * MM, 18 * MM],
+                  [["Where", "Scenario", "Packet", "File", "Pages", "Paper", "Card"]], rows,
+                  aligned(4, 7), size=7.5))
+    pdf, _ = doc.finish()
+    reader = PdfReader(io.BytesIO(pdf))
+    if len(reader.pages) % 2:
+        pdf = _join([pdf, blank_page(*page_size(paper))])
+    return pdf
+
+
+def _inventory_csv(packs: list[Pack]) -> bytes:
+    """Every piece of every packet, sheet by sheet, as a spreadsheet can read it."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["paper", "table", "scenario", "packet", "sheets", "sheet", "piece",
+                     "copies"])
+    for pack in packs:
+        for title, sheet, piece, n in pack.inventory:
+            writer.writerow([pack.paper, pack.table or "", pack.scenario, pack.side, title,
+                             sheet, _csv_safe(piece), n])
+    return buffer.getvalue().encode("utf-8")
+
+
+def _csv_safe(value: str) -> str:
+    """A cell a spreadsheet will not run as a formula (user text may start with '=')."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+
+
+__all__ = ["Event", "EventResult", "build_event", "load_event", "slug", "table_seed"]

@@ -1,0 +1,259 @@
+"""`quarterdeck event`: a convention's table packs, covers, print-shop bundle and inventory."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from generator.cli import main
+from generator.event import build_event, slug, table_seed
+from generator.units import MM
+
+EVENT = """\
+kind: event
+name: Test Cup 2026
+date: 2026-11-28
+club: Test Club
+paper: [a4, letter]
+seed: 5
+combined: true
+extras: [tables]
+scenarios:
+  - id: river-plate
+    tables: 2
+  - id: komandorski
+    tables: 1
+    seeds: [77]
+"""
+
+
+def _texts(pdf: bytes) -> list[str]:
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return [page.get_textpage().get_text_range() for page in doc]
+    finally:
+        doc.close()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("event")
+    event = folder / "cup.yaml"
+    event.write_text(EVENT, encoding="utf-8")
+    result = build_event(event, out=folder / "out")
+    return result.folder, event
+
+
+def test_every_table_has_its_packs_per_paper(built: tuple[Path, Path]) -> None:
+    root, _ = built
+    assert root.name == slug("Test Cup 2026") == "test-cup-2026"
+    for paper in ("a4", "letter"):
+        tables = sorted(p.name for p in (root / paper).iterdir() if p.is_dir()
+                        and p.name.startswith("table-"))
+        assert tables == ["table-01-river-plate", "table-02-river-plate",
+                          "table-03-komandorski"]
+        assert (root / paper / "print-shop.pdf").is_file()
+        assert (root / paper / "table-01-river-plate.pdf").is_file()  # combined
+        assert sorted(p.name for p in (root / paper / "extras" / "river-plate").iterdir())
+    manifest = json.loads((root / "manifest.json").read_text())
+    assert {t["table"] for t in manifest["tables"]} == {1, 2, 3}
+
+
+def test_a4_and_letter_are_their_own_sizes(built: tuple[Path, Path]) -> None:
+    root, _ = built
+    for paper, (w, h) in (("a4", (210, 297)), ("letter", (215.9, 279.4))):
+        for pdf in (root / paper / "table-01-river-plate").glob("*.pdf"):
+            box = PdfReader(pdf).pages[0].mediabox
+            assert (round(float(box.width) / MM, 1), round(float(box.height) / MM, 1)) == (w, h)
+
+
+def test_cover_names_event_table_side_and_contents(built: tuple[Path, Path]) -> None:
+    root, _ = built
+    folder = root / "a4" / "table-02-river-plate"
+    packets = sorted(folder.glob("*.pdf"))
+    assert packets, "no packets"
+    for path in packets:
+        pdf = path.read_bytes()
+        texts = _texts(pdf)
+        cover = texts[0]
+        assert "Test Cup 2026" in cover and "Test Club" in cover
+        assert "Table 2: Battle of the River Plate" in cover.replace("\r\n", " ")
+        assert "How to print" in cover and "100 %" in cover
+        # The contents point at the pages the outline points at.
+        reader = PdfReader(io.BytesIO(pdf))
+        for item in reader.outline:
+            if isinstance(item, list):
+                continue
+            page = reader.get_destination_page_number(item) + 1
+            if item.title in cover:
+                assert f"{item.title}" in cover
+                assert str(page) in cover
+        # The packet proper starts on a right-hand page.
+        assert len(texts) > 2
+
+
+def test_tables_roll_different_dice(built: tuple[Path, Path]) -> None:
+    assert len({table_seed(5, "river-plate", n) for n in range(1, 50)}) == 49
+    root, _ = built
+    manifest = json.loads((root / "manifest.json").read_text())
+    seeds = [t for t in manifest["tables"] if t["paper"] == "a4"]
+    assert seeds
+    one = (root / "a4" / "table-01-river-plate").glob("*.pdf")
+    two = (root / "a4" / "table-02-river-plate").glob("*.pdf")
+    assert {p.name for p in one} == {p.name for p in two}
+    first = _texts((root / "a4" / "table-01-river-plate" / "referee.pdf").read_bytes())
+    second = _texts((root / "a4" / "table-02-river-plate" / "referee.pdf").read_bytes())
+    assert f"dice seed {table_seed(5, 'river-plate', 1)}" in first[0]
+    assert f"dice seed {table_seed(5, 'river-plate', 2)}" in second[0]
+    komandorski = _texts((root / "a4" / "table-03-komandorski" / "referee.pdf").read_bytes())
+    assert "dice seed 77" in komandorski[0]
+
+
+def test_print_shop_bundle_holds_every_pack_in_order(built: tuple[Path, Path]) -> None:
+    root, _ = built
+    manifest = json.loads((root / "manifest.json").read_text())
+    for paper in ("a4", "letter"):
+        packs = [t for t in manifest["tables"] if t["paper"] == paper]
+        extras = [f for f in manifest["files"] if f["name"].startswith(f"{paper}/extras/")]
+        bundle = PdfReader(root / paper / "print-shop.pdf")
+        summary = bundle.pages[0].extract_text()
+        assert "print-shop bundle" in summary
+        padded = sum(p["pages"] + p["pages"] % 2 for p in packs) + sum(
+            f["pages"] + f["pages"] % 2 for f in extras)
+        summary_pages = len(bundle.pages) - padded
+        assert summary_pages in (2, 4)
+        for pack in packs:
+            assert pack["file"].split("/", 1)[1] in " ".join(
+                p.extract_text() for p in bundle.pages[:summary_pages]).replace("\n", " ")
+
+
+def test_inventory_lists_pieces_sheet_by_sheet(built: tuple[Path, Path]) -> None:
+    root, _ = built
+    rows = list(csv.DictReader(io.StringIO((root / "inventory.csv").read_text())))
+    assert rows
+    assert {r["paper"] for r in rows} == {"a4", "letter"}
+    assert all(int(r["copies"]) >= 1 and int(r["sheet"]) >= 1 for r in rows)
+    # Every table of a scenario cuts the same pieces.
+    one = sorted((r["packet"], r["piece"], r["copies"]) for r in rows
+                 if r["table"] == "1" and r["paper"] == "a4")
+    two = sorted((r["packet"], r["piece"], r["copies"]) for r in rows
+                 if r["table"] == "2" and r["paper"] == "a4")
+    assert one == two and one
+
+
+def test_the_same_event_rebuilds_byte_for_byte(built: tuple[Path, Path],
+                                               tmp_path: Path) -> None:
+    root, event = built
+    again = build_event(event, out=tmp_path).folder
+    for name in ("a4/table-03-komandorski/referee.pdf", "letter/print-shop.pdf",
+                 "inventory.csv"):
+        assert (again / name).read_bytes() == (root / name).read_bytes(), name
+
+
+def test_unknown_scenario_is_located_with_a_suggestion(tmp_path: Path) -> None:
+    event = tmp_path / "bad.yaml"
+    event.write_text(EVENT.replace("id: komandorski", "id: komandorsky"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert (f"{event}:12:9: scenarios.1.id: found 'komandorsky', expected a scenario "
+            "(quarterdeck list scenarios):") in result.output
+    assert "did you mean 'komandorski'?" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_bad_fields_are_located_all_at_once(tmp_path: Path) -> None:
+    event = tmp_path / "bad.yaml"
+    event.write_text(EVENT.replace("tables: 2", "tables: 0").replace("paper: [a4, letter]",
+                                                                      "paper: [a4, a3]"),
+                     encoding="utf-8")
+    result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert f"{event}:5:" in result.output and "paper.1" in result.output
+    assert "scenarios.0.tables" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_logo_that_is_not_an_image_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "logo.png").write_bytes(b"not a png at all")
+    event = tmp_path / "bad.yaml"
+    event.write_text(EVENT.replace("club: Test Club", "club: Test Club\nlogo: logo.png"),
+                     encoding="utf-8")
+    result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert f"{event}:5:7: logo: found 'logo.png'" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_logo_outside_the_event_folder_is_refused(tmp_path: Path) -> None:
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    event = inner / "bad.yaml"
+    event.write_text(EVENT.replace("club: Test Club", "club: Test Club\nlogo: ../x.png"),
+                     encoding="utf-8")
+    result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert "logo: found '../x.png'" in result.output
+
+
+# --- branding ---------------------------------------------------------------------------
+
+def _brand_folder(tmp_path: Path, extra: str = "") -> Path:
+    from PIL import Image
+
+    folder = tmp_path / "brand"
+    folder.mkdir()
+    Image.new("RGB", (40, 20), (200, 30, 30)).save(folder / "logo.png")
+    (folder / "branding.yaml").write_text(
+        "footer: Harbour Games 2026\nclub: Test Club\nlogo: logo.png\n"
+        "cover: {background: '#1d3a5f', text: '#ffffff'}\n" + extra, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("scenario", ["river-plate", "komandorski"])
+def test_branding_puts_the_club_on_every_page(tmp_path: Path, scenario: str) -> None:
+    from generator.pipeline import build
+    from generator.rulesets.base import KitOptions
+
+    folder = _brand_folder(tmp_path)
+    result = build(scenario, out=tmp_path / "out", options=KitOptions(templates=folder))
+    for name in result.files:
+        pdf = (result.folder / name).read_bytes()
+        doc = pdfium.PdfDocument(pdf)
+        for number, page in enumerate(doc, start=1):
+            text = page.get_textpage().get_text_range()
+            if "intentionally blank" in text:
+                continue
+            assert "Test Club" in text, (name, number)
+            assert "quarterdeck ·" not in text, (name, number)
+            images = [o for o in page.get_objects()
+                      if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+            assert images, (name, number)
+        doc.close()
+
+
+def test_without_branding_the_footers_stay_plain(tmp_path: Path) -> None:
+    from generator.pipeline import build
+
+    result = build("river-plate", out=tmp_path / "out")
+    text = _texts((result.folder / "referee.pdf").read_bytes())
+    assert any("quarterdeck" in t for t in text)
+    assert not any("Test Club" in t for t in text)
+
+
+def test_bad_branding_is_located(tmp_path: Path) -> None:
+    folder = _brand_folder(tmp_path, "colour: red\n")
+    (folder / "logo.png").write_bytes(b"GIF89a not a png")
+    result = CliRunner().invoke(main, ["build", "river-plate", "--templates", str(folder),
+                                       "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'branding.yaml'}:5:1: colour: found unknown key" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
