@@ -73,7 +73,9 @@ def test_victory_sheet_values_for_savo(savo: BuildResult) -> None:
     views = RULESET._views(library, scenario)
     totals = {s.id: sum(Fraction(v.comparative_strength) for v in views[s.id])
               for s in scenario.sides}
-    mult = loss_multipliers(totals)
+    # Savo's victory text scores plain CS: no ratio (issue 18 item 6).
+    assert not scenario.strength_ratio
+    mult = loss_multipliers(totals, scenario.strength_ratio)
     strong = max(totals, key=lambda k: totals[k])
     text = "\n".join(page_texts(savo.folder / "referee.pdf"))
     first = views[strong][0]

@@ -171,6 +171,7 @@ class ShipView:
     move_unit: str
     start_damage: str | None
     notes: list[str] = field(default_factory=list)
+    victory_value: float | None = None
 
     @property
     def armor_label(self) -> str:
@@ -258,4 +259,5 @@ def ship_view(cls: ShipClass, ship: Ship, ref: ShipRef | None, scenario: Scenari
         comparative_strength=comparative_strength(cls, rules), speed_kn=speed,
         units_per_turn=speed * units_per_knot if units_per_knot else None, move_unit=move_unit,
         start_damage=special.damage if special else None, notes=notes,
+        victory_value=ref.victory_value if ref else None,
     )

@@ -956,8 +956,10 @@ def comparative_strength(tables: Tables, col_mm: float) -> Section:
         grid,
         Spacer(1, 1 * MM),
         _p(f"Victory: a sunk ship gives its CS to the enemy, an HD ship {share[0]}/"
-           f"{share[1]} of it. Multiply the stronger side's losses by the ratio of the "
-           "sides' CS totals.", "note"),
+           f"{share[1]} of it. Where the scenario calls for the ratio, multiply the "
+           "stronger side's losses by the ratio of the sides' CS totals ("
+           f"{', '.join(t.value for t in tables.rules.strength_leaves_out)} left out).",
+           "note"),
     ]
     return Section("COMPARATIVE STRENGTH", ("comparative_strength_by_type", "victory"), body)
 

@@ -1,0 +1,99 @@
+"""Rules that reach the table right (issue 18): victory ratios, seas, dive bombers, source
+labels, per-ship fits, hidden information and dice, shared matchup pages.
+
+Builds are shared per scenario (module-scoped fixtures); PDF text is read back with
+pypdfium2.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from generator.pipeline import BuildResult, build, validated_library
+from generator.rulesets.naval_action import RULESET
+from generator.rulesets.naval_action.rules import load_rules
+from generator.rulesets.naval_action.victory import loss_multipliers, strength_totals
+
+
+def page_texts(path: Path) -> list[str]:
+    """Every page's text, as pypdfium2 reads it back."""
+    pdf = pdfium.PdfDocument(path)
+    try:
+        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
+def text_of(path: Path) -> str:
+    """The whole PDF's text, with line breaks folded to spaces."""
+    return re.sub(r"\s+", " ", " ".join(page_texts(path)))
+
+
+@pytest.fixture(scope="module")
+def sirte(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    return build("second-sirte", out=tmp_path_factory.mktemp("sirte"))
+
+
+# -- 6. the comparative-strength ratio favours the weaker side ------------------------------
+
+STRONGER = re.compile(r"\b[Tt]he (\w+?)s?(?: force)? (?:are|is) (?:far |much )?stronger")
+
+
+def _multipliers(scenario_id: str) -> dict[str, Fraction]:
+    library = validated_library([])
+    scenario = library.scenarios[scenario_id].model
+    views = RULESET._views(library, scenario)
+    leave_out = [t.value for t in load_rules().strength_leaves_out]
+    return loss_multipliers(strength_totals(views, leave_out), scenario.strength_ratio)
+
+
+def _na_scenarios() -> list[str]:
+    library = validated_library([])
+    return sorted(sid for sid, entry in library.scenarios.items()
+                  if entry.model.ruleset == "naval-action")
+
+
+@pytest.mark.parametrize("scenario_id", _na_scenarios())
+def test_strength_ratio_direction_follows_the_victory_text(scenario_id: str) -> None:
+    """Where the victory text calls for the ratio, the side it names as stronger is the one
+    whose losses are multiplied (by more than 1) and every other side's are not;
+    elsewhere every loss scores its plain CS."""
+    scenario = validated_library([]).scenarios[scenario_id].model
+    mult = _multipliers(scenario_id)
+    uses_ratio = "ratio" in scenario.victory.lower()
+    assert scenario.strength_ratio is uses_ratio, scenario.victory
+    if not uses_ratio:
+        assert set(mult.values()) == {Fraction(1)}
+        return
+    named = STRONGER.search(scenario.victory)
+    assert named, f"{scenario_id}: the victory text names no stronger side"
+    word = named.group(1).lower()
+    stronger = [s.id for s in scenario.sides if s.id.startswith(word)]
+    assert len(stronger) == 1, (word, [s.id for s in scenario.sides])
+    assert mult[stronger[0]] > 1
+    assert all(m == 1 for side, m in mult.items() if side != stronger[0])
+
+
+def test_sirte_exact_ratio_leaves_merchants_out() -> None:
+    # Italians: BB 15 + 2 CA 10 + CL 4 + 10 DD 20 = 49. British: 3 Dido CLAA 9,
+    # Penelope CL 4, Carlisle CLAA 3, 11 DD 22, 6 Hunts DE 6 = 44; the four merchant
+    # ships (AK) do not count.
+    assert _multipliers("second-sirte") == {"british": Fraction(1),
+                                            "italian": Fraction(49, 44)}
+
+
+def test_sirte_victory_sheet_reads_back(sirte: BuildResult) -> None:
+    referee = text_of(sirte.folder / "referee.pdf")
+    assert "Force B and convoy MW10 44; Regia Marina battle group 49" in referee
+    assert "Force B and convoy MW10: losses score for Regia Marina battle group (× 1)" in referee
+    assert "Regia Marina battle group: losses score for Force B and convoy MW10 (× 1.11)" in referee
+    # Littorio: CS 15 x 49/44 = 16.70 if sunk; a merchant's agreed 5 is not multiplied.
+    assert re.search(r"Littorio Littorio BB 15 16\.7 8\.35", referee), referee[:3000]
+    assert re.search(r"Breconshire Breconshire AK – 5 2\.5", referee)
+    # The ratio belongs to the referee's sheet only.
+    assert "× 1.11" not in text_of(sirte.folder / "british.pdf")
