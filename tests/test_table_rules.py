@@ -97,3 +97,58 @@ def test_sirte_victory_sheet_reads_back(sirte: BuildResult) -> None:
     assert re.search(r"Breconshire Breconshire AK – 5 2\.5", referee)
     # The ratio belongs to the referee's sheet only.
     assert "× 1.11" not in text_of(sirte.folder / "british.pdf")
+
+
+# -- 8. dive bombers glide-bomb in bad visibility --------------------------------------------
+
+
+def _card_text(tables_file: Path | None = None) -> str:
+    from generator.rulesets.naval_action.cardtables import load_tables, using
+    from generator.rulesets.naval_action.components.action_card import render_action_card
+
+    tables = load_tables(tables_file)
+    with using(tables):
+        card = render_action_card(tables, "a4")
+    pdf = pdfium.PdfDocument(card.pdf)
+    try:
+        text = " ".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    finally:
+        pdf.close()
+    return re.sub(r"\s+", " ", text)
+
+
+def test_card_says_dive_bombers_glide_bomb_in_bad_visibility() -> None:
+    text = _card_text()
+    assert "Bad visibility: glide-bomb, AA 1 col. right as on torpedo bombers." in text
+    assert "None in bad visibility" not in text
+
+
+def test_glide_bombing_follows_the_tables_in_force(tmp_path: Path) -> None:
+    import yaml
+
+    from generator.rulesets.naval_action.cardtables import TABLES
+
+    card = yaml.safe_load((TABLES / "action-card.yaml").read_text(encoding="utf-8"))
+    card["aa_results"]["shifts"][0]["columns"] = 2
+    user = tmp_path / "tables.yaml"
+    user.write_text(yaml.safe_dump({"aa_results": card["aa_results"]}), encoding="utf-8")
+    assert "glide-bomb, AA 2 col. right as on torpedo bombers." in _card_text(user)
+    card["air"]["dive_bombing"]["bad_visibility"] = "none"
+    user.write_text(yaml.safe_dump({"air": card["air"]}), encoding="utf-8")
+    assert "No attack in bad visibility." in _card_text(user)
+
+
+def test_briefing_in_bad_visibility_says_glide() -> None:
+    from generator.rulesets.naval_action.cardtables import load_tables, using
+    from generator.rulesets.naval_action.components.briefing import render_briefing
+
+    library = validated_library([])
+    scenario = library.scenarios["komandorski"].model.model_copy(update={"visibility": "bad"})
+    with using(load_tables()):
+        views = RULESET._views(library, scenario)
+        brief = render_briefing(scenario, scenario.sides[0], views, "a4")
+    pdf = pdfium.PdfDocument(brief.pdf)
+    text = re.sub(r"\s+", " ", " ".join(pdf[i].get_textpage().get_text_range()
+                                        for i in range(len(pdf))))
+    pdf.close()
+    assert "dive bombers glide-bomb instead, under torpedo-bomber AA" in text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -458,6 +458,14 @@ class DiveBombing(_M):
     column: int = Field(ge=1, le=20)
     over_24_kn: int = Field(ge=1, le=20)
     over_31_kn: int = Field(ge=1, le=20)
+    # The text: no diving in bad visibility; they glide-bomb and take torpedo-bomber AA.
+    # "none" is for a user who reads it as no attack at all.
+    bad_visibility: Literal["glide", "none"] = "glide"
+
+
+def torpedo_bomber_shift(shifts: Sequence[AAShift]) -> int:
+    """Columns AA reads to the right against torpedo bombers (0 if no row names them)."""
+    return next((s.columns for s in shifts if "torpedo bomber" in s.attackers.lower()), 0)
 
 
 class TorpedoBombing(_M):

@@ -36,7 +36,7 @@ from generator.errors import DataError
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.pages import Furniture
-from generator.rulesets.naval_action.cardtables import Band, Tables
+from generator.rulesets.naval_action.cardtables import Band, Tables, torpedo_bomber_shift
 from generator.rulesets.naval_action.components.status_sheet import arc_icon
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.scales import NAMED_SCALES
@@ -806,7 +806,7 @@ def aircraft(tables: Tables) -> Section:
         _bullet(f"<b>Dive bombing:</b> torpedo-hits column {dive.column} (target over 24 "
                 f"kn: {dive.over_24_kn}; over 31 kn: {dive.over_31_kn}). Bomb factor "
                 f"{bombs.default}, US dive bombers {bombs.us_dive_bomber}; "
-                f"{old} row up against O armor. None in bad visibility."),
+                f"{old} row up against O armor. {_bad_visibility_dive(tables)}"),
         _bullet(f"<b>Torpedo bombers:</b> aimed resolution on column {torp.column}, "
                 f'{torp.size_in}" torpedoes, reach {_yd(torp.range_yd)} yd.'),
         _bullet(f"<b>Level bombing:</b> every {level.high} planes at high level "
@@ -817,6 +817,14 @@ def aircraft(tables: Tables) -> Section:
                 "column worse."),
     ]
     return Section("AIRCRAFT", ("air", "bomb_caliber"), body)
+
+
+def _bad_visibility_dive(tables: Tables) -> str:
+    """What dive bombers do in bad visibility, from the tables in force."""
+    if tables.card.air.dive_bombing.bad_visibility == "none":
+        return "No attack in bad visibility."
+    shift = torpedo_bomber_shift(tables.card.aa_results.shifts)
+    return (f"Bad visibility: glide-bomb, AA {shift} col. right as on torpedo bombers.")
 
 
 def night_and_radar(tables: Tables, col_mm: float) -> Section:
