@@ -152,3 +152,48 @@ def test_briefing_in_bad_visibility_says_glide() -> None:
                                         for i in range(len(pdf))))
     pdf.close()
     assert "dive bombers glide-bomb instead, under torpedo-bomber AA" in text
+
+
+# -- 9. source labels: DEFAULT where the text gives no value; the radar reading -------------
+
+
+def test_modifiers_3_and_7_are_defaults_and_9_is_text() -> None:
+    from generator.rulesets.naval_action.cardtables import load_tables
+
+    by_number = {m.number: m for m in load_tables().card.accuracy.modifiers}
+    assert by_number[3].source == "default" and by_number[7].source == "default"
+    assert by_number[9].source == "text"
+    text = _card_text()
+    assert "3 Target steaming over 30 knots −1" in text
+    assert "7 Same target as last turn: acquired +1" in text
+    assert "9 Target manoeuvring evasively* C0 M−1 L−2" in text
+    assert "the others are DEFAULT values (the text gives none)" in text
+
+
+def _radar_strip_labels(tables_file: Path | None) -> list[str]:
+    from generator.rulesets.naval_action.aids import gauge_strips
+    from generator.rulesets.naval_action.cardtables import load_tables
+    from generator.scales import parse_scale
+
+    strips = gauge_strips(parse_scale("tabletop"), load_tables(tables_file), [], 200.0)
+    return [b.label for s in strips if s.key.startswith("radar-") for b in s.bands]
+
+
+def test_radar_one_in_six_is_labelled_a_reading_and_the_other_reading_works(
+        tmp_path: Path) -> None:
+    import yaml
+
+    from generator.rulesets.naval_action.cardtables import TABLES
+
+    text = _card_text()
+    assert ("Radar: SC 20,000 yd, SG 30,000 yd; detects 1 in 6 a turn (land behind it: 1, "
+            "then 2 in 6). Our reading; --tables reading: fail: fails 1 in 6.") in text
+    assert _radar_strip_labels(None) == ["1 in 6 per turn", "1 in 6 per turn"]
+    card = yaml.safe_load((TABLES / "action-card.yaml").read_text(encoding="utf-8"))
+    card["night_detection"]["radar"]["reading"] = "fail"
+    user = tmp_path / "radar.yaml"
+    user.write_text(yaml.safe_dump({"night_detection": card["night_detection"]}),
+                    encoding="utf-8")
+    assert ("fails 1 in 6 a turn (land behind it: 1, then 2 in 6). Your reading (--tables)."
+            in _card_text(user))
+    assert _radar_strip_labels(user) == ["5 in 6 per turn", "5 in 6 per turn"]

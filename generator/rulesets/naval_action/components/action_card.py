@@ -36,7 +36,12 @@ from generator.errors import DataError
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.pages import Furniture
-from generator.rulesets.naval_action.cardtables import Band, Tables, torpedo_bomber_shift
+from generator.rulesets.naval_action.cardtables import (
+    Band,
+    RadarDetection,
+    Tables,
+    torpedo_bomber_shift,
+)
 from generator.rulesets.naval_action.components.status_sheet import arc_icon
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.scales import NAMED_SCALES
@@ -457,7 +462,7 @@ def accuracy_modifiers(tables: Tables, col_mm: float) -> Section:
         Spacer(1, 1 * MM),
         _p("Work down the list from No. 1, moving along the cumulative track (right) for "
            "each modifier that applies. C, M, L: close, medium, long range. * Value fixed "
-           "by the rule text; the others are quarterdeck's.", "note"),
+           "by the rule text; the others are DEFAULT values (the text gives none).", "note"),
     ]
     return Section("GUNFIRE ACCURACY MODIFIERS", ("accuracy",), body)
 
@@ -827,6 +832,16 @@ def _bad_visibility_dive(tables: Tables) -> str:
     return (f"Bad visibility: glide-bomb, AA {shift} col. right as on torpedo bombers.")
 
 
+def _radar_chance(radar: RadarDetection) -> str:
+    """The radar roll, labelled as the reading of the text's unclear "1:6" it is."""
+    first, second = radar.in_six, radar.land_behind_second_in_six
+    if radar.reading == "detect":
+        return (f"detects {first} in 6 a turn (land behind it: {first}, then {second} in 6). "
+                "Our reading; --tables reading: fail: fails 1 in 6.")
+    return (f"fails {first} in 6 a turn (land behind it: {first}, then {second} in 6). "
+            "Your reading (--tables).")
+
+
 def night_and_radar(tables: Tables, col_mm: float) -> Section:
     """Visual detection by navy, regaining contact, and radar."""
     night = tables.card.night_detection
@@ -847,9 +862,8 @@ def night_and_radar(tables: Tables, col_mm: float) -> Section:
         Spacer(1, 1 * MM),
         _bullet(f"Regaining a lost contact: +{night.regain_bonus} to the chance. A ship "
                 "with D or HD damage is seen at any range."),
-        _bullet(f"<b>Radar:</b> SC to {_yd(radar.SC)} yd, SG to {_yd(radar.SG)} yd; "
-                f"{radar.in_six} in 6 each turn. Land behind the target nearer than the "
-                f"target: {radar.in_six} in 6, then {radar.land_behind_second_in_six} in 6."),
+        _bullet(f"<b>Radar:</b> SC {_yd(radar.SC)} yd, SG {_yd(radar.SG)} yd; "
+                f"{_radar_chance(radar)}"),
     ]
     return Section("NIGHT DETECTION AND RADAR", ("night_detection",), body)
 
