@@ -197,3 +197,80 @@ def test_radar_one_in_six_is_labelled_a_reading_and_the_other_reading_works(
     assert ("fails 1 in 6 a turn (land behind it: 1, then 2 in 6). Your reading (--tables)."
             in _card_text(user))
     assert _radar_strip_labels(user) == ["5 in 6 per turn", "5 in 6 per turn"]
+
+
+# -- 7. rough seas cut the printed speed; submarines move at the text's speeds ---------------
+
+
+def _sirte_views(sea_state: str) -> dict[str, dict[str, object]]:
+    from generator.rulesets.naval_action.cardtables import load_tables, using
+
+    library = validated_library([])
+    scenario = library.scenarios["second-sirte"].model.model_copy(update={"sea_state": sea_state})
+    with using(load_tables()):
+        views = RULESET._views(library, scenario)
+    return {v.name: v for side in views.values() for v in side}  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("sea", "ship", "kn"), [
+    ("rough", "Jervis", 24.0),          # DD 36 kn x 2/3
+    ("rough", "Ascari", 38 * 2 / 3),    # DD 38 kn x 2/3
+    ("rough", "Cleopatra", 32.25),      # CLAA: larger than a destroyer leader
+    ("rough", "Littorio", 30.0),
+    ("calm", "Jervis", 36.0),
+    ("very-rough", "Jervis", 18.0),     # x 1/2
+    ("very-rough", "Gorizia", 32 * 2 / 3),  # heavy cruiser x 2/3
+    ("very-rough", "Littorio", 30.0),   # battleships are not cut
+])
+def test_seas_cut_maximum_speed_by_size(sea: str, ship: str, kn: float) -> None:
+    view = _sirte_views(sea)[ship]
+    assert view.speed_kn == pytest.approx(kn)  # type: ignore[attr-defined]
+    # floor scale: 0.5 in per knot
+    assert view.units_per_turn == pytest.approx(kn / 2)  # type: ignore[attr-defined]
+
+
+def _sheet_text(sirte: BuildResult, side: str, ship: str) -> str:
+    for page in page_texts(sirte.folder / f"{side}.pdf"):
+        flat = re.sub(r"\s+", " ", page)
+        if flat.startswith(ship.upper()) and "SPEED kn" in flat:
+            return flat
+    raise AssertionError(f"no status sheet for {ship}")
+
+
+def test_sirte_status_sheets_print_the_cut_speed(sirte: BuildResult) -> None:
+    jervis = _sheet_text(sirte, "british", "Jervis")
+    assert "SPEED kn 24 12.0 in per turn" in jervis
+    assert "Rough seas: maximum speed 2/3 of 36 kn, 24 kn." in jervis
+    ascari = _sheet_text(sirte, "italian", "Ascari")
+    assert "SPEED kn 25.3 12.7 in per turn" in ascari
+    littorio = _sheet_text(sirte, "italian", "Littorio")
+    assert "SPEED kn 30 15.0 in per turn" in littorio and "Rough seas" not in littorio
+
+
+def test_submarines_print_the_texts_surface_and_submerged_speeds() -> None:
+    import datetime as dt
+
+    from generator.rulesets.naval_action.cardtables import load_tables, using
+    from generator.rulesets.naval_action.components.status_sheet import render_sheets
+    from generator.rulesets.naval_action.derive import ship_view
+    from generator.scales import parse_scale
+
+    library = validated_library([])
+    gato = library.classes_of("naval-action")["gato"].model
+    assert gato.speed_kn == 21  # the class maximum, which the sheet must not print
+    base = library.scenarios["savo-island"].model.model_copy(
+        update={"date": dt.date(1943, 6, 1)})
+    scale = parse_scale("tabletop")
+    tables = load_tables()
+    with using(tables):
+        calm = ship_view(gato, gato.ships[0], None, base, "x", "X", scale.units_per_knot(),
+                         scale.unit)
+        rough = ship_view(gato, gato.ships[0], None, base.model_copy(
+            update={"sea_state": "rough"}), "x", "X", scale.units_per_knot(), scale.unit)
+        sheet = render_sheets([calm], "a4", "t", "line", "sheets:x", "X-")
+    assert (calm.speed_kn, calm.submerged_kn) == (16, 8)
+    assert (rough.speed_kn, rough.submerged_kn) == (pytest.approx(32 / 3), 8)
+    pdf = pdfium.PdfDocument(sheet.pdf)
+    text = re.sub(r"\s+", " ", pdf[0].get_textpage().get_text_range())
+    pdf.close()
+    assert "SPEED kn 16/8 8.0/4.0 cm surf./sub." in text

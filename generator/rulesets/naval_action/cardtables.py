@@ -12,6 +12,7 @@ import contextlib
 import contextvars
 import functools
 from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -27,6 +28,7 @@ from generator.rulesets.naval_action.markertables import (
     marker_problems,
 )
 from generator.rulesets.naval_action.rules import DerivationRules
+from generator.rulesets.naval_action.schema import ShipType
 from generator.validation import key_problems, load_model, load_overrides
 from generator.yamlsource import SourceDoc
 
@@ -412,12 +414,31 @@ class Visibility(_M):
         return value
 
 
+DL_AND_SMALLER = ("DL", "DD", "DE", "TB", "SS", "AK", "AP")
+
+
 class SeaEffect(_M):
     """Penalties for one size band in a sea state."""
 
     sizes: Label
     accuracy: int = Field(ge=-6, le=6)
-    speed: str = Field(min_length=1, max_length=12)
+    speed: str = Field(min_length=1, max_length=12, pattern=r"^[1-9][0-9]?(/[1-9][0-9]?)?$")
+    # The ship types the band covers (default: destroyer leader and smaller), so the status
+    # sheets can cut each ship's maximum speed.
+    types: list[ShipType] = Field(
+        default_factory=lambda: [ShipType(t) for t in DL_AND_SMALLER], max_length=20)
+
+    @property
+    def speed_factor(self) -> Fraction:
+        """The share of maximum speed left, e.g. 2/3."""
+        return Fraction(self.speed)
+
+    @field_validator("speed")
+    @classmethod
+    def _at_most_whole(cls, value: str) -> str:
+        if not 0 < Fraction(value) <= 1:
+            raise ValueError(f"expected a share of the maximum speed (at most 1), not {value}")
+        return value
 
 
 class Seas(_M):
@@ -427,6 +448,11 @@ class Seas(_M):
     source: Source
     rough: list[SeaEffect] = Field(max_length=10)
     very_rough: list[SeaEffect] = Field(alias="very-rough", max_length=10)
+
+    def effect(self, sea_state: str, ship_type: str) -> SeaEffect | None:
+        """The band of a sea state that covers a ship type, if any."""
+        bands = {"rough": self.rough, "very-rough": self.very_rough}.get(sea_state, [])
+        return next((b for b in bands if ship_type in b.types), None)
 
 
 class TurnCost(_M):
