@@ -274,3 +274,125 @@ def test_submarines_print_the_texts_surface_and_submerged_speeds() -> None:
     text = re.sub(r"\s+", " ", pdf[0].get_textpage().get_text_range())
     pdf.close()
     assert "SPEED kn 16/8 8.0/4.0 cm surf./sub." in text
+
+
+# -- 10. per-ship fits and data slips ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def komandorski(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    return build("komandorski", out=tmp_path_factory.mktemp("komandorski"))
+
+
+def _views_of(scenario_id: str) -> dict[str, object]:
+    from generator.rulesets.naval_action.cardtables import load_tables, using
+
+    library = validated_library([])
+    scenario = library.scenarios[scenario_id].model
+    with using(load_tables()):
+        views = RULESET._views(library, scenario)
+    return {v.name: v for side in views.values() for v in side}
+
+
+def test_abukuma_at_komandorski_fires_two_quadruple_type_93_mounts() -> None:
+    abukuma = _views_of("komandorski")["Abukuma"]
+    mounts = [(t.size_in, t.tubes, t.side, t.two_turn, t.penetration)
+              for t in abukuma.torpedoes]  # type: ignore[attr-defined]
+    assert mounts == [(24, 4, "L", True, 8), (24, 4, "R", True, 8)]
+    # Her sister Natori at Sunda Strait keeps the class's four twin mounts.
+    natori = _views_of("sunda-strait")["Natori"]
+    assert [(t.tubes, t.two_turn) for t in natori.torpedoes] == [(2, False)] * 4  # type: ignore[attr-defined]
+
+
+def test_abukuma_matchups_read_back(komandorski: BuildResult) -> None:
+    text = text_of(komandorski.folder / "japanese.pdf")
+    assert ("2 mounts × 4 24in (L/R) Pensacola class CA 5 +3 dud D D HD HD HD 60% 1.25 "
+            "30% 0.62") in text
+    assert "24in × 4 · left side · pen 8 · 2-turn" in text
+    assert "Refitted in 1941 with quadruple mounts" not in text  # the fit replaced the note
+
+
+def _radar(class_id: str, ship: str, date: str) -> str | None:
+    import datetime as dt
+
+    from generator.rulesets.naval_action.derive import radar_on
+
+    library = validated_library([])
+    on = dt.date.fromisoformat(date)
+    return radar_on(library.model_at("naval-action", class_id, ship, on), on)
+
+
+@pytest.mark.parametrize(("class_id", "ship", "date", "radar"), [
+    ("town", "Sheffield", "1938-09-01", "SC"),   # Type 79Y, August 1938
+    ("town", "Glasgow", "1938-09-01", None),     # her sisters had none yet
+    ("soldati", "Ascari", "1942-03-22", None),   # Second Sirte: no Soldati had radar
+    ("soldati", "Fuciliere", "1943-06-02", "SC"),  # Gufo, in Maristat's June 1943 list
+    ("soldati", "Ascari", "1943-06-02", None),
+])
+def test_radar_only_where_the_ship_had_it(class_id: str, ship: str, date: str,
+                                          radar: str | None) -> None:
+    assert _radar(class_id, ship, date) == radar
+
+
+def test_ship_data_slips_corrected_from_sources() -> None:
+    import datetime as dt
+
+    library = validated_library([])
+    na = library.classes_of("naval-action")
+
+    def commissioned(class_id: str, name: str) -> dt.date:
+        return next(s.commissioned for s in na[class_id].model.ships if s.name == name)
+
+    assert na["kongo"].model.length_ft == 728.3
+    assert commissioned("zara", "Gorizia") == dt.date(1931, 12, 23)
+    assert commissioned("essex", "Hornet") == dt.date(1943, 11, 29)
+    assert commissioned("mahan", "Cummings") == dt.date(1936, 11, 25)
+    assert commissioned("independence", "Independence") == dt.date(1943, 1, 14)
+    assert [commissioned("type-1934", n) for n in
+            ("Leberecht Maass", "Georg Thiele", "Max Schultz", "Richard Beitzen")] == [
+        dt.date(1937, 1, 14), dt.date(1937, 2, 27), dt.date(1937, 4, 8), dt.date(1937, 5, 13)]
+    assert na["kent"].model.armor.belt_in == 1.0
+    assert _views_of("savo-island")["Canberra"].armor_factor == 3  # type: ignore[attr-defined]
+
+
+def test_sunda_strait_japanese_destroyers_as_the_sources_list_them() -> None:
+    library = validated_library([])
+    side = next(s for s in library.scenarios["sunda-strait"].model.sides if s.id == "japanese")
+    destroyers = {r.name for r in side.ships if r.class_ in ("kamikaze", "fubuki")}
+    assert destroyers == {"Harukaze", "Hatakaze", "Asakaze", "Fubuki", "Shirayuki",
+                          "Hatsuyuki", "Murakumo", "Shirakumo", "Shikinami"}
+
+
+# -- 10. Surface Action night matchups stop at the sighting range ----------------------------
+
+
+@pytest.fixture(scope="module")
+def guadalcanal(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    return build("guadalcanal-battleships", out=tmp_path_factory.mktemp("guadalcanal"))
+
+
+def test_sa_night_matchups_stop_at_the_sighting_range() -> None:
+    from generator.rulesets.surface_action import RULESET as SA
+    from generator.rulesets.surface_action.charts import load_charts
+    from generator.rulesets.surface_action.matchups import ship_lines
+    from generator.rulesets.surface_action.odds import band_starts
+
+    library = validated_library([])
+    scenario = library.scenarios["guadalcanal-battleships"].model
+    assert scenario.time == "night" and scenario.sighting_in == 8
+    charts = load_charts(None)
+    ctx_views = SA._views(library, scenario, charts)
+    starts = band_starts(scenario.weapons.bands_in)
+    ours, theirs = ctx_views["american"], ctx_views["japanese"]
+    limited = ship_lines(ours[0], theirs, scenario.weapons, True, charts, 8)
+    free = ship_lines(ours[0], theirs, scenario.weapons, True, charts, None)
+    beyond = [b for b, start in enumerate(starts) if start >= 8]
+    assert beyond and all(line.cells[b].shot is None for line in limited for b in beyond)
+    # Without the limit the same bands would be fired on, so the cut is real.
+    assert any(line.cells[b].shot is not None for line in free for b in beyond)
+
+
+def test_sa_night_matchup_pages_read_back(guadalcanal: BuildResult) -> None:
+    text = text_of(guadalcanal.folder / "american.pdf")
+    assert "Night: the bands stop at the sighting range, 8 in" in text
+    assert re.search(r"5in broadside ×4 5/5 -1: \S.*? 39·7·1 25·3·<1\* — — — —", text)

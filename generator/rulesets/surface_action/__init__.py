@@ -231,7 +231,8 @@ def _matchups(ctx: Context, side: str | None) -> Component:
     name = ctx.sides[side]
     return render_matchups(d.views[side], enemies, scenario.weapons, scenario.time == "night",
                            d.charts, ctx.paper, f"matchups:{side}", f"{side.upper()}-Odds-",
-                           f"Matchups: {name}", f"{d.foot} · {name}")
+                           f"Matchups: {name}", f"{d.foot} · {name}",
+                           reach_in=scenario.sighting_in if scenario.time == "night" else None)
 
 
 # ---- aids --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from fractions import Fraction
 from generator import dice
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import ShipView
-from generator.rulesets.surface_action.odds import Kind, Shot, effective_hits, shot
+from generator.rulesets.surface_action.odds import Kind, Shot, band_starts, effective_hits, shot
 from generator.rulesets.surface_action.schema import Weapons
 
 AT_LEAST = (1, 2, 3)
@@ -69,11 +69,19 @@ def targets(enemies: Sequence[ShipView]) -> list[Target]:
 
 
 def cell(kind: Kind, weapon: str, factors: int, band: int, size: int, armor: int,
-         weapons: Weapons, night: bool, charts: Charts) -> Cell:
-    """Effective hits from ``factors`` of a weapon at one band against one target."""
+         weapons: Weapons, night: bool, charts: Charts, reach_in: float | None = None,
+         ) -> Cell:
+    """Effective hits from ``factors`` of a weapon at one band against one target.
+
+    ``reach_in`` is the farthest the target can be engaged (at night, the scenario's
+    sighting range for a target neither burning nor firing): a band starting there or
+    beyond is out of reach.
+    """
     table = weapons.guns if kind == "gunfire" else weapons.torpedoes
     target = shot(kind, table[weapon], band, size, armor, night=night, weapons=weapons,
                   charts=charts)
+    if reach_in is not None and band_starts(weapons.bands_in)[band] >= reach_in:
+        target = None
     if target is None or factors == 0:
         return Cell(target, tuple(Fraction(0) for _ in AT_LEAST), Fraction(0))
     hits = effective_hits(factors, target)
@@ -96,8 +104,12 @@ def arcs(view: ShipView) -> list[tuple[str, str, int]]:
 
 
 def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, night: bool,
-               charts: Charts) -> list[Line]:
-    """Every gun arc and torpedo set of ``view`` against every enemy group."""
+               charts: Charts, reach_in: float | None = None) -> list[Line]:
+    """Every gun arc and torpedo set of ``view`` against every enemy group.
+
+    ``reach_in``: at night, the scenario's sighting range, beyond which neither guns nor
+    torpedoes may engage a target that is not burning (None by day).
+    """
     bands = range(len(weapons.bands_in))
     lines = []
     groups = targets(enemies)
@@ -105,7 +117,7 @@ def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, ni
         for target in groups:
             lines.append(Line(weapon, arc, factors, target, tuple(
                 cell("gunfire", weapon, factors, b, target.gun_size, target.armor, weapons,
-                     night, charts) for b in bands)))
+                     night, charts, reach_in) for b in bands)))
     if view.torpedoes is not None and view.torpedo_weapon is not None:
         factors = view.torpedoes.bearing()
         for target in groups:
@@ -113,5 +125,5 @@ def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, ni
                               ("bow/stern-on", charts.torpedo.bow_stern_size)):
                 lines.append(Line(view.torpedo_weapon, arc, factors, target, tuple(
                     cell("torpedo", view.torpedo_weapon, factors, b, size, target.armor,
-                         weapons, night, charts) for b in bands)))
+                         weapons, night, charts, reach_in) for b in bands)))
     return lines
