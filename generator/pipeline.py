@@ -108,7 +108,7 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
                for p in work.packets]
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *_font_warnings(library)]
-    result = _assemble_and_write(work.folder, components, packets, out, paper)
+    result = _assemble_and_write(work.folder, components, packets, out, paper, ctx.record)
     result.warnings = list(dict.fromkeys(warnings))
     result.notices = library.notices
     result.pieces = _distinct_pieces(rendered.values()) if export else []
@@ -272,7 +272,8 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
 
 
 def _assemble_and_write(folder_name: str, components: dict[str, Component],
-                        packets: list[PacketSpec], out: Path, paper: Paper) -> BuildResult:
+                        packets: list[PacketSpec], out: Path, paper: Paper,
+                        record: dict[str, Any] | None = None) -> BuildResult:
     # Packets share components; in one process a component is parsed once, but packets
     # assembled side by side finish sooner on two or more CPUs.
     readers: dict[str, PdfReader] = {}
@@ -283,6 +284,7 @@ def _assemble_and_write(folder_name: str, components: dict[str, Component],
     # Whole or not at all: staged beside the folder and swapped in (generator.output).
     manifest = write_kit(folder, files, pages, {
         "generator": f"quarterdeck {__version__}", "kit": folder_name, "paper": paper,
+        **(record or {}),
     })
     return BuildResult(folder, pages, manifest)
 

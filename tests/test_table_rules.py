@@ -396,3 +396,106 @@ def test_sa_night_matchup_pages_read_back(guadalcanal: BuildResult) -> None:
     text = text_of(guadalcanal.folder / "american.pdf")
     assert "Night: the bands stop at the sighting range, 8 in" in text
     assert re.search(r"5in broadside ×4 5/5 -1: \S.*? 39·7·1 25·3·<1\* — — — —", text)
+
+
+# -- 5. dice: one sheet per packet, its own seed; --seed random; byte-identical rebuilds ----
+
+
+@pytest.fixture(scope="module")
+def savo_seeded(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    from generator.rulesets.base import KitOptions
+
+    return build("savo-island", out=tmp_path_factory.mktemp("seed5"),
+                 options=KitOptions(seed=5))
+
+
+def _manifest(folder: Path) -> dict:  # type: ignore[type-arg]
+    import json
+
+    return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+
+
+def _dice_page(path: Path) -> str:
+    for page in page_texts(path):
+        flat = re.sub(r"\s+", " ", page)
+        if flat.startswith("Pre-rolled dice"):
+            return flat
+    raise AssertionError(f"no dice sheet in {path.name}")
+
+
+def test_each_packet_rolls_its_own_dice(savo_seeded: BuildResult) -> None:
+    from generator.dice import derive_seed, pairs
+
+    manifest = _manifest(savo_seeded.folder)
+    assert manifest["seed"] == 5
+    seeds = manifest["dice_seeds"]
+    assert seeds == {s: derive_seed(5, s) for s in ("japanese", "allied", "referee")}
+    assert len(set(seeds.values())) == 3
+    sheets = {}
+    for owner, file in (("japanese", "japanese.pdf"), ("allied", "allied.pdf"),
+                        ("referee", "referee.pdf")):
+        text = _dice_page(savo_seeded.folder / file)
+        assert f"Seed {seeds[owner]}, drawn from build seed 5" in text
+        assert "quarterdeck build savo-island --seed 5" in text
+        # The first pairs as printed (number, white, red) are the seed's pairs.
+        expected = " ".join(f"{n} {w} {r}" for n, (w, r) in
+                            enumerate(pairs(seeds[owner], 3), start=1))
+        assert expected in text, (owner, expected)
+        sheets[owner] = pairs(seeds[owner], 240)
+    assert sheets["japanese"] != sheets["allied"] != sheets["referee"]
+
+
+def test_the_same_seed_rebuilds_byte_for_byte(savo_seeded: BuildResult,
+                                              tmp_path: Path) -> None:
+    from generator.rulesets.base import KitOptions
+
+    again = build("savo-island", out=tmp_path, options=KitOptions(seed=5))
+    first = {f["file"]: f["sha256"] for f in _manifest(savo_seeded.folder)["files"]}
+    second = {f["file"]: f["sha256"] for f in _manifest(again.folder)["files"]}
+    assert first == second
+    for name in first:
+        assert (savo_seeded.folder / name).read_bytes() == (again.folder / name).read_bytes()
+
+
+def test_seed_random_draws_a_seed_that_is_recorded_and_reproduces(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    runner = CliRunner()
+    drawn = runner.invoke(main, ["tables", "komandorski", "--seed", "random",
+                                 "--out", str(tmp_path / "a")])
+    assert drawn.exit_code == 0, drawn.output
+    folder = tmp_path / "a" / "komandorski" / "tables"
+    seed = _manifest(folder)["seed"]
+    assert isinstance(seed, int) and 0 <= seed < 1_000_000_000
+    assert f"--seed {seed}" in _dice_page(folder / "dice.pdf")
+    again = runner.invoke(main, ["tables", "komandorski", "--seed", str(seed),
+                                 "--out", str(tmp_path / "b")])
+    assert again.exit_code == 0, again.output
+    redo = tmp_path / "b" / "komandorski" / "tables"
+    assert (folder / "dice.pdf").read_bytes() == (redo / "dice.pdf").read_bytes()
+    bad = runner.invoke(main, ["tables", "--seed", "banana", "--out", str(tmp_path / "c")])
+    assert bad.exit_code == 2
+    assert ("found 'banana', expected a whole number from 0 to 999,999,999 or 'random'"
+            in bad.output)
+
+
+def test_table_numbers_give_their_own_seeds() -> None:
+    from generator.dice import derive_seed
+
+    one, two = derive_seed(5, "allied", table=1), derive_seed(5, "allied", table=2)
+    assert len({one, two, derive_seed(5, "allied")}) == 3
+    assert derive_seed(5, "allied", table=1) == one  # stable
+
+
+def test_surface_action_sides_deal_counters_from_their_own_seeds(tmp_path: Path) -> None:
+    from generator.dice import derive_seed, scenario_seed
+
+    result = build("river-plate", out=tmp_path)
+    manifest = _manifest(result.folder)
+    base = scenario_seed("river-plate")
+    assert manifest["seed"] == base
+    assert manifest["counter_seeds"] == {s: derive_seed(base, s) for s in
+                                         manifest["counter_seeds"]}
+    assert len(set(manifest["counter_seeds"].values())) == len(manifest["counter_seeds"]) == 2

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel
 
-from generator.dice import scenario_seed
+from generator.dice import derive_seed, scenario_seed
 from generator.errors import UsageError
 from generator.layout import Paper
 from generator.packets import Component
@@ -122,6 +122,8 @@ class SurfaceAction(Ruleset):
         ctx.sides = {s.id: s.name for s in scenario.sides}
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
         ctx.flags.add("scenario")
+        seed = _build_seed(ctx)
+        ctx.record.update(seed=seed, counter_seeds={s: derive_seed(seed, s) for s in ctx.sides})
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
@@ -257,6 +259,13 @@ def _ruler(ctx: Context, arg: str | None) -> Component:
 
 # ---- counters and cards ------------------------------------------------------------
 
+def _build_seed(ctx: Context) -> int:
+    """The seed in force: ``--seed`` (or the one ``random`` drew), else the scenario's."""
+    if ctx.options.seed is not None:
+        return ctx.options.seed
+    return scenario_seed(ctx.values.get("scenario", NAME))
+
+
 @COMPONENTS("markers")
 def _markers(ctx: Context, side: str | None) -> Rendered:
     """One side's counter sheets, with their pieces for export."""
@@ -265,9 +274,10 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
     assert side is not None
     scenario, d = _scenario_of(ctx), _d(ctx)
     found = next(s for s in scenario.sides if s.id == side)
-    seed = ctx.options.seed if ctx.options.seed is not None else scenario_seed(scenario.id)
+    # Each side deals its hidden counter numbers from its own seed: the two sides'
+    # sheets never share a dealing.
     pieces = side_counter_pieces(side, found.name, d.views[side], found.dummies,
-                                 found.torpedo_dummies, seed)
+                                 found.torpedo_dummies, derive_seed(_build_seed(ctx), side))
     return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
                            f"Counters: {found.name}", f"{side.upper()}-Counters-",
                            f"{d.foot} · {found.name}")

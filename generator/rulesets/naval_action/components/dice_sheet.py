@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
 from reportlab.lib import colors
 
 from generator import fonts
@@ -16,25 +18,34 @@ COLUMNS = 8
 ROWS = 30
 
 
-def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str) -> Component:
+def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
+                      build_seed: int | None = None, whose: str | None = None,
+                      key: str = "dice") -> Component:
     """One page of numbered, seeded dice pairs; the seed regenerates the same page.
 
     Args:
-        seed: The seed printed on the sheet.
+        seed: This sheet's own seed, printed on it.
         paper: Paper size.
         footer: Footer text.
         command: The command that regenerates this sheet, printed on it.
+        build_seed: The build's seed this sheet's seed was derived from (None: the same).
+        whose: Whose sheet it is (a side's name, or the referee), printed on it.
+        key: The component key (``dice`` or ``dice:SIDE``).
 
     Returns:
-        The component (key ``dice``).
+        The component.
 
     """
     doc = CanvasDoc(paper, "Pre-rolled dice", footer)
     doc.anchor("Pre-rolled dice")
-    doc.paragraph("Pre-rolled dice", "h1")
+    doc.paragraph("Pre-rolled dice" + (f": {escape(whose)}" if whose else ""), "h1")
+    origin = (f", drawn from build seed <b>{build_seed}</b>"
+              + (f" for {escape(whose)}" if whose else "")
+              if build_seed is not None and build_seed != seed else "")
     doc.paragraph(
-        f"Seed <b>{seed}</b> (<font face='{fonts.NARROW}'>{command}</font> prints this "
-        "same sheet again). Work down each column in turn and strike out each pair as you "
+        f"Seed <b>{seed}</b>{origin} (<font face='{fonts.NARROW}'>{escape(command)}</font> "
+        "prints this same sheet again; every packet has its own sheet, so no two roll the "
+        "same dice). Work down each column in turn and strike out each pair as you "
         "use it. The <b>white</b> number is the accuracy or hit die, the "
         "<font color='#bf1a1a'><b>red</b></font> number the coloured penetration or damage "
         "die. Use one pair per roll of two dice, the white number alone for one die.")
@@ -64,4 +75,4 @@ def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str) -> Com
     c.setFillColor(colors.black)
     doc.y = top - ROWS * row_h
     pdf, pages = doc.finish()
-    return Component("dice", "Pre-rolled dice", "Dice-", pdf, pages, doc.bookmarks[1:])
+    return Component(key, "Pre-rolled dice", "Dice-", pdf, pages, doc.bookmarks[1:])
