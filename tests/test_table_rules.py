@@ -499,3 +499,65 @@ def test_surface_action_sides_deal_counters_from_their_own_seeds(tmp_path: Path)
     assert manifest["counter_seeds"] == {s: derive_seed(base, s) for s in
                                          manifest["counter_seeds"]}
     assert len(set(manifest["counter_seeds"].values())) == len(manifest["counter_seeds"]) == 2
+
+
+# -- 5. hidden information: side packets do not reveal the enemy's order of battle ----------
+
+
+def _enemy_words(result: BuildResult, ruleset: str, scenario_id: str) -> dict[str, set[str]]:
+    """Per side, the enemy class and ship names that must not appear in its packet."""
+    library = validated_library([])
+    scenario = library.scenarios[scenario_id].model
+    classes = library.classes_of(ruleset)
+    names: dict[str, set[str]] = {}
+    own: dict[str, set[str]] = {}
+    for side in scenario.sides:
+        names[side.id] = set()
+        own[side.id] = set()
+        for ref in side.ships:
+            cls = classes[ref.class_].model
+            names[side.id] |= {f"{cls.name} class", ref.name}
+            own[side.id] |= {f"{cls.name} class", ref.name}
+    return {s: set().union(*(names[o] for o in names if o != s)) - own[s] for s in names}
+
+
+@pytest.mark.parametrize(("fixture", "ruleset", "scenario_id"), [
+    ("sunda", "naval-action", "sunda-strait"),
+    ("guadalcanal", "surface-action", "guadalcanal-battleships"),
+])
+def test_side_packets_name_no_enemy_class_or_ship(fixture: str, ruleset: str,
+                                                  scenario_id: str,
+                                                  request: pytest.FixtureRequest) -> None:
+    result: BuildResult = request.getfixturevalue(fixture)
+    forbidden = _enemy_words(result, ruleset, scenario_id)
+    for side, words in forbidden.items():
+        assert words, side
+        text = text_of(result.folder / f"{side}.pdf")
+        leaked = sorted(w for w in words if w in text)
+        assert not leaked, (side, leaked)
+        assert "any target of" in text  # the matchups are keyed by target values
+    referee = text_of(result.folder / "referee.pdf")
+    assert all(w in referee for words in forbidden.values() for w in words
+               if w.endswith(" class"))
+
+
+def test_matchups_name_enemy_classes_when_the_scenario_says_known() -> None:
+    from generator.rulesets.naval_action.cardtables import load_tables
+    from generator.rulesets.naval_action.matchups import target_groups
+
+    views = _views_of("sunda-strait")
+    enemies = [v for v in views.values() if v.side_id == "japanese"]  # type: ignore[attr-defined]
+    hidden = [g.label for g in target_groups(enemies, known=False)]  # type: ignore[arg-type]
+    shown = [g.label for g in target_groups(enemies, known=True)]  # type: ignore[arg-type]
+    assert load_tables() is not None
+    assert hidden == [f"any target of armor {g.armor_label}"
+                      for g in target_groups(enemies)]  # type: ignore[arg-type]
+    assert any("Mogami class CA" in label for label in shown)
+
+
+def test_gauge_strips_carry_only_friendly_torpedoes(sunda: BuildResult) -> None:
+    allied = text_of(sunda.folder / "allied.pdf")
+    japanese = text_of(sunda.folder / "japanese.pdf")
+    assert "Torpedo spread · 21in" in allied and "Torpedo spread · 24in" not in allied
+    assert "Torpedo spread · 24in" in japanese
+    assert "Torpedo spread · 24in" in text_of(sunda.folder / "referee.pdf")

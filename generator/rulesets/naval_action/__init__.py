@@ -367,8 +367,8 @@ def _matchups(ctx: Context, d: Derived, side: str | None) -> Component:
     assert d.scenario is not None and side is not None
     calc = d.calculator
     enemies = [v for s, views in d.views.items() if s != side for v in views]
-    pages = [ship_matchups(calc, v, enemies, d.scenario.sea_state,
-                           d.scenario.date.year) for v in d.views[side]]
+    pages = [ship_matchups(calc, v, enemies, d.scenario.sea_state, d.scenario.date.year,
+                           known=d.scenario.enemy_known) for v in d.views[side]]
     return render_matchups(pages, calc, ctx.paper, f"matchups:{side}",
                            f"{side.upper()}-Odds-", f"{d.foot} · {ctx.sides[side]} matchups")
 
@@ -415,10 +415,11 @@ def _gauges(ctx: Context, d: Derived, arg: str | None) -> Component:
 
 
 @component("gauge-strips")
-def _gauge_strips(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _gauge_strips(ctx: Context, d: Derived, side: str | None) -> Component:
+    """Torpedo-spread and detection strips: a side's packet gets only its own torpedoes."""
     from generator.rulesets.naval_action.components.aids import render_gauge_strips
 
-    every = _every(d)
+    every = d.views[side] if side is not None else _every(d)
     torpedoes = (scenario_torpedo_types(every, d.tables) if every
                  else default_torpedo_types(d.tables))
     return render_gauge_strips(d.tables, d.scale, torpedoes, ctx.paper, d.foot)[0]

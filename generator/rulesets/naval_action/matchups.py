@@ -1,8 +1,8 @@
 """Matchups: every weapon of a ship against every enemy, resolved by the calculator.
 
 Targets whose armor label is the same give identical odds, so enemies are grouped by
-armor (and named by class, never by ship: side packets must not reveal which enemy
-ships are present beyond what the models on the table show).
+armor. A group is named by class (never by ship) only where the scenario makes the
+enemy's order of battle known; otherwise by its armor value alone.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class TargetGroup:
     old: bool
     classes: tuple[str, ...]  # "New Orleans class CA", ...
     ships: tuple[str, ...]    # names (referee use only)
+    known: bool = True        # may the page name the classes (the scenario says so)?
 
     @property
     def armor_label(self) -> str:
@@ -31,7 +32,9 @@ class TargetGroup:
 
     @property
     def label(self) -> str:
-        """Class names for print."""
+        """Class names for print, or only the target value when the enemy is unknown."""
+        if not self.known:
+            return f"any target of armor {self.armor_label}"
         return ", ".join(self.classes)
 
 
@@ -79,8 +82,12 @@ class ShipMatchups:
     applied: list[str]  # automatic modifiers applied, e.g. "No. 11 Italian firing ship −1"
 
 
-def target_groups(enemies: list[ShipView]) -> list[TargetGroup]:
-    """Enemy ships grouped by armor label, strongest armour first."""
+def target_groups(enemies: list[ShipView], known: bool = True) -> list[TargetGroup]:
+    """Enemy ships grouped by armor label, strongest armour first.
+
+    With ``known`` false (the scenario keeps the enemy's order of battle hidden) the
+    groups print their armor value only, never a class name.
+    """
     groups: dict[tuple[int, bool], tuple[list[str], list[str]]] = {}
     for view in enemies:
         key = (view.armor_factor, view.cls.armor.old_deck)
@@ -89,7 +96,7 @@ def target_groups(enemies: list[ShipView]) -> list[TargetGroup]:
         if label not in classes:
             classes.append(label)
         ships.append(view.name)
-    return [TargetGroup(af, old, tuple(c), tuple(s))
+    return [TargetGroup(af, old, tuple(c), tuple(s), known)
             for (af, old), (c, s) in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1]))]
 
 
@@ -124,9 +131,9 @@ def torpedo_matchups(calc: Calculator, firer: ShipView, target: TargetGroup,
 
 
 def ship_matchups(calc: Calculator, firer: ShipView, enemies: list[ShipView], sea_state: str,
-                  year: int) -> ShipMatchups:
-    """Every weapon of ``firer`` against every enemy target group."""
-    groups = target_groups(enemies)
+                  year: int, known: bool = True) -> ShipMatchups:
+    """Every weapon of ``firer`` against every enemy target group (named when ``known``)."""
+    groups = target_groups(enemies, known)
     guns = [gun_matchup(calc, firer, b, g, sea_state)
             for b in firer.batteries if not b.disabled for g in groups]
     torps = [m for g in groups for m in torpedo_matchups(calc, firer, g, year)]

@@ -188,6 +188,7 @@ class Scenario(Strict):
     sides: list[Side] = Field(min_length=2, max_length=8, description="The sides (two to eight).")
     starting_conditions: str = Field(max_length=4000, description="The whole set-up (referee's packet only: it may name every ship; at most 4000 characters).")
     special_rules: list[Line] = Field(default_factory=list, max_length=40, description="Conditions every player reads; must not name ships (hidden information); at most 40 lines of 1000 characters.")
+    enemy_known: bool = Field(False, description="Each side knows the other's order of battle, so its matchup pages may name the enemy classes. Default false: matchups name only the target values (armor), never an enemy class.")
     strength_ratio: bool = Field(False, description="Use the comparative-strength ratio (rule text IV): the stronger side's losses score their CS times the ratio of the sides' totals, to the weaker side's advantage. Default false: every loss scores its plain CS.")
     victory: str = Field(max_length=4000, description="Victory notes every player reads; must not name ships (at most 4000 characters).")
     air_groups: list[AirGroup] = Field(default_factory=list, max_length=20, description="Aircraft from outside the scenario's ships; each gets 6-plane element markers.")

@@ -234,7 +234,8 @@ def _matchups(ctx: Context, side: str | None) -> Component:
     return render_matchups(d.views[side], enemies, scenario.weapons, scenario.time == "night",
                            d.charts, ctx.paper, f"matchups:{side}", f"{side.upper()}-Odds-",
                            f"Matchups: {name}", f"{d.foot} · {name}",
-                           reach_in=scenario.sighting_in if scenario.time == "night" else None)
+                           reach_in=scenario.sighting_in if scenario.time == "night" else None,
+                           known=scenario.enemy_known)
 
 
 # ---- aids --------------------------------------------------------------------------
@@ -247,13 +248,16 @@ def _turn_guide(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("ruler")
-def _ruler(ctx: Context, arg: str | None) -> Component:
+def _ruler(ctx: Context, side: str | None) -> Component:
     from generator.rulesets.surface_action.components.aids import render_ruler
 
     d = _d(ctx)
     bands = d.scenario.weapons.bands_in if d.scenario else DEFAULT_BANDS_IN
-    # Classes, not ships: a side's packet must not name the enemy's ships.
-    speeds = list(dict.fromkeys((f"{v.cls.name} class", v.speed_in) for v in _every(ctx)))
+    # Classes, not ships; and a side's ruler lists only its own classes' speeds unless
+    # the scenario makes the enemy's order of battle known.
+    shown = (d.views[side] if side is not None and d.scenario is not None
+             and not d.scenario.enemy_known else _every(ctx))
+    speeds = list(dict.fromkeys((f"{v.cls.name} class", v.speed_in) for v in shown))
     return render_ruler(d.charts, bands, speeds, ctx.paper, d.foot)
 
 

@@ -50,11 +50,12 @@ class Line:
     cells: tuple[Cell, ...]
 
 
-def targets(enemies: Sequence[ShipView]) -> list[Target]:
+def targets(enemies: Sequence[ShipView], known: bool = True) -> list[Target]:
     """Enemy ships grouped by their target values (size and armor), in roster order.
 
-    Groups are labelled by class, never by ship: which enemy ships are present is hidden
-    information until they are sighted.
+    Groups are labelled by class, never by ship, and by class only where the scenario
+    makes the enemy's order of battle known (``known``); otherwise by their target
+    values alone.
     """
     groups: dict[tuple[int, int, int], list[str]] = {}
     for view in enemies:
@@ -64,7 +65,8 @@ def targets(enemies: Sequence[ShipView]) -> list[Target]:
             groups[key].append(label)
     out = []
     for (gun, torp, armor), labels in groups.items():
-        out.append(Target(f"{gun}/{torp} {armor:+d}: {', '.join(labels)}", gun, torp, armor))
+        named = f": {', '.join(labels)}" if known else ": any target of these values"
+        out.append(Target(f"{gun}/{torp} {armor:+d}{named}", gun, torp, armor))
     return out
 
 
@@ -104,7 +106,8 @@ def arcs(view: ShipView) -> list[tuple[str, str, int]]:
 
 
 def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, night: bool,
-               charts: Charts, reach_in: float | None = None) -> list[Line]:
+               charts: Charts, reach_in: float | None = None, known: bool = True,
+               ) -> list[Line]:
     """Every gun arc and torpedo set of ``view`` against every enemy group.
 
     ``reach_in``: at night, the scenario's sighting range, beyond which neither guns nor
@@ -112,7 +115,7 @@ def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, ni
     """
     bands = range(len(weapons.bands_in))
     lines = []
-    groups = targets(enemies)
+    groups = targets(enemies, known)
     for weapon, arc, factors in arcs(view):
         for target in groups:
             lines.append(Line(weapon, arc, factors, target, tuple(

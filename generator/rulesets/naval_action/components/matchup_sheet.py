@@ -27,7 +27,7 @@ def gun_grid(page: ShipMatchups) -> Grid:
     """The gun batteries' table: battery x target group, three range bands."""
     bands: list[str | None] = [x for b in BANDS for x in [BAND_TITLES[b], *[None] * 8]]
     header: list[list[str | None]] = [
-        ["Battery", "Target (class)", "AF", "Δ", *bands],
+        ["Battery", "Target", "AF", "Δ", *bands],
         ["", "", "", "", *["Acc", *FACES, "≥1", "E"] * 3],
     ]
     rows = []
@@ -51,7 +51,7 @@ def gun_grid(page: ShipMatchups) -> Grid:
 def torpedo_grid(page: ShipMatchups) -> Grid:
     """The torpedo mounts' table: mount type x target group, beam and bow/stern."""
     header: list[list[str | None]] = [
-        ["Mounts", "Target (class)", "AF", "Δ", "Coloured die, each hit", *[None] * 5,
+        ["Mounts", "Target", "AF", "Δ", "Coloured die, each hit", *[None] * 5,
          "Beam", None, "Bow/stern", None],
         ["", "", "", "", *FACES, "≥1", "E", "≥1", "E"],
     ]

@@ -166,7 +166,8 @@ def matchup_grid(lines: Sequence[Line], weapons: Weapons) -> Grid:
 
 def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weapons: Weapons,
                     night: bool, charts: Charts, paper: Paper, key: str, label: str,
-                    title: str, footer: str, reach_in: float | None = None) -> Component:
+                    title: str, footer: str, reach_in: float | None = None,
+                    known: bool = True) -> Component:
     """One side's matchup pages: each ship against every enemy group.
 
     ``reach_in``: at night, the scenario's sighting range; bands beyond it print as out of
@@ -190,7 +191,7 @@ def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weap
            f"{charts.sighting.fire_bonus_in:g} in farther) or, for torpedoes, fired its guns "
            "last turn." if reach_in is not None else ""))
     for view in views:
-        lines = ship_lines(view, enemies, weapons, night, charts, reach_in)
+        lines = ship_lines(view, enemies, weapons, night, charts, reach_in, known)
         grid = matchup_grid(lines, weapons)
         doc.ensure(grid.header_height + 30 * MM)
         doc.anchor(view.name)
