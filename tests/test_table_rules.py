@@ -561,3 +561,81 @@ def test_gauge_strips_carry_only_friendly_torpedoes(sunda: BuildResult) -> None:
     assert "Torpedo spread · 21in" in allied and "Torpedo spread · 24in" not in allied
     assert "Torpedo spread · 24in" in japanese
     assert "Torpedo spread · 24in" in text_of(sunda.folder / "referee.pdf")
+
+
+# -- 2. no page printed twice: sisters with one fit share a matchup page -----------------------
+
+
+def _matchup_headings(path: Path) -> list[str]:
+    out = []
+    for page in page_texts(path):
+        flat = re.sub(r"\s+", " ", page)
+        if "against every enemy, resolved" in flat:
+            out.append(flat[:flat.index(" against every enemy")])
+    return out
+
+
+def test_sirte_sisters_share_matchup_pages(sirte: BuildResult) -> None:
+    from pypdf import PdfReader
+
+    headings = _matchup_headings(sirte.folder / "british.pdf")
+    assert len(headings) == 12  # 26 ships, 12 distinct fits (26 pages before)
+    assert ("Southwold, Beaufort, Dulverton, Hurworth, Avon Vale, Eridge "
+            "(Hunt (Type II) class DE)") in headings
+    assert "Jervis, Kipling, Kelvin, Kingston (J, K and N class DD)" in headings
+    # Every ship still has her bookmark, pointing at the shared page.
+    reader = PdfReader(sirte.folder / "british.pdf")
+    titles: list[str] = []
+
+    def walk(items: list) -> None:  # type: ignore[type-arg]
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                titles.append(item.title)
+    walk(reader.outline)
+    assert {"Southwold", "Eridge", "Kingston"} <= set(titles)
+
+
+def test_identical_batteries_share_a_row(sirte: BuildResult) -> None:
+    text = text_of(sirte.folder / "british.pdf")
+    hunt = text[text.index("Southwold, Beaufort"):]
+    hunt = hunt[:hunt.index("against every enemy", 200) if "against every enemy" in
+                hunt[200:] else len(hunt)]
+    # BOW 4x4in and STN 2x4in roll alike: one row per target, naming both.
+    assert hunt.count("BOW 4×, STN 2× 4in") == 5
+    assert "STN 2×4in" not in hunt
+
+
+def test_sisters_with_different_fits_keep_their_own_pages() -> None:
+    from generator.rulesets.naval_action.cardtables import load_tables, using
+    from generator.rulesets.naval_action.matchups import share_pages, ship_matchups
+    from generator.rulesets.naval_action.odds import Calculator
+
+    library = validated_library([])
+    scenario = library.scenarios["savo-island"].model
+    tables = load_tables()
+    with using(tables):
+        views = RULESET._views(library, scenario)
+        calc = Calculator(tables)
+        pages = [ship_matchups(calc, v, views["allied"], scenario.sea_state, 1942)
+                 for v in views["japanese"]]
+    names = [p.names for p in share_pages(pages)]
+    assert ("Aoba", "Kinugasa") in names and ("Kako", "Furutaka") in names
+    assert ("Chōkai",) in names and ("Tenryū",) in names
+    # A changed fit (Houston-style rounds limit aside, a disabled battery) splits them.
+    kinugasa = next(v for v in views["japanese"] if v.name == "Kinugasa")
+    kinugasa.batteries[0].disabled = True
+    with using(tables):
+        split = share_pages([ship_matchups(calc, v, views["allied"], scenario.sea_state, 1942)
+                             for v in views["japanese"]])
+    assert ("Aoba",) in [p.names for p in split] and ("Kinugasa",) in [p.names for p in split]
+
+
+def test_sa_sisters_share_matchup_tables(guadalcanal: BuildResult) -> None:
+    text = text_of(guadalcanal.folder / "japanese.pdf")
+    assert "Shirayuki, Hatsuyuki, Shikinami, Uranami, Ayanami (Fubuki DD) Weapon" in text
+    assert "Atago, Takao (Takao CA) Weapon" in text
+    american = text_of(guadalcanal.folder / "american.pdf")
+    # Walke and Benham print the same lines but are not sisters: two tables.
+    assert "Walke (Sims DD) Weapon" in american and "Benham (Benham DD) Weapon" in american

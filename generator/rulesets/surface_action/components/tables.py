@@ -190,12 +190,19 @@ def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weap
            "torpedoes cannot engage a target farther off unless it is burning (seen "
            f"{charts.sighting.fire_bonus_in:g} in farther) or, for torpedoes, fired its guns "
            "last turn." if reach_in is not None else ""))
+    # Sisters of one class whose lines are the same (the same fit) share one table.
+    shared: dict[tuple[str, str, str], tuple[list[str], list[Line], ShipView]] = {}
     for view in views:
         lines = ship_lines(view, enemies, weapons, night, charts, reach_in, known)
+        fit = (view.cls.id, view.type, repr(lines))
+        shared.setdefault(fit, ([], lines, view))[0].append(view.name)
+    for names, lines, view in shared.values():
         grid = matchup_grid(lines, weapons)
         doc.ensure(grid.header_height + 30 * MM)
-        doc.anchor(view.name)
-        doc.paragraph(f"{escape(view.name)} ({escape(view.cls.name)} {view.type})", "h3")
+        for name in names:
+            doc.anchor(name)
+        doc.paragraph(f"{', '.join(escape(n) for n in names)} ({escape(view.cls.name)} "
+                      f"{view.type})", "h3")
         doc.grid(grid)
         doc.space(2)
     pdf, pages = doc.finish()
