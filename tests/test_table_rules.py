@@ -306,7 +306,7 @@ def test_abukuma_at_komandorski_fires_two_quadruple_type_93_mounts() -> None:
 
 def test_abukuma_matchups_read_back(komandorski: BuildResult) -> None:
     text = text_of(komandorski.folder / "japanese.pdf")
-    assert ("2 mounts × 4 24in (L/R) Pensacola class CA 5 +3 dud D D HD HD HD 60% 1.25 "
+    assert ("2 mounts × 4 24in (L/R) any target of armor 5 5 +3 dud D D HD HD HD 60% 1.25 "
             "30% 0.62") in text
     assert "24in × 4 · left side · pen 8 · 2-turn" in text
     assert "Refitted in 1941 with quadruple mounts" not in text  # the fit replaced the note
