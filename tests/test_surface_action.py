@@ -246,7 +246,8 @@ def test_packets_hold_every_component(guadalcanal: BuildResult) -> None:
     titles = outline_titles(guadalcanal.folder / "american.pdf")
     assert titles == ["Briefing", "Data sheet: Task Force 64", "Matchups: Task Force 64",
                       "Reference card", "Resolution tables", "Turn guides",
-                      "Ruler · 1 in = 1,000 yd", "Counters: Task Force 64", "Event cards"]
+                      "Ruler · 1 in = 1,000 yd", "Pre-rolled dice", "Counters: Task Force 64",
+                      "Event cards"]
     referee = outline_titles(guadalcanal.folder / "referee.pdf")
     assert "Data sheet: Emergency Bombardment Force" in referee
     assert "Data sheet: Task Force 64" in referee

@@ -499,6 +499,13 @@ def test_surface_action_sides_deal_counters_from_their_own_seeds(tmp_path: Path)
     assert manifest["counter_seeds"] == {s: derive_seed(base, s) for s in
                                          manifest["counter_seeds"]}
     assert len(set(manifest["counter_seeds"].values())) == len(manifest["counter_seeds"]) == 2
+    # Each Surface Action packet carries its own dice sheet too.
+    dice = manifest["dice_seeds"]
+    assert dice == {s: derive_seed(base, s) for s in ("german", "british", "referee")}
+    for owner in dice:
+        text = _dice_page(result.folder / f"{owner}.pdf")
+        assert f"Seed {dice[owner]}, drawn from build seed {base}" in text
+        assert f"quarterdeck build river-plate --seed {base}" in text
 
 
 # -- 5. hidden information: side packets do not reveal the enemy's order of battle ----------
@@ -639,3 +646,13 @@ def test_sa_sisters_share_matchup_tables(guadalcanal: BuildResult) -> None:
     american = text_of(guadalcanal.folder / "american.pdf")
     # Walke and Benham print the same lines but are not sisters: two tables.
     assert "Walke (Sims DD) Weapon" in american and "Benham (Benham DD) Weapon" in american
+
+
+def test_a_sides_rulers_follow_its_own_ships(sunda: BuildResult) -> None:
+    # The Japanese guns and ships reach farther, so their range ruler has one more piece;
+    # the Allied packet's ruler stops where Allied guns do.
+    allied = text_of(sunda.folder / "allied.pdf")
+    japanese = text_of(sunda.folder / "japanese.pdf")
+    assert "Range ruler · thousands of yards · 333 yd per cm (tabletop) · 1/4" in allied
+    assert "(tabletop) · 1/5" not in allied
+    assert "Range ruler · thousands of yards · 333 yd per cm (tabletop) · 1/5" in japanese

@@ -376,10 +376,11 @@ def _matchups(ctx: Context, d: Derived, side: str | None) -> Component:
 # ---- measuring aids ----------------------------------------------------------------
 
 @component("rulers")
-def _rulers(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _rulers(ctx: Context, d: Derived, side: str | None) -> Component:
+    """Range and movement rulers; a side's are as long as its own guns reach and ships run."""
     from generator.rulesets.naval_action.components.aids import render_rulers
 
-    every = _every(d)
+    every = d.views[side] if side is not None else _every(d)
     longest = max((b.max_range_yd for v in every for b in v.batteries), default=0)
     fastest = max((v.speed_kn for v in every), default=0)
     return render_rulers(d.scale, max(longest, 30000 if not every else 0), fastest or 40,

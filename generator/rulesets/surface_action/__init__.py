@@ -123,7 +123,8 @@ class SurfaceAction(Ruleset):
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
         ctx.flags.add("scenario")
         seed = _build_seed(ctx)
-        ctx.record.update(seed=seed, counter_seeds={s: derive_seed(seed, s) for s in ctx.sides})
+        ctx.record.update(seed=seed, counter_seeds={s: derive_seed(seed, s) for s in ctx.sides},
+                          dice_seeds={o: derive_seed(seed, o) for o in [*ctx.sides, REFEREE]})
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
@@ -268,6 +269,26 @@ def _build_seed(ctx: Context) -> int:
     if ctx.options.seed is not None:
         return ctx.options.seed
     return scenario_seed(ctx.values.get("scenario", NAME))
+
+
+@COMPONENTS("dice")
+def _dice(ctx: Context, side: str | None) -> Component:
+    """A packet's own pre-rolled dice: each side and the referee roll differently."""
+    from generator.dicesheet import render_dice_sheet
+
+    seed = _build_seed(ctx)
+    owner = side or REFEREE
+    scenario = ctx.values.get("scenario", "")
+    how = ("Surface Action rolls handfuls of d6: read both numbers of a pair, white then "
+           "red, as two dice, taking as many as the roll needs.")
+    return render_dice_sheet(derive_seed(seed, owner), ctx.paper, _d(ctx).foot,
+                             f"quarterdeck build {scenario} --seed {seed}", build_seed=seed,
+                             whose=ctx.sides[side] if side else "referee",
+                             key=f"dice:{side}" if side else "dice", how=how)
+
+
+REFEREE = "referee"
+"""Whose dice sheet the referee's packet carries."""
 
 
 @COMPONENTS("markers")
