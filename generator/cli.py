@@ -88,11 +88,34 @@ def main() -> None:
     """Turn naval-wargame ship data into printed kits (status sheets, catalogs, packets)."""
 
 
+class SeedType(click.ParamType):  # type: ignore[type-arg]
+    """``--seed N`` (0..999999999) or ``--seed random`` (a fresh seed, printed on the sheets)."""
+
+    name = "N|random"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        """A whole number in range, or a fresh seed for 'random'."""
+        from generator.dice import SEED_LIMIT, fresh_seed
+
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if text.lower() == "random":
+            return fresh_seed()
+        if text.isdigit() and int(text) < SEED_LIMIT:
+            return int(text)
+        self.fail(f"found '{text}', expected a whole number from 0 to {SEED_LIMIT - 1:,} "
+                  "or 'random'", param, ctx)
+
+
 def tables_options(func: F) -> F:
     """``--tables FILE`` and ``--seed N`` for every command that prints rules tables."""
-    func = click.option("--seed", type=int, default=None,
-                        help="Seed for the pre-rolled dice sheet (default: from the "
-                             "scenario id, so a kit always prints the same dice).")(func)
+    func = click.option("--seed", type=SeedType(), default=None,
+                        help="Build seed for the pre-rolled dice (each packet's sheet gets "
+                             "its own seed from it; the manifest records it). 'random' "
+                             "draws a fresh one. Default: from the scenario id, so a kit "
+                             "always prints the same dice.")(func)
     func = click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
                         default=None,
                         help="YAML file replacing some of the ruleset's tables with your "

@@ -134,3 +134,34 @@ def pairs(seed: int, count: int) -> list[tuple[int, int]]:
 def scenario_seed(name: str) -> int:
     """A stable seed for a scenario: the same kit prints the same dice and shuffles."""
     return zlib.crc32(name.encode()) % 100_000
+
+
+SEED_LIMIT = 1_000_000_000
+"""Seeds run 0..SEED_LIMIT-1: short enough to read off a sheet and type back."""
+
+
+def derive_seed(build_seed: int, owner: str, table: int | None = None) -> int:
+    """A packet's own seed, from the build's seed and whose packet it is.
+
+    Each side (and the referee) gets different dice from one build seed, and a club
+    printing several tables of one scenario gives each ``table`` its own (for event decks
+    and dice alike). The same arguments always give the same seed.
+
+    Args:
+        build_seed: The seed in force for the build (``--seed``, or the scenario's).
+        owner: Side id, or ``referee``.
+        table: Table number when one build serves several tables (None: just one).
+
+    Returns:
+        The seed, 0..SEED_LIMIT-1.
+
+    """
+    text = f"{build_seed}/{owner}" + (f"/table {table}" if table is not None else "")
+    return zlib.crc32(text.encode("utf-8")) % SEED_LIMIT
+
+
+def fresh_seed() -> int:
+    """A new random build seed (``--seed random``); it is printed, so it can be reused."""
+    import secrets
+
+    return secrets.randbelow(SEED_LIMIT)

@@ -87,6 +87,8 @@ class Kit:
     """The ruleset's title."""
     sides: dict[str, str] = field(default_factory=dict)
     """Side id to side name, as the scenario gives them."""
+    record: dict[str, Any] = field(default_factory=dict)
+    """What the manifest should also say (the dice seeds in force)."""
 
 
 def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
@@ -158,7 +160,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                                     for spec in packets}, packets, components,
                list(dict.fromkeys(warnings)), library.notices,
                _distinct_pieces(rendered.values()) if export else [], ruleset.title,
-               dict(ctx.sides))
+               dict(ctx.sides), dict(ctx.record))
 
 
 def owner(library: Library, request: Request) -> Ruleset:
@@ -330,6 +332,7 @@ def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:
     # Whole or not at all: staged beside the folder and swapped in (generator.output).
     manifest = write_kit(folder, kit.files, kit.pages, {
         "generator": f"quarterdeck {__version__}", "kit": kit.folder, "paper": paper,
+        **kit.record,
     })
     return BuildResult(folder, dict(kit.pages), manifest)
 

@@ -18,7 +18,7 @@ from generator.pipeline import BuildResult, build, build_tables, validated_libra
 from generator.rulesets.base import KitOptions
 from generator.rulesets.naval_action import RULESET
 from generator.rulesets.naval_action.cardtables import TABLES, load_tables
-from generator.rulesets.naval_action.matchups import expected_text, ship_matchups
+from generator.rulesets.naval_action.matchups import expected_text, share_pages, ship_matchups
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.victory import loss_multipliers, points, ship_values
 
@@ -73,7 +73,9 @@ def test_victory_sheet_values_for_savo(savo: BuildResult) -> None:
     views = RULESET._views(library, scenario)
     totals = {s.id: sum(Fraction(v.comparative_strength) for v in views[s.id])
               for s in scenario.sides}
-    mult = loss_multipliers(totals)
+    # Savo's victory text scores plain CS: no ratio (issue 18 item 6).
+    assert not scenario.strength_ratio
+    mult = loss_multipliers(totals, scenario.strength_ratio)
     strong = max(totals, key=lambda k: totals[k])
     text = "\n".join(page_texts(savo.folder / "referee.pdf"))
     first = views[strong][0]
@@ -90,7 +92,8 @@ def test_one_matchup_page_per_armed_ship_with_bookmarks(savo: BuildResult) -> No
 
     calc = Calculator(load_tables())
     for side in ("japanese", "allied"):
-        pages = [p for p in savo_matchups(calc, side) if p.guns or p.torpedoes]
+        # Sisters with one fit share a page (issue 18 item 2).
+        pages = share_pages([p for p in savo_matchups(calc, side) if p.guns or p.torpedoes])
         marks = labels(savo.folder / f"{side}.pdf")
         odds_pages = [m for m in marks if m.startswith(f"{side.upper()}-Odds-")]
         assert len(odds_pages) == len(pages)
@@ -105,8 +108,7 @@ def test_matchup_rows_equal_the_calculator(savo: BuildResult) -> None:
     texts = page_texts(savo.folder / "japanese.pdf")
     text = next(t for t in texts if t.startswith("Chōkai") and "against every enemy" in t)
     for m in page.guns:
-        b = m.battery
-        cells = [f"{b.position} {b.guns}×{b.bore_in:g}in"]
+        cells = [m.label]
         for band in ("close", "medium", "long"):
             o = m.bands[band]
             cells += [str(o.accuracy), *[f.label for f in o.faces],

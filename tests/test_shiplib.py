@@ -69,7 +69,17 @@ SA_CHANGED = {("takao", "guns"): "the class is rated as Maya and Chokai were; Ta
               ("takao", "torpedoes"): "as for guns: 2/2 for the class, 4/4 for the refitted two"}
 """Surface Action class-level ratings that changed in the merge, and why."""
 
-NA_CHANGED = {"independence": "Independence commissioned 1943-01-14 (NHHC), not 1943-01-01"}
+NA_CHANGED = {"independence": "Independence commissioned 1943-01-14 (NHHC), not 1943-01-01",
+              # Issue 18 item 10: slips corrected from sources, on purpose.
+              "essex": "Hornet (CV-12) commissioned 1943-11-29, not 1943-11-20",
+              "kent": "Canberra's 1 in side, not Australia's 1938 4.5 in belt",
+              "kongo": "length 728.3 ft (Hiei, Kirishima as rebuilt), not Haruna's 720.5 ft",
+              "mahan": "Cummings commissioned 1936-11-25, not 1937-11-25",
+              "nagara": "Abukuma's own 1941 fit: two quadruple Type 93 mounts",
+              "soldati": "radar only on the four ships that had a set by June 1943",
+              "town": "radar from 1940 for the class; Sheffield's 1938 set is her own fit",
+              "type-1934": "commissioning days from the ship articles, not months",
+              "zara": "Gorizia commissioned 1931-12-23, not 1932-12-23"}
 """NAVAL ACTION classes whose printed values changed in the merge, and why."""
 
 

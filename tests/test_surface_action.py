@@ -247,7 +247,7 @@ def test_packets_hold_every_component(guadalcanal: BuildResult) -> None:
     assert titles == ["How to print this packet", "Briefing", "Data sheet: Task Force 64",
                       "Matchups: Task Force 64",
                       "Reference card", "Resolution tables", "Turn guides",
-                      "Ruler · 1 in = 1,000 yd", "Counters: Task Force 64"]
+                      "Ruler · 1 in = 1,000 yd", "Pre-rolled dice", "Counters: Task Force 64"]
     referee = outline_titles(guadalcanal.folder / "referee.pdf")
     assert referee.count("Event cards") == 1  # one deck per table, in the referee's packet
     assert "Data sheet: Emergency Bombardment Force" in referee

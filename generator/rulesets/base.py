@@ -96,6 +96,7 @@ class Context:
         flags: Conditions the recipe's ``when:`` may test (``scenario``, ``duplex``).
         warnings: Warnings found while deriving (service dates...).
         data: The ruleset's own derived data (views, tables, calculators).
+        record: Fields the manifest records for the kit (the seeds in force...).
 
     """
 
@@ -107,6 +108,7 @@ class Context:
     flags: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     data: Any = None
+    record: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from generator.dice import scenario_seed
+from generator.dice import derive_seed, scenario_seed
 from generator.errors import UsageError
 from generator.layout import Paper
 from generator.packets import Component
@@ -145,6 +145,7 @@ class NavalAction(Ruleset):
             ctx.flags.add("duplex")
         ctx.values.update(scale=derived.scale.name, scale_text=derived.scale.describe())
         ctx.data = derived
+        ctx.record.update(_seed_record(options, derived.scenario, list(ctx.sides)))
         return ctx
 
     def _class_context(self, ctx: Context, library: Library, tables: Tables) -> Context:
@@ -325,16 +326,42 @@ def _odds(ctx: Context, d: Derived, arg: str | None) -> Component:
     return render_resolution(d.calculator, ctx.paper, d.foot)
 
 
+def build_seed(options: KitOptions, scenario: Scenario | None) -> int:
+    """The seed in force: ``--seed`` (or the one ``random`` drew), else the scenario's."""
+    if options.seed is not None:
+        return options.seed
+    return scenario_seed(scenario.id if scenario else NAME)
+
+
+def _seed_record(options: KitOptions, scenario: Scenario | None,
+                 sides: list[str]) -> dict[str, object]:
+    """What the manifest records: the build seed and each packet's dice seed."""
+    seed = build_seed(options, scenario)
+    if scenario is None:
+        return {"seed": seed}  # one sheet, no sides: it rolls the build seed itself
+    return {"seed": seed,
+            "dice_seeds": {o: derive_seed(seed, o) for o in [*sides, REFEREE]}}
+
+
+REFEREE = "referee"
+"""Whose dice sheet a packet without a side carries (the referee's, or the tables')."""
+
+
 @component("dice")
-def _dice(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _dice(ctx: Context, d: Derived, side: str | None) -> Component:
+    """A packet's own sheet of pre-rolled dice: each side and the referee roll differently."""
     from generator.rulesets.naval_action.components.dice_sheet import render_dice_sheet
 
     scenario_id = d.scenario.id if d.scenario else None
-    seed = (ctx.options.seed if ctx.options.seed is not None
-            else scenario_seed(scenario_id or NAME))
-    command = ("quarterdeck tables" + (f" {scenario_id}" if scenario_id else "")
-               + f" --seed {seed}")
-    return render_dice_sheet(seed, ctx.paper, d.foot, command)
+    seed = build_seed(ctx.options, d.scenario)
+    owner = side or REFEREE
+    verb = "build" if ctx.request.command == "kit" else "tables"
+    command = f"quarterdeck {verb}" + (f" {scenario_id}" if scenario_id else "") + f" --seed {seed}"
+    whose = ctx.sides[side] if side else ("referee" if d.scenario else None)
+    sheet = derive_seed(seed, owner) if d.scenario is not None else seed
+    return render_dice_sheet(sheet, ctx.paper, d.foot, command,
+                             build_seed=seed, whose=whose,
+                             key=f"dice:{side}" if side else "dice")
 
 
 @component("matchups")
@@ -345,8 +372,8 @@ def _matchups(ctx: Context, d: Derived, side: str | None) -> Component:
     assert d.scenario is not None and side is not None
     calc = d.calculator
     enemies = [v for s, views in d.views.items() if s != side for v in views]
-    pages = [ship_matchups(calc, v, enemies, d.scenario.sea_state,
-                           d.scenario.date.year) for v in d.views[side]]
+    pages = [ship_matchups(calc, v, enemies, d.scenario.sea_state, d.scenario.date.year,
+                           known=d.scenario.enemy_known) for v in d.views[side]]
     return render_matchups(pages, calc, ctx.paper, f"matchups:{side}",
                            f"{side.upper()}-Odds-", f"{d.foot} · {ctx.sides[side]} matchups")
 
@@ -402,10 +429,11 @@ def _reference_matchups(ctx: Context, d: Derived, arg: str | None) -> Component:
 # ---- measuring aids ----------------------------------------------------------------
 
 @component("rulers")
-def _rulers(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _rulers(ctx: Context, d: Derived, side: str | None) -> Component:
+    """Range and movement rulers; a side's are as long as its own guns reach and ships run."""
     from generator.rulesets.naval_action.components.aids import render_rulers
 
-    every = _every(d)
+    every = d.views[side] if side is not None else _every(d)
     longest = max((b.max_range_yd for v in every for b in v.batteries), default=0)
     fastest = max((v.speed_kn for v in every), default=0)
     return render_rulers(d.scale, max(longest, 30000 if not every else 0), fastest or 40,
@@ -441,10 +469,11 @@ def _gauges(ctx: Context, d: Derived, arg: str | None) -> Component:
 
 
 @component("gauge-strips")
-def _gauge_strips(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _gauge_strips(ctx: Context, d: Derived, side: str | None) -> Component:
+    """Torpedo-spread and detection strips: a side's packet gets only its own torpedoes."""
     from generator.rulesets.naval_action.components.aids import render_gauge_strips
 
-    every = _every(d)
+    every = d.views[side] if side is not None else _every(d)
     torpedoes = (scenario_torpedo_types(every, d.tables) if every
                  else default_torpedo_types(d.tables))
     return render_gauge_strips(d.tables, d.scale, torpedoes, ctx.paper, d.foot)[0]

@@ -293,7 +293,8 @@ def gauge_strips(scale: Scale, tables: Tables, torpedoes: Sequence[tuple[int, in
         yd = getattr(night.radar, radar)
         strips.append(detection_strip(f"radar-{radar.lower()}",
                                       f"Radar {radar} · maximum range · {scale.describe()}",
-                                      [(yd, f"{night.radar.in_six} in 6 per turn")], scale))
+                                      [(yd, f"{night.radar.detect_in_six(night.radar.in_six)}"
+                                             " in 6 per turn")], scale))
     return strips
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -27,6 +28,7 @@ from generator.rulesets.naval_action.markertables import (
     marker_problems,
 )
 from generator.rulesets.naval_action.rules import DerivationRules
+from generator.rulesets.naval_action.schema import ShipType
 from generator.validation import key_problems, load_model, load_overrides
 from generator.yamlsource import SourceDoc
 
@@ -375,6 +377,12 @@ class RadarDetection(_M):
     SG: Yards
     in_six: int = Field(ge=0, le=6)
     land_behind_second_in_six: int = Field(ge=0, le=6)
+    # The text's "1:6" after "radar sometimes didn't work" reads either way (see the YAML).
+    reading: Literal["detect", "fail"] = "detect"
+
+    def detect_in_six(self, in_six: int) -> int:
+        """Faces of six that detect for a stated chance, under the reading in force."""
+        return in_six if self.reading == "detect" else 6 - in_six
 
 
 class NightDetection(_M):
@@ -406,12 +414,31 @@ class Visibility(_M):
         return value
 
 
+DL_AND_SMALLER = ("DL", "DD", "DE", "TB", "SS", "AK", "AP")
+
+
 class SeaEffect(_M):
     """Penalties for one size band in a sea state."""
 
     sizes: Label
     accuracy: int = Field(ge=-6, le=6)
-    speed: str = Field(min_length=1, max_length=12)
+    speed: str = Field(min_length=1, max_length=12, pattern=r"^[1-9][0-9]?(/[1-9][0-9]?)?$")
+    # The ship types the band covers (default: destroyer leader and smaller), so the status
+    # sheets can cut each ship's maximum speed.
+    types: list[ShipType] = Field(
+        default_factory=lambda: [ShipType(t) for t in DL_AND_SMALLER], max_length=20)
+
+    @property
+    def speed_factor(self) -> Fraction:
+        """The share of maximum speed left, e.g. 2/3."""
+        return Fraction(self.speed)
+
+    @field_validator("speed")
+    @classmethod
+    def _at_most_whole(cls, value: str) -> str:
+        if not 0 < Fraction(value) <= 1:
+            raise ValueError(f"expected a share of the maximum speed (at most 1), not {value}")
+        return value
 
 
 class Seas(_M):
@@ -421,6 +448,11 @@ class Seas(_M):
     source: Source
     rough: list[SeaEffect] = Field(max_length=10)
     very_rough: list[SeaEffect] = Field(alias="very-rough", max_length=10)
+
+    def effect(self, sea_state: str, ship_type: str) -> SeaEffect | None:
+        """The band of a sea state that covers a ship type, if any."""
+        bands = {"rough": self.rough, "very-rough": self.very_rough}.get(sea_state, [])
+        return next((b for b in bands if ship_type in b.types), None)
 
 
 class TurnCost(_M):
@@ -458,6 +490,14 @@ class DiveBombing(_M):
     column: int = Field(ge=1, le=20)
     over_24_kn: int = Field(ge=1, le=20)
     over_31_kn: int = Field(ge=1, le=20)
+    # The text: no diving in bad visibility; they glide-bomb and take torpedo-bomber AA.
+    # "none" is for a user who reads it as no attack at all.
+    bad_visibility: Literal["glide", "none"] = "glide"
+
+
+def torpedo_bomber_shift(shifts: Sequence[AAShift]) -> int:
+    """Columns AA reads to the right against torpedo bombers (0 if no row names them)."""
+    return next((s.columns for s in shifts if "torpedo bomber" in s.attackers.lower()), 0)
 
 
 class TorpedoBombing(_M):

@@ -171,6 +171,15 @@ class ShipView:
     move_unit: str
     start_damage: str | None
     notes: list[str] = field(default_factory=list)
+    victory_value: float | None = None
+    submerged_kn: float | None = None
+
+    @property
+    def submerged_units_per_turn(self) -> float | None:
+        """Table units a submarine moves submerged in a turn."""
+        if self.submerged_kn is None or not self.units_per_turn or not self.speed_kn:
+            return None
+        return self.units_per_turn * self.submerged_kn / self.speed_kn
 
     @property
     def armor_label(self) -> str:
@@ -223,6 +232,35 @@ def torpedo_views(mount: TorpedoMount, rules: DerivationRules | None = None) -> 
     return views
 
 
+def _speeds(cls: ShipClass, scenario: Scenario | None, notes: list[str],
+            ) -> tuple[float, float | None]:
+    """Maximum speed (surfaced, for a submarine) in the scenario's seas, and submerged speed.
+
+    Submarines move at the text's surface and submerged speeds, not the class's; rough
+    seas cut the maximum of the sizes the seas table names (the submerged speed stays).
+    """
+    from generator.rulesets.naval_action import cardtables
+
+    card = cardtables.active().card
+    speed, submerged = float(cls.speed_kn), None
+    if cls.type.value == "SS":
+        sub = card.submarines.speed_kn
+        speed = float(sub.get("surface", speed))
+        submerged = float(sub["submerged"]) if "submerged" in sub else None
+    band = card.seas.effect(scenario.sea_state, cls.type.value) if scenario else None
+    if band is not None and scenario is not None and band.speed_factor < 1:
+        cut = float(speed * band.speed_factor)
+        notes.append(f"{scenario.sea_state.replace('-', ' ').capitalize()} seas: maximum "
+                     f"speed {band.speed} of {speed:g} kn, {knots(cut)} kn.")
+        speed = cut
+    return speed, submerged
+
+
+def knots(value: float) -> str:
+    """A speed as printed: whole knots bare, others to one decimal (23.3)."""
+    return f"{value:g}" if float(value).is_integer() else f"{value:.1f}"
+
+
 def ship_view(cls: ShipClass, ship: Ship, ref: ShipRef | None, scenario: Scenario | None,
               side_id: str = "", side_name: str = "",
               units_per_knot: float | None = None, move_unit: str = "") -> ShipView:
@@ -240,8 +278,8 @@ def ship_view(cls: ShipClass, ship: Ship, ref: ShipRef | None, scenario: Scenari
         for b in cls.guns
     ]
     radar = radar_on(cls, on)
-    speed = cls.speed_kn
     notes: list[str] = []
+    speed, submerged = _speeds(cls, scenario, notes)
     if special and special.max_speed_kn is not None:
         speed = min(speed, special.max_speed_kn)
     if special and special.note:
@@ -257,5 +295,7 @@ def ship_view(cls: ShipClass, ship: Ship, ref: ShipRef | None, scenario: Scenari
         radar=radar, radar_range_yd=rules.radar_range_yd.get(radar) if radar else None,
         comparative_strength=comparative_strength(cls, rules), speed_kn=speed,
         units_per_turn=speed * units_per_knot if units_per_knot else None, move_unit=move_unit,
+        submerged_kn=submerged,
         start_damage=special.damage if special else None, notes=notes,
+        victory_value=ref.victory_value if ref else None,
     )

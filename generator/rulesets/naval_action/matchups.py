@@ -1,13 +1,13 @@
 """Matchups: every weapon of a ship against every enemy, resolved by the calculator.
 
 Targets whose armor label is the same give identical odds, so enemies are grouped by
-armor (and named by class, never by ship: side packets must not reveal which enemy
-ships are present beyond what the models on the table show).
+armor. A group is named by class (never by ship) only where the scenario makes the
+enemy's order of battle known; otherwise by its armor value alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from generator.rulesets.naval_action.cardtables import BANDS, Band
@@ -23,6 +23,7 @@ class TargetGroup:
     old: bool
     classes: tuple[str, ...]  # "New Orleans class CA", ...
     ships: tuple[str, ...]    # names (referee use only)
+    known: bool = True        # may the page name the classes (the scenario says so)?
 
     @property
     def armor_label(self) -> str:
@@ -31,7 +32,9 @@ class TargetGroup:
 
     @property
     def label(self) -> str:
-        """Class names for print."""
+        """Class names for print, or only the target value when the enemy is unknown."""
+        if not self.known:
+            return f"any target of armor {self.armor_label}"
         return ", ".join(self.classes)
 
 
@@ -47,12 +50,26 @@ class BandOdds:
 
 @dataclass(frozen=True)
 class GunMatchup:
-    """A battery against a target group at every range band."""
+    """A battery (or identical batteries) against a target group at every range band."""
 
     battery: BatteryView
     target: TargetGroup
     differential: int
     bands: dict[Band, BandOdds]
+    sharing: tuple[BatteryView, ...] = ()  # every battery whose row this is
+
+    @property
+    def label(self) -> str:
+        """'BOW 2×5in'; 'BOW/STN 2×5in' or 'BOW 4×, STN 2× 4in' for batteries sharing it.
+
+        A battery rolls once whatever its gun count, so batteries of one bore and
+        caliber factor read the same row.
+        """
+        same = self.sharing or (self.battery,)
+        bore = f"{self.battery.bore_in:g}in"
+        if len({b.guns for b in same}) == 1:
+            return f"{'/'.join(b.position for b in same)} {same[0].guns}×{bore}"
+        return ", ".join(f"{b.position} {b.guns}×" for b in same) + f" {bore}"
 
 
 @dataclass(frozen=True)
@@ -77,10 +94,20 @@ class ShipMatchups:
     guns: list[GunMatchup]
     torpedoes: list[TorpedoMatchup]
     applied: list[str]  # automatic modifiers applied, e.g. "No. 11 Italian firing ship −1"
+    sisters: tuple[str, ...] = ()  # every ship this page serves (sisters with one fit)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The ships this page is for."""
+        return self.sisters or (self.firer.name,)
 
 
-def target_groups(enemies: list[ShipView]) -> list[TargetGroup]:
-    """Enemy ships grouped by armor label, strongest armour first."""
+def target_groups(enemies: list[ShipView], known: bool = True) -> list[TargetGroup]:
+    """Enemy ships grouped by armor label, strongest armour first.
+
+    With ``known`` false (the scenario keeps the enemy's order of battle hidden) the
+    groups print their armor value only, never a class name.
+    """
     groups: dict[tuple[int, bool], tuple[list[str], list[str]]] = {}
     for view in enemies:
         key = (view.armor_factor, view.cls.armor.old_deck)
@@ -89,7 +116,7 @@ def target_groups(enemies: list[ShipView]) -> list[TargetGroup]:
         if label not in classes:
             classes.append(label)
         ships.append(view.name)
-    return [TargetGroup(af, old, tuple(c), tuple(s))
+    return [TargetGroup(af, old, tuple(c), tuple(s), known)
             for (af, old), (c, s) in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1]))]
 
 
@@ -124,11 +151,18 @@ def torpedo_matchups(calc: Calculator, firer: ShipView, target: TargetGroup,
 
 
 def ship_matchups(calc: Calculator, firer: ShipView, enemies: list[ShipView], sea_state: str,
-                  year: int) -> ShipMatchups:
-    """Every weapon of ``firer`` against every enemy target group."""
-    groups = target_groups(enemies)
-    guns = [gun_matchup(calc, firer, b, g, sea_state)
-            for b in firer.batteries if not b.disabled for g in groups]
+                  year: int, known: bool = True) -> ShipMatchups:
+    """Every weapon of ``firer`` against every enemy target group (named when ``known``)."""
+    groups = target_groups(enemies, known)
+    # Batteries of one bore and caliber factor (different arcs) give identical rows: one
+    # row names every position.
+    alike: dict[tuple[object, ...], list[BatteryView]] = {}
+    for b in firer.batteries:
+        if not b.disabled:
+            alike.setdefault(_battery_odds_key(b), []).append(b)
+    guns = [replace(gun_matchup(calc, firer, same[0], g, sea_state),
+                    sharing=tuple(same))
+            for same in alike.values() for g in groups]
     torps = [m for g in groups for m in torpedo_matchups(calc, firer, g, year)]
     applied = []
     for band in BANDS:
@@ -138,6 +172,33 @@ def ship_matchups(calc: Calculator, firer: ShipView, enemies: list[ShipView], se
             if mod.auto and mod.auto.range is None and text not in applied:
                 applied.append(text)
     return ShipMatchups(firer, guns, torps, applied)
+
+
+def _battery_odds_key(b: BatteryView) -> tuple[object, ...]:
+    """What a battery's printed row depends on, besides its position."""
+    return (b.bore_in, b.caliber_factor, b.old)
+
+
+def _page_key(page: ShipMatchups) -> tuple[object, ...]:
+    """Everything a matchup page prints except the firing ship's name."""
+    firer = page.firer
+    return (firer.cls.id, firer.cls.nation.value, firer.cls.type.value,
+            repr([(m.label, m.target, m.differential, m.bands) for m in page.guns]),
+            repr([(m.mount, m.mounts, m.sides, m.target, m.differential, m.faces, m.beam,
+                   m.bow_stern) for m in page.torpedoes]),
+            tuple(page.applied))
+
+
+def share_pages(pages: list[ShipMatchups]) -> list[ShipMatchups]:
+    """Sisters of one class with the same fit share one page, naming every ship on it.
+
+    Pages are kept in roster order of their first ship.
+    """
+    shared: dict[tuple[object, ...], list[ShipMatchups]] = {}
+    for page in pages:
+        shared.setdefault(_page_key(page), []).append(page)
+    return [replace(group[0], sisters=tuple(p.firer.name for p in group))
+            for group in shared.values()]
 
 
 def expected_text(value: Fraction) -> str:

@@ -162,6 +162,9 @@ class DerivationRules(_M):
     # Its own key: the Action Card's damage-control table is ``damage_control``.
     damage_control: DamageControlRules = Field(alias="damage_control_navies")
     comparative_strength_by_type: dict[str, Annotated[float, Field(gt=0, le=100)]]
+    # A default keeps older --tables files (written before this key) valid.
+    strength_leaves_out: list[ShipType] = Field(
+        default_factory=lambda: [ShipType.AK, ShipType.AP], max_length=len(ShipType))
     radar_range_yd: dict[str, Annotated[int, Field(ge=1, le=100_000)]]
     battery_arcs: dict[str, list[Arc]]
     arc_exclusions: dict[str, list[Arc]]

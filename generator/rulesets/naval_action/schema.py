@@ -147,6 +147,7 @@ class ShipRef(Strict):
     class_: str = Field(alias="class", max_length=60, description="Class id (file name), e.g. 'new-orleans'.")
     name: str = Field(max_length=60, description="A ship of that class (any spelling in its 'aka').")
     special: Special | None = Field(None, description="Scenario conditions for this ship.")
+    victory_value: float | None = Field(None, ge=0, le=100, description="What sinking this ship scores, agreed before play (a transport or merchant is usually worth far more than its fighting value); 0-100. Default: its comparative strength.")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -187,6 +188,8 @@ class Scenario(Strict):
     sides: list[Side] = Field(min_length=2, max_length=8, description="The sides (two to eight).")
     starting_conditions: str = Field(max_length=4000, description="The whole set-up (referee's packet only: it may name every ship; at most 4000 characters).")
     special_rules: list[Line] = Field(default_factory=list, max_length=40, description="Conditions every player reads; must not name ships (hidden information); at most 40 lines of 1000 characters.")
+    enemy_known: bool = Field(False, description="Each side knows the other's order of battle, so its matchup pages may name the enemy classes. Default false: matchups name only the target values (armor), never an enemy class.")
+    strength_ratio: bool = Field(False, description="Use the comparative-strength ratio (rule text IV): the stronger side's losses score their CS times the ratio of the sides' totals, to the weaker side's advantage. Default false: every loss scores its plain CS.")
     victory: str = Field(max_length=4000, description="Victory notes every player reads; must not name ships (at most 4000 characters).")
     air_groups: list[AirGroup] = Field(default_factory=list, max_length=20, description="Aircraft from outside the scenario's ships; each gets 6-plane element markers.")
     sources: list[Line] = Field(min_length=1, max_length=40, description="Where the order of battle came from; 1-40 lines of at most 1000 characters.")

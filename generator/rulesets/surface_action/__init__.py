@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from generator.dice import scenario_seed
+from generator.dice import derive_seed, scenario_seed
 from generator.errors import UsageError
 from generator.layout import Paper
 from generator.packets import Component
@@ -127,6 +127,9 @@ class SurfaceAction(Ruleset):
         ctx.sides = {s.id: s.name for s in scenario.sides}
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
         ctx.flags.add("scenario")
+        seed = _build_seed(ctx)
+        ctx.record.update(seed=seed, counter_seeds={s: derive_seed(seed, s) for s in ctx.sides},
+                          dice_seeds={o: derive_seed(seed, o) for o in [*ctx.sides, REFEREE]})
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
@@ -236,7 +239,9 @@ def _matchups(ctx: Context, side: str | None) -> Component:
     name = ctx.sides[side]
     return render_matchups(d.views[side], enemies, scenario.weapons, scenario.time == "night",
                            d.charts, ctx.paper, f"matchups:{side}", f"{side.upper()}-Odds-",
-                           f"Matchups: {name}", f"{d.foot} · {name}")
+                           f"Matchups: {name}", f"{d.foot} · {name}",
+                           reach_in=scenario.sighting_in if scenario.time == "night" else None,
+                           known=scenario.enemy_known)
 
 
 # ---- aids --------------------------------------------------------------------------
@@ -249,17 +254,47 @@ def _turn_guide(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("ruler")
-def _ruler(ctx: Context, arg: str | None) -> Component:
+def _ruler(ctx: Context, side: str | None) -> Component:
     from generator.rulesets.surface_action.components.aids import render_ruler
 
     d = _d(ctx)
     bands = d.scenario.weapons.bands_in if d.scenario else DEFAULT_BANDS_IN
-    # Classes, not ships: a side's packet must not name the enemy's ships.
-    speeds = list(dict.fromkeys((f"{v.cls.name} class", v.speed_in) for v in _every(ctx)))
+    # Classes, not ships; and a side's ruler lists only its own classes' speeds unless
+    # the scenario makes the enemy's order of battle known.
+    shown = (d.views[side] if side is not None and d.scenario is not None
+             and not d.scenario.enemy_known else _every(ctx))
+    speeds = list(dict.fromkeys((f"{v.cls.name} class", v.speed_in) for v in shown))
     return render_ruler(d.charts, bands, speeds, ctx.paper, d.foot)
 
 
 # ---- counters and cards ------------------------------------------------------------
+
+def _build_seed(ctx: Context) -> int:
+    """The seed in force: ``--seed`` (or the one ``random`` drew), else the scenario's."""
+    if ctx.options.seed is not None:
+        return ctx.options.seed
+    return scenario_seed(ctx.values.get("scenario", NAME))
+
+
+@COMPONENTS("dice")
+def _dice(ctx: Context, side: str | None) -> Component:
+    """A packet's own pre-rolled dice: each side and the referee roll differently."""
+    from generator.dicesheet import render_dice_sheet
+
+    seed = _build_seed(ctx)
+    owner = side or REFEREE
+    scenario = ctx.values.get("scenario", "")
+    how = ("Surface Action rolls handfuls of d6: read both numbers of a pair, white then "
+           "red, as two dice, taking as many as the roll needs.")
+    return render_dice_sheet(derive_seed(seed, owner), ctx.paper, _d(ctx).foot,
+                             f"quarterdeck build {scenario} --seed {seed}", build_seed=seed,
+                             whose=ctx.sides[side] if side else "referee",
+                             key=f"dice:{side}" if side else "dice", how=how)
+
+
+REFEREE = "referee"
+"""Whose dice sheet the referee's packet carries."""
+
 
 @COMPONENTS("markers")
 def _markers(ctx: Context, side: str | None) -> Rendered:
@@ -277,9 +312,10 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
                                f"{side.upper()}-Counters-", f"{d.foot} · {name}")
     scenario, d = _scenario_of(ctx), _d(ctx)
     found = next(s for s in scenario.sides if s.id == side)
-    seed = ctx.options.seed if ctx.options.seed is not None else scenario_seed(scenario.id)
+    # Each side deals its hidden counter numbers from its own seed: the two sides'
+    # sheets never share a dealing.
     pieces = side_counter_pieces(side, found.name, d.views[side], found.dummies,
-                                 found.torpedo_dummies, seed)
+                                 found.torpedo_dummies, derive_seed(_build_seed(ctx), side))
     return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
                            f"Counters: {found.name}", f"{side.upper()}-Counters-",
                            f"{d.foot} · {found.name}")

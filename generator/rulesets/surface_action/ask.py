@@ -61,7 +61,8 @@ def print_answer(scenario: Scenario, views: dict[str, list[ShipView]], charts: C
                   f" armor {aim.armor:+d}); {'night' if night else 'day'}")
     headings = [f"≤{scenario.weapons.bands_in[b]:g} in" for b in bands]
     shown = 0
-    for line in ship_lines(shooter, [aim], scenario.weapons, night, charts):
+    reach = scenario.sighting_in if night else None
+    for line in ship_lines(shooter, [aim], scenario.weapons, night, charts, reach):
         kind = "torpedo" if line.weapon == shooter.torpedo_weapon and line.arc in (
             "beam", "bow/stern-on") else line.arc
         if arc is not None and not kind.startswith(arc.lower()) and \

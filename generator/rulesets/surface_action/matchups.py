@@ -13,7 +13,7 @@ from fractions import Fraction
 from generator import dice
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import ShipView
-from generator.rulesets.surface_action.odds import Kind, Shot, effective_hits, shot
+from generator.rulesets.surface_action.odds import Kind, Shot, band_starts, effective_hits, shot
 from generator.rulesets.surface_action.schema import Weapons
 
 AT_LEAST = (1, 2, 3)
@@ -50,11 +50,12 @@ class Line:
     cells: tuple[Cell, ...]
 
 
-def targets(enemies: Sequence[ShipView]) -> list[Target]:
+def targets(enemies: Sequence[ShipView], known: bool = True) -> list[Target]:
     """Enemy ships grouped by their target values (size and armor), in roster order.
 
-    Groups are labelled by class, never by ship: which enemy ships are present is hidden
-    information until they are sighted.
+    Groups are labelled by class, never by ship, and by class only where the scenario
+    makes the enemy's order of battle known (``known``); otherwise by their target
+    values alone.
     """
     groups: dict[tuple[int, int, int], list[str]] = {}
     for view in enemies:
@@ -64,16 +65,25 @@ def targets(enemies: Sequence[ShipView]) -> list[Target]:
             groups[key].append(label)
     out = []
     for (gun, torp, armor), labels in groups.items():
-        out.append(Target(f"{gun}/{torp} {armor:+d}: {', '.join(labels)}", gun, torp, armor))
+        named = f": {', '.join(labels)}" if known else ": any target of these values"
+        out.append(Target(f"{gun}/{torp} {armor:+d}{named}", gun, torp, armor))
     return out
 
 
 def cell(kind: Kind, weapon: str, factors: int, band: int, size: int, armor: int,
-         weapons: Weapons, night: bool, charts: Charts) -> Cell:
-    """Effective hits from ``factors`` of a weapon at one band against one target."""
+         weapons: Weapons, night: bool, charts: Charts, reach_in: float | None = None,
+         ) -> Cell:
+    """Effective hits from ``factors`` of a weapon at one band against one target.
+
+    ``reach_in`` is the farthest the target can be engaged (at night, the scenario's
+    sighting range for a target neither burning nor firing): a band starting there or
+    beyond is out of reach.
+    """
     table = weapons.guns if kind == "gunfire" else weapons.torpedoes
     target = shot(kind, table[weapon], band, size, armor, night=night, weapons=weapons,
                   charts=charts)
+    if reach_in is not None and band_starts(weapons.bands_in)[band] >= reach_in:
+        target = None
     if target is None or factors == 0:
         return Cell(target, tuple(Fraction(0) for _ in AT_LEAST), Fraction(0))
     hits = effective_hits(factors, target)
@@ -96,16 +106,21 @@ def arcs(view: ShipView) -> list[tuple[str, str, int]]:
 
 
 def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, night: bool,
-               charts: Charts) -> list[Line]:
-    """Every gun arc and torpedo set of ``view`` against every enemy group."""
+               charts: Charts, reach_in: float | None = None, known: bool = True,
+               ) -> list[Line]:
+    """Every gun arc and torpedo set of ``view`` against every enemy group.
+
+    ``reach_in``: at night, the scenario's sighting range, beyond which neither guns nor
+    torpedoes may engage a target that is not burning (None by day).
+    """
     bands = range(len(weapons.bands_in))
     lines = []
-    groups = targets(enemies)
+    groups = targets(enemies, known)
     for weapon, arc, factors in arcs(view):
         for target in groups:
             lines.append(Line(weapon, arc, factors, target, tuple(
                 cell("gunfire", weapon, factors, b, target.gun_size, target.armor, weapons,
-                     night, charts) for b in bands)))
+                     night, charts, reach_in) for b in bands)))
     if view.torpedoes is not None and view.torpedo_weapon is not None:
         factors = view.torpedoes.bearing()
         for target in groups:
@@ -113,5 +128,5 @@ def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, ni
                               ("bow/stern-on", charts.torpedo.bow_stern_size)):
                 lines.append(Line(view.torpedo_weapon, arc, factors, target, tuple(
                     cell("torpedo", view.torpedo_weapon, factors, b, size, target.armor,
-                         weapons, night, charts) for b in bands)))
+                         weapons, night, charts, reach_in) for b in bands)))
     return lines

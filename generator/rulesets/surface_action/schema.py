@@ -306,6 +306,7 @@ class Scenario(Strict):
     time: Literal["day", "night"] = Field(description="day or night: which sighting rules apply.")
     sighting_in: int = Field(36, ge=1, le=72, description="Day: sighting distance in inches (36 unless a special rule changes it). Night: the normal night sighting range, 4-18.")
     weapons: Weapons = Field(description="The weapons table: hit values by range band and power per weapon type.")
+    enemy_known: bool = Field(False, description="Each side knows the other's order of battle, so its matchup pages may name the enemy classes. Default false: matchups name only the target values (size and armor).")
     sides: list[Side] = Field(min_length=2, max_length=8, description="The sides (two to eight).")
     hit_checks: dict[Nation, HitChecks] = Field(default_factory=dict, description="Explosion and fire checks after M and S hits, by navy of the ship hit (default: the ruleset's table).")
     starting_conditions: str = Field(max_length=4000, description="The whole set-up (referee's packet only; at most 4000 characters).")

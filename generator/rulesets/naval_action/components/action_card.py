@@ -36,7 +36,12 @@ from generator.errors import DataError
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.pages import Furniture
-from generator.rulesets.naval_action.cardtables import Band, Tables
+from generator.rulesets.naval_action.cardtables import (
+    Band,
+    RadarDetection,
+    Tables,
+    torpedo_bomber_shift,
+)
 from generator.rulesets.naval_action.components.status_sheet import arc_icon
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.scales import NAMED_SCALES
@@ -457,7 +462,7 @@ def accuracy_modifiers(tables: Tables, col_mm: float) -> Section:
         Spacer(1, 1 * MM),
         _p("Work down the list from No. 1, moving along the cumulative track (right) for "
            "each modifier that applies. C, M, L: close, medium, long range. * Value fixed "
-           "by the rule text; the others are quarterdeck's.", "note"),
+           "by the rule text; the others are DEFAULT values (the text gives none).", "note"),
     ]
     return Section("GUNFIRE ACCURACY MODIFIERS", ("accuracy",), body)
 
@@ -806,7 +811,7 @@ def aircraft(tables: Tables) -> Section:
         _bullet(f"<b>Dive bombing:</b> torpedo-hits column {dive.column} (target over 24 "
                 f"kn: {dive.over_24_kn}; over 31 kn: {dive.over_31_kn}). Bomb factor "
                 f"{bombs.default}, US dive bombers {bombs.us_dive_bomber}; "
-                f"{old} row up against O armor. None in bad visibility."),
+                f"{old} row up against O armor. {_bad_visibility_dive(tables)}"),
         _bullet(f"<b>Torpedo bombers:</b> aimed resolution on column {torp.column}, "
                 f'{torp.size_in}" torpedoes, reach {_yd(torp.range_yd)} yd.'),
         _bullet(f"<b>Level bombing:</b> every {level.high} planes at high level "
@@ -817,6 +822,24 @@ def aircraft(tables: Tables) -> Section:
                 "column worse."),
     ]
     return Section("AIRCRAFT", ("air", "bomb_caliber"), body)
+
+
+def _bad_visibility_dive(tables: Tables) -> str:
+    """What dive bombers do in bad visibility, from the tables in force."""
+    if tables.card.air.dive_bombing.bad_visibility == "none":
+        return "No attack in bad visibility."
+    shift = torpedo_bomber_shift(tables.card.aa_results.shifts)
+    return (f"Bad visibility: glide-bomb, AA {shift} col. right as on torpedo bombers.")
+
+
+def _radar_chance(radar: RadarDetection) -> str:
+    """The radar roll, labelled as the reading of the text's unclear "1:6" it is."""
+    first, second = radar.in_six, radar.land_behind_second_in_six
+    if radar.reading == "detect":
+        return (f"detects {first} in 6 a turn (land behind it: {first}, then {second} in 6). "
+                "Our reading; --tables reading: fail: fails 1 in 6.")
+    return (f"fails {first} in 6 a turn (land behind it: {first}, then {second} in 6). "
+            "Your reading (--tables).")
 
 
 def night_and_radar(tables: Tables, col_mm: float) -> Section:
@@ -839,9 +862,8 @@ def night_and_radar(tables: Tables, col_mm: float) -> Section:
         Spacer(1, 1 * MM),
         _bullet(f"Regaining a lost contact: +{night.regain_bonus} to the chance. A ship "
                 "with D or HD damage is seen at any range."),
-        _bullet(f"<b>Radar:</b> SC to {_yd(radar.SC)} yd, SG to {_yd(radar.SG)} yd; "
-                f"{radar.in_six} in 6 each turn. Land behind the target nearer than the "
-                f"target: {radar.in_six} in 6, then {radar.land_behind_second_in_six} in 6."),
+        _bullet(f"<b>Radar:</b> SC {_yd(radar.SC)} yd, SG {_yd(radar.SG)} yd; "
+                f"{_radar_chance(radar)}"),
     ]
     return Section("NIGHT DETECTION AND RADAR", ("night_detection",), body)
 
@@ -956,8 +978,10 @@ def comparative_strength(tables: Tables, col_mm: float) -> Section:
         grid,
         Spacer(1, 1 * MM),
         _p(f"Victory: a sunk ship gives its CS to the enemy, an HD ship {share[0]}/"
-           f"{share[1]} of it. Multiply the stronger side's losses by the ratio of the "
-           "sides' CS totals.", "note"),
+           f"{share[1]} of it. Where the scenario calls for the ratio, multiply the "
+           "stronger side's losses by the ratio of the sides' CS totals ("
+           f"{', '.join(t.value for t in tables.rules.strength_leaves_out)} left out).",
+           "note"),
     ]
     return Section("COMPARATIVE STRENGTH", ("comparative_strength_by_type", "victory"), body)
 

@@ -13,7 +13,9 @@ from generator.layout import Paper
 from generator.packets import Bookmark, Component
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.derive import ShipView
+from generator.rulesets.naval_action.rules import load_rules
 from generator.rulesets.naval_action.schema import Scenario, Side
+from generator.rulesets.naval_action.victory import number, strength_totals
 from generator.scales import parse_scale
 from generator.tablestyle import render_flow
 from generator.templating import markup_to_flowables, render_text
@@ -68,18 +70,17 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
 
     """
     shown = [s for s in scenario.sides if side is None or s.id == side.id]
-    summaries = []
-    for s in shown:
-        total = sum(v.comparative_strength for v in views[s.id])
-        summaries.append(SideSummary(s.name, [v.name for v in views[s.id]], views[s.id],
-                                     f"{total:g}"))
-    totals = [(s.name, sum(v.comparative_strength for v in views[s.id])) for s in scenario.sides]
+    leave_out = [t.value for t in load_rules().strength_leaves_out]
+    by_id = strength_totals({s.id: views[s.id] for s in scenario.sides}, leave_out)
+    summaries = [SideSummary(s.name, [v.name for v in views[s.id]], views[s.id],
+                             number(by_id[s.id])) for s in shown]
+    totals = [(s.name, float(by_id[s.id])) for s in scenario.sides]
     text = render_text(
         "naval_action/briefing.md.j2", scenario=scenario, side=side,
         date_label=scenario.date_label or f"{scenario.date:%-d %B %Y}",
         scale=parse_scale(scenario.scale), shown_sides=summaries,
         tables=cardtables.active(),
-        ratio=strength_ratio(totals) if side is None else None,
+        ratio=strength_ratio(totals) if side is None and scenario.strength_ratio else None,
         # Hidden information: a side reads only its own set-up, rules and orders.
         briefed_sides=shown,
         rules_for_sides=[(s.name, rule) for s in shown for rule in s.special_rules],

@@ -14,7 +14,7 @@ from generator.grid import Grid, aligned
 from generator.layout import Paper
 from generator.packets import Component
 from generator.rulesets.naval_action.cardtables import BANDS
-from generator.rulesets.naval_action.matchups import ShipMatchups, expected_text
+from generator.rulesets.naval_action.matchups import ShipMatchups, expected_text, share_pages
 from generator.rulesets.naval_action.odds import Calculator
 from generator.tablestyle import RESULT_TINTS
 from generator.units import MM
@@ -27,13 +27,12 @@ def gun_grid(page: ShipMatchups) -> Grid:
     """The gun batteries' table: battery x target group, three range bands."""
     bands: list[str | None] = [x for b in BANDS for x in [BAND_TITLES[b], *[None] * 8]]
     header: list[list[str | None]] = [
-        ["Battery", "Target (class)", "AF", "Δ", *bands],
+        ["Battery", "Target", "AF", "Δ", *bands],
         ["", "", "", "", *["Acc", *FACES, "≥1", "E"] * 3],
     ]
     rows = []
     for m in page.guns:
-        b = m.battery
-        row = [f"{b.position} {b.guns}×{b.bore_in:g}in", m.target.label, m.target.armor_label,
+        row = [m.label, m.target.label, m.target.armor_label,
                f"{m.differential:+d}"]
         for band in BANDS:
             odds = m.bands[band]
@@ -45,13 +44,13 @@ def gun_grid(page: ShipMatchups) -> Grid:
     aligns = aligned(2, 33)
     return Grid(widths, header, rows, aligns, spans=[(0, 4 + 9 * i, 12 + 9 * i)
                                                      for i in range(3)],
-                tints=RESULT_TINTS, size=7, wrap=frozenset({1}))
+                tints=RESULT_TINTS, size=7, wrap=frozenset({0, 1}))
 
 
 def torpedo_grid(page: ShipMatchups) -> Grid:
     """The torpedo mounts' table: mount type x target group, beam and bow/stern."""
     header: list[list[str | None]] = [
-        ["Mounts", "Target (class)", "AF", "Δ", "Coloured die, each hit", *[None] * 5,
+        ["Mounts", "Target", "AF", "Δ", "Coloured die, each hit", *[None] * 5,
          "Beam", None, "Bow/stern", None],
         ["", "", "", "", *FACES, "≥1", "E", "≥1", "E"],
     ]
@@ -66,7 +65,7 @@ def torpedo_grid(page: ShipMatchups) -> Grid:
     widths = [w * MM for w in [32, 52, 6, 6, *[7] * 6, 10, 9, 10, 9]]
     aligns = aligned(2, 16)
     return Grid(widths, header, rows, aligns, spans=[(0, 4, 9), (0, 10, 11), (0, 12, 13)],
-                tints=RESULT_TINTS, size=7, wrap=frozenset({1}))
+                tints=RESULT_TINTS, size=7, wrap=frozenset({0, 1}))
 
 
 def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, key: str,
@@ -87,12 +86,14 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
     """
     doc = CanvasDoc(paper, "Matchups", footer)
     situational = "; ".join(f"{m.number} {escape(m.label)}" for m in calc.situational())
-    armed = [p for p in pages if p.guns or p.torpedoes]
+    armed = share_pages([p for p in pages if p.guns or p.torpedoes])
     for page in armed:
         doc.new_page()
         firer = page.firer
-        doc.anchor(firer.name)
-        doc.paragraph(f"{escape(firer.name)} <font size=9>({escape(firer.cls.name)} class "
+        for name in page.names:
+            doc.anchor(name)
+        names = ", ".join(escape(n) for n in page.names)
+        doc.paragraph(f"{names} <font size=9>({escape(firer.cls.name)} class "
                       f"{firer.cls.type.value}) against every enemy, resolved</font>", "h2")
         fixed = escape("; ".join(page.applied))
         doc.paragraph(

@@ -22,7 +22,7 @@ from generator.packets import Bookmark, Component
 from generator.pages import Document, Furniture, Recorded, Spacer
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.cardtables import Tables
-from generator.rulesets.naval_action.derive import BatteryView, ShipView, format_fraction
+from generator.rulesets.naval_action.derive import BatteryView, ShipView, format_fraction, knots
 from generator.rulesets.naval_action.schema import NATION_NAMES, TYPE_NAMES
 from generator.units import MM
 
@@ -209,13 +209,20 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
             aircraft = "—"
         speed_sub = (f"{view.units_per_turn:.1f} {view.move_unit} per turn"
                      if view.units_per_turn else "")
+        speed_value = knots(view.speed_kn)
+        under = view.submerged_units_per_turn
+        if view.submerged_kn is not None:
+            # A submarine: surfaced / submerged, as the text gives them.
+            speed_value = f"{knots(view.speed_kn)}/{knots(view.submerged_kn)}"
+            speed_sub = (f"{view.units_per_turn:.1f}/{under:.1f} {view.move_unit} surf./sub."
+                         if view.units_per_turn and under is not None else "surf./sub.")
         # "O4" in a box reads as "04": the factor is printed alone, "old" beside it, and
         # the old-deck rule is spelt out in the ship's notes.
         fields = [
             ("ARMOR", old_deck_value(view.armor_factor) if cls.armor.old_deck
              else view.armor_label, "old deck: see notes" if cls.armor.old_deck else
              (f"belt {cls.armor.belt_in:g}in" if cls.armor.belt_in else "unarmoured")),
-            ("SPEED kn", f"{view.speed_kn:g}", speed_sub),
+            ("SPEED kn", speed_value, speed_sub),
             ("LENGTH ft", f"{cls.length_ft:g}", f"{cls.length_ft * 0.3048:.0f} m"),
             ("AA FACTOR", format_fraction(view.aa_factor) or "0",
              f"1 per {rules.aa_factor.guns_per_point} DP guns"),

@@ -10,12 +10,15 @@ from generator.grid import Grid, aligned
 from generator.layout import Paper
 from generator.packets import Component
 from generator.rulesets.naval_action.derive import ShipView
+from generator.rulesets.naval_action.rules import load_rules
 from generator.rulesets.naval_action.schema import Scenario
 from generator.rulesets.naval_action.victory import (
+    cs_fraction,
     loss_multipliers,
     number,
     points,
     ship_values,
+    strength_totals,
 )
 from generator.units import MM
 
@@ -36,35 +39,47 @@ def render_victory(scenario: Scenario, views: dict[str, list[ShipView]],
 
     """
     share = Fraction(*hd_share)
-    totals = {s.id: sum((Fraction(v.comparative_strength).limit_denominator(100)
-                         for v in views[s.id]), Fraction(0)) for s in scenario.sides}
-    mult = loss_multipliers(totals)
+    leave_out = [t.value for t in load_rules().strength_leaves_out]
+    totals = strength_totals({s.id: views[s.id] for s in scenario.sides}, leave_out)
+    mult = loss_multipliers(totals, scenario.strength_ratio)
     doc = CanvasDoc(paper, "Victory", footer)
     doc.anchor("Victory")
     doc.paragraph(f"{escape(scenario.name)}: victory points", "h1")
     strengths = "; ".join(f"{escape(s.name)} {number(totals[s.id])}" for s in scenario.sides)
+    left_out = ", ".join(leave_out)
+    if scenario.strength_ratio:
+        how = ("This scenario uses the strength ratio: each ship the stronger side loses is "
+               "worth its CS times the ratio to the other side, while the weaker side's "
+               "losses count at their plain CS.")
+    else:
+        how = ("This scenario does not use the strength ratio: every loss scores its plain "
+               "CS.")
     doc.paragraph(
-        f"Comparative strength (CS): {strengths}. When one side is stronger, each ship it "
-        "loses is worth its CS times the strength ratio to the other side, while the weaker "
-        "side's losses count at their plain CS. A heavily damaged (HD) ship scores "
-        f"{share.numerator}/{share.denominator} of that. Decide before play whether HD "
-        "counts as a loss (a cripple deep in enemy waters may be doomed) and agree any "
-        "special values, such as transports. Tick each loss; add up at the end.", "body")
+        f"Comparative strength (CS) of the fighting ships ({left_out} left out): "
+        f"{strengths}. {how} A heavily damaged (HD) ship scores "
+        f"{share.numerator}/{share.denominator} of its value. Decide before play whether HD "
+        "counts as a loss (a cripple deep in enemy waters may be doomed). Values the "
+        "scenario agreed for single ships, such as transports, are scored as they stand. "
+        "Tick each loss; add up at the end.", "body")
     ex = loss_multipliers({"a": Fraction(10), "b": Fraction(4)})
     doc.paragraph(
         f"Check: 10 CS of cruisers against 4 of destroyers is a ratio of {number(ex['a'])}; "
         f"one ship sunk on each side scores {number(Fraction(5) * ex['a'])} for the "
         f"destroyers and {number(Fraction(2) * ex['b'])} for the cruisers.")
     for side in scenario.sides:
+        agreed = {v.name: cs_fraction(v.victory_value) for v in views[side.id]
+                  if v.victory_value is not None}
         values = ship_values([(v.name, v.cls.name, v.cls.type.value,
-                               Fraction(v.comparative_strength).limit_denominator(100))
-                              for v in views[side.id]], mult[side.id], share)
+                               cs_fraction(v.comparative_strength))
+                              for v in views[side.id]], mult[side.id], share, agreed)
         enemy = " and ".join(escape(s.name) for s in scenario.sides if s.id != side.id)
         doc.space(2)
         doc.anchor(side.name)
         doc.paragraph(f"{escape(side.name)}: losses score for {enemy} (× {number(mult[side.id])})",
                       "h2")
-        rows = [[v.name, f"{v.cls} {v.type}", number(v.cs), number(v.if_sunk),
+        # A left-out type's CS is shown as a dash so the column adds up to the total.
+        rows = [[v.name, f"{v.cls} {v.type}",
+                 "–" if v.type in leave_out else number(v.cs), number(v.if_sunk),
                  number(v.if_hd), "", ""] for v in values]
         rows.append(["Total", "", number(totals[side.id]),
                      number(points(values, [v.name for v in values], [])), "", "", ""])

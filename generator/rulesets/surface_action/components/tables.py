@@ -166,8 +166,13 @@ def matchup_grid(lines: Sequence[Line], weapons: Weapons) -> Grid:
 
 def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weapons: Weapons,
                     night: bool, charts: Charts, paper: Paper, key: str, label: str,
-                    title: str, footer: str) -> Component:
-    """One side's matchup pages: each ship against every enemy group."""
+                    title: str, footer: str, reach_in: float | None = None,
+                    known: bool = True) -> Component:
+    """One side's matchup pages: each ship against every enemy group.
+
+    ``reach_in``: at night, the scenario's sighting range; bands beyond it print as out of
+    reach (a burning target can be engaged farther, by the fire bonus).
+    """
     doc = CanvasDoc(paper, title, footer)
     doc.anchor(title)
     doc.paragraph(escape(title), "h1")
@@ -180,13 +185,24 @@ def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weap
         "P and F for torpedoes). Bow/stern-on torpedoes: the target turned to put the "
         "marker in its bow or stern arc (size 1)."
         + (" Night: gun hit values reduced beyond "
-           f"{charts.gunfire.night_penalty_beyond_in:g} in." if night else ""))
+           f"{charts.gunfire.night_penalty_beyond_in:g} in." if night else "")
+        + (f" Night: the bands stop at the sighting range, {reach_in:g} in: guns and "
+           "torpedoes cannot engage a target farther off unless it is burning (seen "
+           f"{charts.sighting.fire_bonus_in:g} in farther) or, for torpedoes, fired its guns "
+           "last turn." if reach_in is not None else ""))
+    # Sisters of one class whose lines are the same (the same fit) share one table.
+    shared: dict[tuple[str, str, str], tuple[list[str], list[Line], ShipView]] = {}
     for view in views:
-        lines = ship_lines(view, enemies, weapons, night, charts)
+        lines = ship_lines(view, enemies, weapons, night, charts, reach_in, known)
+        fit = (view.cls.id, view.type, repr(lines))
+        shared.setdefault(fit, ([], lines, view))[0].append(view.name)
+    for names, lines, view in shared.values():
         grid = matchup_grid(lines, weapons)
         doc.ensure(grid.header_height + 30 * MM)
-        doc.anchor(view.name)
-        doc.paragraph(f"{escape(view.name)} ({escape(view.cls.name)} {view.type})", "h3")
+        for name in names:
+            doc.anchor(name)
+        doc.paragraph(f"{', '.join(escape(n) for n in names)} ({escape(view.cls.name)} "
+                      f"{view.type})", "h3")
         doc.grid(grid)
         doc.space(2)
     pdf, pages = doc.finish()
