@@ -420,3 +420,12 @@ def test_the_calculator_follows_the_users_tables(tmp_path: Path) -> None:
     assert "allocation while nothing is sunk: SF -> NT -> SF" in run.output
     # two SF hits: on the CL/3 twice (1/4), or once each (1/2), or the DD twice (1/4, sunk)
     assert "DD/2             1    75.00%    50.00%    25.00%   hit 3/4, sunk 1/4" in run.output
+
+
+def test_force_h_destroyer_counter_names_its_flotillas_whole(kit: BuildResult) -> None:
+    """The Force H destroyer counter's first line reads '8th/13th Flotillas' on the sheet;
+    written '8th and 13th Flotillas' it was cut to '8. a. 13th Flotillas' to fit."""
+    sheet = _text(kit.folder / "british.pdf")[_sheet_pages(kit.folder / "british.pdf")[0]]
+    lines = [line.strip() for line in sheet.splitlines()]
+    assert "8th/13th Flotillas" in lines
+    assert not any(line.startswith("8. ") for line in lines)
