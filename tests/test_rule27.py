@@ -429,3 +429,27 @@ def test_force_h_destroyer_counter_names_its_flotillas_whole(kit: BuildResult) -
     lines = [line.strip() for line in sheet.splitlines()]
     assert "8th/13th Flotillas" in lines
     assert not any(line.startswith("8. ") for line in lines)
+
+
+def test_counter_labels_but_names_are_6pt_or_larger(kit: BuildResult) -> None:
+    """At 1/2 in, the type, strength, AA, movement and every marker label print at 6 pt
+    or more (the type once shrank to 5.7 pt, CARGO and the TF side to 5.5 pt); only the
+    two ship-name lines go smaller."""
+    path = kit.folder / "british.pdf"
+    page = pdfium.PdfDocument(path)[_sheet_pages(path)[0]]
+    tp = page.get_textpage()
+    smallest: dict[str, float] = {}
+    word, size = "", 99.0
+    for i in range(tp.count_chars() + 1):
+        ch = tp.get_text_range(i, 1) if i < tp.count_chars() else " "
+        at = float(pdfium_c.FPDFText_GetFontSize(tp.raw, i)) if ch.strip() else 0.0
+        if not ch.strip() or at < 2:  # piece ids are printed at 1 pt for the tests
+            if word:
+                smallest[word] = min(smallest.get(word, 99.0), size)
+            word, size = "", 99.0
+            continue
+        word, size = word + ch, min(size, at)
+    for label in ("CL", "DD", "BB", "BC", "CV", "NT", "HITS", "CARGO", "RE", "Navy",
+                  "unknown", "12", "(2)"):
+        assert label in smallest, label
+        assert smallest[label] >= 6 - 0.005, (label, smallest[label])
