@@ -42,8 +42,10 @@ def kit58(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _text(path: Path) -> list[str]:
+    """Each page's text, after the packet's print note (page 1 of a packet of several)."""
     pdf = pdfium.PdfDocument(path)
-    return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    pages = [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    return pages[1:] if pages and "How to print this packet" in pages[0] else pages
 
 
 def _paths(page: Any) -> list[list[tuple[float, float]]]:
@@ -125,7 +127,9 @@ def test_packets_and_manifest(kit: BuildResult) -> None:
 # -- counters and overlay, read back from the PDF -----------------------------------------
 
 def _sheet_pages(path: Path) -> list[int]:
-    pages = _text(path)
+    """Indexes (in the whole PDF, print note included) of the counter-sheet pages."""
+    pdf = pdfium.PdfDocument(path)
+    pages = [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
     return [i for i, t in enumerate(pages) if "Cut on the grey lines" in t or "Backs of sheet" in t]
 
 
@@ -147,8 +151,10 @@ def test_five_eighths_counters_and_overlay_from_the_options(kit58: Path) -> None
 
 
 def _check_overlay(path: Path, hex_mm: float) -> None:
-    pages = _text(path)
-    index = next(i for i, t in enumerate(pages) if "Sea-box overlay" in t)
+    pdf = pdfium.PdfDocument(path)
+    pages = [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    index = next(i for i, t in enumerate(pages) if "Sea-box overlay" in t
+                 and "How to print this packet" not in t)
     assert f"a sea box is 5 hexes: {5 * hex_mm:g} mm" in pages[index]
     hexes = [p for p in _paths(pdfium.PdfDocument(path)[index]) if len(p) == 7]
     assert hexes
@@ -315,7 +321,7 @@ def test_counter_too_small_for_its_text(tmp_path: Path) -> None:
     run, out = _run(tmp_path, GOOD.format(size="8mm", hex="16mm"), "build")
     assert run.exit_code == 2
     assert any(line.endswith("bad-oob.yaml:6:15: counter_size: found '8mm', expected a "
-                             "counter size that holds its numbers at 4.5 pt (these do not "
+                             "counter size that holds its numbers at 6 pt (these do not "
                              "fit: CA, 3, 6, 12, BB, 5)") for line in run.output.splitlines()), \
         run.output
     assert not out.exists()
@@ -339,7 +345,7 @@ def test_options_are_located_at_the_option(tmp_path: Path) -> None:
                                     str(out)])
     assert run.exit_code == 2
     assert run.output.startswith("--counter: found '7mm', expected a counter size that holds "
-                                 "its numbers at 4.5 pt"), run.output
+                                 "its numbers at 6 pt"), run.output
     assert not out.exists()
 
 
@@ -364,7 +370,8 @@ def test_class_proof_shows_the_derivation(tmp_path: Path) -> None:
     assert "Counter CA: Takao, Atago" in pages[0]
     assert "Strength 3 (sum of points rounded half up, at least 2)" in pages[0]
     # the back of the pair is its half-strength side: 3 rounded down to 1
-    assert "1 2 12" in pages[3] and "3 2 12" not in pages[3]
+    back = next(p for p in pages if "Backs of sheet" in p)
+    assert "CA 1 2" in back and "CA 3 2" not in back  # type, strength, AA
 
 
 AMPHIBIOUS = """\
@@ -420,3 +427,38 @@ def test_the_calculator_follows_the_users_tables(tmp_path: Path) -> None:
     assert "allocation while nothing is sunk: SF -> NT -> SF" in run.output
     # two SF hits: on the CL/3 twice (1/4), or once each (1/2), or the DD twice (1/4, sunk)
     assert "DD/2             1    75.00%    50.00%    25.00%   hit 3/4, sunk 1/4" in run.output
+
+
+def test_force_h_destroyer_counter_names_its_flotillas_whole(kit: BuildResult) -> None:
+    """The Force H destroyer counter's first line reads '8th/13th DF' on the sheet;
+    written '8th and 13th Flotillas' it was cut to '8. a. 13th Flotillas' to fit, and at the
+    6 pt floor '8th/13th Flotillas' lost the 13th ('8. Flotillas')."""
+    pdf = pdfium.PdfDocument(kit.folder / "british.pdf")
+    sheet = pdf[_sheet_pages(kit.folder / "british.pdf")[0]].get_textpage().get_text_range()
+    lines = [line.strip() for line in sheet.splitlines()]
+    assert "8th/13th DF" in lines
+    assert not any(line.startswith("8. ") for line in lines)
+
+
+def test_counter_labels_but_names_are_6pt_or_larger(kit: BuildResult) -> None:
+    """At 1/2 in, the type, strength, AA, movement and every marker label print at 6 pt
+    or more (the type once shrank to 5.7 pt, CARGO and the TF side to 5.5 pt); only the
+    two ship-name lines go smaller."""
+    path = kit.folder / "british.pdf"
+    page = pdfium.PdfDocument(path)[_sheet_pages(path)[0]]
+    tp = page.get_textpage()
+    smallest: dict[str, float] = {}
+    word, size = "", 99.0
+    for i in range(tp.count_chars() + 1):
+        ch = tp.get_text_range(i, 1) if i < tp.count_chars() else " "
+        at = float(pdfium_c.FPDFText_GetFontSize(tp.raw, i)) if ch.strip() else 0.0
+        if not ch.strip() or at < 2:  # piece ids are printed at 1 pt for the tests
+            if word:
+                smallest[word] = min(smallest.get(word, 99.0), size)
+            word, size = "", 99.0
+            continue
+        word, size = word + ch, min(size, at)
+    for label in ("CL", "DD", "BB", "BC", "CV", "NT", "HITS", "CARGO", "RE", "Navy",
+                  "unknown", "12", "(2)"):
+        assert label in smallest, label
+        assert smallest[label] >= 6 - 0.005, (label, smallest[label])

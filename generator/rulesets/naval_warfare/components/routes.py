@@ -99,7 +99,8 @@ def paint_base(c: Canvas, width: float, title: str, rows: Sequence[ChartRow | No
     y -= 6 * MM
     gap = 1.5 * MM
     half = width / 2
-    strip = 4 * MM + slot + 2 * MM
+    # The slots start 2 mm below the label's baseline, 1 mm clear of its descenders.
+    strip = 5 * MM + slot + 2 * MM
     for row in rows:
         line = 7 * MM
         c.setStrokeColor(colors.black)
@@ -131,7 +132,7 @@ def paint_base(c: Canvas, width: float, title: str, rows: Sequence[ChartRow | No
                 left = x0 + 1 * MM + s * (slot + gap)
                 if left + slot > x0 + half - 1 * MM:
                     break
-                c.rect(left, y - 4 * MM - slot, slot, slot, stroke=1, fill=0)
+                c.rect(left, y - 5 * MM - slot, slot, slot, stroke=1, fill=0)
             c.setDash()
             if side:
                 c.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
