@@ -146,7 +146,7 @@ def test_defaults_are_labelled_in_the_data_and_on_the_page(kit: BuildResult) -> 
     for nation in data["nations"]:
         if "garrisons" in nation:
             assert "garrisons" in nation["defaults"]
-    first = pages(kit.folder / "usa.pdf")[0]
+    first = next(p for p in pages(kit.folder / "usa.pdf") if "How to print this packet" not in p)
     assert "United States Allies US 3 2 6 4 DEFAULT: NOF, MOF, Advantage Cards, TF cards" \
         in first
     assert "DEFAULT readings (the text gives no figure; game control may change them): " \
