@@ -7,6 +7,7 @@ table changes the cards, the counters and the calculator together.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections import Counter as Tally
 from typing import Any
@@ -237,7 +238,8 @@ def track(ctx: Context, arg: str | None) -> Component:
     aids = BoardAids(kind="board-aids", title="Naval steps", hexes=None, tracks=tracks,
                      sea=None)
     rendered = render_board_aids(aids, ctx.paper, d.foot, key="track", label="Track-")
-    return rendered.component
+    # Counters sit on the track: it is cut out (or laid down whole), nothing on its back.
+    return dataclasses.replace(rendered.component, cut_out=True)
 
 
 @COMPONENTS("reference")
@@ -395,6 +397,7 @@ def overlay(ctx: Context, arg: str | None) -> Component:
     draw_hex_grid(c, grid, thin=True, numbers=False)
     c.showPage()
     c.save()
+    # Printed on transparency film: nothing may print on its back.
     return Component("overlay", "Sea-box overlay", "Overlay-", buffer.getvalue(), 1,
-                     [Bookmark("Sea-box overlay", 0)])
+                     [Bookmark("Sea-box overlay", 0)], cut_out=True)
 
