@@ -12,14 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
-
-from pypdf import PdfReader
+from typing import TYPE_CHECKING, Any
 
 from generator import __version__, fonts
-from generator.errors import DataError, UsageError
+from generator.errors import UsageError
 from generator.layout import Paper
-from generator.library import Library, load_library
+from generator.library import Library, validated_library
 from generator.output import transaction, write_kit
 from generator.packets import Component, PacketSpec, assemble, packet_pages
 from generator.parallel import fork_map
@@ -35,7 +33,9 @@ from generator.rulesets.base import (
     Ruleset,
 )
 from generator.suggest import did_you_mean
-from generator.templating import user_templates
+
+if TYPE_CHECKING:  # imported where used: light commands never need them
+    from pypdf import PdfReader
 
 
 @dataclass
@@ -51,23 +51,6 @@ class BuildResult:
     """Other things written (PNG folders, TTS sheets), one line each."""
     pieces: list[Piece] = field(default_factory=list)
     """Every distinct piece on the kit's sheets (for PNG and Tabletop Simulator export)."""
-
-
-def validated_library(data: list[Path]) -> Library:
-    """Load every data file and run every ruleset's cross-checks.
-
-    Raises:
-        DataError: With every problem found, in every file.
-
-    """
-    library = load_library(data)
-    for ruleset in REGISTRY.values():
-        problems, warnings = ruleset.check(library)
-        library.problems.extend(problems)
-        library.warnings.extend(warnings)
-    if library.problems:
-        raise DataError(library.problems)
-    return library
 
 
 def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
@@ -89,6 +72,8 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
 
     """
     options = options or KitOptions()
+    from generator.templating import user_templates
+
     with user_templates(options.templates):
         # 1. load and validate every data file (every problem at once)
         library = validated_library(list(data or []))
