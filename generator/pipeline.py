@@ -275,9 +275,12 @@ def _assemble_and_write(folder_name: str, components: dict[str, Component],
 def _font_warnings(library: Library) -> list[str]:
     """Name every ship whose name has a character no bundled font can draw."""
     warnings = []
-    for ruleset in REGISTRY.values():
-        for entry in library.classes_of(ruleset.name).values():
-            for ship in getattr(entry.model, "ships", []):
+    for name in REGISTRY:  # names only: no ruleset is imported for this
+        for entry in library.classes_of(name).values():
+            # A shared class file's ships are its facts' ships (every ruleset's rating
+            # names them alike), read without importing the ruleset of each rating.
+            named = entry.facts if entry.facts is not None else entry.model
+            for ship in getattr(named, "ships", []):
                 missing = fonts.missing_characters(ship.name)
                 if missing:
                     chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
