@@ -190,8 +190,15 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
             except OSError:
                 return None
             digest.update(f"{path.resolve()}\0{len(content)}\0".encode())
-            digest.update(hashlib.sha256(content).digest())
+            digest.update(_content_digest(content))
     return digest.hexdigest()
+
+
+def _content_digest(content: bytes) -> bytes:
+    """SHA-256 of a file's bytes (the bytes themselves are the key, so never stale)."""
+    import hashlib
+
+    return hashlib.sha256(content).digest()
 
 
 def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
@@ -259,16 +266,23 @@ def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
 
 
 def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> Library:
-    library = Library()
     layers: list[tuple[Path, bool]] = []
-    if bundled:
-        layers.append((bundled_data_dir(), True))
+    missing: list[Problem] = []
+    if bundled and user_paths:
+        # The bundled layer rarely changes while a user's files do: it comes from its own
+        # cache entry and only the user's layers are read and validated here.
+        library = load_library((), bundled=True)
+    else:
+        library = Library()
+        if bundled:
+            layers.append((bundled_data_dir(), True))
     for path in user_paths:
         if not path.exists():
-            library.problems.append(Problem(str(path), 0, 0, "",
-                                            "found no such file or folder, expected a data folder"))
+            missing.append(Problem(str(path), 0, 0, "",
+                                   "found no such file or folder, expected a data folder"))
             continue
         layers.append((path, False))
+    library.problems[0:0] = missing  # reported first, as before the bundled layer
     for root, is_bundled in layers:
         seen_here: dict[tuple[str, str, str], str] = {}
         base = root if root.is_dir() else root.parent

@@ -116,3 +116,21 @@ def test_a_key_others_can_read_is_not_trusted(tmp_path: Path,
     assert usercache.load("probe", "k") is None
     monkeypatch.setenv("QUARTERDECK_NO_CACHE", "1")
     assert usercache.folder() is None
+
+
+def test_user_layers_on_the_cached_bundled_layer_equal_a_fresh_load(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _user_folder(tmp_path)  # replaces the bundled fletcher
+    missing = tmp_path / "nowhere"
+    load_library([])  # the bundled layer, cached
+    cached = load_library([missing, folder])
+    monkeypatch.setenv("QUARTERDECK_NO_CACHE", "1")
+    fresh = load_library([missing, folder])
+    assert [str(p) for p in cached.problems] == [str(p) for p in fresh.problems]
+    assert "found no such file or folder" in str(cached.problems[0])
+    assert cached.notices == fresh.notices and any("fletcher" in n for n in cached.notices)
+    for ruleset in fresh.classes:
+        assert sorted(cached.classes_of(ruleset)) == sorted(fresh.classes_of(ruleset))
+        assert {k: e.bundled for k, e in cached.classes_of(ruleset).items()} == \
+            {k: e.bundled for k, e in fresh.classes_of(ruleset).items()}
+    assert sorted(cached.scenarios) == sorted(fresh.scenarios)
