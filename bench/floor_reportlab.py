@@ -15,8 +15,10 @@ same fonts, sizes, strings, colours and geometry, one canvas call per primitive:
   per reload when it has reloads (or "None carried.")
 * damage: 1 rule, 1 text, 3 rects + 3 texts (+ strike-through lines when damaged),
   5 texts and 8 tick boxes of damage control, 1 rule text
-* notes: 1 title, one text per note (or 1 light rule)
-* per ship a dashed cut line; per page a footer of 2 texts; each side on new pages
+* notes: 1 title, one text per note; the light closing rule (a 0.5 pt rect)
+* per ship a dashed cut line (when its gap fits on the page); per page a footer of 2
+  texts; each side on new pages. Pages break where ``generator.pages.Flow`` breaks
+  them, using each block's height as the status sheet draws it (measured untimed)
 
 What it leaves out is quarterdeck's own work: text fitting and clipping (the string
 width look-ups of ``Pen.text``), the invisible font primer, the derivations, bookmarks
@@ -65,7 +67,8 @@ HEADER_H = 13 * MM
 FACTORS_H = 15 * MM
 ROW_MIN = 10.5 * MM
 GAP_BLOCKS = 6 * MM
-FOOTER_H = 5 * MM
+FOOTER_SPACE = 6 * MM  # generator.pages.FOOTER_SPACE: a one-line footer's room
+CLOSING_RULE = 0.5  # status_sheet.CLOSING_RULE: the light rule that ends every block
 COLUMNS = [("Bty", 11), ("Arc", 11), ("Guns", 17), ("CF", 8), ("Seq", 8),
            ("Close to yd", 15), ("Medium to", 15), ("Long to", 15)]
 FIXED_W = sum(w for _, w in COLUMNS) * MM
@@ -115,10 +118,15 @@ class ShipSpec:
     torpedoes: list[TorpedoSpec]
     damage_control: str
     notes: list[str] = field(default_factory=list)
+    drawn: float | None = None
+    """The block's height as the status sheet draws it (``status_sheet.ship_height``),
+    measured while preparing, so pages break where the kit's pages break."""
 
     @property
     def height(self) -> float:
-        """Height of the block (the same arithmetic as ``status_sheet.ship_height``)."""
+        """Height of the block: as drawn when known, else the block arithmetic."""
+        if self.drawn is not None:
+            return self.drawn
         h = HEADER_H + FACTORS_H + 6 * MM
         h += sum(ROW_MIN if b.disabled else
                  max(ROW_MIN, max(1, math.ceil(b.ammo_boxes / PER_ROW)) * (BOX + GAP) + 4.2 * MM)
@@ -131,6 +139,7 @@ class ShipSpec:
 
 def specs_from_views(views: list[Any], scenario_line: str) -> list[ShipSpec]:
     """The strings and counts ``draw_ship`` prints for each view (data preparation only)."""
+    from generator.rulesets.naval_action.components.status_sheet import ship_height
     from generator.rulesets.naval_action.derive import format_fraction
     from generator.rulesets.naval_action.schema import NATION_NAMES, TYPE_NAMES
 
@@ -182,7 +191,8 @@ def specs_from_views(views: list[Any], scenario_line: str) -> list[ShipSpec]:
             side=view.side_name, line=scenario_line,
             damage=f"Starts with {view.start_damage} damage" if view.start_damage else None,
             start_damage=view.start_damage, fields=fields, batteries=batteries,
-            torpedoes=torpedoes, damage_control=view.damage_control, notes=notes))
+            torpedoes=torpedoes, damage_control=view.damage_control, notes=notes,
+            drawn=ship_height(view, SAFE_W)))
     return specs
 
 
@@ -339,13 +349,13 @@ def draw_ship(c: Canvas, top: float, s: ShipSpec) -> float:
     _text(c, x, y - 3.5 * MM, "NOTES", BOLD, 8)
     y -= 5 * MM
     if not s.notes:
-        c.setStrokeColor(LIGHT)
-        c.line(x, y - 3.4 * MM, x + w, y - 3.4 * MM)
-        y -= 4.2 * MM
-        c.setStrokeColor(BLACK)
+        y -= 4.2 * MM  # a line to write on: the closing rule below is its line
     for note in s.notes:
         _text(c, x + 2 * MM, y - 3 * MM, note, REGULAR, 8)
         y -= 4.2 * MM
+    c.setFillColor(LIGHT)  # the closing rule every block ends with
+    c.rect(x, y, w, CLOSING_RULE, stroke=0, fill=1)
+    c.setFillColor(BLACK)
     return y
 
 
@@ -355,7 +365,7 @@ def _footer(c: Canvas, title: str, page: int) -> None:
 
 
 def render_floor(ships: list[ShipSpec], out: str | Path | BinaryIO, *,
-                 compress: bool = False) -> int:
+                 compress: bool = False, count_only: bool = False) -> int:
     """Draw every ship into one PDF and return the page count.
 
     Two ships share a page when they fit; each side starts on a new page with its own
@@ -367,6 +377,7 @@ def render_floor(ships: list[ShipSpec], out: str | Path | BinaryIO, *,
         compress: Deflate page streams (ReportLab's default). The status sheets are
             rendered uncompressed (packets compress after merging), so the like-for-like
             floor is ``compress=False``.
+        count_only: Only count the pages (nothing is drawn or written).
 
     """
     fonts.register()
@@ -377,9 +388,12 @@ def render_floor(ships: list[ShipSpec], out: str | Path | BinaryIO, *,
     top = BOX_TOP
     used = 0
     side = ships[0].side if ships else ""
+    bottom = BOX_Y + FOOTER_SPACE
     for s in ships:
+        # The page flow of generator.pages.Flow: a block that does not fit starts a page;
+        # the gap after it never does, and its cut line is drawn only when it fits.
         new_side = s.side != side
-        if used and (new_side or top - s.height < BOX_Y + FOOTER_H):
+        if used and (new_side or s.height > top - bottom + 1e-6):
             _footer(c, f"Ship status: {side}", page)
             c.showPage()
             pages += 1
@@ -387,14 +401,19 @@ def render_floor(ships: list[ShipSpec], out: str | Path | BinaryIO, *,
             top = BOX_TOP
             used = 0
         side = s.side
-        bottom = draw_ship(c, top, s)
+        if not count_only:
+            draw_ship(c, top, s)
         used += 1
-        top = bottom - GAP_BLOCKS
-        c.setDash(3, 3)
-        c.setStrokeColor(GREY)
-        c.line(BOX_X, top + GAP_BLOCKS / 2, BOX_X + SAFE_W, top + GAP_BLOCKS / 2)
-        c.setDash()
-        c.setStrokeColor(BLACK)
+        top -= s.height
+        if GAP_BLOCKS <= top - bottom + 1e-6:
+            c.setDash(3, 3)
+            c.setStrokeColor(GREY)
+            c.line(BOX_X, top - GAP_BLOCKS / 2, BOX_X + SAFE_W, top - GAP_BLOCKS / 2)
+            c.setDash()
+            c.setStrokeColor(BLACK)
+        top -= GAP_BLOCKS
+    if count_only:
+        return pages + 1
     _footer(c, f"Ship status: {side}", page)
     c.showPage()
     c.save()
@@ -416,13 +435,55 @@ def fleet_specs(ships: int, folder: Path) -> list[ShipSpec]:
     return [spec for side in scenario.sides for spec in specs_from_views(views[side.id], line)]
 
 
+def specs_to_json(specs: list[ShipSpec]) -> str:
+    """The specs as JSON, for a cold floor process that must not import quarterdeck."""
+    import dataclasses
+    import json
+
+    return json.dumps([dataclasses.asdict(s) for s in specs])
+
+
+def specs_from_json(text: str) -> list[ShipSpec]:
+    """Specs written by ``specs_to_json``."""
+    import json
+
+    specs = []
+    for raw in json.loads(text):
+        raw["batteries"] = [BatterySpec(**{**b, "arcs": [tuple(a) for a in b["arcs"]]})
+                            for b in raw["batteries"]]
+        raw["torpedoes"] = [TorpedoSpec(**t) for t in raw["torpedoes"]]
+        raw["fields"] = [tuple(f) for f in raw["fields"]]
+        specs.append(ShipSpec(**raw))
+    return specs
+
+
+def pages_of(specs: list[ShipSpec], pages: int) -> list[ShipSpec]:
+    """``specs`` repeated (whole sides at a time) until drawing them fills ``pages`` pages."""
+    if not specs:
+        return []
+    chosen: list[ShipSpec] = []
+    while True:
+        for spec in specs:
+            chosen.append(spec)
+            if render_floor(chosen, io.BytesIO(), count_only=True) > pages:
+                return chosen[:-1]
+
+
 def main() -> None:
-    """Time the floor alone for a generated fleet."""
+    """Time the floor alone: a generated fleet, or (``--specs``) prepared ships, cold."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ships", type=int, default=500)
     parser.add_argument("--out", type=Path, default=None, help="PDF to write (default: a temp)")
     parser.add_argument("--compress", action="store_true", help="deflate page streams")
+    parser.add_argument("--specs", type=Path, default=None,
+                        help="JSON of prepared ships (specs_to_json): draw them and exit, "
+                             "the way bench/cold.py times a cold floor process")
     args = parser.parse_args()
+    if args.specs is not None:
+        pages = render_floor(specs_from_json(args.specs.read_text(encoding="utf-8")),
+                             args.out or io.BytesIO(), compress=args.compress)
+        print(pages)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         specs = fleet_specs(args.ships, Path(tmp) / "data")
         out = args.out or Path(tmp) / "floor.pdf"

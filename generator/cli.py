@@ -82,7 +82,44 @@ def warn(message: str) -> None:
     tell(f"{click.style('warning:', fg='yellow')} {message}")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The core commands plus the rulesets' own, importing a ruleset only when needed.
+
+    ``--help`` lists the rulesets' commands from the user cache (their names and one-line
+    help, keyed like the ruleset order), so it imports no ruleset either.
+    """
+
+    _listing = False
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            return found
+        if self._listing:
+            stub = _ruleset_command_help().get(cmd_name)
+            if stub is not None:
+                return click.Command(cmd_name, help=stub)
+        _ruleset_commands()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = set(super().list_commands(ctx))
+        if self._listing:
+            names |= set(_ruleset_command_help())
+        else:
+            _ruleset_commands()
+            names |= set(super().list_commands(ctx))
+        return sorted(names)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="quarterdeck")
 def main() -> None:
     """Turn naval-wargame ship data into printed kits (status sheets, catalogs, packets)."""
@@ -246,7 +283,8 @@ def tables(scenario: str | None, export: Path | None, data: tuple[Path, ...], ou
 
 def _seed_applies(scenario: str | None, data: tuple[Path, ...]) -> None:
     """Refuse ``--seed`` where the ``tables`` recipe prints no dice sheet to seed."""
-    from generator.pipeline import owner, validated_library
+    from generator.library import validated_library
+    from generator.pipeline import owner
     from generator.rulesets.base import Request
 
     library = validated_library(list(data))
@@ -433,7 +471,8 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
 def odds(firer: str, target: str, battery: str | None, band: str | None,
          scenario: str | None, tables: Path | None, data: tuple[Path, ...]) -> None:
     """Answer one matchup exactly, in the terminal, for rulesets that have odds."""
-    from generator.pipeline import owner, validated_library
+    from generator.library import validated_library
+    from generator.pipeline import owner
     from generator.rulesets.base import Request
 
     library = validated_library(list(data))
@@ -446,7 +485,7 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
 @reported
 def check(paths: tuple[Path, ...]) -> None:
     """Validate data: the bundled library plus PATHS (files or folders); report every problem."""
-    from generator.pipeline import validated_library
+    from generator.library import validated_library
     from generator.rulesets import REGISTRY
 
     for path in paths:
@@ -480,7 +519,7 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
     from rich.markup import escape
     from rich.table import Table
 
-    from generator.pipeline import validated_library
+    from generator.library import validated_library
     from generator.rulesets import REGISTRY
     from generator.suggest import did_you_mean
 
@@ -595,9 +634,9 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
     For the default ruleset the file is OUT/catalog.pdf; for another, the file is
     OUT/catalog-<ruleset>.pdf.
     """
+    from generator.library import validated_library
     from generator.output import write_atomic
     from generator.packets import PacketSpec, assemble
-    from generator.pipeline import validated_library
     from generator.rulesets import REGISTRY, default_ruleset
     from generator.suggest import did_you_mean
 
@@ -920,16 +959,39 @@ def event(event_file: Path, quiet: bool, out: Path, data: tuple[Path, ...]) -> N
 
 
 def _ruleset_commands() -> None:
-    """Add the commands rulesets bring (``Ruleset.commands``) to ``quarterdeck``."""
+    """Add the commands rulesets bring (``Ruleset.commands``) to ``quarterdeck``, once."""
     from generator.rulesets import REGISTRY
 
+    if _RULESET_COMMANDS:
+        return
+    _RULESET_COMMANDS.append("")  # once, even when no ruleset brings a command
     for ruleset in REGISTRY.values():
         for command in ruleset.commands():
             if command.name in main.commands:
                 raise RuntimeError(f"ruleset {ruleset.name} adds a command "
                                    f"'{command.name}' that already exists")
             main.add_command(command)
+            _RULESET_COMMANDS.append(str(command.name))
 
 
-_ruleset_commands()
+_RULESET_COMMANDS: list[str] = []
+"""Names of the commands the rulesets added (after a leading marker once they were)."""
+
+
+def _ruleset_command_help() -> dict[str, str]:
+    """Each ruleset command's one-line help, by name, from the user cache when it can."""
+    from generator import usercache
+    from generator.rulesets import cache_key
+
+    key = cache_key()
+    cached = usercache.load("commands", key) if key is not None else None
+    if isinstance(cached, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                        for k, v in cached.items()):
+        return cached
+    _ruleset_commands()
+    found = {name: main.commands[name].get_short_help_str(limit=200)
+             for name in _RULESET_COMMANDS[1:] if name in main.commands}
+    if key is not None:
+        usercache.store("commands", key, found)
+    return found
 

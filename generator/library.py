@@ -7,6 +7,7 @@ replaces it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,13 +15,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator.bundled import bundled_dir
-from generator.errors import Problem
+from generator.errors import DataError, Problem
 from generator.rulesets import REGISTRY
 from generator.shipclass import ShipClass as SharedClass
 from generator.shipclass import cross_check, derivers, unknown_rulesets
 from generator.suggest import did_you_mean
 from generator.validation import describe, validate
-from generator.yamlsource import SourceDoc, load_yaml
+from generator.yamlsource import MAX_FILE_BYTES, SourceDoc, load_yaml
 
 
 def kinds() -> list[str]:
@@ -47,6 +48,32 @@ class Entry:
     """The shared ``generator.shipclass.ShipClass`` this ruleset's model was derived from."""
     overrides: list[str] = field(default_factory=list)
     """Ratings the class file set by hand for this ruleset instead of deriving them."""
+
+    # In the user cache each model is pickled on its own and read back on first use, so a
+    # command that needs one ruleset's models (or none: ``check``) imports only that one.
+    def __getstate__(self) -> dict[str, Any]:
+        import pickle
+
+        state = dict(self.__dict__)
+        if "model" in state:
+            state["_model_blob"] = pickle.dumps(state.pop("model"),
+                                                protocol=pickle.HIGHEST_PROTOCOL)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def __getattr__(self, name: str) -> Any:
+        blob = self.__dict__.get("_model_blob") if name == "model" else None
+        if blob is None:
+            raise AttributeError(name)
+        import pickle
+
+        # Only ever set from a cache file whose signature was verified (usercache.load).
+        model = pickle.loads(blob)  # noqa: S301
+        self.__dict__["model"] = model
+        del self.__dict__["_model_blob"]
+        return model
 
 
 @dataclass
@@ -128,9 +155,58 @@ def data_files(root: Path) -> list[Path]:
     return found
 
 
+def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str | None:
+    """Everything a loaded library depends on, or None when it cannot be cached.
+
+    quarterdeck's version, its code and bundled tables (path, size and mtime of every
+    file of the ``generator`` package), the registered rulesets, the working folder (user
+    files are named relative to it) and the path and SHA-256 of every data file read, so
+    a changed, added or removed file is always a miss.
+    """
+    import hashlib
+    import stat
+
+    from generator import __version__, usercache
+    from generator.rulesets import cache_key
+
+    rulesets = cache_key()
+    if rulesets is None:  # a ruleset registered at run time: its code is not stamped
+        return None
+    digest = hashlib.sha256()
+    digest.update(repr((__version__, rulesets, str(Path.cwd()), bundled,
+                        [str(p) for p in user_paths])).encode())
+    digest.update(usercache.code_stamp([Path(__file__).resolve().parent]).encode())
+    roots = ([bundled_data_dir()] if bundled else []) + list(user_paths)
+    for root in roots:
+        if not root.exists():
+            continue
+        for path in data_files(root):
+            # Only regular files are hashed (a pipe would block; the loader reports it).
+            try:
+                info = path.stat()
+                if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+                    return None
+                content = path.read_bytes()
+            except OSError:
+                return None
+            digest.update(f"{path.resolve()}\0{len(content)}\0".encode())
+            digest.update(_content_digest(content))
+    return digest.hexdigest()
+
+
+def _content_digest(content: bytes) -> bytes:
+    """SHA-256 of a file's bytes (the bytes themselves are the key, so never stale)."""
+    import hashlib
+
+    return hashlib.sha256(content).digest()
+
+
 def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
                  bundled: bool = True) -> Library:
     """Load and validate every data file; never raises for bad data.
+
+    A library loaded before from exactly the same files and code comes from the user
+    cache (``generator.usercache``) instead of being parsed and validated again.
 
     Args:
         user_paths: The user's folders or files (``--data``), in order of precedence.
@@ -140,16 +216,73 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
         The library, with ``problems`` listing everything wrong in any file.
 
     """
-    library = Library()
+    return _cached("library", user_paths, bundled, lambda: _load_library(user_paths, bundled))
+
+
+def checked_library(user_paths: list[Path] | tuple[Path, ...] = ()) -> Library:
+    """The bundled data plus ``user_paths``, loaded and run through every ruleset's ``check``.
+
+    Cached like ``load_library``, checks included, so a command that only reports
+    (``check``) imports no ruleset when nothing changed.
+    """
+    def load_and_check() -> Library:
+        library = _load_library(user_paths, True)
+        for ruleset in REGISTRY.values():
+            problems, warnings = ruleset.check(library)
+            library.problems.extend(problems)
+            library.warnings.extend(warnings)
+        return library
+
+    return _cached("checked", user_paths, True, load_and_check)
+
+
+def validated_library(data: list[Path]) -> Library:
+    """Load every data file and run every ruleset's cross-checks.
+
+    Raises:
+        DataError: With every problem found, in every file.
+
+    """
+    library = checked_library(data)
+    if library.problems:
+        raise DataError(library.problems)
+    return library
+
+
+def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
+            load: Callable[[], Library]) -> Library:
+    from generator import usercache
+
+    key = _cache_key(user_paths, bundled)
+    if key is not None:
+        cached = usercache.load(name, key)
+        if isinstance(cached, Library):
+            return cached
+    library = load()
+    if key is not None:
+        library._refitted.clear()  # rebuilt on demand; may hold models of any ruleset
+        usercache.store(name, key, library)
+    return library
+
+
+def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> Library:
     layers: list[tuple[Path, bool]] = []
-    if bundled:
-        layers.append((bundled_data_dir(), True))
+    missing: list[Problem] = []
+    if bundled and user_paths:
+        # The bundled layer rarely changes while a user's files do: it comes from its own
+        # cache entry and only the user's layers are read and validated here.
+        library = load_library((), bundled=True)
+    else:
+        library = Library()
+        if bundled:
+            layers.append((bundled_data_dir(), True))
     for path in user_paths:
         if not path.exists():
-            library.problems.append(Problem(str(path), 0, 0, "",
-                                            "found no such file or folder, expected a data folder"))
+            missing.append(Problem(str(path), 0, 0, "",
+                                   "found no such file or folder, expected a data folder"))
             continue
         layers.append((path, False))
+    library.problems[0:0] = missing  # reported first, as before the bundled layer
     for root, is_bundled in layers:
         seen_here: dict[tuple[str, str, str], str] = {}
         base = root if root.is_dir() else root.parent

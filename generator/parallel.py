@@ -3,9 +3,12 @@
 A kit's calculator pages, its other components, and its packets do not depend on one
 another, and each is CPU-bound Python, so threads would not help. ``fork`` is cheap
 (the children share the loaded library and fonts) and the results (PDF bytes) pickle
-back quickly. Where forking is unsafe or pointless (one CPU, not Linux, other threads
-running, ``QUARTERDECK_JOBS=1``) everything simply runs in this process, in order, with
-identical output.
+back quickly. Forking pays only on CPUs that are free: the process's affinity mask less
+the machine's load average decides how many workers run (``workers``), so a build on a
+busy machine runs in one process instead of fighting itself for one CPU. Where forking
+is unsafe or pointless (one free CPU, not Linux, other threads running,
+``QUARTERDECK_JOBS=1``) everything simply runs in this process, in order, with identical
+output.
 """
 
 from __future__ import annotations
@@ -23,22 +26,65 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def can_fork() -> bool:
-    """Whether forking helps and is safe here."""
+def fork_safe() -> bool:
+    """Whether forking is possible and safe here at all (whatever the machine's load)."""
     if os.environ.get("QUARTERDECK_JOBS", "") == "1":
         return False
     # Forking a process with other threads can deadlock the child (a lock held by a
     # thread that does not exist there); macOS frameworks dislike fork outright.
     return (sys.platform.startswith("linux") and hasattr(os, "fork")
-            and (os.cpu_count() or 1) > 1 and threading.active_count() == 1)
+            and threading.active_count() == 1)
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask), not the machine's count."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def free_cpus() -> int:
+    """CPUs free for this build: the usable ones less those other work keeps busy.
+
+    The one-minute load average counts runnable processes; this process is one of them
+    (or is about to be), so it is not counted against itself. On a busy machine a forked
+    worker only competes with the others for the same CPU and the build gets slower, so
+    this is what decides whether forking pays.
+    """
+    usable = usable_cpus()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average: trust the affinity mask
+        return usable
+    return max(1, min(usable, int(usable - max(0.0, load - 1.0) + 0.5)))
+
+
+def workers() -> int:
+    """How many processes to run side by side (1: everything here, in order).
+
+    ``QUARTERDECK_JOBS=N`` chooses N (1 turns forking off); otherwise the free CPUs.
+    """
+    if not fork_safe():
+        return 1
+    chosen = os.environ.get("QUARTERDECK_JOBS", "")
+    if chosen.isdigit() and int(chosen) > 0:
+        return min(int(chosen), 64)
+    return free_cpus()
+
+
+def can_fork() -> bool:
+    """Whether forking helps and is safe here: safe, and at least two CPUs are free."""
+    return fork_safe() and workers() > 1
 
 
 def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
     """Call every task and return their results in order.
 
-    The first task runs in this process while each other task runs in a forked child.
-    A child that fails is run again here, so an error surfaces as if nothing had been
-    forked.
+    The tasks are dealt into as many groups as there are workers (``workers()``, at
+    least two once forking was decided on); the first group runs in this process and
+    each other group in a forked child, one task after another. A child that fails has
+    its tasks run again here, so an error surfaces as if nothing had been forked.
 
     Args:
         tasks: Functions without arguments whose results can be pickled.
@@ -49,9 +95,12 @@ def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
     """
     if len(tasks) < 2 or not can_fork():
         return [task() for task in tasks]
-    children: list[tuple[int, int] | None] = [None]
+    width = min(len(tasks), max(2, workers()))
+    # Dealt round-robin: neighbouring tasks (one side's packets) tend to cost alike.
+    lanes = [list(range(lane, len(tasks), width)) for lane in range(width)]
+    children: list[tuple[int, int]] = []
     parent = os.getpid()
-    for task in tasks[1:]:
+    for lane in lanes[1:]:
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: compute, send, and leave without running any cleanup
@@ -59,7 +108,8 @@ def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
             os.close(read)
             code = 0
             try:
-                payload = pickle.dumps((True, task()), protocol=pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps((True, [tasks[i]() for i in lane]),
+                                       protocol=pickle.HIGHEST_PROTOCOL)
             except BaseException:  # noqa: BLE001 - reported by re-running in the parent
                 payload = pickle.dumps((False, traceback.format_exc()))
                 code = 1
@@ -69,23 +119,25 @@ def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
         os.close(write)
         children.append((pid, read))
     outputs: list[bytes] = []
+    results: dict[int, T] = {}
     try:
-        first = tasks[0]()
+        for i in lanes[0]:
+            results[i] = tasks[i]()
     finally:  # reap every child even if this process's own task failed
-        for child in children[1:]:
-            assert child is not None
-            pid, read = child
+        for pid, read in children:
             with os.fdopen(read, "rb") as pipe:
                 outputs.append(pipe.read())  # read all before waiting: a full pipe blocks
             os.waitpid(pid, 0)
-    results: list[T] = [first]
-    for task, data in zip(tasks[1:], outputs, strict=True):
+    for lane, data in zip(lanes[1:], outputs, strict=True):
         try:
-            ok, value = pickle.loads(data)
+            ok, values = pickle.loads(data)
         except Exception:  # noqa: BLE001 - a child killed mid-write: do it here
-            ok, value = False, None
-        results.append(value if ok else task())
-    return results
+            ok, values = False, None
+        if not ok or not isinstance(values, list) or len(values) != len(lane):
+            values = [tasks[i]() for i in lane]
+        for i, value in zip(lane, values, strict=True):
+            results[i] = value
+    return [results[i] for i in range(len(tasks))]
 
 
 PR_SET_PDEATHSIG = 1

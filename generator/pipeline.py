@@ -12,14 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
-
-from pypdf import PdfReader
+from typing import TYPE_CHECKING, Any
 
 from generator import __version__, fonts
-from generator.errors import DataError, UsageError
+from generator.errors import UsageError
 from generator.layout import Paper
-from generator.library import Library, load_library
+from generator.library import Library
+from generator.library import validated_library as validated_library  # re-exported
 from generator.output import transaction, write_kit
 from generator.packets import Component, PacketSpec, assemble, packet_pages
 from generator.parallel import fork_map
@@ -35,7 +34,9 @@ from generator.rulesets.base import (
     Ruleset,
 )
 from generator.suggest import did_you_mean
-from generator.templating import user_templates
+
+if TYPE_CHECKING:  # imported where used: light commands never need them
+    from pypdf import PdfReader
 
 
 @dataclass
@@ -51,23 +52,6 @@ class BuildResult:
     """Other things written (PNG folders, TTS sheets), one line each."""
     pieces: list[Piece] = field(default_factory=list)
     """Every distinct piece on the kit's sheets (for PNG and Tabletop Simulator export)."""
-
-
-def validated_library(data: list[Path]) -> Library:
-    """Load every data file and run every ruleset's cross-checks.
-
-    Raises:
-        DataError: With every problem found, in every file.
-
-    """
-    library = load_library(data)
-    for ruleset in REGISTRY.values():
-        problems, warnings = ruleset.check(library)
-        library.problems.extend(problems)
-        library.warnings.extend(warnings)
-    if library.problems:
-        raise DataError(library.problems)
-    return library
 
 
 @dataclass
@@ -130,6 +114,8 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
     sheet says the same).
     """
     options = options or KitOptions()
+    from generator.templating import user_templates
+
     with user_templates(options.templates):
         # 1. load and validate every data file (every problem at once)
         library = library or validated_library(list(data or []))
@@ -340,9 +326,12 @@ def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:
 def _font_warnings(library: Library) -> list[str]:
     """Name every ship whose name has a character no bundled font can draw."""
     warnings = []
-    for ruleset in REGISTRY.values():
-        for entry in library.classes_of(ruleset.name).values():
-            for ship in getattr(entry.model, "ships", []):
+    for name in REGISTRY:  # names only: no ruleset is imported for this
+        for entry in library.classes_of(name).values():
+            # A shared class file's ships are its facts' ships (every ruleset's rating
+            # names them alike), read without importing the ruleset of each rating.
+            named = entry.facts if entry.facts is not None else entry.model
+            for ship in getattr(named, "ships", []):
                 missing = fonts.missing_characters(ship.name)
                 if missing:
                     chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The user cache (validated library, ruleset order) goes to a folder of this session,
+# never the user's own: tests start cold and leave nothing behind in ~/.cache.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="qd-test-cache-")
+os.environ.pop("QUARTERDECK_NO_CACHE", None)
 
 from generator.pipeline import BuildResult, build
 

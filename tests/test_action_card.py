@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from generator.errors import DataError
@@ -16,6 +15,7 @@ from generator.rulesets.naval_action.components.action_card import (
     render_action_card,
 )
 from generator.units import MM
+from tests.pdftext import Page, lines_of, open_pages
 
 RULE_TEXT = Path(__file__).resolve().parents[2] / "shared" / "rules" / "naval-action.txt"
 
@@ -47,26 +47,20 @@ def bundled_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return render(load_tables(), "a4", tmp_path_factory.mktemp("card"))
 
 
-def lines_of(words: list[dict]) -> list[list[dict]]:
-    """Words grouped into lines (same baseline within 2 pt), top to bottom, left to right."""
-    lines: list[list[dict]] = []
-    for word in sorted(words, key=lambda w: (round(w["bottom"]), w["x0"])):
-        if lines and abs(lines[-1][0]["bottom"] - word["bottom"]) < 2:
-            lines[-1].append(word)
-        else:
-            lines.append([word])
-    return [sorted(line, key=lambda w: w["x0"]) for line in lines]
+@pytest.fixture(scope="module")
+def bundled(bundled_pdf: Path) -> list[Page]:
+    """The bundled card's pages, read back once (pypdfium2) for every test."""
+    return open_pages(bundled_pdf)
 
 
-def columns(page: pdfplumber.page.Page) -> list[pdfplumber.page.Page]:
+def columns(page: Page) -> list[Page]:
     """The card's two columns, left then right (they share baselines, so lines must not
     be read across the page; the gutter is centred on the page)."""
     middle = page.width / 2
-    return [page.crop((0, 0, middle, page.height)),
-            page.crop((middle, 0, page.width, page.height))]
+    return [page.crop(0, middle), page.crop(middle, page.width)]
 
 
-def column_of(page: pdfplumber.page.Page, word: str) -> pdfplumber.page.Page:
+def column_of(page: Page, word: str) -> Page:
     """The first column (reading order) in which ``word`` appears."""
     for column in columns(page):
         if any(w["text"] == word for w in column.extract_words()):
@@ -74,7 +68,7 @@ def column_of(page: pdfplumber.page.Page, word: str) -> pdfplumber.page.Page:
     raise AssertionError(f"no {word!r} on the page")
 
 
-def read_grid(page: pdfplumber.page.Page, after: str, header: list[str],
+def read_grid(page: Page, after: str, header: list[str],
               labels: list[str]) -> dict[str, list[str]]:
     """Cells of a printed table, found by its column headings below the word ``after``.
 
@@ -114,12 +108,13 @@ def find_header(lines: list[list[dict]], header: list[str]) -> tuple[int, list[d
     raise AssertionError(f"no heading row {header}")
 
 
-def heading_line(page: pdfplumber.page.Page, title: str) -> str:
+def heading_line(page: Page, title: str) -> str:
     """The text of the heading bar that starts with ``title`` (tags included)."""
     for column in columns(page):
-        for line in column.extract_text_lines():
-            if line["text"].startswith(title):
-                return str(line["text"])
+        for line in lines_of(column.extract_words()):
+            text = " ".join(w["text"] for w in line)
+            if text.startswith(title):
+                return text
     raise AssertionError(f"no heading {title!r}")
 
 
@@ -129,18 +124,18 @@ def heading_line(page: pdfplumber.page.Page, title: str) -> str:
 def test_two_pages_legible_and_inside_the_margin(paper: str, tmp_path: Path) -> None:
     path = render(load_tables(), paper, tmp_path)
     margin = 10 * MM - 0.01
-    with pdfplumber.open(path) as pdf:
-        assert len(pdf.pages) == 2
-        for page in pdf.pages:
-            chars = page.chars
-            assert len(chars) > 2000  # both sides are full reference pages, not stubs
-            # pdfplumber reads 7 pt back as 6.9999999999999964 on some pages.
-            small = [c["text"] for c in chars if c["size"] < 7.0 - 1e-6]
-            assert not small, f"text below 7 pt: {''.join(small)[:60]}"
-            outside = [c["text"] for c in chars
-                       if c["x0"] < margin or c["x1"] > page.width - margin
-                       or c["top"] < margin or c["bottom"] > page.height - margin]
-            assert not outside, f"text in the margin: {''.join(outside)[:60]}"
+    pages = open_pages(path)
+    assert len(pages) == 2
+    for page in pages:
+        chars = page.chars
+        assert len(chars) > 2000  # both sides are full reference pages, not stubs
+        # Sizes read back as floats: 7 pt may come back a hair under 7.
+        small = [c["text"] for c in chars if c["size"] < 7.0 - 1e-6]
+        assert not small, f"text below 7 pt: {''.join(small)[:60]}"
+        outside = [c["text"] for c in chars
+                   if c["x0"] < margin or c["x1"] > page.width - margin
+                   or c["top"] < margin or c["bottom"] > page.height - margin]
+        assert not outside, f"text in the margin: {''.join(outside)[:60]}"
 
 
 def test_bookmarks_name_every_section_on_its_page() -> None:
@@ -172,19 +167,17 @@ def rule_text_aa_table(text: str) -> dict[int, list[str]]:
     return grid
 
 
-def test_aa_results_read_back_as_the_rule_text(bundled_pdf: Path) -> None:
-    with pdfplumber.open(bundled_pdf) as pdf:
-        printed = read_grid(pdf.pages[1], "ANTIAIRCRAFT", AA_COLUMNS,
-                            [str(face) for face in range(6, 0, -1)])
+def test_aa_results_read_back_as_the_rule_text(bundled: list[Page]) -> None:
+    printed = read_grid(bundled[1], "ANTIAIRCRAFT", AA_COLUMNS,
+                        [str(face) for face in range(6, 0, -1)])
     assert {int(face): cells for face, cells in printed.items()} == AA_EXPECTED
     if RULE_TEXT.is_file():
         assert rule_text_aa_table(RULE_TEXT.read_text(encoding="utf-8")) == AA_EXPECTED
 
 
-def test_aa_results_heading_is_not_default(bundled_pdf: Path) -> None:
+def test_aa_results_heading_is_not_default(bundled: list[Page]) -> None:
     """The AA table is transcribed from the text, so it carries no DEFAULT tag."""
-    with pdfplumber.open(bundled_pdf) as pdf:
-        assert "DEFAULT" not in heading_line(pdf.pages[1], "ANTIAIRCRAFT RESULTS")
+    assert "DEFAULT" not in heading_line(bundled[1], "ANTIAIRCRAFT RESULTS")
 
 
 # -- 3. penetration and torpedo hits, cell for cell ------------------------------------------------
@@ -195,13 +188,11 @@ def penetration_heads(columns: list[int]) -> list[str]:
     return heads
 
 
-def test_penetration_table_reads_back_as_the_yaml(bundled_pdf: Path) -> None:
+def test_penetration_table_reads_back_as_the_yaml(bundled: list[Page]) -> None:
     pen = load_tables().card.penetration
     faces = sorted(pen.rows, reverse=True)
     labels = [str(f) for f in faces] + [str(pen.dud_face)]
-    with pdfplumber.open(bundled_pdf) as pdf:
-        printed = read_grid(pdf.pages[0], "PENETRATION", penetration_heads(pen.columns),
-                            labels)
+    printed = read_grid(bundled[0], "PENETRATION", penetration_heads(pen.columns), labels)
     for face in faces:
         assert printed[str(face)] == list(pen.rows[face]), face
     assert printed[str(pen.dud_face)] == list(pen.gunfire_dud)
@@ -209,26 +200,24 @@ def test_penetration_table_reads_back_as_the_yaml(bundled_pdf: Path) -> None:
     assert penetration_heads(pen.columns)[-1] == "≥+7"
 
 
-def test_torpedo_hits_table_reads_back_as_the_yaml(bundled_pdf: Path) -> None:
+def test_torpedo_hits_table_reads_back_as_the_yaml(bundled: list[Page]) -> None:
     torp = load_tables().card.torpedo_hits
-    with pdfplumber.open(bundled_pdf) as pdf:
-        printed = read_grid(pdf.pages[1], "TORPEDO", [str(c) for c in torp.columns],
-                            [str(f) for f in range(1, 7)])
+    printed = read_grid(bundled[1], "TORPEDO", [str(c) for c in torp.columns],
+                        [str(f) for f in range(1, 7)])
     assert printed == {str(f): [str(n) for n in torp.rows[f]] for f in range(1, 7)}
 
 
-def test_every_default_table_is_tagged_default(bundled_pdf: Path) -> None:
+def test_every_default_table_is_tagged_default(bundled: list[Page]) -> None:
     tables = load_tables()
     default = {name for name in type(tables.card).model_fields
                if getattr(tables.card, name).source == "default"}
     assert default >= {"penetration", "torpedo_hits", "damage_control", "accuracy"}
-    with pdfplumber.open(bundled_pdf) as pdf:
-        text = "\n".join(page.extract_text() for page in pdf.pages)
-        # The torpedo runs are a line in the torpedo section, tagged where they stand.
-        assert "yd a turn (DEFAULT)" in pdf.pages[1].extract_text()
-        for name in default - {"torpedo_runs"}:
-            page, title = HEADINGS[name]
-            assert heading_line(pdf.pages[page], title).endswith("DEFAULT"), name
+    text = "\n".join(page.extract_text() for page in bundled)
+    # The torpedo runs are a line in the torpedo section, tagged where they stand.
+    assert "yd a turn (DEFAULT)" in bundled[1].extract_text()
+    for name in default - {"torpedo_runs"}:
+        page, title = HEADINGS[name]
+        assert heading_line(bundled[page], title).endswith("DEFAULT"), name
     assert "Replace any table with --tables FILE" in text
 
 
@@ -274,13 +263,12 @@ def test_a_users_tables_change_the_card(tmp_path: Path) -> None:
     tables = load_tables(user_file(tmp_path))
     assert tables.replaced == ("torpedo_hits",)
     path = render(tables, "letter", tmp_path)
-    with pdfplumber.open(path) as pdf:
-        back = pdf.pages[1]
-        printed = read_grid(back, "TORPEDO", [str(c) for c in range(1, 11)],
-                            [str(f) for f in range(1, 7)])
-        torpedo = heading_line(back, "TORPEDO FIRE RESOLUTION")
-        damage = heading_line(back, "DAMAGE CONTROL")
-        text = back.extract_text()
+    back = open_pages(path)[1]
+    printed = read_grid(back, "TORPEDO", [str(c) for c in range(1, 11)],
+                        [str(f) for f in range(1, 7)])
+    torpedo = heading_line(back, "TORPEDO FIRE RESOLUTION")
+    damage = heading_line(back, "DAMAGE CONTROL")
+    text = back.extract_text()
     assert printed == {str(f): [str(n) for n in cells]
                        for f, cells in USER_TORPEDO_HITS.items()}
     # The replaced table is credited to the user's file, no longer DEFAULT...

@@ -7,18 +7,50 @@ from pathlib import Path
 
 import pytest
 
-from generator.parallel import can_fork, fork_map
+from generator import parallel
+from generator.parallel import can_fork, fork_map, fork_safe
 from generator.pipeline import build
 
 
-def test_results_come_back_in_order_from_children() -> None:
+@pytest.mark.skipif(not fork_safe(), reason="needs fork")
+def test_results_come_back_in_order_from_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUARTERDECK_JOBS", "3")
     parent = os.getpid()
     results = fork_map([lambda: ("a", os.getpid()), lambda: ("b", os.getpid()),
                         lambda: ("c", os.getpid())])
     assert [name for name, _ in results] == ["a", "b", "c"]
     assert results[0][1] == parent
-    if can_fork():
-        assert results[1][1] != parent and results[2][1] != parent
+    assert results[1][1] != parent and results[2][1] != parent
+    assert results[1][1] != results[2][1]
+
+
+@pytest.mark.skipif(not fork_safe(), reason="needs fork")
+def test_tasks_are_dealt_over_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers for five tasks: this process and one child, results still in order."""
+    monkeypatch.setenv("QUARTERDECK_JOBS", "2")
+    parent = os.getpid()
+    results = fork_map([lambda i=i: (i, os.getpid()) for i in range(5)])  # type: ignore[misc]
+    assert [i for i, _ in results] == [0, 1, 2, 3, 4]
+    assert {pid for i, pid in results if i % 2 == 0} == {parent}
+    children = {pid for i, pid in results if i % 2 == 1}
+    assert len(children) == 1 and parent not in children
+
+
+def test_free_cpus_count_affinity_less_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("QUARTERDECK_JOBS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.0, 0.0))
+    assert parallel.usable_cpus() == 4 and parallel.free_cpus() == 4
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 0.0, 0.0))  # two others busy
+    assert parallel.free_cpus() == 2
+    monkeypatch.setattr(os, "getloadavg", lambda: (8.0, 0.0, 0.0))  # a loaded machine
+    assert parallel.free_cpus() == 1
+    if fork_safe():
+        assert parallel.workers() == 1 and not can_fork()
+        assert {pid for pid in fork_map([os.getpid, os.getpid])} == {os.getpid()}
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3})  # pinned to one CPU
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert parallel.free_cpus() == 1
 
 
 def test_a_failing_task_raises_in_the_parent() -> None:

@@ -14,9 +14,11 @@ the bundled ones are then found by their module names below.
 from __future__ import annotations
 
 import importlib
-from importlib import metadata
+from collections.abc import Iterator, MutableMapping
+from typing import TYPE_CHECKING, Any
 
-from generator.rulesets.base import Ruleset
+if TYPE_CHECKING:  # loaded with the first ruleset: a light command may need none
+    from generator.rulesets.base import Ruleset
 
 GROUP = "quarterdeck.rulesets"
 BUNDLED = {"naval-action": "generator.rulesets.naval_action:RULESET",
@@ -28,6 +30,8 @@ BUNDLED = {"naval-action": "generator.rulesets.naval_action:RULESET",
 
 
 def _load(target: str) -> Ruleset:
+    from generator.rulesets.base import Ruleset
+
     module, _, attr = target.partition(":")
     found = getattr(importlib.import_module(module), attr)
     if not isinstance(found, Ruleset):
@@ -35,20 +39,166 @@ def _load(target: str) -> Ruleset:
     return found
 
 
+def _targets() -> dict[str, str]:
+    """Every registered ruleset's ``module:attribute``, by entry-point name."""
+    from importlib import metadata
+
+    found: dict[str, str] = {}
+    for point in metadata.entry_points(group=GROUP):
+        found.setdefault(point.name, point.value)
+    for name, target in BUNDLED.items():
+        found.setdefault(name, target)
+    return found
+
+
+def _module_stamp(target: str) -> str:
+    """Where a ruleset's module lives and its size and mtime, found without importing it."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    try:
+        spec = find_spec(target.partition(":")[0])
+    except (ImportError, ValueError):
+        return "?"
+    origin = getattr(spec, "origin", None)
+    if not origin:
+        return "?"
+    try:
+        info = Path(origin).stat()
+    except OSError:
+        return "?"
+    return f"{origin}:{info.st_size}:{info.st_mtime_ns}"
+
+
+class _Registry(MutableMapping[str, "Ruleset"]):
+    """The rulesets by name, each imported on first use.
+
+    Names come from the entry points without importing anything; listing order (the
+    rulesets' ``order``) needs the rulesets themselves, so it is remembered in the user
+    cache keyed by every ruleset's target and module file, and only a miss (or a ruleset
+    added with ``register``) imports them all.
+    """
+
+    def __init__(self) -> None:
+        self._targets: dict[str, str] | None = None
+        self._loaded: dict[str, Ruleset] = {}
+        self._added: dict[str, Ruleset] = {}
+        self._removed: set[str] = set()
+        self._order: list[str] | None = None
+
+    def _pending(self) -> dict[str, str]:
+        if self._targets is None:
+            self._targets = _targets()
+        return self._targets
+
+    def _get(self, name: str) -> Ruleset | None:
+        if name in self._removed:
+            return None
+        if name in self._added:
+            return self._added[name]
+        if name not in self._loaded:
+            target = self._pending().get(name)
+            if target is None:
+                return None
+            ruleset = _load(target)
+            self._loaded[name] = ruleset
+            if ruleset.name != name:  # an entry point named unlike its ruleset
+                self._order = None
+        return self._loaded[name]
+
+    def _all(self) -> dict[str, Ruleset]:
+        """Every ruleset, imported, by its own name, in listing order."""
+        found: dict[str, Ruleset] = {}
+        for name in self._pending():
+            ruleset = self._get(name)
+            if ruleset is not None and name not in self._added:
+                found.setdefault(ruleset.name, ruleset)
+        for name, ruleset in self._added.items():
+            found[name] = ruleset
+        for name in self._removed:
+            found.pop(name, None)
+        return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
+
+    def cache_key(self) -> str | None:
+        """What the ruleset order depends on, or None once rulesets were added at run time.
+
+        quarterdeck's version and, for each registered ruleset, its target and the size
+        and mtime of its module file.
+        """
+        if self._added or self._removed:
+            return None
+        from generator import __version__
+
+        return repr((__version__, sorted((n, t, _module_stamp(t))
+                                         for n, t in self._pending().items())))
+
+    def names(self) -> list[str]:
+        """Every ruleset's name in listing order, importing them only on a cache miss."""
+        if self._order is not None:
+            return self._order
+        key = self.cache_key()
+        if key is not None:
+            from generator import usercache
+
+            targets = self._pending()
+            cached = usercache.load("rulesets", key)
+            if isinstance(cached, list) and sorted(cached) == sorted(targets) \
+                    and all(isinstance(n, str) for n in cached):
+                self._order = cached
+                return cached
+            self._order = list(self._all())
+            if sorted(self._order) == sorted(targets):
+                usercache.store("rulesets", key, self._order)
+            return self._order
+        self._order = list(self._all())
+        return self._order
+
+    def __getitem__(self, name: str) -> Ruleset:
+        found = self._get(name) if isinstance(name, str) else None
+        if found is None:
+            for ruleset in self._all().values() if isinstance(name, str) else ():
+                if ruleset.name == name:  # registered under another entry-point name
+                    return ruleset
+            raise KeyError(name)
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.names()))
+
+    def __len__(self) -> int:
+        return len(self.names())
+
+    def __setitem__(self, name: str, ruleset: Ruleset) -> None:
+        self._added[name] = ruleset
+        self._removed.discard(name)
+        self._order = None
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self._added.pop(name, None)
+        self._removed.add(name)
+        self._order = None
+
+    def __repr__(self) -> str:
+        return f"REGISTRY({', '.join(self.names())})"
+
+
 def discover() -> dict[str, Ruleset]:
     """Every registered ruleset, by name, in listing order (``order``, then name)."""
-    found: dict[str, Ruleset] = {}
-    for point in metadata.entry_points(group=GROUP):
-        ruleset = point.load()
-        if isinstance(ruleset, Ruleset) and ruleset.name not in found:
-            found[ruleset.name] = ruleset
-    for name, target in BUNDLED.items():
-        if name not in found:
-            found[name] = _load(target)
-    return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
+    return _Registry()._all()
 
 
-REGISTRY: dict[str, Ruleset] = discover()
+REGISTRY = _Registry()
+"""Every ruleset by name, in listing order; each is imported when first looked up."""
+
+
+def cache_key() -> str | None:
+    """A key for anything cached about the registered rulesets (None: do not cache)."""
+    return REGISTRY.cache_key()
 
 
 def register(ruleset: Ruleset) -> None:
@@ -64,6 +214,15 @@ def default_ruleset() -> Ruleset:
 def default_scenario() -> str | None:
     """The scenario ``quarterdeck build`` builds when none is named."""
     return default_ruleset().default_scenario
+
+
+def __getattr__(name: str) -> Any:
+    """``Ruleset`` itself, imported only when asked for (it pulls in the page engine)."""
+    if name == "Ruleset":
+        from generator.rulesets.base import Ruleset
+
+        return Ruleset
+    raise AttributeError(name)
 
 
 __all__ = ["GROUP", "REGISTRY", "Ruleset", "default_ruleset", "default_scenario", "register"]
