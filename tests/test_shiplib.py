@@ -326,9 +326,11 @@ def test_one_class_file_gives_both_rulesets_pieces(tmp_path: Path) -> None:
     (data / "my-takao.yaml").write_text(text, encoding="utf-8")
     result = build(class_id="my-takao", data=[data], out=tmp_path / "out")
     with pdfplumber.open(result.folder / "my-takao.pdf") as pdf:
-        assert "KINUGASA MARU" in pdf.pages[0].extract_text()
+        texts = [p.extract_text() or "" for p in pdf.pages]
+        assert "How to print this packet" in texts[0]  # the print note, then the sheet
+        assert "KINUGASA MARU" in texts[1]
         # ... and her 1:12,000 marker with its previous-turn twin, invisible id and all
-        markers = "".join(p.extract_text() or "" for p in pdf.pages[1:4])
+        markers = "".join(texts[2:])
         assert "Kinugasa Maru" in markers and "previous turn" in markers
         assert "ship.kinugasa-maru" in markers
     library = load_library([data])
@@ -337,7 +339,8 @@ def test_one_class_file_gives_both_rulesets_pieces(tmp_path: Path) -> None:
                     out=tmp_path / "out")
     assert written.folder == tmp_path / "out" / "class-my-takao" / "surface-action"
     with pdfplumber.open(written.folder / "my-takao.pdf") as pdf:
-        page = pdf.pages[0].extract_text()
+        page = next(t for t in (p.extract_text() or "" for p in pdf.pages)
+                    if "How to print this packet" not in t)
     assert "Kinugasa Maru" in page and "6-10-4" in page and entry.model.size in page
 
 
