@@ -350,3 +350,48 @@ def test_unknown_weapon_and_class_in_a_scenario(tmp_path: Path) -> None:
         "sides.0.units.7.weapons.0.weapon: found unknown weapon 'sea-skue', expected a weapon "
         "of the weapons table; did you mean 'sea-skua'?",
     ]
+
+
+# --- hidden information from the scenario: dummies and a known order of battle -----------
+
+def test_scenario_dummies_reach_each_sides_markers(latakia: Path) -> None:
+    """``dummies:`` of each side (3 and 2) is the number of dummy contact backs printed."""
+    israel = "\n".join(_text(latakia / "israel.pdf"))
+    syria = "\n".join(_text(latakia / "syria.pdf"))
+    umpire = "\n".join(_text(latakia / "umpire.pdf"))
+    assert israel.count("DUMMY ") == 3 and syria.count("DUMMY ") == 2
+    assert umpire.count("DUMMY ") == 5
+    assert "Dummy contact markers: 3. Enemy order of battle: not known" in israel
+    assert "Dummy contact markers: 2. Enemy order of battle: not known" in syria
+
+
+def _scenario_copy(tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    data = tmp_path / "data"
+    data.mkdir()
+    text = (ROOT / "shipdata" / "modern_naval" / "scenarios" / "latakia-1973.yaml"
+            ).read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    (data / "latakia-1973.yaml").write_text(text, encoding="utf-8")
+    return data
+
+
+def test_a_side_that_knows_the_enemy_sees_its_classes(tmp_path: Path) -> None:
+    data = _scenario_copy(tmp_path, ("    known: false", "    known: true"))
+    folder = build("latakia-1973", out=tmp_path / "out", data=[data]).folder
+    israel = "\n".join(_text(folder / "israel.pdf"))
+    syria = "\n".join(_text(folder / "syria.pdf"))
+    assert "Enemy order of battle: known" in israel
+    # The matchup rows name the enemy units; Syria's still give Israel by its values.
+    assert "Yarmouk" in israel and "by class." in israel
+    assert "Reshef" not in syria and "not known to you" in syria
+
+
+def test_bad_dummies_and_known_are_located(tmp_path: Path) -> None:
+    data = _scenario_copy(tmp_path, ("    dummies: 3", "    dummies: -1"),
+                          ("    known: false", "    known: maybe"))
+    lines = _refused(["build", "latakia-1973", "--data", str(data)], tmp_path)
+    assert len(lines) == 2, lines
+    assert ":17:" in lines[0] and "sides.0.dummies: found -1" in lines[0]
+    assert ":18:" in lines[1] and "sides.0.known: found 'maybe'" in lines[1]
