@@ -395,3 +395,26 @@ def test_bad_dummies_and_known_are_located(tmp_path: Path) -> None:
     assert len(lines) == 2, lines
     assert ":17:" in lines[0] and "sides.0.dummies: found -1" in lines[0]
     assert ":18:" in lines[1] and "sides.0.known: found 'maybe'" in lines[1]
+
+
+def test_no_marker_text_below_six_points(sheffield: Path) -> None:
+    """Every word printed on a marker (fronts and backs) is at least 6 pt.
+
+    The sheet's piece ids (1 pt, for tools reading the PDF) are the only smaller text.
+    """
+    import re
+
+    piece_id = re.compile(r"^[a-z-]+\.[a-z0-9.-]+$")
+    seen = 0
+    with pdfplumber.open(str(sheffield / "umpire.pdf")) as pdf:
+        for page in pdf.pages:
+            text = page.extract_text() or ""
+            if "Cut on the grey lines" not in text and "Backs of sheet" not in text:
+                continue
+            for word in page.extract_words(extra_attrs=["size"]):
+                if piece_id.match(word["text"]):
+                    continue
+                seen += 1
+                assert word["size"] >= 5.99, (page.page_number, word["text"], word["size"])
+    assert seen > 200
+    assert "small arms only" in "\n".join(_text(sheffield / "umpire.pdf"))
