@@ -418,3 +418,33 @@ def test_no_marker_text_below_six_points(sheffield: Path) -> None:
                 assert word["size"] >= 5.99, (page.page_number, word["text"], word["size"])
     assert seen > 200
     assert "small arms only" in "\n".join(_text(sheffield / "umpire.pdf"))
+
+
+def test_movement_gauge_read_back_from_the_pdf(latakia: Path) -> None:
+    """In the side's packet: each full 5 cm band is 50.00 mm, and a zero line is printed.
+
+    The strip engine leaves 6 mm of paper before the zero, so without a printed zero
+    line a player would measure from the cut edge.
+    """
+    tints = {(0.8, 0.88, 0.97), (0.93, 0.96, 1.0)}
+    with pdfplumber.open(str(latakia / "israel.pdf")) as pdf:
+        page = next(p for p in pdf.pages
+                    if "Movement: 5 cm bands · 1/2" in (p.extract_text() or ""))
+        bands = sorted((r for r in page.rects
+                        if tuple(round(v, 2) for v in r["non_stroking_color"] or ()) in tints),
+                       key=lambda r: (r["top"], r["x0"]))
+        first_row = [r for r in bands if abs(r["top"] - bands[0]["top"]) < 0.01]
+        full = [r for r in first_row if r["width"] > 40 * MM]
+        assert len(full) == 3
+        for band in full:
+            assert abs(band["width"] / MM - 50.0) < 0.01
+        for left, right in zip(full, full[1:], strict=False):
+            assert abs(right["x0"] - left["x1"]) < 0.01 * MM
+        zero = full[0]["x0"]
+        ticks = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01
+                 and ln["bottom"] < full[0]["top"] and ln["top"] > full[0]["top"] - 20 * MM]
+        assert any(abs(t["x0"] - zero) < 0.01 * MM for t in ticks)          # the zero line
+        assert any(abs(t["x0"] - zero - 50 * MM) < 0.01 * MM for t in ticks)  # 5 cm
+        words = page.extract_words()
+        assert any(w["text"] == "0" and abs((w["x0"] + w["x1"]) / 2 - zero) < 1 * MM
+                   for w in words)
