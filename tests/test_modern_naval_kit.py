@@ -448,3 +448,9 @@ def test_movement_gauge_read_back_from_the_pdf(latakia: Path) -> None:
         words = page.extract_words()
         assert any(w["text"] == "0" and abs((w["x0"] + w["x1"]) / 2 - zero) < 1 * MM
                    for w in words)
+
+
+def test_super_etendard_weight_as_sourced(sheffield: Path) -> None:
+    """The card prints the sourced maximum weight (11,900 kg: stef76.chez.com), not 12,000."""
+    argentina = "\n".join(_text(sheffield / "argentina.pdf"))
+    assert "11,900 kg max take-off" in argentina and "12,000 kg" not in argentina
