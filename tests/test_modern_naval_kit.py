@@ -454,3 +454,22 @@ def test_super_etendard_weight_as_sourced(sheffield: Path) -> None:
     """The card prints the sourced maximum weight (11,900 kg: stef76.chez.com), not 12,000."""
     argentina = "\n".join(_text(sheffield / "argentina.pdf"))
     assert "11,900 kg max take-off" in argentina and "12,000 kg" not in argentina
+
+
+def test_gauge_limit_labels_keep_a_millimetre_from_the_cut(latakia: Path) -> None:
+    """Every range-limit label (bold 8 pt) stays 1 mm inside its strip's cut line."""
+    checked = 0
+    with pdfplumber.open(str(latakia / "umpire.pdf")) as pdf:
+        for page in pdf.pages:
+            strips = [r for r in page.rects
+                      if r["stroke"] and not r["fill"] and r["height"] > 10 * MM]
+            for word in page.extract_words(extra_attrs=["size", "fontname"]):
+                if abs(word["size"] - 8) > 0.01 or "Bold" not in word["fontname"]:
+                    continue
+                for r in strips:
+                    if (r["x0"] - 0.1 <= word["x0"] and word["x1"] <= r["x1"] + 0.1
+                            and r["top"] <= word["top"] and word["bottom"] <= r["bottom"]):
+                        checked += 1
+                        gap = min(word["x0"] - r["x0"], r["x1"] - word["x1"])
+                        assert gap >= 1 * MM - 0.01, (page.page_number, word["text"], gap / MM)
+    assert checked > 20

@@ -106,7 +106,7 @@ def limit_labels(labels: dict[float, str]) -> Extra:
     segment's end still needs its name, so it goes on the side that has room.
     """
     def draw(c: Canvas, view: SegmentView, start: float, end: float) -> None:
-        low, high = view.x(view.start) + 0.5 * MM, view.x(view.end) - 0.5 * MM
+        low, high = view.x(view.start) + 1.0 * MM, view.x(view.end) - 1.0 * MM
         y = view.top - TICK_LENGTH["major"] - 3.0 * MM
         c.setFillColor(colors.black)
         for at, text in labels.items():
