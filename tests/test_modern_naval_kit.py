@@ -363,6 +363,8 @@ def test_scenario_dummies_reach_each_sides_markers(latakia: Path) -> None:
     assert umpire.count("DUMMY ") == 5
     assert "Dummy contact markers: 3. Enemy order of battle: not known" in israel
     assert "Dummy contact markers: 2. Enemy order of battle: not known" in syria
+    # The firer's speed on the matchup pages is an assumption, and says so.
+    assert "own speed markers 2 (DEFAULT: no scenario sets it)" in israel
 
 
 def _scenario_copy(tmp_path: Path, *edits: tuple[str, str]) -> Path:
@@ -384,7 +386,7 @@ def test_a_side_that_knows_the_enemy_sees_its_classes(tmp_path: Path) -> None:
     syria = "\n".join(_text(folder / "syria.pdf"))
     assert "Enemy order of battle: known" in israel
     # The matchup rows name the enemy units; Syria's still give Israel by its values.
-    assert "Yarmouk" in israel and "by class." in israel
+    assert "Yarmouk" in israel and "by name (your side knows the enemy order" in israel
     assert "Reshef" not in syria and "not known to you" in syria
 
 
