@@ -475,3 +475,10 @@ def test_gauge_limit_labels_keep_a_millimetre_from_the_cut(latakia: Path) -> Non
                         gap = min(word["x0"] - r["x0"], r["x1"] - word["x1"])
                         assert gap >= 1 * MM - 0.01, (page.page_number, word["text"], gap / MM)
     assert checked > 20
+
+
+def test_a_side_without_dummies_gets_the_markers_tables_four(tmp_path: Path) -> None:
+    data = _scenario_copy(tmp_path, ("    dummies: 3\n", ""))
+    folder = build("latakia-1973", out=tmp_path / "out", data=[data]).folder
+    israel = "\n".join(_text(folder / "israel.pdf"))
+    assert israel.count("DUMMY ") == 4 and "Dummy contact markers: 4." in israel
