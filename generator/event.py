@@ -255,11 +255,10 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
 
 
 def _workers() -> int:
-    """CPUs this process may use (its affinity), at least one."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+    """Builds to run side by side: the CPUs this process may use that are free now."""
+    from generator.parallel import workers
+
+    return max(1, workers())
 
 
 def _batches(tasks: list[Any], size: int) -> Iterator[list[Any]]:

@@ -350,3 +350,135 @@ def test_unknown_weapon_and_class_in_a_scenario(tmp_path: Path) -> None:
         "sides.0.units.7.weapons.0.weapon: found unknown weapon 'sea-skue', expected a weapon "
         "of the weapons table; did you mean 'sea-skua'?",
     ]
+
+
+# --- hidden information from the scenario: dummies and a known order of battle -----------
+
+def test_scenario_dummies_reach_each_sides_markers(latakia: Path) -> None:
+    """``dummies:`` of each side (3 and 2) is the number of dummy contact backs printed."""
+    israel = "\n".join(_text(latakia / "israel.pdf"))
+    syria = "\n".join(_text(latakia / "syria.pdf"))
+    umpire = "\n".join(_text(latakia / "umpire.pdf"))
+    assert israel.count("DUMMY ") == 3 and syria.count("DUMMY ") == 2
+    assert umpire.count("DUMMY ") == 5
+    assert "Dummy contact markers: 3. Enemy order of battle: not known" in israel
+    assert "Dummy contact markers: 2. Enemy order of battle: not known" in syria
+    # The firer's speed on the matchup pages is an assumption, and says so.
+    assert "own speed markers 2 (DEFAULT: no scenario sets it)" in israel
+
+
+def _scenario_copy(tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    data = tmp_path / "data"
+    data.mkdir()
+    text = (ROOT / "shipdata" / "modern_naval" / "scenarios" / "latakia-1973.yaml"
+            ).read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    (data / "latakia-1973.yaml").write_text(text, encoding="utf-8")
+    return data
+
+
+def test_a_side_that_knows_the_enemy_sees_its_classes(tmp_path: Path) -> None:
+    data = _scenario_copy(tmp_path, ("    known: false", "    known: true"))
+    folder = build("latakia-1973", out=tmp_path / "out", data=[data]).folder
+    israel = "\n".join(_text(folder / "israel.pdf"))
+    syria = "\n".join(_text(folder / "syria.pdf"))
+    assert "Enemy order of battle: known" in israel
+    # The matchup rows name the enemy units; Syria's still give Israel by its values.
+    assert "Yarmouk" in israel and "by name (your side knows the enemy order" in israel
+    assert "Reshef" not in syria and "not known to you" in syria
+
+
+def test_bad_dummies_and_known_are_located(tmp_path: Path) -> None:
+    data = _scenario_copy(tmp_path, ("    dummies: 3", "    dummies: -1"),
+                          ("    known: false", "    known: maybe"))
+    lines = _refused(["build", "latakia-1973", "--data", str(data)], tmp_path)
+    assert len(lines) == 2, lines
+    assert ":17:" in lines[0] and "sides.0.dummies: found -1" in lines[0]
+    assert ":18:" in lines[1] and "sides.0.known: found 'maybe'" in lines[1]
+
+
+def test_no_marker_text_below_six_points(sheffield: Path) -> None:
+    """Every word printed on a marker (fronts and backs) is at least 6 pt.
+
+    The sheet's piece ids (1 pt, for tools reading the PDF) are the only smaller text.
+    """
+    import re
+
+    piece_id = re.compile(r"^[a-z-]+\.[a-z0-9.-]+$")
+    seen = 0
+    with pdfplumber.open(str(sheffield / "umpire.pdf")) as pdf:
+        for page in pdf.pages:
+            text = page.extract_text() or ""
+            if "Cut on the grey lines" not in text and "Backs of sheet" not in text:
+                continue
+            for word in page.extract_words(extra_attrs=["size"]):
+                if piece_id.match(word["text"]):
+                    continue
+                seen += 1
+                assert word["size"] >= 5.99, (page.page_number, word["text"], word["size"])
+    assert seen > 200
+    assert "small arms only" in "\n".join(_text(sheffield / "umpire.pdf"))
+
+
+def test_movement_gauge_read_back_from_the_pdf(latakia: Path) -> None:
+    """In the side's packet: each full 5 cm band is 50.00 mm, and a zero line is printed.
+
+    The strip engine leaves 6 mm of paper before the zero, so without a printed zero
+    line a player would measure from the cut edge.
+    """
+    tints = {(0.8, 0.88, 0.97), (0.93, 0.96, 1.0)}
+    with pdfplumber.open(str(latakia / "israel.pdf")) as pdf:
+        page = next(p for p in pdf.pages
+                    if "Movement: 5 cm bands · 1/2" in (p.extract_text() or ""))
+        bands = sorted((r for r in page.rects
+                        if tuple(round(v, 2) for v in r["non_stroking_color"] or ()) in tints),
+                       key=lambda r: (r["top"], r["x0"]))
+        first_row = [r for r in bands if abs(r["top"] - bands[0]["top"]) < 0.01]
+        full = [r for r in first_row if r["width"] > 40 * MM]
+        assert len(full) == 3
+        for band in full:
+            assert abs(band["width"] / MM - 50.0) < 0.01
+        for left, right in zip(full, full[1:], strict=False):
+            assert abs(right["x0"] - left["x1"]) < 0.01 * MM
+        zero = full[0]["x0"]
+        ticks = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01
+                 and ln["bottom"] < full[0]["top"] and ln["top"] > full[0]["top"] - 20 * MM]
+        assert any(abs(t["x0"] - zero) < 0.01 * MM for t in ticks)          # the zero line
+        assert any(abs(t["x0"] - zero - 50 * MM) < 0.01 * MM for t in ticks)  # 5 cm
+        words = page.extract_words()
+        assert any(w["text"] == "0" and abs((w["x0"] + w["x1"]) / 2 - zero) < 1 * MM
+                   for w in words)
+
+
+def test_super_etendard_weight_as_sourced(sheffield: Path) -> None:
+    """The card prints the sourced maximum weight (11,900 kg: stef76.chez.com), not 12,000."""
+    argentina = "\n".join(_text(sheffield / "argentina.pdf"))
+    assert "11,900 kg max take-off" in argentina and "12,000 kg" not in argentina
+
+
+def test_gauge_limit_labels_keep_a_millimetre_from_the_cut(latakia: Path) -> None:
+    """Every range-limit label (bold 8 pt) stays 1 mm inside its strip's cut line."""
+    checked = 0
+    with pdfplumber.open(str(latakia / "umpire.pdf")) as pdf:
+        for page in pdf.pages:
+            strips = [r for r in page.rects
+                      if r["stroke"] and not r["fill"] and r["height"] > 10 * MM]
+            for word in page.extract_words(extra_attrs=["size", "fontname"]):
+                if abs(word["size"] - 8) > 0.01 or "Bold" not in word["fontname"]:
+                    continue
+                for r in strips:
+                    if (r["x0"] - 0.1 <= word["x0"] and word["x1"] <= r["x1"] + 0.1
+                            and r["top"] <= word["top"] and word["bottom"] <= r["bottom"]):
+                        checked += 1
+                        gap = min(word["x0"] - r["x0"], r["x1"] - word["x1"])
+                        assert gap >= 1 * MM - 0.01, (page.page_number, word["text"], gap / MM)
+    assert checked > 20
+
+
+def test_a_side_without_dummies_gets_the_markers_tables_four(tmp_path: Path) -> None:
+    data = _scenario_copy(tmp_path, ("    dummies: 3\n", ""))
+    folder = build("latakia-1973", out=tmp_path / "out", data=[data]).folder
+    israel = "\n".join(_text(folder / "israel.pdf"))
+    assert israel.count("DUMMY ") == 4 and "Dummy contact markers: 4." in israel

@@ -574,15 +574,15 @@ def test_turning_and_range_gauges(tables: Tables) -> None:
     from generator.units import MM
 
     turning = {round(m.at / MM, 2): m.label for m in turning_strip(tables).marks if m.label}
-    assert turning == {20.0: "MVR 2", 40.0: "MVR 4", 60.0: "MVR 6", 80.0: "MVR 8",
-                       100.0: "MVR 10"}
+    assert turning == {0.0: "0", 20.0: "MVR 2", 40.0: "MVR 4", 60.0: "MVR 6",
+                       80.0: "MVR 8", 100.0: "MVR 10"}
     radar = search_strip(tables.radar_detection, "radar")
     assert abs(radar.length / MM - 1600) < 0.01
     majors = sorted(round(m.at / MM, 2) for m in radar.marks if m.size == "major")
-    assert majors == [600.0, 800.0, 1000.0, 1200.0, 1400.0, 1600.0]
+    assert majors == [0.0, 600.0, 800.0, 1000.0, 1200.0, 1400.0, 1600.0]
     fog = search_strip(tables.visual_identification, "fog", fog=True)
     assert sorted(round(m.at / MM, 2) for m in fog.marks if m.size == "major") == [
-        150.0, 200.0, 250.0, 300.0, 350.0, 400.0]
+        0.0, 150.0, 200.0, 250.0, 300.0, 350.0, 400.0]
 
 
 def test_aids_pdf(ctx: Context) -> None:

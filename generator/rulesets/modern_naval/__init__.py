@@ -52,6 +52,10 @@ class Derived:
     """Side id -> the views the calculator reads, one per unit."""
     conditions: Conditions = field(default_factory=Conditions)
     foot: str = ""
+    dummies: dict[str, int] = field(default_factory=dict)
+    """Side id -> its dummy contact markers (the scenario's, else the markers table's)."""
+    known: dict[str, bool] = field(default_factory=dict)
+    """Side id -> whether it knows the enemy order of battle (matchups name classes)."""
 
 
 def _weapon_problems(doc: Any, loc: tuple[Any, ...], fits: Any, tables: DataTables,
@@ -208,6 +212,12 @@ class ModernNaval(Ruleset):
                                          ref.note))
             derived.units[side.id] = units
         derived.views = {s: [u.view for u in units] for s, units in derived.units.items()}
+        from generator.rulesets.modern_naval.markers import bundled_markers
+
+        default_dummies = bundled_markers().counts.dummies
+        derived.dummies = {s.id: default_dummies if s.dummies is None else s.dummies
+                           for s in scenario.sides}
+        derived.known = {s.id: s.known for s in scenario.sides}
         derived.conditions = Conditions(sea_state=scenario.sea_state, fog=scenario.fog,
                                         night=scenario.night)
         derived.foot = (f"quarterdeck · {self.title} · {scenario.name} · "
@@ -264,7 +274,7 @@ def _briefing(ctx: Context, arg: str | None) -> Component:
 
     d = _d(ctx)
     assert d.scenario is not None, "the recipe names the briefing only with a scenario"
-    return render_briefing(d.scenario, arg, d.units, ctx.paper, d.foot)
+    return render_briefing(d.scenario, arg, d.units, ctx.paper, d.foot, d.dummies)
 
 
 RULESET = ModernNaval()

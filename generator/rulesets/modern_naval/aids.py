@@ -20,12 +20,14 @@ from generator.strips import TICK_LENGTH, Band, Extra, Mark, SegmentView, Strip,
 from generator.units import MM
 
 CM = 10 * MM
+ZERO = Mark(0.0, "major", "0")
+"""The zero line: the shared engine leaves paper before it, so it must be marked."""
 BAND_TINTS = (colors.Color(0.80, 0.88, 0.97), colors.Color(0.93, 0.96, 1.0))
 
 
 def cm_marks(length_cm: float, labelled_every: int = 5) -> list[Mark]:
     """A tick every cm, longer and labelled every ``labelled_every`` cm."""
-    marks = []
+    marks = [ZERO]
     for i in range(1, int(length_cm) + 1):
         major = i % labelled_every == 0
         marks.append(Mark(i * CM, "major" if major else "minor", f"{i}" if major else ""))
@@ -57,7 +59,7 @@ def turning_strip(tables: Tables) -> Strip:
     at = {r.minimum_cm * CM: f"MVR {r.mvr}" for r in rows}
     marks = [Mark(i * CM / 2, "minor") for i in range(1, int(2 * length) + 1)
              if not any(abs(i * CM / 2 - a) < 1e-6 for a in at)]
-    marks += [Mark(a, "major", label) for a, label in at.items()]
+    marks += [ZERO, *(Mark(a, "major", label) for a, label in at.items())]
     return Strip("turning", "Turning: least move before each turn", length * CM,
                  sorted(marks, key=lambda mk: mk.at), height=16 * MM)
 
@@ -89,7 +91,7 @@ def search_strip(search: Search, key: str, fog: bool = False) -> Strip:
     marks = [Mark(i * CM, "mid" if i % 10 == 0 else "minor", str(i) if i % 10 == 0 else "")
              for i in range(1, int(length) + 1) if not any(abs(i - d) < 1e-6 for d in names)]
     labels = {d * CM: f"{d:g} cm: " + " · ".join(parts) for d, parts in names.items()}
-    marks += [Mark(at, "major") for at in labels]
+    marks += [ZERO, *(Mark(at, "major") for at in labels)]
     fogged = " in fog (halved)" if scale != 1 else ""
     title = (f"{search.title}{fogged}: VS/S/M/L/VL size; lo/med/hi aircraft altitude; "
              f"+air: +{search.bonus.cm * scale:g} cm against aircraft")
@@ -104,7 +106,7 @@ def limit_labels(labels: dict[float, str]) -> Extra:
     segment's end still needs its name, so it goes on the side that has room.
     """
     def draw(c: Canvas, view: SegmentView, start: float, end: float) -> None:
-        low, high = view.x(view.start) + 0.5 * MM, view.x(view.end) - 0.5 * MM
+        low, high = view.x(view.start) + 1.0 * MM, view.x(view.end) - 1.0 * MM
         y = view.top - TICK_LENGTH["major"] - 3.0 * MM
         c.setFillColor(colors.black)
         for at, text in labels.items():
@@ -129,7 +131,7 @@ def limit_labels(labels: dict[float, str]) -> Extra:
 def fire_strip(tables: Tables) -> Strip:
     """The radius a burning ship lights at night."""
     radius = tables.special_damage.by_key("fire").illumination_cm or 0
-    marks = [Mark(i * CM, "minor") for i in range(1, int(radius))]
+    marks = [ZERO, *(Mark(i * CM, "minor") for i in range(1, int(radius)))]
     marks.append(Mark(radius * CM, "knot", f"{radius:g} cm", "lit by a fire"))
     return Strip("fire", "A burning ship lights all within this radius", radius * CM, marks,
                  height=16 * MM)
@@ -153,7 +155,10 @@ def render_aids(tables: Tables, paper: str, footer: str) -> Component:
         aid_strips(tables), paper, "Table aids (cm)", footer, "aids", "Aids-",  # type: ignore[arg-type]
         ["Print at 100 %; check the calibration bars. Cut each strip out; glue a segment's "
          "grey tab under the end of the one before.",
-         "Distances are measured in centimetres on the table."])
+         "Distances are measured in centimetres on the table.",
+         # An empty last line: the shared engine sets the first strip's cut line only
+         # 1 mm under the last note's baseline, so the note's descenders would touch it.
+         ""])
     return component
 
 

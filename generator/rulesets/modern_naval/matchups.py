@@ -184,13 +184,14 @@ def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
     doc.paragraph(escape(title), "h1")
     doc.paragraph(
         f"Exact chances per shot with this scenario's conditions (sea state "
-        f"{conditions.sea_state}, own speed markers {conditions.shooter_speed}, crew as "
-        "rated): to hit against a target carrying 0 to 6 speed markers (=: same for an "
-        f"aircraft), DEFAULT hit score {tables.to_hit.score}; KO: chance one working "
+        f"{conditions.sea_state}, own speed markers {conditions.shooter_speed} "
+        "(DEFAULT: no scenario sets it), crew as rated): to hit against a target "
+        "carrying 0 to 6 speed markers (=: same for an aircraft), DEFAULT hit score "
+        f"{tables.to_hit.score}; KO: chance one working "
         "system of an intact target is knocked out by the hit; Wreck/lost: chance an "
         "intact ship is wrecked, or an aircraft is lost. Enemies are given "
-        + ("by class." if known else "by what the tables read of them (their classes are "
-                                     "not known to you)."))
+        + ("by name (your side knows the enemy order of battle)." if known
+           else "by what the tables read of them (their classes are not known to you)."))
     foes = targets(enemies, known)
     # Units rated alike (sister ships) share one table, headed by all their names.
     alike: dict[UnitView, list[UnitView]] = {}

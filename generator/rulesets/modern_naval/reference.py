@@ -322,7 +322,9 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
                 grid(dc.header, [[r.shown, f"Systems: {r.system} {r.fires_word}: {r.fire}"]
                                  for r in dc.results], [24, 110]))
     pdf, pages = doc.finish()
-    return Component("card", "Reference card", "Card-", pdf, pages, doc.bookmarks[1:])
+    # A card: its pages print back to back, starting on a right-hand page.
+    return Component("card", "Reference card", "Card-", pdf, pages, doc.bookmarks[1:],
+                     two_sided=True)
 
 
 @COMPONENTS("reference-card")

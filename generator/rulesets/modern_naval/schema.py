@@ -249,7 +249,8 @@ class Side(SideBase):
     crew: int = Field(0, ge=-2, le=2, description="Crew quality of the side's units.")
     commander_bonus: int = Field(0, ge=-2, le=2, description="Initiative modifier of the commander on table (-2..+2).")
     units: list[UnitRef] = Field(min_length=1, max_length=60, description="The side's units.")
-    contacts: int = Field(0, ge=0, le=30, description="Dummy contact markers the side may place.")
+    dummies: int | None = Field(None, ge=0, le=30, description="Dummy contact markers the side gets (default: the markers table's, 4).")
+    known: bool = Field(False, description="Whether the side knows the enemy order of battle (its matchup pages then name the enemy units).")
     setup: str | None = Field(None, max_length=4000, description="Where the side's units start (own packet and umpire only).")
     briefing: str | None = Field(None, max_length=4000, description="What the side knows and wants (own packet and umpire only).")
 

@@ -22,7 +22,7 @@ def _conditions(scenario: Scenario) -> str:
     return ", ".join(parts)
 
 
-def _forces(doc: CanvasDoc, side: Side, units: list[Unit]) -> None:
+def _forces(doc: CanvasDoc, side: Side, units: list[Unit], dummies: int) -> None:
     doc.paragraph(markup("{name}", name=side.name), "h2")
     if side.commander:
         doc.paragraph(markup("Commander: {c}; initiative modifier {b:+d} while on table.",
@@ -31,7 +31,9 @@ def _forces(doc: CanvasDoc, side: Side, units: list[Unit]) -> None:
         doc.paragraph(markup("• <b>{name}</b> ({cls}, {navy}): {n} weapon fit(s)",
                              name=unit.view.name, cls=unit.class_name, navy=unit.navy,
                              n=len(unit.view.weapons)))
-    doc.paragraph(markup("Dummy contact markers: {n}.", n=side.contacts))
+    doc.paragraph(markup("Dummy contact markers: {n}. Enemy order of battle: {k}.", n=dummies,
+                         k="known (matchups name the enemy units)" if side.known
+                         else "not known (matchups give the enemy by its values)"))
     if side.setup:
         doc.paragraph("Set-up", "h3")
         doc.paragraph(markup("{t}", t=side.setup), "body")
@@ -41,7 +43,7 @@ def _forces(doc: CanvasDoc, side: Side, units: list[Unit]) -> None:
 
 
 def render_briefing(scenario: Scenario, side_id: str | None, units: dict[str, list[Unit]],
-                    paper: Paper, footer: str) -> Component:
+                    paper: Paper, footer: str, dummies: dict[str, int]) -> Component:
     """A side's briefing, or the umpire's when ``side_id`` is not a side."""
     side = next((s for s in scenario.sides if s.id == side_id), None)
     who = side.name if side else "Umpire"
@@ -52,7 +54,7 @@ def render_briefing(scenario: Scenario, side_id: str | None, units: dict[str, li
                          cond=_conditions(scenario)), "body")
     shown = [side] if side else list(scenario.sides)
     for one in shown:
-        _forces(doc, one, units[one.id])
+        _forces(doc, one, units[one.id], dummies[one.id])
     if side is None:
         doc.paragraph("Starting conditions", "h2")
         doc.paragraph(markup("{t}", t=scenario.starting_conditions), "body")

@@ -220,4 +220,5 @@ def render_cards(units: Sequence[Unit], paper: Paper, title: str, foot: str, key
         finish_page(canvas, box, furniture, pages)
         pages += 1
     canvas.save()
-    return Component(key, title, label, buffer.getvalue(), pages, marks)
+    # Cut out along the dashed frames: nothing may print on the back of a card.
+    return Component(key, title, label, buffer.getvalue(), pages, marks, cut_out=True)
