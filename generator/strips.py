@@ -39,6 +39,8 @@ HEADER = 7 * MM
 
 BAND_Y = 4.2 * MM
 BAND_HEIGHT = 3.0 * MM
+FOOT_BASELINE = 1.8 * MM
+"""Baseline of the labels along a strip's foot: 7 pt descenders end 1.25 mm above the cut."""
 TICK_LENGTH = {"major": 6.0 * MM, "mid": 4.0 * MM, "minor": 2.2 * MM, "knot": 0.0}
 TICK_WIDTH = {"major": 0.6, "mid": 0.45, "minor": 0.35, "knot": 0.9}
 LABEL_AIR = 0.3 * MM
@@ -327,7 +329,8 @@ def _title(strip: Strip, view: SegmentView) -> _Label:
         name += f" · {view.index + 1}/{view.count}"
     width = max(right - text_left - 5 * MM, 10 * MM)
     size = fonts.fit_size(name, fonts.NARROW, 7, width)
-    return _Label(text_left, view.bottom + 1.3 * MM,
+    # The baseline sits high enough that the descenders keep 1 mm inside the cut line.
+    return _Label(text_left, view.bottom + FOOT_BASELINE,
                   fonts.clip_text(name, fonts.NARROW, size, width), size, narrow=True)
 
 
@@ -356,7 +359,7 @@ def _tab_labels(view: SegmentView) -> list[_Label]:
     x = view.x(view.start - view.tab) + view.tab / 2
     return [_Label(x, view.bottom + view.height / 2 - 1.2 * MM, "GLUE", 7, bold=True,
                    align="center"),
-            _Label(x, view.bottom + 1.2 * MM, f"under {view.index}", 7, narrow=True,
+            _Label(x, view.bottom + FOOT_BASELINE, f"under {view.index}", 7, narrow=True,
                    align="center")]
 
 

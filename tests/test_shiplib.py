@@ -434,7 +434,8 @@ def test_overrides_are_printed_on_the_sheet_and_in_the_catalog(tmp_path: Path) -
     assert entry.overrides == ["radar"]
     result = build(class_id="atlanta", ruleset="surface-action", out=tmp_path)
     sheet = pdfium.PdfDocument(str(result.folder / "atlanta.pdf"))
-    assert "set by hand: radar" in sheet[0].get_textpage().get_text_range()
+    assert "How to print this packet" in sheet[0].get_textpage().get_text_range()
+    assert "set by hand: radar" in sheet[1].get_textpage().get_text_range()
     run = CliRunner().invoke(main, ["catalog", "--ruleset", "surface-action", "--out",
                                     str(tmp_path)])
     assert run.exit_code == 0, run.output
