@@ -14,7 +14,7 @@ from typing import Literal
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
+from generator import fonts, kitdoc
 from generator.safetext import SafeCanvas, clean
 from generator.units import MM
 
@@ -71,6 +71,10 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str, landscape: bool = F
         The canvas, with fonts registered and the font primer drawn invisibly.
 
     """
+    kit = kitdoc.active()
+    if kit is not None:
+        # A build draws every component on one canvas (generator.kitdoc).
+        return kit.begin(page_size(paper, landscape))
     fonts.register()
     # Components are written uncompressed: packets compress each distinct stream once
     # after merging (see packets.compress_streams), which is cheaper than compressing
@@ -90,7 +94,10 @@ def prime_fonts(canvas: Canvas) -> None:
 
     The primer is drawn into a form XObject that no page uses, so it is never shown,
     printed or extracted as text; pypdf drops the unused form when packets are merged.
+    A build's own canvas needs no primer: its packets share one set of subsets.
     """
+    if isinstance(canvas, kitdoc.KitCanvas):
+        return
     canvas.beginForm("qd-font-primer")
     text = canvas.beginText(0, 0)
     for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):

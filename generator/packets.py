@@ -22,10 +22,12 @@ import io
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, ByteStringObject, DecodedStreamObject, Fit, NameObject
+if TYPE_CHECKING:  # pypdf is imported where used: a build never needs it
+    from pypdf import PdfReader, PdfWriter
+
+    from generator.kitdoc import KitCanvas, Mark
 
 
 @dataclass
@@ -75,6 +77,9 @@ class Component:
     inventory: list[dict[str, int]] = field(default_factory=list)
     """For cut-out sheets: each front page's pieces (title to copies), page by page, so a
     club can check a cut kit sheet by sheet."""
+    drawn: list[str] = field(default_factory=list)
+    """In a build, the names of the component's pages on the build's canvas
+    (``generator.kitdoc``); ``pdf`` is then empty."""
 
     def __post_init__(self) -> None:
         self.two_sided = self.two_sided or self.recto
@@ -170,6 +175,9 @@ def assemble(spec: PacketSpec, components: dict[str, Component],
         The packet's PDF bytes (deterministic for deterministic inputs).
 
     """
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, ByteStringObject, NameObject
+
     from generator.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, blank_page, note_page
 
     readers = {} if readers is None else readers
@@ -224,6 +232,74 @@ def assemble(spec: PacketSpec, components: dict[str, Component],
     return out.getvalue()
 
 
+def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
+                   components: dict[str, Component]) -> dict[str, bytes]:
+    """Write every packet of a build from the pages drawn on its canvas.
+
+    The print notes and blank backs are drawn first (a packet's fonts are fixed once
+    the first packet is written), then each packet is written with its pages in
+    ``sheet_layout`` order, its outline and its page labels.
+    """
+    from generator.kitdoc import Label, Mark, write_packet
+    from generator.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, draw_blank, note_page
+
+    sizes = dict(zip(kit.page_names, kit.sizes, strict=True))
+    plans = []
+    for spec in specs:
+        layout = sheet_layout(spec, components)
+        names: list[str] = []
+        marks: list[Mark] = []
+        labels: list[Label] = []
+        previous = (595.28, 841.89)
+        for index, placed in enumerate(layout):
+            if placed.key is None:
+                # A blank back takes the size and turn of the page it backs.
+                draw_blank(*previous)
+                name = kit.page_names[-1]
+                labels.append(Label(index, BLANK_LABEL, numbered=False))
+            elif placed.key == NOTE_KEY:
+                first = components[spec.components[0]] if spec.components else None
+                size = sizes[first.drawn[0]] if first and first.drawn else previous
+                note_page(spec, components, layout, size)
+                name = kit.page_names[-1]
+                marks.append(Mark(NOTE_TITLE, name))
+                labels.append(Label(index, NOTE_LABEL))
+            else:
+                name = components[placed.key].drawn[placed.page]
+            names.append(name)
+            previous = sizes.get(name) or kit.sizes[-1]
+        for key in spec.components:
+            comp = components[key]
+            marks.append(Mark(comp.title, comp.drawn[0],
+                              children=[_mark(b, comp.drawn) for b in comp.bookmarks]))
+            at = [i for i, p in enumerate(layout) if p.key == key]
+            labels.extend(Label(start, comp.label, first + 1)
+                          for start, first in _runs(at))
+        labels.sort(key=lambda label: label.index)
+        plans.append((spec, names, marks, labels))
+    return {spec.filename: write_packet(kit._doc, names, title=spec.title, marks=marks,
+                                        labels=labels, prefix=f"P{n}.")
+            for n, (spec, names, marks, labels) in enumerate(plans)}
+
+
+def _mark(mark: Bookmark, drawn: list[str]) -> Mark:
+    from generator.kitdoc import Mark
+    return Mark(mark.title, drawn[mark.page], mark.top,
+                [_mark(child, drawn) for child in mark.children])
+
+
+def _runs(indexes: list[int]) -> list[tuple[int, int]]:
+    """Where each run of adjacent packet pages starts.
+
+    Returns (packet page, the component page it shows) for the first page of each run.
+    """
+    out = []
+    for i, index in enumerate(indexes):
+        if i == 0 or index != indexes[i - 1] + 1:
+            out.append((index, i))
+    return out
+
+
 def _label_runs(writer: PdfWriter, indexes: list[int], prefix: str) -> None:
     """Label a component's pages 1, 2... (prefixed), one range per run of adjacent pages."""
     run_start = 0
@@ -242,6 +318,8 @@ _DEFLATED: dict[bytes, bytes] = {}
 
 def compress_streams(writer: PdfWriter) -> None:
     """Deflate every stream that is not compressed yet (fonts, page contents)."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
     for obj in writer._objects:  # pypdf has no public iterator over all objects
         if isinstance(obj, DecodedStreamObject) and "/Filter" not in obj:
             data = obj.get_data()
@@ -257,6 +335,8 @@ def compress_streams(writer: PdfWriter) -> None:
 
 def _add_bookmark(writer: PdfWriter, mark: Bookmark, at: Callable[[int], int],
                   parent: Any) -> None:
+    from pypdf.generic import Fit
+
     fit = Fit.xyz(top=mark.top) if mark.top is not None else Fit.fit()
     item = writer.add_outline_item(title=mark.title, page_number=at(mark.page),
                                    parent=parent, fit=fit)

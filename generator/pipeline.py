@@ -14,13 +14,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import __version__, fonts
+from generator import __version__, fonts, kitdoc
 from generator.errors import UsageError
 from generator.layout import Paper
 from generator.library import Library
 from generator.library import validated_library as validated_library  # re-exported
 from generator.output import transaction, write_kit
-from generator.packets import Component, PacketSpec, assemble, packet_pages
+from generator.packets import Component, PacketSpec, assemble, assemble_drawn, packet_pages
 from generator.parallel import fork_map
 from generator.pieces import Piece
 from generator.recipe import Job, Plan, plan
@@ -37,6 +37,8 @@ from generator.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported where used: light commands never need them
     from pypdf import PdfReader
+
+    from generator.kitdoc import KitCanvas
 
 
 @dataclass
@@ -126,22 +128,21 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
         ctx = ruleset.prepare(library, request, paper, options)
         ctx.values.setdefault("ruleset", ruleset.name)
         work = plan(recipe, ctx.sides, ctx.flags, ctx.values)
-        # 4. render every component once, side by side in groups
-        rendered = render(ruleset, ctx, work, fork=not export,
-                          progress=lambda key: progress(key, len(work.jobs)))
-    # 5. assemble the packets
-    components = {key: r.component for key, r in rendered.items()}
-    # A packet of several components opens with its print note; with --duplex off it
-    # prints single-sided and needs no blank backs.
-    packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
-                          note_page=len(p.keys) > 1, note=p.note or "",
-                          duplex=options.sheets.duplex)
-               for p in work.packets]
-    if not note_pages:
-        packets = [dataclasses.replace(p, note_page=False) for p in packets]
+        with kitdoc.drawing() as kit:
+            # 4. render every component once, all on one canvas
+            rendered = render(ruleset, ctx, work, kit=kit,
+                              progress=lambda key: progress(key, len(work.jobs)))
+            components = {key: r.component for key, r in rendered.items()}
+            # A packet of several components opens with its print note; with --duplex
+            # off it prints single-sided and needs no blank backs.
+            packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
+                                  note_page=len(p.keys) > 1 and note_pages,
+                                  note=p.note or "", duplex=options.sheets.duplex)
+                       for p in work.packets]
+            # 5. write each packet from the pages drawn (none is drawn twice)
+            files = assemble_drawn(kit, packets, components)
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *_font_warnings(library)]
-    files = _assemble(components, packets)
     return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
                                     for spec in packets}, packets, components,
                list(dict.fromkeys(warnings)), library.notices,
@@ -183,12 +184,15 @@ def raters(library: Library, class_id: str) -> list[str]:
 
 
 def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
+           kit: KitCanvas | None = None,
            progress: Callable[[str], None] = lambda key: None) -> dict[str, Rendered]:
     """Render every job of a plan, in its recipe groups, and return them in plan order.
 
-    Groups (components that share derived data, such as a calculator's caches) each run
-    in one worker; workers run side by side in forked processes when that helps. Every
-    component returns its own warnings, so a worker's warnings come back with its pages.
+    With ``kit`` every component draws on that one canvas, in this process, and records
+    which of its pages are its own. Without it, groups (components that share derived
+    data, such as a calculator's caches) each run in one worker, side by side in forked
+    processes when that helps, and each component is a PDF of its own. Every component
+    returns its own warnings, so a worker's warnings come back with its pages.
     """
     grouped: list[list[Job]] = []
     placed: set[str] = set()
@@ -200,23 +204,32 @@ def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
     rest = [j for j in work.jobs if j.key not in placed]
     if rest:
         grouped.insert(0, rest)
-    tasks = [partial(_render_group, ruleset, ctx, jobs) for jobs in grouped]
+    tasks = [partial(_render_group, ruleset, ctx, jobs, kit) for jobs in grouped]
     results: dict[str, Rendered] = {}
-    for group in (fork_map(tasks) if fork else [task() for task in tasks]):
+    for group in (fork_map(tasks) if fork and kit is None else [task() for task in tasks]):
         for key, one in group.items():
             results[key] = one
             progress(key)
     return {job.key: results[job.key] for job in work.jobs}
 
 
-def _render_group(ruleset: Ruleset, ctx: Context, jobs: list[Job]) -> dict[str, Rendered]:
+def _render_group(ruleset: Ruleset, ctx: Context, jobs: list[Job],
+                  kit: KitCanvas | None = None) -> dict[str, Rendered]:
     out: dict[str, Rendered] = {}
     for job in jobs:
+        first = len(kit.page_names) if kit is not None else 0
         made = ruleset.component(job.name)(ctx, job.arg)
         one = made if isinstance(made, Rendered) else Rendered(made)
+        drawn: list[str] = []
+        if kit is not None:
+            kit.save()
+            drawn = kit.page_names[first:]
+            if len(drawn) != one.component.pages:
+                raise RuntimeError(f"component {job.key} says {one.component.pages} pages "
+                                   f"but drew {len(drawn)}")
         # The recipe's key is the component's identity in packets, whatever it calls itself.
-        out[job.key] = dataclasses.replace(one, component=dataclasses.replace(one.component,
-                                                                               key=job.key))
+        out[job.key] = dataclasses.replace(one, component=dataclasses.replace(
+            one.component, key=job.key, drawn=drawn))
     return out
 
 

@@ -158,6 +158,11 @@ def _paragraph(c: Canvas, text: str, x: float, y: float, width: float) -> float:
 @cache
 def blank_page(width: float, height: float) -> bytes:
     """A page of the given size that says it is intentionally blank."""
+    return draw_blank(width, height)
+
+
+def draw_blank(width: float, height: float) -> bytes:
+    """Draw a blank back (on the build's canvas when one is active; see ``blank_page``)."""
     landscape = width > height
     paper = _paper(width, height)
     buffer = io.BytesIO()

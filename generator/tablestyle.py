@@ -19,7 +19,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from generator import fonts
+from generator import fonts, kitdoc
 from generator.layout import PAPER_SIZES, Paper, prime_fonts, safe_box
 from generator.pages import Furniture
 from generator.safetext import SafeCanvas, clean, text
@@ -120,7 +120,12 @@ class Anchor(Flowable):  # type: ignore[misc]  # ReportLab ships no type hints
         """Record where we are."""
         canvas: Canvas = self.canv
         _, y = canvas.absolutePosition(0, 0)
-        self.canv._qd_anchors.append((self.title, canvas.getPageNumber() - 1, y + 12))
+        self.canv._qd_anchors.append((self.title, _page(canvas), y + 12))
+
+
+def _page(canvas: Canvas) -> int:
+    """The 0-based page of the flow being drawn."""
+    return int(canvas.getPageNumber() - getattr(canvas, "_qd_first", 1))
 
 
 def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) -> FlowResult:
@@ -146,7 +151,7 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
     furniture = Furniture(footer=footer)
 
     def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
-        furniture.draw(canvas, box, canvas.getPageNumber() - 1)
+        furniture.draw(canvas, box, _page(canvas))
 
     doc = BaseDocTemplate(buf, pagesize=PAPER_SIZES[paper], invariant=1, title=title,
                           author="quarterdeck", creator="quarterdeck", pageCompression=0)
@@ -155,6 +160,8 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
 
     def start(canvas: Canvas) -> None:
         canvas._qd_anchors = anchors
+        # A build's canvas has pages before this flow (generator.kitdoc): count from here.
+        canvas._qd_first = canvas.getPageNumber()
         prime_fonts(canvas)
 
     doc.setPageCallBack = None
@@ -165,7 +172,7 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
         start(doc.canv)
 
     doc.beforeDocument = before
-    doc.build(story, canvasmaker=SafeCanvas)
+    doc.build(story, canvasmaker=kitdoc.canvas_maker(SafeCanvas))
     return FlowResult(buf.getvalue(), doc.page, anchors)
 
 

@@ -1,0 +1,292 @@
+"""One ReportLab document per build; each packet is written from its pages.
+
+Every component of a build draws on one canvas (``KitCanvas``), one after the other, so
+each character is encoded once and each page is drawn once. A packet is then written as
+a PDF of its own (``write_packet``): its pages in packet order (print note and blank
+backs included), and one set of font subsets per face, those of the build. Nothing is
+parsed back and nothing is merged: a packet is as small as the same pages rendered in
+one ReportLab run, and a page that two packets share is drawn and compressed once.
+
+The packet document borrows the build's page, image and form objects by name (ReportLab
+refers to objects by name and numbers them as it writes), so one object can be written
+into several files; only the page tree, outline, labels and fonts are the packet's own.
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFDictionary,
+    PDFDocument,
+    PDFName,
+    PDFObject,
+    PDFObjectReference,
+    PDFPageLabel,
+    PDFPageLabels,
+    PDFStream,
+    PDFString,
+)
+
+from generator import fonts
+from generator.safetext import SafeCanvas
+
+_ACTIVE: ContextVar[KitCanvas | None] = ContextVar("quarterdeck kit canvas", default=None)
+
+
+def active() -> KitCanvas | None:
+    """The canvas the build in progress draws on, or None (components draw standalone)."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def drawing() -> Iterator[KitCanvas]:
+    """Make every ``layout.new_canvas`` of this context draw on one new build canvas."""
+    kit = KitCanvas()
+    token = _ACTIVE.set(kit)
+    try:
+        yield kit
+    finally:
+        _ACTIVE.reset(token)
+        kit.close()
+
+
+def _packed(code: Any) -> PDFStream:
+    """A page's content stream, compressed now: the page keeps only the packed bytes."""
+    data = code.encode("utf-8") if isinstance(code, str) else bytes(code)
+    stream = PDFStream(PDFDictionary({"Filter": PDFArray([PDFName("FlateDecode")])}),
+                       zlib.compress(data, 6))
+    stream.__Comment__ = "page stream"
+    return stream
+
+
+class KitCanvas(SafeCanvas):
+    """The canvas every component of a build draws on in turn; it is never saved.
+
+    A component asks for a canvas (``layout.new_canvas``) and gets this one with its page
+    size set; its ``save()`` only ends its last page. ``page_names`` lists every page
+    drawn, in order, by the name the document knows it by.
+    """
+
+    def __init__(self) -> None:
+        fonts.register()
+        super().__init__(io.BytesIO(), invariant=1, pageCompression=1)
+        self.page_names: list[str] = []
+        self.sizes: list[tuple[float, float]] = []
+
+    def begin(self, pagesize: tuple[float, float]) -> KitCanvas:
+        """Start a component on a fresh page of the given size."""
+        self.save()
+        self.setPageSize(pagesize)
+        return self
+
+    def save(self) -> None:
+        """End the component's last page (the document is written per packet instead)."""
+        if len(self._code):
+            self.showPage()
+
+    def showPage(self) -> None:
+        """Finish the page; its content is compressed at once so a long build stays small."""
+        super().showPage()
+        page = self._doc.Pages.pages[-1]
+        page.Contents = _packed(page.stream)
+        page.stream = None
+        self.page_names.append(f"Page{self._doc.pageCounter - 1}")
+        self.sizes.append((float(page.pagewidth), float(page.pageheight)))
+
+    def close(self) -> None:
+        """Forget the build's font subsets (fonts keep a state per document)."""
+        for font in self._doc.delayedFonts:
+            font.state.pop(self._doc, None)
+
+
+def canvas_maker(fallback: Callable[..., Any]) -> Callable[..., Any]:
+    """A platypus ``canvasmaker``: the build canvas when one is active, else ``fallback``."""
+    def make(*args: Any, **kwargs: Any) -> Any:
+        kit = active()
+        if kit is None:
+            return fallback(*args, **kwargs)
+        return kit.begin(kwargs.get("pagesize") or kit._pagesize)
+    return make
+
+
+@dataclass
+class Mark:
+    """An outline entry of a packet: a title and the page (by name) it opens at."""
+
+    title: str
+    page: str
+    top: float | None = None
+    children: list[Mark] = field(default_factory=list)
+
+
+@dataclass
+class Label:
+    """A page-label range of a packet.
+
+    From packet page ``index`` on, pages are labelled ``prefix`` and numbers counted
+    from ``start`` (no numbers when ``numbered`` is false).
+    """
+
+    index: int
+    prefix: str
+    start: int = 1
+    numbered: bool = True
+
+
+class _Borrowed(dict):  # type: ignore[type-arg]
+    """Object numbers of a packet document; a name it lacks is borrowed from the build."""
+
+    def __init__(self, doc: _PacketDocument) -> None:
+        super().__init__()
+        self.doc = doc
+
+    def __missing__(self, name: str) -> tuple[int, int]:
+        obj = self.doc.source.idToObject.get(name)
+        if obj is None:
+            raise KeyError(name)
+        self.doc.adopt(name, obj)
+        return dict.__getitem__(self, name)  # type: ignore[no-any-return]
+
+
+class _PacketDocument(PDFDocument):  # type: ignore[misc]
+    """A ReportLab document that writes pages drawn on the build's document."""
+
+    def __init__(self, source: PDFDocument, prefix: str) -> None:
+        super().__init__(compression=1, invariant=1)
+        self.source = source
+        self.prefix = prefix
+        borrowed = _Borrowed(self)
+        borrowed.update(self.idToObjectNumberAndVersion)
+        self.idToObjectNumberAndVersion: dict[str, tuple[int, int]] = borrowed
+
+    def adopt(self, name: str, obj: Any) -> None:
+        """Write ``obj`` in this file under the name the build gave it."""
+        self.objectcounter += 1
+        dict.__setitem__(self.idToObjectNumberAndVersion, name, (self.objectcounter, 0))
+        self.numberToId[self.objectcounter] = name
+        self.idToObject[name] = obj
+
+    def Reference(self, obj: Any, name: str | None = None) -> Any:  # noqa: N802 (ReportLab)
+        """Register ``obj`` as ReportLab does, with two differences.
+
+        An object already named by another document of the build is borrowed under
+        that name, and a new object gets a name no other document of the build uses.
+        """
+        if isinstance(obj, PDFObject) and obj.__class__ is not PDFObjectReference:
+            known = getattr(obj, "__InternalName__", None)
+            if known is not None:
+                if known not in self.idToObject:
+                    self.adopt(known, obj)
+            elif name is None:
+                name = f"{self.prefix}{self.objectcounter + 1}"
+        return super().Reference(obj, name)
+
+
+def write_packet(source: PDFDocument, pages: list[str], *, title: str, marks: list[Mark],
+                 labels: list[Label], prefix: str) -> bytes:
+    """One packet's PDF from pages of the build's document.
+
+    Args:
+        source: The build's document (``KitCanvas._doc``), every page drawn.
+        pages: The packet's pages in order, by name; each name at most once.
+        title: The PDF title.
+        marks: The outline.
+        labels: Page-label ranges, by packet page index.
+        prefix: Names for the packet's own objects, unique within the build.
+
+    Returns:
+        The packet's bytes (byte-identical for identical inputs).
+
+    """
+    doc = _PacketDocument(source, prefix)
+    _fonts(source, doc)
+    for name in pages:
+        page = source.idToObject[name]
+        # The page tree a page belongs to is this file's (the page may be in another).
+        page.Parent = None
+        doc.adopt(name, page)
+        doc.Pages.pages.append(page)
+    cat = doc.Catalog
+    cat.Outlines = _outline(doc, marks) if marks else None
+    cat.setPageMode("UseOutlines" if marks else None)
+    # Rulers and gauges must print at actual size.
+    cat.ViewerPreferences = PDFDictionary({"PrintScaling": PDFName("None")})
+    if labels:
+        cat.PageLabels = PDFPageLabels()
+        for label in labels:
+            cat.PageLabels.addPageLabel(label.index, PDFPageLabel(
+                style="D" if label.numbered else None,
+                start=label.start if label.numbered else None, prefix=label.prefix or None))
+    doc.info.title = title
+    doc.info.author = "quarterdeck"
+    doc.info.creator = "quarterdeck"
+    doc.info.producer = "quarterdeck (ReportLab)"
+    doc.info.invariant = 1
+    doc.info.digest(doc.signature)
+    for font in doc.delayedFonts:
+        font.addObjects(doc)
+    data = doc.format()
+    return data if isinstance(data, bytes) else data.encode("latin-1")
+
+
+def _fonts(source: PDFDocument, doc: _PacketDocument) -> None:
+    """Give the packet the build's fonts under the same names, with the build's subsets."""
+    for psname, internal in source.fontMapping.items():
+        font = pdfmetrics.getFont(psname)
+        if getattr(font, "_dynamicFont", False):
+            state = font.state.get(source)
+            if state is None:  # named but never drawn
+                continue
+            font.state[doc] = state
+            doc.fontMapping[psname] = internal
+            doc.delayedFonts.append(font)
+        else:
+            got = doc.getInternalFontName(psname)
+            if got != internal:  # pragma: no cover - ReportLab numbers fonts in order
+                raise RuntimeError(f"font {psname} is {got} in a packet, {internal} in the build")
+
+
+def _outline(doc: _PacketDocument, marks: list[Mark]) -> PDFDictionary:
+    """The outline tree as PDF dictionaries (every entry open)."""
+    counter = [0]
+
+    def new() -> tuple[PDFDictionary, PDFObjectReference]:
+        counter[0] += 1
+        item = PDFDictionary({})
+        return item, doc.Reference(item, f"{doc.prefix}outline{counter[0]}")
+
+    def fill(parent: PDFDictionary, parent_ref: PDFObjectReference, kids: list[Mark]) -> int:
+        made = [(mark, *new()) for mark in kids]
+        total = 0
+        for i, (mark, item, _ref) in enumerate(made):
+            item.dict["Title"] = PDFString(mark.title)
+            item.dict["Parent"] = parent_ref
+            page = PDFObjectReference(mark.page)
+            item.dict["Dest"] = PDFArray(
+                [page, PDFName("XYZ"), pdfdoc.PDFnull, mark.top, pdfdoc.PDFnull]
+                if mark.top is not None else [page, PDFName("Fit")])
+            if i:
+                item.dict["Prev"] = made[i - 1][2]
+            if i + 1 < len(made):
+                item.dict["Next"] = made[i + 1][2]
+            below = fill(item, made[i][2], mark.children) if mark.children else 0
+            total += 1 + below
+        if made:
+            parent.dict["First"] = made[0][2]
+            parent.dict["Last"] = made[-1][2]
+            parent.dict["Count"] = total
+        return total
+
+    root = PDFDictionary({"Type": PDFName("Outlines")})
+    ref = doc.Reference(root, f"{doc.prefix}outlines")
+    fill(root, ref, marks)
+    return root
