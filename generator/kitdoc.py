@@ -14,6 +14,7 @@ into several files; only the page tree, outline, labels and fonts are the packet
 
 from __future__ import annotations
 
+import copy
 import io
 import zlib
 from collections.abc import Callable, Iterator
@@ -35,11 +36,32 @@ from reportlab.pdfbase.pdfdoc import (
     PDFStream,
     PDFString,
 )
+from reportlab.pdfbase.ttfonts import TTFont
 
 from generator import fonts
 from generator.safetext import SafeCanvas
 
 _ACTIVE: ContextVar[KitCanvas | None] = ContextVar("quarterdeck kit canvas", default=None)
+_RECORDING: dict[int, KitCanvas] = {}
+"""Build canvases by ``id`` of their document: whose text ``splitString`` records."""
+_split = TTFont.splitString
+
+
+def _recording_split(font: TTFont, text: Any, doc: Any, encoding: str = "utf-8") -> Any:
+    """ReportLab's ``TTFont.splitString``, noting which characters a build page uses.
+
+    Every TrueType text ReportLab draws goes through ``splitString`` (it assigns the
+    character codes of the subsets). A build's packets embed only the glyphs their own
+    pages use, so the build canvas needs to know them, page by page.
+    """
+    kit = _RECORDING.get(id(doc))
+    if kit is not None:
+        kit.chars.setdefault(font.fontName, set()).update(
+            text if isinstance(text, str) else text.decode(encoding))
+    return _split(font, text, doc, encoding)
+
+
+TTFont.splitString = _recording_split
 
 
 def active() -> KitCanvas | None:
@@ -81,6 +103,11 @@ class KitCanvas(SafeCanvas):
         super().__init__(io.BytesIO(), invariant=1, pageCompression=1)
         self.page_names: list[str] = []
         self.sizes: list[tuple[float, float]] = []
+        self.chars: dict[str, set[str]] = {}
+        """Characters of the page being drawn, by font."""
+        self.page_chars: dict[str, dict[str, str]] = {}
+        """Characters each finished page uses, by page name and font."""
+        _RECORDING[id(self._doc)] = self
 
     def begin(self, pagesize: tuple[float, float]) -> KitCanvas:
         """Start a component on a fresh page of the given size."""
@@ -99,11 +126,16 @@ class KitCanvas(SafeCanvas):
         page = self._doc.Pages.pages[-1]
         page.Contents = _packed(page.stream)
         page.stream = None
-        self.page_names.append(f"Page{self._doc.pageCounter - 1}")
+        name = f"Page{self._doc.pageCounter - 1}"
+        self.page_names.append(name)
+        self.page_chars[name] = {font: "".join(sorted(chars))
+                                 for font, chars in self.chars.items()}
+        self.chars = {}
         self.sizes.append((float(page.pagewidth), float(page.pageheight)))
 
     def close(self) -> None:
         """Forget the build's font subsets (fonts keep a state per document)."""
+        _RECORDING.pop(id(self._doc), None)
         for font in self._doc.delayedFonts:
             font.state.pop(self._doc, None)
 
@@ -191,12 +223,12 @@ class _PacketDocument(PDFDocument):  # type: ignore[misc]
         return super().Reference(obj, name)
 
 
-def write_packet(source: PDFDocument, pages: list[str], *, title: str, marks: list[Mark],
+def write_packet(kit: KitCanvas, pages: list[str], *, title: str, marks: list[Mark],
                  labels: list[Label], prefix: str) -> bytes:
     """One packet's PDF from pages of the build's document.
 
     Args:
-        source: The build's document (``KitCanvas._doc``), every page drawn.
+        kit: The build's canvas, every page drawn.
         pages: The packet's pages in order, by name; each name at most once.
         title: The PDF title.
         marks: The outline.
@@ -207,8 +239,13 @@ def write_packet(source: PDFDocument, pages: list[str], *, title: str, marks: li
         The packet's bytes (byte-identical for identical inputs).
 
     """
+    source = kit._doc
     doc = _PacketDocument(source, prefix)
-    _fonts(source, doc)
+    used: dict[str, set[str]] = {}
+    for name in pages:
+        for font, chars in kit.page_chars[name].items():
+            used.setdefault(font, set()).update(chars)
+    _fonts(source, doc, used)
     for name in pages:
         page = source.idToObject[name]
         # The page tree a page belongs to is this file's (the page may be in another).
@@ -238,15 +275,31 @@ def write_packet(source: PDFDocument, pages: list[str], *, title: str, marks: li
     return data if isinstance(data, bytes) else data.encode("latin-1")
 
 
-def _fonts(source: PDFDocument, doc: _PacketDocument) -> None:
-    """Give the packet the build's fonts under the same names, with the build's subsets."""
+def _fonts(source: PDFDocument, doc: _PacketDocument, used: dict[str, set[str]]) -> None:
+    """Give the packet the build's fonts under the same names and character codes.
+
+    Each subset keeps the build's codes (the pages' text is encoded with them), but a
+    character none of the packet's pages uses has no glyph in the packet's copy: a
+    packet embeds what it prints.
+    """
     for psname, internal in source.fontMapping.items():
         font = pdfmetrics.getFont(psname)
         if getattr(font, "_dynamicFont", False):
             state = font.state.get(source)
             if state is None:  # named but never drawn
                 continue
-            font.state[doc] = state
+            chars = used.get(psname, set())
+            if not chars:  # a face none of the packet's pages uses
+                continue
+            mine = {ord(ch) for ch in chars}
+            if "\xa0" in chars:  # ReportLab draws a no-break space as a space
+                mine.add(32)
+            packet_state = copy.copy(state)
+            # A subset the packet never uses shrinks to its .notdef glyph.
+            packet_state.subsets = [[code if code in mine else 0 for code in subset]
+                                    if mine.intersection(subset) else [0]
+                                    for subset in state.subsets]
+            font.state[doc] = packet_state
             doc.fontMapping[psname] = internal
             doc.delayedFonts.append(font)
         else:

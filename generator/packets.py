@@ -277,7 +277,7 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
                           for start, first in _runs(at))
         labels.sort(key=lambda label: label.index)
         plans.append((spec, names, marks, labels))
-    return {spec.filename: write_packet(kit._doc, names, title=spec.title, marks=marks,
+    return {spec.filename: write_packet(kit, names, title=spec.title, marks=marks,
                                         labels=labels, prefix=f"P{n}.")
             for n, (spec, names, marks, labels) in enumerate(plans)}
 

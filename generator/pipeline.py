@@ -8,7 +8,7 @@ ruleset's recipe (``kit.yaml``); components are functions registered by name.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -20,7 +20,7 @@ from generator.layout import Paper
 from generator.library import Library
 from generator.library import validated_library as validated_library  # re-exported
 from generator.output import transaction, write_kit
-from generator.packets import Component, PacketSpec, assemble, assemble_drawn, packet_pages
+from generator.packets import Component, PacketSpec, assemble_drawn, packet_pages
 from generator.parallel import fork_map
 from generator.pieces import Piece
 from generator.recipe import Job, Plan, plan
@@ -35,9 +35,7 @@ from generator.rulesets.base import (
 )
 from generator.suggest import did_you_mean
 
-if TYPE_CHECKING:  # imported where used: light commands never need them
-    from pypdf import PdfReader
-
+if TYPE_CHECKING:
     from generator.kitdoc import KitCanvas
 
 
@@ -108,12 +106,14 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
 def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = "a4",
             options: KitOptions | None = None, export: bool = False,
             progress: Callable[[str, int], None] = lambda step, total: None,
-            library: Library | None = None, note_pages: bool = True) -> Kit:
+            library: Library | None = None, note_pages: bool = True,
+            only: Collection[str] | None = None) -> Kit:
     """Steps 1-5 of ``run``: the kit's files as bytes, for a caller that writes them.
 
     ``library`` is an already validated library (an event checks it once for all its
     builds); ``note_pages=False`` leaves out each packet's print note (an event's cover
-    sheet says the same).
+    sheet says the same); ``only`` names the packet files to make (with just the
+    components they hold), e.g. to measure one packet rendered on its own.
     """
     options = options or KitOptions()
     from generator.templating import user_templates
@@ -128,6 +128,11 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
         ctx = ruleset.prepare(library, request, paper, options)
         ctx.values.setdefault("ruleset", ruleset.name)
         work = plan(recipe, ctx.sides, ctx.flags, ctx.values)
+        if only is not None:
+            kept = [p for p in work.packets if p.file in only]
+            needed = {key for p in kept for key in p.keys}
+            work = dataclasses.replace(work, packets=kept,
+                                       jobs=[j for j in work.jobs if j.key in needed])
         with kitdoc.drawing() as kit:
             # 4. render every component once, all on one canvas
             rendered = render(ruleset, ctx, work, kit=kit,
@@ -316,14 +321,6 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
             result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator "
                                   f"sheets and {manifest.file})")
     return result
-
-
-def _assemble(components: dict[str, Component], packets: list[PacketSpec]) -> dict[str, bytes]:
-    # Packets share components; in one process a component is parsed once, but packets
-    # assembled side by side finish sooner on two or more CPUs.
-    readers: dict[str, PdfReader] = {}
-    merged = fork_map([partial(assemble, spec, components, readers) for spec in packets])
-    return {spec.filename: pdf for spec, pdf in zip(packets, merged, strict=True)}
 
 
 def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:

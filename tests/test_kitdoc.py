@@ -1,0 +1,118 @@
+"""A build draws on one ReportLab document and writes each packet from its pages.
+
+Issue 21 item 2: a packet is as small as its pages rendered in one run, with one font
+descriptor per face subset (no primers, no duplicates), and no page is drawn twice.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from generator import kitdoc, pipeline
+from generator.packets import sheet_layout
+from generator.printnote import NOTE_LABEL, NOTE_TITLE
+from generator.rulesets.base import Request
+
+SCENARIO = "savo-island"
+
+
+@pytest.fixture(scope="module")
+def drawn(request: pytest.FixtureRequest) -> tuple[pipeline.Kit, int]:
+    """The default kit, composed once, with the number of pages put on its canvas."""
+    shown = Counter[str]()
+    original = kitdoc.KitCanvas.showPage
+
+    def counting(self: kitdoc.KitCanvas) -> None:
+        shown["pages"] += 1
+        original(self)
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(kitdoc.KitCanvas, "showPage", counting)
+    try:
+        kit = pipeline.compose(Request("kit", scenario=SCENARIO))
+    finally:
+        patch.undo()
+    return kit, shown["pages"]
+
+
+def _descriptors(pdf: bytes) -> list[str]:
+    """The FontName of every font descriptor in the file (ReportLab writes them plain)."""
+    return [name.decode() for name in re.findall(rb"/FontName /([^\s/>]+)", pdf)]
+
+
+def test_every_packet_embeds_each_font_subset_once(drawn: tuple[pipeline.Kit, int]) -> None:
+    kit, _ = drawn
+    for name, pdf in kit.files.items():
+        names = _descriptors(pdf)
+        assert names, name
+        assert len(names) == len(set(names)), (name, Counter(names).most_common(3))
+        faces = {n.split("+", 1)[1] for n in names}
+        # The kit's four faces; each face's subsets are one set (AAAAAA, AAAAAB...).
+        assert faces <= {"PTSans-Regular", "PTSans-Bold", "PTSans-Narrow",
+                         "PTSans-NarrowBold"}, (name, faces)
+        assert len(names) <= 2 * len(faces), (name, names)
+
+
+def test_no_page_is_drawn_twice(drawn: tuple[pipeline.Kit, int]) -> None:
+    kit, pages = drawn
+    distinct = sum(c.pages for c in kit.components.values())
+    inserted = sum(1 for spec in kit.packets for p in sheet_layout(spec, kit.components)
+                   if p.key is None or p.key == "print-note")
+    assert pages == distinct + inserted
+    # A component in several packets is the same page objects in each.
+    card = kit.components["card"]
+    streams = []
+    for name in ("allied.pdf", "referee.pdf"):
+        reader = PdfReader(io.BytesIO(kit.files[name]))
+        labels = reader.page_labels
+        first = labels.index("Card-1")
+        streams.append(reader.pages[first].get_contents().get_data())  # type: ignore[union-attr]
+    assert card.pages == 2 and streams[0] == streams[1]
+
+
+def test_a_packet_is_no_bigger_than_its_pages_rendered_alone(
+        drawn: tuple[pipeline.Kit, int]) -> None:
+    kit, _ = drawn
+    alone = pipeline.compose(Request("kit", scenario=SCENARIO), only={"allied.pdf"})
+    assert list(alone.files) == ["allied.pdf"]
+    ours, floor = len(kit.files["allied.pdf"]), len(alone.files["allied.pdf"])
+    assert ours <= 1.1 * floor, (ours, floor)
+    # The same pages, in the same order, say the same thing.
+    a = pdfium.PdfDocument(kit.files["allied.pdf"])
+    b = pdfium.PdfDocument(alone.files["allied.pdf"])
+    assert len(a) == len(b)
+    for i in range(len(a)):
+        assert a[i].get_textpage().get_text_range() == b[i].get_textpage().get_text_range()
+
+
+def test_packets_keep_outline_labels_and_print_settings(
+        drawn: tuple[pipeline.Kit, int]) -> None:
+    kit, _ = drawn
+    reader = PdfReader(io.BytesIO(kit.files["japanese.pdf"]))
+    assert reader.metadata is not None and reader.metadata.title == (
+        "Battle of Savo Island: Japanese Striking Force")
+    root = reader.trailer["/Root"]
+    assert root["/PageMode"] == "/UseOutlines"
+    assert root["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    labels = reader.page_labels
+    assert labels[0] == f"{NOTE_LABEL}1"
+    assert "Card-1" in labels and "Card-2" in labels
+    top = [item.title for item in reader.outline if not isinstance(item, list)]
+    spec = next(s for s in kit.packets if s.filename == "japanese.pdf")
+    assert top == [NOTE_TITLE, *(kit.components[key].title for key in spec.components)]
+    # Every outline entry opens on a page of this file.
+    for item in reader.outline:
+        if not isinstance(item, list):
+            assert 0 <= reader.get_destination_page_number(item) < len(reader.pages)
+
+
+def test_rebuilds_are_byte_identical(drawn: tuple[pipeline.Kit, int]) -> None:
+    kit, _ = drawn
+    again = pipeline.compose(Request("kit", scenario=SCENARIO))
+    assert again.files == kit.files
