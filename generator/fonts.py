@@ -32,9 +32,11 @@ MIN_SIZE = 7.0
 # order of first use (ASCII keeps its own codes). Every component draws a fixed primer
 # first that fills subset 0 completely, so subset 0 is byte-identical in every component
 # and pypdf's compress_identical_objects keeps one copy of it per packet.
+# The order puts what the kit's own text uses first (punctuation, signs, Latin-1, the
+# macron vowels of romanised Japanese names), so a packet's text fits in one subset.
 _PREFERRED = (
-    [chr(c) for c in range(0xA1, 0x100)]
-    + list("–—‘’“”•…†‡″′−")
+    list("–—‘’“”•…†‡″′−≤≥Δ→←↑↓✓ŌōŪūĀāĒēĪī")
+    + [chr(c) for c in range(0xA1, 0x100)]
     + [chr(c) for c in range(0x100, 0x250)]
     + [chr(c) for c in range(0x400, 0x460)]
 )
@@ -60,6 +62,20 @@ def primer(font: str) -> str:
             text += ch
     del face.state[probe]
     return text
+
+
+@functools.cache
+def every_character(font: str) -> str:
+    """Every character ``font`` can draw: the primer's first, then by code point.
+
+    A build's canvas (``generator.kitdoc``) numbers them all before drawing anything, so
+    a character's code never depends on what was drawn first: a kit comes out byte for
+    byte the same however its packets were dealt to workers.
+    """
+    first = primer(font)
+    seen = set(first)
+    return first + "".join(chr(c) for c in sorted(_cmap(font))
+                           if chr(c) not in seen and c > 32 and c != 0xA0)
 
 
 def _font_path(name: str) -> Path:

@@ -36,7 +36,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFStream,
     PDFString,
 )
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import SUBSETN, TTFont, makeToUnicodeCMap
 
 from generator import fonts
 from generator.safetext import SafeCanvas
@@ -108,6 +108,23 @@ class KitCanvas(SafeCanvas):
         self.page_chars: dict[str, dict[str, str]] = {}
         """Characters each finished page uses, by page name and font."""
         _RECORDING[id(self._doc)] = self
+        self._number_every_character()
+
+    def _number_every_character(self) -> None:
+        """Give every character of the kit's faces its code and each face its name now.
+
+        ReportLab numbers characters and names fonts in order of first use; doing it
+        here, in a fixed order, into a form no page shows, keeps every code the same
+        whatever is drawn first. Packets still embed only the glyphs they print.
+        """
+        self.beginForm("qd-character-codes")
+        text = self.beginText(0, 0)
+        for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
+            text.setFont(name, fonts.MIN_SIZE)
+            text.textOut(fonts.every_character(name))
+        self.drawText(text)
+        self.endForm()
+        self.chars = {}
 
     def begin(self, pagesize: tuple[float, float]) -> KitCanvas:
         """Start a component on a fresh page of the given size."""
@@ -269,8 +286,6 @@ def write_packet(kit: KitCanvas, pages: list[str], *, title: str, marks: list[Ma
     doc.info.producer = "quarterdeck (ReportLab)"
     doc.info.invariant = 1
     doc.info.digest(doc.signature)
-    for font in doc.delayedFonts:
-        font.addObjects(doc)
     data = doc.format()
     return data if isinstance(data, bytes) else data.encode("latin-1")
 
@@ -295,17 +310,46 @@ def _fonts(source: PDFDocument, doc: _PacketDocument, used: dict[str, set[str]])
             if "\xa0" in chars:  # ReportLab draws a no-break space as a space
                 mine.add(32)
             packet_state = copy.copy(state)
-            # A subset the packet never uses shrinks to its .notdef glyph.
             packet_state.subsets = [[code if code in mine else 0 for code in subset]
-                                    if mine.intersection(subset) else [0]
                                     for subset in state.subsets]
             font.state[doc] = packet_state
             doc.fontMapping[psname] = internal
-            doc.delayedFonts.append(font)
+            # A subset none of the packet's pages uses is left out altogether (each
+            # embedded subset carries the face's hinting tables, some 8 KB).
+            # (ReportLab puts a space and a .notdef in every subset: they do not count.)
+            _add_subsets(font, doc, [n for n, subset in enumerate(state.subsets)
+                                     if (n == 0 and mine)
+                                     or mine.intersection(subset).difference({0, 32})])
         else:
             got = doc.getInternalFontName(psname)
             if got != internal:  # pragma: no cover - ReportLab numbers fonts in order
                 raise RuntimeError(f"font {psname} is {got} in a packet, {internal} in the build")
+
+
+def _add_subsets(font: TTFont, doc: _PacketDocument, wanted: list[int]) -> None:
+    """ReportLab's ``TTFont.addObjects`` for the subsets ``wanted`` only."""
+    state = font.state[doc]
+    state.frozen = 1
+    for n in wanted:
+        subset = state.subsets[n]
+        internal = font.getSubsetInternalName(n, doc)[1:]
+        base = (b"".join((SUBSETN(n), b"+", font.face.name, font.face.subfontNameX))
+                ).decode("pdfdoc")
+        pdf_font = pdfdoc.PDFTrueTypeFont()
+        pdf_font.__Comment__ = f"Font {font.fontName} subset {n}"
+        pdf_font.Name = internal
+        pdf_font.BaseFont = base
+        pdf_font.FirstChar = 0
+        pdf_font.LastChar = len(subset) - 1
+        pdf_font.Widths = PDFArray(list(map(font.face.getCharWidth, subset)))
+        cmap = PDFStream()
+        cmap.content = makeToUnicodeCMap(base, subset)
+        cmap.filters = [pdfdoc.PDFZCompress]
+        pdf_font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
+        pdf_font.FontDescriptor = font.face.addSubsetObjects(doc, base, subset)
+        doc.Reference(pdf_font, internal)
+        doc.idToObject["BasicFonts"].dict[internal] = pdf_font
+    del font.state[doc]
 
 
 def _outline(doc: _PacketDocument, marks: list[Mark]) -> PDFDictionary:

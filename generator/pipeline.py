@@ -21,7 +21,7 @@ from generator.library import Library
 from generator.library import validated_library as validated_library  # re-exported
 from generator.output import transaction, write_kit
 from generator.packets import Component, PacketSpec, assemble_drawn, packet_pages
-from generator.parallel import fork_map
+from generator.parallel import fork_map, workers
 from generator.pieces import Piece
 from generator.recipe import Job, Plan, plan
 from generator.rulesets import REGISTRY, default_ruleset, default_scenario
@@ -133,19 +133,30 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
             needed = {key for p in kept for key in p.keys}
             work = dataclasses.replace(work, packets=kept,
                                        jobs=[j for j in work.jobs if j.key in needed])
-        with kitdoc.drawing() as kit:
-            # 4. render every component once, all on one canvas
-            rendered = render(ruleset, ctx, work, kit=kit,
-                              progress=lambda key: progress(key, len(work.jobs)))
-            components = {key: r.component for key, r in rendered.items()}
-            # A packet of several components opens with its print note; with --duplex
-            # off it prints single-sided and needs no blank backs.
-            packets = [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
-                                  note_page=len(p.keys) > 1 and note_pages,
-                                  note=p.note or "", duplex=options.sheets.duplex)
-                       for p in work.packets]
-            # 5. write each packet from the pages drawn (none is drawn twice)
-            files = assemble_drawn(kit, packets, components)
+        # 4-5. draw every component once on one canvas and write each packet from its
+        # pages; with free CPUs and several packets, forked workers each do this for
+        # the packets dealt to them.
+        seen: set[str] = set()
+
+        def step(key: str) -> None:
+            if key not in seen:
+                seen.add(key)
+                progress(key, len(work.jobs))
+
+        parts = _deal(work, 1 if export else workers())
+        tasks = [partial(_draw, ruleset, ctx, part, options, note_pages, step)
+                 for part in parts]
+        drawn: dict[str, Rendered] = {}
+        written: dict[str, bytes] = {}
+        for made, files_of_part in (fork_map(tasks) if len(tasks) > 1 else [tasks[0]()]):
+            for key in made:
+                drawn.setdefault(key, made[key])
+                step(key)  # a forked worker's steps are reported when it is done
+            written.update(files_of_part)
+    rendered = {job.key: drawn[job.key] for job in work.jobs}
+    components = {key: r.component for key, r in rendered.items()}
+    packets = _specs(work, components, options, note_pages)
+    files = {spec.filename: written[spec.filename] for spec in packets}
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *_font_warnings(library)]
     return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
@@ -153,6 +164,51 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                list(dict.fromkeys(warnings)), library.notices,
                _distinct_pieces(rendered.values()) if export else [], ruleset.title,
                dict(ctx.sides), dict(ctx.record))
+
+
+def _specs(work: Plan, components: dict[str, Component], options: KitOptions,
+           note_pages: bool) -> list[PacketSpec]:
+    """The packets of a plan.
+
+    A packet of several components opens with its print note; with --duplex off it
+    prints single-sided and needs no blank backs.
+    """
+    return [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
+                       note_page=len(p.keys) > 1 and note_pages, note=p.note or "",
+                       duplex=options.sheets.duplex)
+            for p in work.packets]
+
+
+def _draw(ruleset: Ruleset, ctx: Context, work: Plan, options: KitOptions, note_pages: bool,
+          progress: Callable[[str], None]) -> tuple[dict[str, Rendered], dict[str, bytes]]:
+    """Render a plan's components on one canvas and write its packets from the pages."""
+    with kitdoc.drawing() as kit:
+        rendered = render(ruleset, ctx, work, kit=kit, progress=progress)
+        components = {key: r.component for key, r in rendered.items()}
+        files = assemble_drawn(kit, _specs(work, components, options, note_pages),
+                               components)
+    return rendered, files
+
+
+def _deal(work: Plan, lanes: int) -> list[Plan]:
+    """Deal a plan's packets to up to ``lanes`` workers, each with the jobs it needs.
+
+    A component two workers need is drawn by both, so each packet goes where it adds
+    the fewest components not already there (the largest packets first); a plan of
+    one packet, or one lane, stays whole.
+    """
+    lanes = min(lanes, len(work.packets))
+    if lanes < 2:
+        return [work]
+    keys: list[set[str]] = [set() for _ in range(lanes)]
+    dealt: list[list[Any]] = [[] for _ in range(lanes)]
+    for packet in sorted(work.packets, key=lambda p: -len(p.keys)):
+        lane = min(range(lanes), key=lambda i: (len(keys[i] | set(packet.keys)), i))
+        keys[lane].update(packet.keys)
+        dealt[lane].append(packet)
+    return [dataclasses.replace(work, packets=[p for p in work.packets if p in mine],
+                                jobs=[j for j in work.jobs if j.key in needed])
+            for mine, needed in zip(dealt, keys, strict=True) if mine]
 
 
 def owner(library: Library, request: Request) -> Ruleset:
