@@ -186,6 +186,7 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
         problems = [name_problem(doc, ("scenarios", i, "id"), s.id, sorted(library.scenarios),
                                  "a scenario (quarterdeck list scenarios)")
                     for i, s in enumerate(event.scenarios) if s.id not in library.scenarios]
+        problems.extend(_extras_problems(event, doc, library))
         if event.logo is not None:
             from generator.images import check_image
 
@@ -204,6 +205,25 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
         return problems
 
     return load_model(Event, path, check=check), found[0], found[1]
+
+
+def _extras_problems(event: Event, doc: SourceDoc, library: Library) -> list[Problem]:
+    """Extras some scenario's ruleset does not print (found before anything is built)."""
+    from generator.rulesets import REGISTRY
+
+    problems = []
+    for index, extra in enumerate(event.extras):
+        lacking = []
+        for entry in event.scenarios:
+            scenario = library.scenarios.get(entry.id)
+            ruleset = REGISTRY.get(scenario.model.ruleset) if scenario is not None else None
+            if ruleset is not None and getattr(ruleset.recipes, extra, None) is None:
+                lacking.append(f"{entry.id}, a {ruleset.title} scenario,")
+        if lacking:
+            problems.append(doc.problem(("extras", index), (
+                f"found {extra!r}, expected an extra every scenario's ruleset prints "
+                f"({' and '.join(lacking)} {'have' if len(lacking) > 1 else 'has'} none)")))
+    return problems
 
 
 def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path("output"),

@@ -257,3 +257,111 @@ def test_bad_branding_is_located(tmp_path: Path) -> None:
     assert f"{folder / 'branding.yaml'}:5:1: colour: found unknown key" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
+
+
+# --- progress per build, forked or not ------------------------------------------------
+
+def _pid_of(index: int) -> tuple[int, int]:
+    import os
+
+    if index == 3:
+        raise ValueError("task 3 fails")
+    return index, os.getpid()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fork_map_hands_each_result_over_as_it_finishes(monkeypatch: pytest.MonkeyPatch,
+                                                        jobs: str) -> None:
+    import os
+    from functools import partial
+
+    from generator.parallel import fork_map
+
+    monkeypatch.setenv("QUARTERDECK_JOBS", jobs)
+    seen: list[tuple[int, tuple[int, int]]] = []
+    tasks = [partial(_pid_of, i) for i in (0, 1, 2, 4, 5, 6, 7)]
+    results = fork_map(tasks, on_result=lambda i, v: seen.append((i, v)))
+    assert [r[0] for r in results] == [0, 1, 2, 4, 5, 6, 7]
+    assert sorted(i for i, _ in seen) == list(range(7))  # once each
+    assert all(results[i] == v for i, v in seen)
+    forked = {pid for _, pid in results} - {os.getpid()}
+    assert bool(forked) == (jobs == "2")
+    # A task that fails in a child fails here, as if nothing had been forked.
+    with pytest.raises(ValueError, match="task 3 fails"):
+        fork_map([partial(_pid_of, i) for i in range(6)], on_result=lambda i, v: None)
+
+
+TINY = """\
+kind: event
+name: Tiny Cup
+date: 2026-11-28
+paper: [a4, letter]
+extras: [tables]
+scenarios:
+  - id: river-plate
+    tables: 2
+"""
+
+
+def test_progress_advances_once_per_build_in_forked_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUARTERDECK_JOBS", "2")
+    event = tmp_path / "tiny.yaml"
+    event.write_text(TINY, encoding="utf-8")
+    calls: list[tuple[int, int]] = []
+    result = build_event(event, out=tmp_path / "out",
+                         progress=lambda done, total: calls.append((done, total)))
+    # Two tables and one extra on each of two papers: six builds, one call each.
+    assert calls == [(n, 6) for n in range(7)]
+    assert (result.folder / "letter" / "table-02-river-plate" / "referee.pdf").is_file()
+    assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]
+
+
+# --- the bundle is streamed from the files written ----------------------------------------
+
+def test_bundle_outline_opens_each_pack_on_its_first_page(built: tuple[Path, Path]) -> None:
+    root, _ = built
+    manifest = json.loads((root / "manifest.json").read_text())
+    bundle = PdfReader(root / "a4" / "print-shop.pdf", strict=True)
+    marks = [m for m in bundle.outline if not isinstance(m, list)]
+    assert marks[0].title == "Summary" and bundle.get_destination_page_number(marks[0]) == 0
+    packs = [t for t in manifest["tables"] if t["paper"] == "a4"]
+    titled = {m.title: bundle.get_destination_page_number(m) for m in marks}
+    texts = _texts((root / "a4" / "print-shop.pdf").read_bytes())
+    for pack in packs:
+        title = f"Table {pack['table']}: {pack['scenario']}, {pack['side']}"
+        page = titled[title]
+        own = _texts((root / pack["file"]).read_bytes())
+        # The pack's pages follow one another from there, then a blank page if it is odd.
+        assert texts[page:page + len(own)] == own, title
+        assert page % 2 == 0, title  # every pack starts on a new sheet
+    sizes = {f["name"]: f for f in manifest["files"]}
+    import hashlib
+
+    data = (root / "a4" / "print-shop.pdf").read_bytes()
+    assert sizes["a4/print-shop.pdf"]["sha256"] == hashlib.sha256(data).hexdigest()
+    assert sizes["a4/print-shop.pdf"]["pages"] == len(bundle.pages)
+
+
+def test_combined_table_pack_holds_each_packet_behind_its_cover(
+        built: tuple[Path, Path]) -> None:
+    root, _ = built
+    folder = root / "letter" / "table-03-komandorski"
+    combined = _texts((root / "letter" / "table-03-komandorski.pdf").read_bytes())
+    at = 0
+    for path in sorted(folder.glob("*.pdf")):
+        own = _texts(path.read_bytes())
+        assert combined[at:at + len(own)] == own, path.name
+        at += len(own) + len(own) % 2
+    assert at == len(combined)
+
+
+def test_an_extra_a_ruleset_lacks_is_refused_before_building(tmp_path: Path) -> None:
+    event = tmp_path / "bad.yaml"
+    event.write_text(TINY.replace("river-plate", "mediterranean-1940"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert (f"{event}:5:10: extras.0: found 'tables', expected an extra every scenario's "
+            "ruleset prints (mediterranean-1940, a Rule 27 scenario, has none)"
+            ) in result.output
+    assert not (tmp_path / "o").exists()
