@@ -64,6 +64,8 @@ Extra = Literal["tables", "markers", "rulers", "gauges", "strings"]
 MAX_TABLES = 64
 """Most tables one scenario may have at an event (a bound on untrusted input)."""
 SEED_LIMIT = 2**31 - 1
+LOGO_BOX = 30 * MM
+"""The square a cover's logo is fitted into, 2 mm in from the masthead's top right."""
 
 
 class EventScenario(Strict):
@@ -188,9 +190,8 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
                     for i, s in enumerate(event.scenarios) if s.id not in library.scenarios]
         problems.extend(_extras_problems(event, doc, library))
         if event.logo is not None:
-            from generator.images import check_image
-
-            logo, expected = check_image(path, path.parent, event.logo)
+            logo, expected = branding.check_logo(path, path.parent, event.logo,
+                                                 "the event file's folder")
             if logo is None:
                 problems.append(doc.problem(("logo",), f"found {event.logo!r}, {expected}"))
             found[0] = logo
@@ -442,24 +443,21 @@ def _join(pdfs: list[bytes]) -> bytes:
 # ---------------------------------------------------------------- covers
 
 
-def _logo(path: Path | None) -> Any:
-    if path is None:
-        return None
-    from generator.images import load_image
-
-    return load_image(path)
+def _logo(path: Path | None) -> branding.Logo | None:
+    return branding.load_logo(path) if path is not None else None
 
 
-def _masthead(doc: CanvasDoc, event: Event, logo: Any, brand: branding.Brand | None) -> None:
+def _masthead(doc: CanvasDoc, event: Event, logo: branding.Logo | None,
+              brand: branding.Brand | None) -> None:
     """The cover's head: event, club and date, the logo at the right, in the club's colours.
 
     Plain black on white unless the event's ``branding.yaml`` gives cover colours.
     """
     from reportlab.lib.colors import HexColor
 
-    from generator.images import draw_fitted
-
     c, box = doc.canvas, doc.box
+    if logo is None and brand is not None:
+        logo = brand.logo  # the club's logo when the event names none of its own
     height = 34 * MM
     top = doc.y
     if brand is not None and brand.background.lower() != "#ffffff":
@@ -478,7 +476,8 @@ def _masthead(doc: CanvasDoc, event: Event, logo: Any, brand: branding.Brand | N
                  fonts.clip_text(byline, fonts.REGULAR, 10, room - 4 * MM))
     c.setFillColor(HexColor("#000000"))
     if logo is not None:
-        draw_fitted(c, logo, box.x + box.width - 32 * MM, top - 32 * MM, 30 * MM, 30 * MM)
+        branding.draw_image(c, logo, box.x + box.width - LOGO_BOX - 2 * MM,
+                            top - LOGO_BOX - 2 * MM, LOGO_BOX, LOGO_BOX)
     doc.y = top - height - 4 * MM
 
 

@@ -365,3 +365,123 @@ def test_an_extra_a_ruleset_lacks_is_refused_before_building(tmp_path: Path) -> 
             "ruleset prints (mediterranean-1940, a Rule 27 scenario, has none)"
             ) in result.output
     assert not (tmp_path / "o").exists()
+
+
+# --- SVG logos ---------------------------------------------------------------------------
+
+SVG_LOGO = """\
+<svg xmlns="http://www.w3.org/2000/svg" width="80" height="40" viewBox="0 0 80 40">
+  <rect x="0" y="0" width="80" height="40" fill="#c81e1e"/>
+  <circle cx="40" cy="20" r="15" fill="#ffcc00"/>
+</svg>
+"""
+
+
+@pytest.fixture(scope="module")
+def svg_event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("svg")
+    brand = folder / "brand"
+    brand.mkdir()
+    (brand / "logo.svg").write_text(SVG_LOGO, encoding="utf-8")
+    (brand / "branding.yaml").write_text("club: Test Club\nlogo: logo.svg\n", encoding="utf-8")
+    (folder / "club.svg").write_text(SVG_LOGO, encoding="utf-8")
+    event = folder / "svg.yaml"
+    event.write_text("kind: event\nname: Svg Cup\ndate: 2026-11-28\nlogo: club.svg\n"
+                     "templates: brand\npaper: [a4]\nscenarios:\n  - id: river-plate\n"
+                     "    tables: 1\n", encoding="utf-8")
+    return build_event(event, out=folder / "out").folder
+
+
+def _forms(page: pdfium.PdfPage) -> list[tuple[float, ...]]:
+    """Where each form XObject on the page lies: (left, bottom, right, top) in mm."""
+    return [tuple(v / MM for v in o.get_bounds()) for o in page.get_objects()
+            if o.type == pdfium.raw.FPDF_PAGEOBJ_FORM]
+
+
+def test_an_svg_logo_is_on_the_cover_and_every_page(svg_event: Path) -> None:
+    from generator.canvasdoc import CanvasDoc
+    from generator.pages import FOOTER_LOGO
+
+    head = CanvasDoc("a4", "", "")
+    right, top = (head.box.x + head.box.width) / MM, head.y / MM
+    # The 80 x 40 logo fitted into the masthead's 30 mm square, 2 mm in from its corner.
+    cover = (right - 32, top - 32 + 7.5, right - 2, top - 2 - 7.5)
+    packets = sorted((svg_event / "a4" / "table-01-river-plate").glob("*.pdf"))
+    assert packets
+    for path in packets:
+        doc = pdfium.PdfDocument(path.read_bytes())
+        first = doc[0]
+        assert any(all(abs(a - b) < 0.01 for a, b in zip(form, cover, strict=True))
+                   for form in _forms(first)), (path.name, _forms(first))
+        # The logo's own colours are drawn there: its yellow disc at the centre.
+        scale = 2.0
+        image = first.render(scale=scale).to_pil().convert("RGB")
+        x = (cover[0] + cover[2]) / 2 * MM * scale
+        y = (first.get_height() - (cover[1] + cover[3]) / 2 * MM) * scale
+        assert image.getpixel((round(x), round(y))) == (255, 204, 0)
+        for number, page in enumerate(doc, start=1):
+            if "intentionally blank" in page.get_textpage().get_text_range():
+                continue
+            feet = [f for f in _forms(page)
+                    if abs((f[3] - f[1]) - FOOTER_LOGO / MM) < 0.01
+                    or abs((f[3] - f[1]) - 2.6) < 0.01]
+            assert feet, (path.name, number, _forms(page))
+            left, bottom, far, tip = feet[0]
+            assert abs((far - left) - 2 * (tip - bottom)) < 0.01  # 2:1, as drawn
+            # At the left margin, in the foot (above the calibration bars where a page has
+            # them).
+            assert left < 25 and bottom < 50, (path.name, number, feet[0])
+        doc.close()
+
+
+BAD_SVGS = [
+    ("broken.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect>'
+                   "</svg>", "expected a well-formed SVG (Opening and ending tag mismatch"),
+    ("passwd.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                   '<image href="file:///etc/passwd" width="10" height="10"/></svg>',
+     "expected an SVG that refers to nothing outside itself (its <image> links "
+     "'file:///etc/passwd')"),
+    ("up.svg", '<svg xmlns="http://www.w3.org/2000/svg" '
+               'xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+               '<image xlink:href="../x.png" width="10" height="10"/></svg>',
+     "expected an SVG that refers to nothing outside itself (its <image> links '../x.png')"),
+    ("huge.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="200000" height="10">'
+                 '<rect width="5" height="5"/></svg>',
+     "expected an SVG of at most 100000 units a side (its width is '200000')"),
+    ("big.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                + "<!-- padding -->" * 150_000 + "</svg>",
+     "expected an image of at most 2 MB (it has 2.4 MB)"),
+    ("../x.svg", None, "expected a PNG or SVG inside the template folder"),
+]
+
+
+@pytest.mark.parametrize(("name", "svg", "expected"), BAD_SVGS,
+                         ids=[n for n, _, _ in BAD_SVGS])
+def test_a_bad_svg_logo_is_a_located_error(tmp_path: Path, name: str, svg: str | None,
+                                           expected: str) -> None:
+    folder = tmp_path / "brand"
+    folder.mkdir()
+    (tmp_path / "x.svg").write_text(SVG_LOGO, encoding="utf-8")  # real, but outside
+    (tmp_path / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    if svg is not None:
+        (folder / name).write_text(svg, encoding="utf-8")
+    (folder / "branding.yaml").write_text(f"club: Test Club\nlogo: {name}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "river-plate", "--templates", str(folder),
+                                       "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2, result.output
+    assert (f"{folder / 'branding.yaml'}:2:7: logo: found '{name}', {expected}"
+            in result.output.replace("\n", " ")), result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_event_svg_logo_with_an_outside_link_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "club.svg").write_text(BAD_SVGS[1][1] or "", encoding="utf-8")
+    event = tmp_path / "bad.yaml"
+    event.write_text(EVENT.replace("club: Test Club", "club: Test Club\nlogo: club.svg"),
+                     encoding="utf-8")
+    result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert (f"{event}:5:7: logo: found 'club.svg', expected an SVG that refers to nothing "
+            "outside itself (its <image> links 'file:///etc/passwd')") in result.output
+    assert not (tmp_path / "o").exists()
