@@ -7,16 +7,15 @@ appended, renumbered, and keeps only what the end of the file needs: where each 
 starts (for the cross-reference table), the page list and the outline. One part is in
 memory at a time.
 
-Leaf streams (embedded font files, images) that several parts share byte for byte are
-written once. The output is deterministic: the same parts give the same bytes, and the
-file's ``/ID`` is a hash of its contents.
+Objects that several parts share byte for byte (fonts, their descriptors and files,
+images) are written once. The output is deterministic: the same parts give the same
+bytes, and the file's ``/ID`` is a hash of its contents.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -64,7 +63,7 @@ class StreamedPdf:
         self._marks: list[_Mark] = []
         self._shared: dict[bytes, int] = {}
         self._numbers: dict[tuple[int, int], int] = {}
-        self._queue: deque[tuple[int, Any]] = deque()
+        self._active: set[tuple[int, int]] = set()
         self.sha256 = ""
         """The finished file's SHA-256 (set by ``close``)."""
         self._emit(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
@@ -130,41 +129,53 @@ class StreamedPdf:
     # ------------------------------------------------------------ copying
 
     def _copy(self, reader: PdfReader) -> None:
-        """Write every object the reader's pages reach, renumbered, and list the pages."""
-        self._numbers, self._queue = {}, deque()
-        pages: set[int] = set()
+        """Write every page of the reader and every object its pages reach, renumbered."""
+        self._numbers = {}
+        pages: list[tuple[int, Any]] = []
         for page in reader.pages:
             ref = page.indirect_reference
             assert ref is not None  # a page read from a file always has its number
+            # Numbered first: other objects (links, annotations) may point at any page.
             number = self._numbers[(ref.idnum, ref.generation)] = self._new()
-            pages.add(number)
             self._page_refs.append(number)
             # The flattened page: attributes inherited from the page tree are on it.
-            self._queue.append((number, page))
-        while self._queue:
-            number, obj = self._queue.popleft()
-            self._object(number, self._serialise(obj, is_page=number in pages))
+            pages.append((number, page))
+        for number, page in pages:
+            self._object(number, self._serialise(page, is_page=True))
         self._numbers = {}  # let the part's objects go
 
     def _ref(self, ref: IndirectObject) -> int:
-        """The new number of an object the part refers to (queued to be written once)."""
+        """The new number of an object the part refers to, written before its referrer.
+
+        Objects are written depth first, so an object's references are already
+        renumbered when its own bytes are made; an object whose bytes match one written
+        before (a font, its descriptor and file, an image, shared by several parts) is
+        not written again but refers to that one. An object met again while its own
+        references are being written (a cycle) gets its number at once instead.
+        """
         key = (ref.idnum, ref.generation)
-        if key in self._numbers:
-            return self._numbers[key]
-        target = ref.get_object()
-        if isinstance(target, StreamObject) and not _refers(target):
-            # A leaf stream (a font file, an image) other parts may share: written once.
-            body = self._serialise(target, is_page=False)
-            digest = hashlib.sha256(body).digest()
-            number = self._shared.get(digest)
-            if number is None:
-                number = self._shared[digest] = self._new()
-                self._object(number, body)
-            self._numbers[key] = number
+        known = self._numbers.get(key)
+        if known is not None:
+            return known
+        if key in self._active:  # a cycle: number it now; it is written when done
+            number = self._numbers[key] = self._new()
             return number
-        number = self._numbers[key] = self._new()
-        self._queue.append((number, target))
-        return number
+        self._active.add(key)
+        try:
+            body = self._serialise(ref.get_object(), is_page=False)
+        finally:
+            self._active.discard(key)
+        known = self._numbers.get(key)
+        if known is not None:  # numbered inside a cycle: it must be that object
+            self._object(known, body)
+            return known
+        digest = hashlib.sha256(body).digest()
+        shared = self._shared.get(digest)
+        if shared is None:
+            shared = self._shared[digest] = self._new()
+            self._object(shared, body)
+        self._numbers[key] = shared
+        return shared
 
     def _serialise(self, obj: Any, is_page: bool) -> bytes:
         """An object's bytes with references renumbered (a page's parent is the new tree)."""
@@ -257,17 +268,6 @@ class StreamedPdf:
         self._file.write(data)
         self._hash.update(data)
         self._at += len(data)
-
-
-def _refers(obj: Any) -> bool:
-    """Whether an object refers to another (apart from a stream's length)."""
-    if isinstance(obj, IndirectObject):
-        return True
-    if isinstance(obj, DictionaryObject):
-        return any(_refers(v) for k, v in obj.items() if k != "/Length")
-    if isinstance(obj, ArrayObject):
-        return any(_refers(v) for v in obj)
-    return False
 
 
 __all__ = ["StreamedPdf"]

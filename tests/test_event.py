@@ -485,3 +485,49 @@ def test_an_event_svg_logo_with_an_outside_link_is_refused(tmp_path: Path) -> No
     assert (f"{event}:5:7: logo: found 'club.svg', expected an SVG that refers to nothing "
             "outside itself (its <image> links 'file:///etc/passwd')") in result.output
     assert not (tmp_path / "o").exists()
+
+
+def _small_pdf(label: str, pages: int) -> bytes:
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, pagesize=(300, 400))
+    for n in range(1, pages + 1):
+        c.setFont("Helvetica", 12)
+        c.drawString(50, 200, f"{label} page {n}")
+        c.bookmarkPage(f"p{n}")
+        c.addOutlineEntry(f"{label} {n}", f"p{n}")
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def test_streamed_pdf_joins_parts_with_their_outlines(tmp_path: Path) -> None:
+    from generator.pdfstream import StreamedPdf
+
+    (tmp_path / "a.pdf").write_bytes(_small_pdf("A", 3))
+    outputs = []
+    for name in ("one.pdf", "two.pdf"):
+        with StreamedPdf(tmp_path / name) as pdf:
+            pdf.append(tmp_path / "a.pdf", "Part A", pad=_small_pdf("blank", 1))
+            pdf.append(_small_pdf("B", 2), "Part B")
+            pdf.append(_small_pdf("B", 2), "Part B again")
+        assert pdf.pages == 8
+        outputs.append((tmp_path / name).read_bytes())
+    assert outputs[0] == outputs[1]  # deterministic, /ID included
+    import hashlib
+
+    assert pdf.sha256 == hashlib.sha256(outputs[0]).hexdigest()
+    reader = PdfReader(tmp_path / "one.pdf", strict=True)
+    assert [p.extract_text().strip() for p in reader.pages] == [
+        "A page 1", "A page 2", "A page 3", "blank page 1", "B page 1", "B page 2",
+        "B page 1", "B page 2"]
+    tree = reader.outline
+    tops = [(m.title, reader.get_destination_page_number(m)) for m in tree
+            if not isinstance(m, list)]
+    assert tops == [("Part A", 0), ("Part B", 4), ("Part B again", 6)]
+    below = [(m.title, reader.get_destination_page_number(m)) for m in tree[1]]
+    assert below == [("A 1", 0), ("A 2", 1), ("A 3", 2)]
+    # The font all four parts declare alike is written once.
+    fonts = [o for o in outputs[0].split(b"endobj") if b"/Type /Font" in o]
+    assert len(fonts) == 1, fonts
