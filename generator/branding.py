@@ -225,6 +225,8 @@ def footer(text: str) -> str:
             text = brand.footer
         elif text.startswith(PRODUCT + " "):
             text = brand.footer + text[len(PRODUCT):]
+        elif text == brand.footer or text.startswith(brand.footer + " "):
+            pass  # it names the club's event already (an event cover's foot)
         else:
             text = f"{brand.footer} · {text}" if text else brand.footer
     if brand.club:

@@ -272,7 +272,7 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
                                on_result=finished)
             packs = [pack for found, _ in results for pack in found]
             warnings = [w for _, found in results for w in found]
-            files = _finish(event, staging, packs)
+            files = _finish(event, staging, packs, templates)
     except BaseException:
         for folder in made:  # nothing written: not even the empty output root
             with contextlib.suppress(OSError):
@@ -547,7 +547,8 @@ def _contents(kit: Kit, spec: PacketSpec, offset: int) -> list[tuple[str, int]]:
 # ---------------------------------------------------------------- writing
 
 
-def _finish(event: Event, staging: Path, packs: list[Pack]) -> dict[str, tuple[int, str]]:
+def _finish(event: Event, staging: Path, packs: list[Pack],
+            templates: Path | None) -> dict[str, tuple[int, str]]:
     """The combined packs, bundles, inventory and manifest, from the packs already written.
 
     Returns:
@@ -573,7 +574,9 @@ def _finish(event: Event, staging: Path, packs: list[Pack]) -> dict[str, tuple[i
                 files[name] = (combined.pages, combined.sha256)
         name = f"{paper}/print-shop.pdf"
         with StreamedPdf(staging / name) as bundle:
-            bundle.append(_summary(event, paper, mine), "Summary")
+            with branding.branded(templates):
+                summary = _summary(event, paper, mine)
+            bundle.append(summary, "Summary")
             for part in mine:
                 where = f"Table {part.table}" if part.table else "Extra"
                 bundle.append(staging / paper / part.path,

@@ -383,7 +383,8 @@ def svg_event(tmp_path_factory: pytest.TempPathFactory) -> Path:
     brand = folder / "brand"
     brand.mkdir()
     (brand / "logo.svg").write_text(SVG_LOGO, encoding="utf-8")
-    (brand / "branding.yaml").write_text("club: Test Club\nlogo: logo.svg\n", encoding="utf-8")
+    (brand / "branding.yaml").write_text("footer: Svg Cup\nclub: Test Club\nlogo: logo.svg\n",
+                                         encoding="utf-8")
     (folder / "club.svg").write_text(SVG_LOGO, encoding="utf-8")
     event = folder / "svg.yaml"
     event.write_text("kind: event\nname: Svg Cup\ndate: 2026-11-28\nlogo: club.svg\n"
@@ -431,7 +432,14 @@ def test_an_svg_logo_is_on_the_cover_and_every_page(svg_event: Path) -> None:
             # At the left margin, in the foot (above the calibration bars where a page has
             # them).
             assert left < 25 and bottom < 50, (path.name, number, feet[0])
+        # The cover's foot names the event once, then the club.
+        foot = first.get_textpage().get_text_range()
+        assert "Svg Cup · 2026-11-28 · Test Club" in foot and "Svg Cup · Svg Cup" not in foot
         doc.close()
+    bundle = pdfium.PdfDocument((svg_event / "a4" / "print-shop.pdf").read_bytes())
+    summary = _forms(bundle[0])  # the summary is branded too
+    assert any(abs((f[3] - f[1]) - FOOTER_LOGO / MM) < 0.01 for f in summary), summary
+    bundle.close()
 
 
 BAD_SVGS = [
