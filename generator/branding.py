@@ -59,7 +59,7 @@ class Brand:
 
     footer: str
     club: str
-    logo: Any
+    logo: Logo | None
     background: str
     text: str
 
@@ -78,7 +78,6 @@ def load(folder: Path) -> Brand | None:
     if not path.is_file():
         return None
     from generator.errors import Problem
-    from generator.images import check_image, load_image
     from generator.validation import load_model
     from generator.yamlsource import SourceDoc
 
@@ -87,14 +86,111 @@ def load(folder: Path) -> Brand | None:
     def check(model: BrandingFile, doc: SourceDoc) -> list[Problem]:
         if model.logo is None:
             return []
-        logo, expected = check_image(path, folder, model.logo)
+        logo, expected = check_logo(path, folder, model.logo, "the template folder")
         found[0] = logo
         return [] if logo is not None else [doc.problem(("logo",),
                                                         f"found {model.logo!r}, {expected}")]
 
     model = load_model(BrandingFile, path, check=check)
-    logo = load_image(found[0]) if found[0] is not None else None
+    logo = load_logo(found[0]) if found[0] is not None else None
     return Brand(model.footer, model.club, logo, model.cover.background, model.cover.text)
+
+
+def check_logo(owner: Path, folder: Path, relative: str, where: str) -> tuple[Path | None,
+                                                                          str]:
+    """Resolve and check a logo named in ``owner`` (a YAML file), relative to its folder.
+
+    The logo must lie inside ``folder`` (no ``..`` or link out of it), be a PNG or SVG by
+    name, and pass the image checks on its bytes (``generator.images``): an SVG must be
+    well-formed, refer to nothing outside itself and have a bounded size.
+
+    Args:
+        owner: The file naming the logo.
+        folder: The folder the logo must stay inside.
+        relative: The path as written.
+        where: ``folder`` as a message names it (``the template folder``).
+
+    Returns:
+        The resolved path and "" when usable, else None and ``expected ...``.
+
+    """
+    from generator.images import check_image
+
+    if "\x00" in relative:
+        return None, "expected a file name without NUL bytes"
+    path = (owner.parent / relative).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        return None, f"expected a PNG or SVG inside {where}"
+    if path.suffix.lower() not in (".png", ".svg"):
+        return None, "expected a PNG or SVG file (named .png or .svg)"
+    if not path.is_file():
+        return None, f"expected an existing PNG or SVG file in {where}"
+    return check_image(owner, folder, relative)
+
+
+@dataclass(frozen=True)
+class Logo:
+    """A checked logo ready to draw, and the name its drawing goes by in a PDF."""
+
+    image: Any
+    """A ReportLab ImageReader (PNG) or Drawing (SVG)."""
+    key: str
+    """From the file's bytes: names the SVG's form XObject, so one logo is one form."""
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height: pixels for a PNG, user units for an SVG (never zero)."""
+        return _size(self.image)
+
+
+def load_logo(path: Path) -> Logo:
+    """A logo ``check_image`` passed, loaded from the same bytes.
+
+    Raises:
+        DataError: The file changed since it was checked and no longer passes.
+
+    """
+    import hashlib
+
+    from generator.images import load_image
+
+    image = load_image(path)
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:  # pragma: no cover - read a moment ago by load_image
+        digest = "0" * 16
+    return Logo(image, f"QDLogo{digest}")
+
+
+def draw_image(canvas: Any, logo: Logo, x: float, y: float, width: float,
+               height: float) -> None:
+    """A logo as large as fits the box, centred in it.
+
+    A PNG is an image XObject (ReportLab keeps one copy per file). An SVG is drawn once
+    per document into a form XObject, and each page shows that form: a vector logo on
+    thousands of pages costs one copy of its paths, and it stays one named object on
+    the page, so it can be found where it was put.
+    """
+    from reportlab.graphics.shapes import Drawing
+
+    from generator.images import draw_fitted
+
+    if not isinstance(logo.image, Drawing):
+        draw_fitted(canvas, logo.image, x, y, width, height)
+        return
+    from reportlab.graphics import renderPDF
+
+    w, h = logo.size
+    if not canvas.hasForm(logo.key):
+        canvas.beginForm(logo.key, 0, 0, w, h)
+        renderPDF.draw(logo.image, canvas, 0, 0)
+        canvas.endForm()
+    scale = min(width / w, height / h)
+    canvas.saveState()
+    canvas.translate(x + (width - w * scale) / 2, y + (height - h * scale) / 2)
+    canvas.scale(scale, scale)
+    canvas.doForm(logo.key)
+    canvas.restoreState()
 
 
 @contextlib.contextmanager
@@ -129,6 +225,8 @@ def footer(text: str) -> str:
             text = brand.footer
         elif text.startswith(PRODUCT + " "):
             text = brand.footer + text[len(PRODUCT):]
+        elif text == brand.footer or text.startswith(brand.footer + " "):
+            pass  # it names the club's event already (an event cover's foot)
         else:
             text = f"{brand.footer} · {text}" if text else brand.footer
     if brand.club:
@@ -151,7 +249,7 @@ def logo_width(height: float = LOGO_HEIGHT) -> float:
     brand = active()
     if brand is None or brand.logo is None:
         return 0.0
-    w, h = _size(brand.logo)
+    w, h = brand.logo.size
     return height * w / h + 1.5 * MM
 
 
@@ -160,10 +258,8 @@ def draw_logo(canvas: Any, x: float, y: float, height: float = LOGO_HEIGHT) -> N
     brand = active()
     if brand is None or brand.logo is None:
         return
-    from generator.images import draw_fitted
-
-    w, h = _size(brand.logo)
-    draw_fitted(canvas, brand.logo, x, y, height * w / h, height)
+    w, h = brand.logo.size
+    draw_image(canvas, brand.logo, x, y, height * w / h, height)
 
 
 def _size(image: Any) -> tuple[float, float]:

@@ -21,6 +21,7 @@ process may use; the library is loaded and checked once, before they start.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import hashlib
@@ -49,6 +50,7 @@ from generator.library import Library
 from generator.output import MANIFEST, transaction
 from generator.packets import BLANK, Component, PacketSpec, sheet_layout
 from generator.parallel import fork_map
+from generator.pdfstream import StreamedPdf
 from generator.pipeline import Kit, compose, validated_library
 from generator.printnote import blank_page
 from generator.rulesets.base import KitOptions, Request
@@ -62,6 +64,8 @@ Extra = Literal["tables", "markers", "rulers", "gauges", "strings"]
 MAX_TABLES = 64
 """Most tables one scenario may have at an event (a bound on untrusted input)."""
 SEED_LIMIT = 2**31 - 1
+LOGO_BOX = 30 * MM
+"""The square a cover's logo is fitted into, 2 mm in from the masthead's top right."""
 
 
 class EventScenario(Strict):
@@ -133,7 +137,8 @@ class Pack:
     paper: Paper
     path: str
     """Relative to the paper's folder."""
-    pdf: bytes
+    sha256: str
+    """Of the file as written into the staging folder."""
     pages: int
     scenario: str
     table: int
@@ -183,10 +188,10 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
         problems = [name_problem(doc, ("scenarios", i, "id"), s.id, sorted(library.scenarios),
                                  "a scenario (quarterdeck list scenarios)")
                     for i, s in enumerate(event.scenarios) if s.id not in library.scenarios]
+        problems.extend(_extras_problems(event, doc, library))
         if event.logo is not None:
-            from generator.images import check_image
-
-            logo, expected = check_image(path, path.parent, event.logo)
+            logo, expected = branding.check_logo(path, path.parent, event.logo,
+                                                 "the event file's folder")
             if logo is None:
                 problems.append(doc.problem(("logo",), f"found {event.logo!r}, {expected}"))
             found[0] = logo
@@ -203,16 +208,40 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
     return load_model(Event, path, check=check), found[0], found[1]
 
 
+def _extras_problems(event: Event, doc: SourceDoc, library: Library) -> list[Problem]:
+    """Extras some scenario's ruleset does not print (found before anything is built)."""
+    from generator.rulesets import REGISTRY
+
+    problems = []
+    for index, extra in enumerate(event.extras):
+        lacking = []
+        for entry in event.scenarios:
+            scenario = library.scenarios.get(entry.id)
+            ruleset = REGISTRY.get(scenario.model.ruleset) if scenario is not None else None
+            if ruleset is not None and getattr(ruleset.recipes, extra, None) is None:
+                lacking.append(f"{entry.id}, a {ruleset.title} scenario,")
+        if lacking:
+            problems.append(doc.problem(("extras", index), (
+                f"found {extra!r}, expected an extra every scenario's ruleset prints "
+                f"({' and '.join(lacking)} {'have' if len(lacking) > 1 else 'has'} none)")))
+    return problems
+
+
 def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path("output"),
                 progress: Callable[[int, int], None] = lambda done, total: None,
                 ) -> EventResult:
     """Build every table pack, extra, bundle and inventory an event file asks for.
 
+    Each build writes its packets straight into the event's staging folder (in the output
+    root, swapped in at the end), and the bundles are then streamed together from those
+    files, so memory stays near that of the largest single build however big the event.
+
     Args:
         path: The event file.
         data: The user's data folders (``--data``).
         out: Output root; the event's folder is made inside it.
-        progress: Called with (builds done, builds in all) as the builds finish.
+        progress: Called with (builds done, builds in all): once before the first build
+            and once as each build (one table on one paper, or one extra) finishes.
 
     Raises:
         DataError: The event file or the data has problems (nothing is written).
@@ -226,6 +255,47 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
     if templates is not None:
         check_user_dir(templates)
     brand = branding.load(templates) if templates is not None else None
+    root = out / slug(event.name)
+    made = _missing_folders(root.parent)
+    try:
+        with transaction() as txn:
+            staging = txn.stage(root)
+            tasks = _tasks(library, event, logo, brand, templates, staging)
+            done = [0]
+
+            def finished(index: int, result: tuple[list[Pack], list[str]]) -> None:
+                done[0] += 1
+                progress(done[0], len(tasks))
+
+            progress(0, len(tasks))
+            results = fork_map([partial(_quietly, task) for task in tasks],
+                               on_result=finished)
+            packs = [pack for found, _ in results for pack in found]
+            warnings = [w for _, found in results for w in found]
+            files = _finish(event, staging, packs, templates)
+    except BaseException:
+        for folder in made:  # nothing written: not even the empty output root
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+    return EventResult(root, {n: pages for n, (pages, _) in sorted(files.items())},
+                       root / MANIFEST, list(dict.fromkeys(warnings)))
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and its ancestors that do not exist yet, deepest first."""
+    missing = []
+    for candidate in [folder, *folder.parents]:
+        if candidate.exists():
+            break
+        missing.append(candidate)
+    return missing
+
+
+def _tasks(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
+           templates: Path | None, staging: Path,
+           ) -> list[Callable[[], tuple[list[Pack], list[str]]]]:
+    """One build per table and paper, and one per extra, scenario and paper."""
     tasks: list[Callable[[], tuple[list[Pack], list[str]]]] = []
     for paper in event.paper:
         number = 0
@@ -235,20 +305,11 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
                 seed = (entry.seeds[index] if entry.seeds is not None
                         else table_seed(event.seed, entry.id, number))
                 tasks.append(partial(_table, library, event, logo, brand, templates, paper,
-                                     entry.id, number, seed))
+                                     entry.id, number, seed, staging))
             for extra in event.extras:
-                tasks.append(partial(_extra, library, templates, paper, entry.id, extra))
-    packs: list[Pack] = []
-    warnings: list[str] = []
-    done = 0
-    progress(0, len(tasks))
-    for batch in _batches(tasks, _workers()):
-        for result in fork_map([partial(_quietly, task) for task in batch]):
-            packs.extend(result[0])
-            warnings.extend(result[1])
-        done += len(batch)
-        progress(done, len(tasks))
-    return _write(event, out / slug(event.name), packs, logo, list(dict.fromkeys(warnings)))
+                tasks.append(partial(_extra, library, templates, paper, entry.id, extra,
+                                     staging))
+    return tasks
 
 
 # ---------------------------------------------------------------- building
@@ -259,11 +320,6 @@ def _workers() -> int:
     from generator.parallel import workers
 
     return max(1, workers())
-
-
-def _batches(tasks: list[Any], size: int) -> Iterator[list[Any]]:
-    for start in range(0, len(tasks), size):
-        yield tasks[start:start + size]
 
 
 def _quietly(task: Callable[[], tuple[list[Pack], list[str]]]) -> tuple[list[Pack], list[str]]:
@@ -287,8 +343,8 @@ def _single_process() -> Iterator[None]:
 
 def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
            templates: Path | None, paper: Paper, scenario: str, number: int,
-           seed: int) -> tuple[list[Pack], list[str]]:
-    """One table's packets, each behind its cover sheet."""
+           seed: int, staging: Path) -> tuple[list[Pack], list[str]]:
+    """One table's packets, each behind its cover sheet, written into ``staging``."""
     kit = compose(Request("kit", scenario=scenario), library=library, paper=paper,
                   options=KitOptions(seed=seed, templates=templates), note_pages=False)
     folder = f"table-{number:02d}-{scenario}"
@@ -302,22 +358,31 @@ def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | No
                            sections, inventory)
         pdf = _join([cover, kit.files[spec.filename]])
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
-        packs.append(Pack(paper, f"{folder}/{spec.filename}", pdf, pages, scenario, number,
-                          side, sections, inventory))
+        name = f"{folder}/{spec.filename}"
+        packs.append(Pack(paper, name, _put(staging / paper / name, pdf), pages, scenario,
+                          number, side, sections, inventory))
     return packs, kit.warnings
 
 
+def _put(path: Path, data: bytes) -> str:
+    """Write one file of the event into the staging folder; its SHA-256."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)  # a re-run of a failed worker's build writes the same bytes
+    return hashlib.sha256(data).hexdigest()
+
+
 def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str,
-           command: Extra) -> tuple[list[Pack], list[str]]:
+           command: Extra, staging: Path) -> tuple[list[Pack], list[str]]:
     """A scenario's extra output (its tables, markers, aids) once for the whole event."""
     kit = compose(Request(command, scenario=scenario), library=library, paper=paper,
                   options=KitOptions(templates=templates), note_pages=False)
     packs = []
     for spec in kit.packets:
         sections = _sections(spec, kit.components, offset=0)
-        packs.append(Pack(paper, f"extras/{scenario}/{spec.filename}",
-                          kit.files[spec.filename], kit.pages[spec.filename], scenario, 0,
-                          spec.title, sections, _inventory(spec, kit.components)))
+        name = f"extras/{scenario}/{spec.filename}"
+        packs.append(Pack(paper, name, _put(staging / paper / name, kit.files[spec.filename]),
+                          kit.pages[spec.filename], scenario, 0, spec.title, sections,
+                          _inventory(spec, kit.components)))
     return packs, kit.warnings
 
 
@@ -378,24 +443,21 @@ def _join(pdfs: list[bytes]) -> bytes:
 # ---------------------------------------------------------------- covers
 
 
-def _logo(path: Path | None) -> Any:
-    if path is None:
-        return None
-    from generator.images import load_image
-
-    return load_image(path)
+def _logo(path: Path | None) -> branding.Logo | None:
+    return branding.load_logo(path) if path is not None else None
 
 
-def _masthead(doc: CanvasDoc, event: Event, logo: Any, brand: branding.Brand | None) -> None:
+def _masthead(doc: CanvasDoc, event: Event, logo: branding.Logo | None,
+              brand: branding.Brand | None) -> None:
     """The cover's head: event, club and date, the logo at the right, in the club's colours.
 
     Plain black on white unless the event's ``branding.yaml`` gives cover colours.
     """
     from reportlab.lib.colors import HexColor
 
-    from generator.images import draw_fitted
-
     c, box = doc.canvas, doc.box
+    if logo is None and brand is not None:
+        logo = brand.logo  # the club's logo when the event names none of its own
     height = 34 * MM
     top = doc.y
     if brand is not None and brand.background.lower() != "#ffffff":
@@ -414,7 +476,8 @@ def _masthead(doc: CanvasDoc, event: Event, logo: Any, brand: branding.Brand | N
                  fonts.clip_text(byline, fonts.REGULAR, 10, room - 4 * MM))
     c.setFillColor(HexColor("#000000"))
     if logo is not None:
-        draw_fitted(c, logo, box.x + box.width - 32 * MM, top - 32 * MM, 30 * MM, 30 * MM)
+        branding.draw_image(c, logo, box.x + box.width - LOGO_BOX - 2 * MM,
+                            top - LOGO_BOX - 2 * MM, LOGO_BOX, LOGO_BOX)
     doc.y = top - height - 4 * MM
 
 
@@ -484,56 +547,54 @@ def _contents(kit: Kit, spec: PacketSpec, offset: int) -> list[tuple[str, int]]:
 # ---------------------------------------------------------------- writing
 
 
-def _write(event: Event, root: Path, packs: list[Pack], logo: Any,
-           warnings: list[str]) -> EventResult:
-    files: dict[str, bytes] = {}
-    pages: dict[str, int] = {}
+def _finish(event: Event, staging: Path, packs: list[Pack],
+            templates: Path | None) -> dict[str, tuple[int, str]]:
+    """The combined packs, bundles, inventory and manifest, from the packs already written.
+
+    Returns:
+        Every file of the event (but the manifest): its pages and SHA-256.
+
+    """
+    files: dict[str, tuple[int, str]] = {f"{p.paper}/{p.path}": (p.pages, p.sha256)
+                                         for p in packs}
     by_paper: dict[Paper, list[Pack]] = {}
     for pack in packs:
         by_paper.setdefault(pack.paper, []).append(pack)
     for paper, mine in by_paper.items():
-        for pack in mine:
-            name = f"{paper}/{pack.path}"
-            files[name], pages[name] = pack.pdf, pack.pages
+        blank = blank_page(*page_size(paper))
         tables = [p for p in mine if p.table]
         if event.combined:
             for number in sorted({p.table for p in tables}):
                 parts = [p for p in tables if p.table == number]
-                pdf = _join([_even(p.pdf, p.pages, paper) for p in parts])
                 name = f"{paper}/{parts[0].path.split('/')[0]}.pdf"
-                files[name] = pdf
-                pages[name] = sum(p.pages + p.pages % 2 for p in parts)
-        summary = _summary(event, paper, mine)
-        bundle = _join([summary, *(_even(p.pdf, p.pages, paper) for p in mine)])
-        files[f"{paper}/print-shop.pdf"] = bundle
-        pages[f"{paper}/print-shop.pdf"] = len(PdfReader(io.BytesIO(bundle)).pages)
-    files["inventory.csv"] = _inventory_csv(packs)
-    pages["inventory.csv"] = 0
+                with StreamedPdf(staging / name) as combined:
+                    for part in parts:
+                        combined.append(staging / paper / part.path, part.side,
+                                        pad=blank if part.pages % 2 else None)
+                files[name] = (combined.pages, combined.sha256)
+        name = f"{paper}/print-shop.pdf"
+        with StreamedPdf(staging / name) as bundle:
+            with branding.branded(templates):
+                summary = _summary(event, paper, mine)
+            bundle.append(summary, "Summary")
+            for part in mine:
+                where = f"Table {part.table}" if part.table else "Extra"
+                bundle.append(staging / paper / part.path,
+                              f"{where}: {part.scenario}, {part.side}",
+                              pad=blank if part.pages % 2 else None)
+        files[name] = (bundle.pages, bundle.sha256)
+    inventory = _inventory_csv(packs)
+    files["inventory.csv"] = (0, _put(staging / "inventory.csv", inventory))
     manifest = {"generator": f"quarterdeck {__version__}", "event": event.name,
                 "date": event.date.isoformat(), "paper": list(event.paper),
                 "tables": [{"paper": p.paper, "table": p.table, "scenario": p.scenario,
                             "side": p.side, "file": f"{p.paper}/{p.path}", "pages": p.pages}
                            for p in packs if p.table],
-                "files": [{"name": n, "pages": pages[n],
-                           "sha256": hashlib.sha256(files[n]).hexdigest()}
+                "files": [{"name": n, "pages": files[n][0], "sha256": files[n][1]}
                           for n in sorted(files)]}
-    with transaction() as txn:
-        staging = txn.stage(root)
-        for name, data in files.items():
-            target = staging / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False)
-                                        + "\n", encoding="utf-8")
-    return EventResult(root, {n: pages[n] for n in sorted(files)}, root / MANIFEST,
-                       warnings)
-
-
-def _even(pdf: bytes, pages: int, paper: Paper) -> bytes:
-    """A packet padded to an even page count, so the next one starts on a new sheet."""
-    if pages % 2 == 0:
-        return pdf
-    return _join([pdf, blank_page(*page_size(paper))])
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False)
+                                    + "\n", encoding="utf-8")
+    return files
 
 
 def _sheets(pack: Pack) -> Counter[str]:

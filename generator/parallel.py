@@ -13,9 +13,11 @@ output.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import pickle
+import selectors
 import signal
 import sys
 import threading
@@ -78,7 +80,8 @@ def can_fork() -> bool:
     return fork_safe() and workers() > 1
 
 
-def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
+def fork_map(tasks: Sequence[Callable[[], T]],
+             on_result: Callable[[int, T], None] | None = None) -> list[T]:
     """Call every task and return their results in order.
 
     The tasks are dealt into as many groups as there are workers (``workers()``, at
@@ -86,13 +89,20 @@ def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
     each other group in a forked child, one task after another. A child that fails has
     its tasks run again here, so an error surfaces as if nothing had been forked.
 
+    With ``on_result``, each result is also handed to ``on_result(index, result)`` in this
+    process as soon as its task finishes (in the order they finish), so a caller can show
+    progress or write results away; see ``_fork_streaming``.
+
     Args:
         tasks: Functions without arguments whose results can be pickled.
+        on_result: Called here once per task, with its index and result, as each finishes.
 
     Returns:
         The results, in the order of ``tasks``.
 
     """
+    if on_result is not None:
+        return _fork_streaming(tasks, on_result)
     if len(tasks) < 2 or not can_fork():
         return [task() for task in tasks]
     width = min(len(tasks), max(2, workers()))
@@ -138,6 +148,147 @@ def fork_map(tasks: Sequence[Callable[[], T]]) -> list[T]:
         for i, value in zip(lane, values, strict=True):
             results[i] = value
     return [results[i] for i in range(len(tasks))]
+
+
+def _fork_streaming(tasks: Sequence[Callable[[], T]],
+                    on_result: Callable[[int, T], None]) -> list[T]:
+    """``fork_map`` with a callback per result, as each task finishes.
+
+    Every worker is a forked child (this process only listens, so it takes no CPU), and
+    the children take task numbers from one shared queue, so a slow task does not hold
+    up the tasks dealt after it. Each result is sent back as soon as it is computed. A
+    child that fails or dies stops taking tasks; whatever no child delivered then runs
+    here, in order, so an error surfaces as if nothing had been forked.
+    """
+    results: dict[int, T] = {}
+
+    def deliver(index: int, value: T) -> None:
+        results[index] = value
+        on_result(index, value)
+
+    if len(tasks) >= 2 and can_fork():
+        _fork_queue(tasks, min(len(tasks), max(2, workers())), deliver)
+    for index, task in enumerate(tasks):
+        if index not in results:
+            deliver(index, task())
+    return [results[i] for i in range(len(tasks))]
+
+
+def _fork_queue(tasks: Sequence[Callable[[], T]], width: int,
+                deliver: Callable[[int, T], None]) -> None:
+    """Run ``tasks`` in ``width`` forked children fed from a queue; deliver what they send.
+
+    The queue is a pipe of task numbers, four bytes each, fed from here as the children
+    drain it. A pipe read of four bytes takes exactly one whole number (writes here are
+    whole numbers, at most PIPE_BUF bytes at a time, and reads hold the pipe's lock), so
+    no two children take the same task.
+    """
+    queue_read, queue_write = os.pipe()
+    queue: list[int] = []
+    parent = os.getpid()
+    children: dict[int, int] = {}  # result pipe -> child pid (0 once reaped)
+    try:
+        for _ in range(width):
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: take, compute, send; leave without any cleanup
+                _die_with(parent)
+                code = 1
+                try:
+                    os.close(read)
+                    os.close(queue_write)
+                    code = _stream_child(tasks, queue_read, write)
+                finally:  # never return into the parent's code
+                    os._exit(code)
+            os.close(write)
+            children[read] = pid
+        os.close(queue_read)
+        queue_read = -1
+        os.set_blocking(queue_write, False)
+        numbers = b"".join(i.to_bytes(4, "big") for i in range(len(tasks)))
+        queue = [queue_write]
+        queue_write = -1  # _listen owns it now, and closes it
+        _listen(children, queue, memoryview(numbers), deliver)
+    finally:  # reap every child, even if a callback here failed
+        for fd in (queue_read, queue_write, *queue):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        for read, pid in children.items():
+            if pid:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            with contextlib.suppress(OSError):
+                os.close(read)
+
+
+def _stream_child(tasks: Sequence[Callable[[], object]], queue: int, pipe: int) -> int:
+    """In a forked child: run tasks off the queue, sending each result; the exit code."""
+    with os.fdopen(pipe, "wb") as out:
+        while True:
+            taken = os.read(queue, 4)
+            if len(taken) < 4:
+                return 0
+            index = int.from_bytes(taken, "big")
+            try:
+                payload = pickle.dumps((index, tasks[index]()),
+                                       protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException:  # noqa: BLE001 - re-run in the parent, which reports it
+                return 1
+            out.write(len(payload).to_bytes(8, "big") + payload)
+            out.flush()
+
+
+def _listen(children: dict[int, int], queue: list[int], pending: memoryview,
+            deliver: Callable[[int, T], None]) -> None:
+    """Feed the queue and read results as they come, reaping each child at its end.
+
+    ``queue`` holds the queue's write end; it is closed (and removed) once all is sent.
+    """
+    buffers = {read: bytearray() for read in children}
+    with selectors.DefaultSelector() as selector:
+        for read in children:
+            selector.register(read, selectors.EVENT_READ)
+        selector.register(queue[0], selectors.EVENT_WRITE)
+        while buffers:
+            for key, _ in selector.select():
+                fd = key.fd
+                if queue and fd == queue[0]:
+                    try:
+                        pending = pending[os.write(fd, pending[:PIPE_CHUNK]):]
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # every child is gone: what is left runs here
+                        pending = pending[:0]
+                    if not pending:
+                        selector.unregister(fd)
+                        queue.clear()
+                        os.close(fd)
+                    continue
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:  # the child is done (or died): reap it
+                    selector.unregister(fd)
+                    del buffers[fd]
+                    os.waitpid(children[fd], 0)
+                    children[fd] = 0
+                    continue
+                buffer = buffers[fd]
+                buffer += chunk
+                while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8],
+                                                                               "big"):
+                    size = int.from_bytes(buffer[:8], "big")
+                    try:
+                        index, value = pickle.loads(bytes(buffer[8:8 + size]))
+                    except Exception:  # noqa: BLE001 - a garbled frame: the task re-runs here
+                        index = -1
+                    del buffer[:8 + size]
+                    if index >= 0:
+                        deliver(index, value)
+
+
+PIPE_CHUNK = 4096
+"""Bytes of task numbers written to the queue at once: PIPE_BUF, so never split."""
 
 
 PR_SET_PDEATHSIG = 1
