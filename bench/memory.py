@@ -77,11 +77,11 @@ def fleet_run(ships: int, work: Path) -> dict[str, Any]:
     """One build of a generated scenario of ``ships`` ships."""
     data = work / f"fleet-{ships}"
     data.mkdir()
-    code = ("import sys; sys.path.insert(0, %r)\n"
+    code = (f"import sys; sys.path.insert(0, {str(HERE)!r})\n"
             "from fleet import write_fleet\n"
             "from generator.pipeline import validated_library\n"
-            "print(write_fleet(__import__('pathlib').Path(%r), %d, validated_library([])))"
-            % (str(HERE), str(data), ships))
+            f"print(write_fleet(__import__('pathlib').Path({str(data)!r}), {ships}, "
+            "validated_library([])))")
     scenario = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                               text=True).stdout.strip()
     out = work / f"fleet-out-{ships}"
