@@ -247,7 +247,7 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
     digest = hashlib.sha256()
     digest.update(repr((__version__, rulesets, str(Path.cwd()), bundled,
                         [str(p) for p in user_paths])).encode())
-    digest.update(usercache.code_stamp([Path(__file__).resolve().parent]).encode())
+    digest.update(usercache.package_stamp().encode())
     roots = ([bundled_data_dir()] if bundled else []) + list(user_paths)
     for root in roots:
         if not root.exists():
