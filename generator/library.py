@@ -82,8 +82,14 @@ class Entry:
         return value
 
 
-_LAZY = ("model", "doc", "facts")
+_LAZY = ("model", "doc", "facts", "root")
 """Entry fields kept pickled in a cached library until first read."""
+# A dataclass keeps each field's default as a class attribute, which would answer for a
+# field still frozen (None instead of the facts) before ``__getattr__`` is asked; the
+# generated ``__init__`` carries its own defaults, so the class attributes can go.
+for _name in _LAZY:
+    if _name in Entry.__dict__:
+        delattr(Entry, _name)
 
 
 class _Frozen:
