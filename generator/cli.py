@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -471,12 +472,40 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
 def odds(firer: str, target: str, battery: str | None, band: str | None,
          scenario: str | None, tables: Path | None, data: tuple[Path, ...]) -> None:
     """Answer one matchup exactly, in the terminal, for rulesets that have odds."""
-    from generator.library import owner, validated_library
+    from rich.console import Console
+
+    from generator.library import checked_key, owner, validated_library
     from generator.rulesets.base import Request
 
+    # A question asked again (each turn of a game, say) is answered from the user cache
+    # while the code, the data and the --tables file are unchanged.
+    key = checked_key(list(data))
+    if key is not None and tables is not None:
+        key = _with_file(key, tables)
+    answer = _Replay("odds", Console(highlight=False, soft_wrap=True), key,
+                     repr((firer, target, battery, band, scenario, str(tables))))
+    if answer.replay():
+        return
     library = validated_library(list(data))
     ruleset = owner(library, Request("kit", scenario=scenario))
-    ruleset.odds(library, scenario, firer, target, battery, band, tables)
+    with answer.recording():
+        ruleset.odds(library, scenario, firer, target, battery, band, tables)
+    answer.remember()
+
+
+def _with_file(key: str, path: Path) -> str | None:
+    """``key`` extended by a file's path and SHA-256 (None: unreadable, do not cache)."""
+    import hashlib
+    import stat
+
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > 4 * 1024 * 1024:
+            return None
+        content = path.read_bytes()
+    except OSError:
+        return None
+    return repr((key, str(path.resolve()), hashlib.sha256(content).hexdigest()))
 
 
 @main.command()
@@ -526,11 +555,11 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
     # The tables as drawn for this console, from the user cache when neither the data,
     # the code, rich nor the terminal changed: drawing a thousand rows takes rich longer
     # than everything else the command does.
-    shown = _Listings(console, key, repr((what, ruleset, nation)))
+    shown = _Replay("listing", console, key, repr((what, ruleset, nation)))
     if shown.replay():
         return
-    for text in _list_tables(console, key, what, ruleset, nation, data):
-        shown.write(text)
+    for table in _list_tables(console, key, what, ruleset, nation, data):
+        shown.print(table)
     shown.remember()
 
 
@@ -589,20 +618,22 @@ def _list_tables(console: Any, key: str | None, what: str, ruleset: str | None,
         yield shown
 
 
-class _Listings:
-    """``quarterdeck list``'s output as rich drew it, kept in the user cache.
+class _Replay:
+    """A command's output as it was written, kept in the user cache to write again.
 
-    Keyed by the checked library's key (code and data), rich's own files, and everything
-    about the console that changes the drawing (width, colours, encoding, terminal), so
-    a replay writes exactly the bytes ``console.print`` would have written.
+    Keyed by what the answer was computed from (the checked library's key: code and
+    data), rich's own files, and everything about the console that changes the drawing
+    (width, colours, encoding, terminal), so a replay writes exactly the bytes the
+    command would have written. Only an answer that completed is kept.
     """
 
     LIMIT = 64
-    """Argument and terminal combinations remembered at once."""
+    """Argument and terminal combinations remembered at once, per command."""
 
-    def __init__(self, console: Any, key: str | None, variant: str) -> None:
+    def __init__(self, name: str, console: Any, key: str | None, variant: str) -> None:
+        self.name = name
         self.console = console
-        self.parts: list[str] = []
+        self.parts: list[tuple[str, str]] = []
         self.key: str | None = None
         self.variant = ""
         # Jupyter and legacy Windows consoles are written to differently: never cached.
@@ -610,49 +641,67 @@ class _Listings:
             import rich
 
             stamp = []
-            for name in ("console.py", "table.py", "segment.py", "text.py", "cells.py"):
+            for part in ("console.py", "table.py", "segment.py", "text.py", "cells.py",
+                         "markup.py", "box.py"):
                 try:
-                    info = (Path(rich.__file__).parent / name).stat()
+                    info = (Path(rich.__file__).parent / part).stat()
                 except OSError:
                     return
-                stamp.append((name, info.st_size, info.st_mtime_ns))
+                stamp.append((part, info.st_size, info.st_mtime_ns))
             self.key = repr((key, stamp))
             self.variant = repr((variant, console.width, console.color_system,
                                  console.is_terminal, console.is_dumb_terminal,
-                                 console.encoding, console.no_color, console.soft_wrap,
+                                 console.encoding, console.no_color,
                                  console.options.ascii_only))
 
-    def _stored(self) -> dict[str, list[str]]:
+    def _stored(self) -> dict[str, list[tuple[str, str]]]:
         from generator import usercache
 
         if self.key is None:
             return {}
-        found = usercache.load("listing", self.key)
+        found = usercache.load(self.name, self.key)
         return found if isinstance(found, dict) else {}
 
     def replay(self) -> bool:
         """Write the remembered output, if there is one."""
         parts = self._stored().get(self.variant) if self.key is not None else None
-        if not isinstance(parts, list) or not all(isinstance(p, str) for p in parts):
+        if not isinstance(parts, list) or not all(
+                isinstance(p, tuple) and len(p) == 2 and p[0] in ("out", "err")
+                and isinstance(p[1], str) for p in parts):
             return False
-        for text in parts:
-            self._emit(text)
+        for stream, text in parts:
+            self._emit(stream, text)
         return True
 
-    def write(self, renderable: Any) -> None:
-        """Draw one table and write it, as ``console.print`` does."""
+    def print(self, renderable: Any) -> None:
+        """Draw one renderable on the console and write it, as ``console.print`` does."""
         if self.key is None:
             self.console.print(renderable)
             return
         with self.console.capture() as captured:
             self.console.print(renderable)
         text = captured.get()
-        self.parts.append(text)
-        self._emit(text)
+        self.parts.append(("out", text))
+        self._emit("out", text)
 
-    def _emit(self, text: str) -> None:
-        self.console.file.write(text)
-        self.console.file.flush()
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[None]:
+        """Keep whatever is written to stdout and stderr meanwhile (and still write it)."""
+        if self.key is None:
+            yield
+            return
+        saved = sys.stdout, sys.stderr
+        sys.stdout = _Tee(saved[0], "out", self.parts)
+        sys.stderr = _Tee(saved[1], "err", self.parts)
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    def _emit(self, stream: str, text: str) -> None:
+        handle = self.console.file if stream == "out" else sys.stderr
+        handle.write(text)
+        handle.flush()
 
     def remember(self) -> None:
         """Keep what was written for the next identical command."""
@@ -665,7 +714,23 @@ class _Listings:
         while len(stored) >= self.LIMIT:
             stored.pop(next(iter(stored)))
         stored[self.variant] = self.parts
-        usercache.store("listing", self.key, stored)
+        usercache.store(self.name, self.key, stored)
+
+
+class _Tee:
+    """A text stream that writes through to another and keeps a copy of what it wrote."""
+
+    def __init__(self, stream: Any, name: str, parts: list[tuple[str, str]]) -> None:
+        self._stream = stream
+        self._name = name
+        self._parts = parts
+
+    def write(self, text: str) -> int:
+        self._parts.append((self._name, text))
+        return int(self._stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, flush...
+        return getattr(self._stream, name)
 
 
 @main.command(name="new-class")

@@ -86,9 +86,11 @@ def test_cached_light_commands_import_no_ruleset_and_no_pydantic(cache: Path,
 
 
 def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
-    code, out, err, modules = run(ODDS, cache)
+    # A question not asked before: computed, with the library from the cache.
+    code, out, err, modules = run([*ODDS[:-4], "--range", "close", "--scenario",
+                                   "savo-island"], cache)
     assert code in (0, None), err
-    assert "Chōkai (Takao CA) firing at Astoria" in out and "67/162" in out
+    assert "Chōkai (Takao CA) firing at Astoria" in out and "┃ close" in out
     assert {"generator.rulesets.naval_action", "icepool"} <= modules
     other = sorted(m for m in modules if m.startswith("generator.rulesets.")
                    and m.split(".")[2] not in ("base", "naval_action"))
@@ -101,6 +103,10 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
                                                  "generator.templating"))]
     assert drawn == []
     assert "generator.rulesets.naval_action.aids" not in modules
+    # The same question asked again is written from the cache: nothing heavy at all.
+    code, again, _, modules = run(ODDS, cache)
+    assert code in (0, None) and "67/162" in again
+    assert heavy(modules, ("generator.rulesets.base",)) == []
 
 
 def test_cached_answers_equal_fresh_ones(cache: Path) -> None:
@@ -237,3 +243,31 @@ def test_library_entries_thaw_to_what_a_fresh_load_gives(
     na, sa = (cached.classes_of(r)["takao"] for r in ("naval-action", "surface-action"))
     assert na.facts is sa.facts and na.doc is sa.doc
     assert cached.scenarios["savo-island"].model == fresh.scenarios["savo-island"].model
+
+
+def test_odds_are_answered_again_when_the_tables_file_changes(cache: Path,
+                                                              tmp_path: Path) -> None:
+    card = ROOT / "generator" / "rulesets" / "naval_action" / "tables" / "action-card.yaml"
+    text = card.read_text(encoding="utf-8")
+    start = text.index("\npenetration:\n") + 1
+    section = text[start:text.index("\ntorpedo_hits:\n", start) + 1]
+    house = tmp_path / "house.yaml"
+    args = [*ODDS, "--tables", str(house)]
+    answers = []
+    # Every damaging result of the penetration rows made a sinking: other odds for sure.
+    harsh = "".join(line.replace('"(D)"', '"S"').replace('"D"', '"S"').replace('"HD"', '"S"')
+                    if line.strip()[:1].isdigit() else line
+                    for line in section.splitlines(keepends=True))
+    for content in (section, harsh):
+        house.write_text(content, encoding="utf-8")
+        fresh = run(args, cache, cwd=tmp_path, QUARTERDECK_NO_CACHE="1")[:3]
+        first = run(args, cache, cwd=tmp_path)[:3]
+        again = run(args, cache, cwd=tmp_path)
+        assert first == again[:3] == fresh and fresh[0] in (0, None)
+        assert "tables: house.yaml" in fresh[1]
+        answers.append(fresh[1])
+    assert answers[0] != answers[1]
+    assert heavy(again[3], ("generator.rulesets.base",)) == []  # the replay computed nothing
+    # Another question is answered, not replayed from this one.
+    code, out, _, _ = run([*ODDS[:-4], "--range", "long", "--scenario", "savo-island"], cache)
+    assert code in (0, None) and "┃ long" in out and "medium" not in out
