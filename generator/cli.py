@@ -707,7 +707,7 @@ class _Replay:
         """Keep what was written for the next identical command."""
         from generator import usercache
 
-        if self.key is None:
+        if self.key is None or any(stream == "unsafe" for stream, _ in self.parts):
             return
         stored = self._stored()
         stored.pop(self.variant, None)
@@ -730,6 +730,8 @@ class _Tee:
         return int(self._stream.write(text))
 
     def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, flush...
+        if name == "buffer":  # bytes written past the copy: this answer is not kept
+            self._parts.append(("unsafe", ""))
         return getattr(self._stream, name)
 
 

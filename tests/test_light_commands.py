@@ -271,3 +271,29 @@ def test_odds_are_answered_again_when_the_tables_file_changes(cache: Path,
     # Another question is answered, not replayed from this one.
     code, out, _, _ = run([*ODDS[:-4], "--range", "long", "--scenario", "savo-island"], cache)
     assert code in (0, None) and "┃ long" in out and "medium" not in out
+
+
+def test_only_output_fully_seen_is_replayed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.console import Console
+
+    from generator.cli import _Replay
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    seen = _Replay("probe", Console(), "key", "seen")
+    with seen.recording():
+        print("to stdout")
+        print("to stderr", file=sys.stderr)
+    seen.remember()
+    assert capsys.readouterr() == ("to stdout\n", "to stderr\n")
+    assert _Replay("probe", Console(), "key", "seen").replay()
+    assert capsys.readouterr() == ("to stdout\n", "to stderr\n")
+    assert not _Replay("probe", Console(), "another key", "seen").replay()
+    # Bytes written straight to the buffer bypass the copy: such an answer is not kept.
+    past = _Replay("probe", Console(), "key", "past")
+    with past.recording():
+        sys.stdout.write("text, then bytes\n")
+        sys.stdout.buffer.flush()
+    past.remember()
+    assert not _Replay("probe", Console(), "key", "past").replay()
+    assert _Replay("probe", Console(), "key", "seen").replay()
