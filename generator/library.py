@@ -378,11 +378,16 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
         key: ``checked_key(user_paths)`` when the caller already has it.
 
     """
+    import hashlib
+
     from generator import usercache
 
     found = checked_key(user_paths) if key is _NO_KEY else key
+    # One file per set of user folders: `check` and `check mydata` in turn both hit.
+    slot = "summary" if not user_paths else "summary-" + hashlib.sha256(
+        repr((str(Path.cwd()), [str(p) for p in user_paths])).encode()).hexdigest()[:16]
     if found is not None:
-        cached = usercache.load("summary", found)
+        cached = usercache.load(slot, found)
         if isinstance(cached, Summary):
             return cached
     library = checked_library(user_paths)
@@ -407,7 +412,7 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
                                    getattr(model, "date_label", None) or str(model.date),
                                    str(ships)))
     if found is not None:
-        usercache.store("summary", found, made)
+        usercache.store(slot, found, made)
     return made
 
 

@@ -150,6 +150,9 @@ def test_check_of_a_changed_file_checks_it_again(cache: Path, tmp_path: Path) ->
     assert "replaces the bundled ship-class 'fletcher'" in good[2]
     again = run(["check", str(folder)], cache, cwd=tmp_path)
     assert again[:3] == good[:3] and heavy(again[3]) == []  # from the cache
+    assert run(["check"], cache, cwd=tmp_path)[0] in (0, None)  # other folders between
+    between = run(["check", str(folder)], cache, cwd=tmp_path)
+    assert between[:3] == good[:3] and heavy(between[3]) == []
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("id: fletcher", "id: fletchr"), encoding="utf-8")
     for _ in range(2):
