@@ -479,14 +479,15 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
 
     # A question asked again (each turn of a game, say) is answered from the user cache
     # while the code, the data and the --tables file are unchanged.
-    key = checked_key(list(data))
+    library_key = checked_key(list(data))
+    key = library_key
     if key is not None and tables is not None:
         key = _with_file(key, tables)
     answer = _Replay("odds", Console(highlight=False, soft_wrap=True), key,
                      repr((firer, target, battery, band, scenario, str(tables))))
     if answer.replay():
         return
-    library = validated_library(list(data))
+    library = validated_library(list(data), library_key)
     ruleset = owner(library, Request("kit", scenario=scenario))
     with answer.recording():
         ruleset.odds(library, scenario, firer, target, battery, band, tables)

@@ -82,6 +82,9 @@ class Entry:
         return value
 
 
+_NO_KEY: Any = object()
+"""Default of the ``key`` arguments: compute the cache key here."""
+
 _LAZY = ("model", "doc", "facts", "root")
 """Entry fields kept pickled in a cached library until first read."""
 # A dataclass keeps each field's default as a class attribute, which would answer for a
@@ -299,11 +302,13 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
     return _cached("library", user_paths, bundled, lambda: _load_library(user_paths, bundled))
 
 
-def checked_library(user_paths: list[Path] | tuple[Path, ...] = ()) -> Library:
+def checked_library(user_paths: list[Path] | tuple[Path, ...] = (),
+                    key: Any = _NO_KEY) -> Library:
     """The bundled data plus ``user_paths``, loaded and run through every ruleset's ``check``.
 
     Cached like ``load_library``, checks included, so a command that only reports
-    (``check``) imports no ruleset when nothing changed.
+    (``check``) imports no ruleset when nothing changed. ``key`` is
+    ``checked_key(user_paths)`` when the caller already has it.
     """
     def load_and_check() -> Library:
         library = _load_library(user_paths, True)
@@ -313,17 +318,19 @@ def checked_library(user_paths: list[Path] | tuple[Path, ...] = ()) -> Library:
             library.warnings.extend(warnings)
         return library
 
-    return _cached("checked", user_paths, True, load_and_check)
+    return _cached("checked", user_paths, True, load_and_check, key)
 
 
-def validated_library(data: list[Path]) -> Library:
+def validated_library(data: list[Path], key: Any = _NO_KEY) -> Library:
     """Load every data file and run every ruleset's cross-checks.
+
+    ``key`` is ``checked_key(data)`` when the caller already has it.
 
     Raises:
         DataError: With every problem found, in every file.
 
     """
-    library = checked_library(data)
+    library = checked_library(data, key)
     if library.problems:
         raise DataError(library.problems)
     return library
@@ -362,8 +369,6 @@ class Summary:
     """(id, ruleset, name, date, ships) of every scenario, by id."""
 
 
-_NO_KEY = object()
-
 
 def checked_key(user_paths: list[Path] | tuple[Path, ...] = ()) -> str | None:
     """The key ``checked_library`` and ``summary`` are cached under (None: not cached)."""
@@ -390,7 +395,7 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
         cached = usercache.load(slot, found)
         if isinstance(cached, Summary):
             return cached
-    library = checked_library(user_paths)
+    library = checked_library(user_paths, found)
     made = Summary(found, list(library.problems), list(library.notices),
                    list(library.warnings))
     if not made.problems:
@@ -457,10 +462,11 @@ def raters(library: Library, class_id: str) -> list[str]:
 
 
 def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
-            load: Callable[[], Library]) -> Library:
+            load: Callable[[], Library], key: Any = _NO_KEY) -> Library:
     from generator import usercache
 
-    key = _cache_key(user_paths, bundled)
+    if key is _NO_KEY:
+        key = _cache_key(user_paths, bundled)
     if key is not None:
         cached = usercache.load(name, key)
         if isinstance(cached, Library):
