@@ -7,7 +7,8 @@ Every figure is the wall clock of a fresh process, as a user waits for it:
   scenario's status-sheet blocks, repeated until it fills the kit's page count, with
   ReportLab's compression (a finished PDF). The ship blocks are prepared before the
   clock starts (written to JSON), so the floor process imports only ReportLab and fonts;
-* the light commands: ``--version``, ``--help``, ``list``, ``check``, ``odds``.
+* the light commands: ``--version``, ``--help``, ``list`` (all, scenarios, classes),
+  ``check``, ``odds`` (one question asked again, and a new question every run).
 
 Runs are interleaved (kit, floor, next kit, ...) so load drift hits each alike; each
 figure is the median of ``--repeat`` runs (min shown too). All runs share one user cache
@@ -42,6 +43,7 @@ sys.path.insert(0, str(HERE))
 KIT_TARGET = 0.8  # s, the default kit cold
 SCENARIO_TARGET = 1.0  # s, every other bundled scenario
 LIGHT_TARGET = 0.25  # s, list, odds, check, --help
+NEW_ODDS = "odds, a new question each run"
 FLOOR_RATIO = 2.0  # the default kit against the floor of its page count
 
 
@@ -121,10 +123,21 @@ def main() -> None:
             "--version": ["--version"],
             "--help": ["--help"],
             "list": ["list"],
+            "list scenarios": ["list", "scenarios"],
+            "list classes": ["list", "classes"],
             "check": ["check"],
+            # The same question every run: after the first, answered from the user cache.
             "odds": ["odds", "--firer", "Chokai", "--battery", "BOW", "--target", "Astoria",
                      "--range", "medium", "--scenario", "savo-island"],
         }
+        # A question never asked before, every run: the odds computed, the library read
+        # from the user cache (each firer against each enemy of the default scenario).
+        pairs = [(f.name, t.name) for a in scenario.sides for b in scenario.sides if a != b
+                 for f in a.ships for t in b.ships]
+        new_questions = iter([["odds", "--firer", firer, "--target", target, "--range",
+                               band, "--scenario", default]
+                              for band in ("medium", "long", "close")
+                              for firer, target in pairs])
         first: dict[str, float] = {}
         pages: dict[str, int] = {}
         floor_argv: list[str] = []
@@ -139,6 +152,7 @@ def main() -> None:
                 sum(f["pages"] for f in manifest["files"])
         for name, argv in light.items():
             first[name] = timed([quarterdeck, *argv], env, tmp)
+        first[NEW_ODDS] = timed([quarterdeck, *next(new_questions)], env, tmp)
         chosen = pages_of(blocks, pages[default])
         specs_file = tmp / "floor.json"
         specs_file.write_text(specs_to_json(chosen), encoding="utf-8")
@@ -157,6 +171,8 @@ def main() -> None:
                     runs.setdefault("floor", []).append(timed(floor_argv, env, tmp, "floor"))
             for name, argv in light.items():
                 runs.setdefault(name, []).append(timed([quarterdeck, *argv], env, tmp, name))
+            runs.setdefault(NEW_ODDS, []).append(
+                timed([quarterdeck, *next(new_questions)], env, tmp, NEW_ODDS))
     info["load_after"] = os.getloadavg()
 
     median = {k: statistics.median(v) for k, v in runs.items()}
@@ -171,7 +187,8 @@ def main() -> None:
             what = f"{key}, {pages[sid]} pages" + (" (default kit)" if sid == default else "")
         else:
             target = LIGHT_TARGET if key != "--version" else None
-            what = f"quarterdeck {key}"
+            what = f"quarterdeck {key}" + (" (the same question again)" if key == "odds"
+                                           else "")
         verdict = "" if target is None else ("ok" if median[key] < target else "MISS")
         rows.append((what, median[key], min(values), statistics.median(CPU[key]),
                      first.get(key), target, verdict))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -471,13 +472,41 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
 def odds(firer: str, target: str, battery: str | None, band: str | None,
          scenario: str | None, tables: Path | None, data: tuple[Path, ...]) -> None:
     """Answer one matchup exactly, in the terminal, for rulesets that have odds."""
-    from generator.library import validated_library
-    from generator.pipeline import owner
+    from rich.console import Console
+
+    from generator.library import checked_key, owner, validated_library
     from generator.rulesets.base import Request
 
-    library = validated_library(list(data))
+    # A question asked again (each turn of a game, say) is answered from the user cache
+    # while the code, the data and the --tables file are unchanged.
+    library_key = checked_key(list(data))
+    key = library_key
+    if key is not None and tables is not None:
+        key = _with_file(key, tables)
+    answer = _Replay("odds", Console(highlight=False, soft_wrap=True), key,
+                     repr((firer, target, battery, band, scenario, str(tables))))
+    if answer.replay():
+        return
+    library = validated_library(list(data), library_key)
     ruleset = owner(library, Request("kit", scenario=scenario))
-    ruleset.odds(library, scenario, firer, target, battery, band, tables)
+    with answer.recording():
+        ruleset.odds(library, scenario, firer, target, battery, band, tables)
+    answer.remember()
+
+
+def _with_file(key: str, path: Path) -> str | None:
+    """``key`` extended by a file's path and SHA-256 (None: unreadable, do not cache)."""
+    import hashlib
+    import stat
+
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > 4 * 1024 * 1024:
+            return None
+        content = path.read_bytes()
+    except OSError:
+        return None
+    return repr((key, str(path.resolve()), hashlib.sha256(content).hexdigest()))
 
 
 @main.command()
@@ -485,25 +514,24 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
 @reported
 def check(paths: tuple[Path, ...]) -> None:
     """Validate data: the bundled library plus PATHS (files or folders); report every problem."""
-    from generator.library import validated_library
-    from generator.rulesets import REGISTRY
+    from generator.library import summary
 
     for path in paths:
         if path.is_dir() and not any(p.suffix.lower() in (".yaml", ".yml") and p.is_file()
                                      for p in path.rglob("*")):
             raise UsageError(f"{path}: found no YAML files (.yaml, .yml), expected a folder "
                              "of class and scenario files")
-    library = validated_library(list(paths))
+    # From the user cache when no file and no code changed: no ruleset is imported.
+    library = summary(list(paths))
+    if library.problems:
+        raise DataError(library.problems)
     for notice in library.notices:
         tell(f"note: {notice}")
     for message in library.warnings:
         warn(message)
-    from generator.shipclass import unrated_lines  # one ship library (issue 14)
-
-    for line in unrated_lines(library):
+    for line in library.unrated:  # one ship library (issue 14)
         tell(line)
-    classes = sum(len(library.classes_of(r)) for r in REGISTRY)
-    say(f"ok: {classes} classes and {len(library.scenarios)} scenarios are valid")
+    say(f"ok: {library.classes} classes and {len(library.scenarios)} scenarios are valid")
 
 
 @main.command(name="list")
@@ -516,18 +544,39 @@ def check(paths: tuple[Path, ...]) -> None:
 def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, ...]) -> None:
     """List rulesets, scenarios and classes (optionally one ruleset's, one navy's)."""
     from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
 
-    from generator.library import validated_library
+    from generator.library import checked_key
     from generator.rulesets import REGISTRY
     from generator.suggest import did_you_mean
 
     if ruleset is not None and ruleset not in REGISTRY:
         raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
     console = Console(highlight=False, soft_wrap=True)
-    library = validated_library(list(data))
-    chosen = {n: r for n, r in REGISTRY.items() if ruleset in (None, n)}
+    key = checked_key(list(data))
+    # The tables as drawn for this console, from the user cache when neither the data,
+    # the code, rich nor the terminal changed: drawing a thousand rows takes rich longer
+    # than everything else the command does.
+    shown = _Replay("listing", console, key, repr((what, ruleset, nation)))
+    if shown.replay():
+        return
+    for table in _list_tables(console, key, what, ruleset, nation, data):
+        shown.print(table)
+    shown.remember()
+
+
+def _list_tables(console: Any, key: str | None, what: str, ruleset: str | None,
+                 nation: str | None, data: tuple[Path, ...]) -> Iterator[Any]:
+    """The tables ``quarterdeck list`` prints, one by one."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from generator.library import summary
+    from generator.suggest import did_you_mean
+
+    library = summary(list(data), key)
+    if library.problems:
+        raise DataError(library.problems)
+    chosen = {n: r for n, r in library.rulesets.items() if ruleset in (None, n)}
 
     def table(title: str, *columns: str) -> Table:
         # Ids are what users type: never cut or wrapped (the other columns give way).
@@ -545,28 +594,20 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
     if what in ("all", "rulesets"):
         shown = table("Rulesets", "ruleset", "title", "classes", "scenarios")
         for name, one in chosen.items():
-            scen = sum(1 for e in library.scenarios.values() if e.model.ruleset == name)
-            row(shown, name, one.title, str(len(library.classes_of(name))), str(scen))
-        console.print(shown)
+            row(shown, name, one.title, str(len(one.classes)), str(one.scenarios))
+        yield shown
     if what in ("all", "scenarios"):
         shown = table("Scenarios", "id", "ruleset", "name", "date", "ships")
-        for sid, entry in sorted(library.scenarios.items()):
-            model = entry.model
-            if model.ruleset not in chosen:
-                continue
-            # A campaign game's start file has teams, not sides with ships.
-            ships = sum(len(getattr(s, "ships", ())) for s in getattr(model, "sides", ()))
-            row(shown, sid, model.ruleset, model.name,
-                getattr(model, "date_label", None) or str(model.date), str(ships))
-        console.print(shown)
+        for sid, owner, name, date, ships in library.scenarios:
+            if owner in chosen:
+                row(shown, sid, owner, name, date, ships)
+        yield shown
     if what in ("all", "classes"):
         shown = table("Classes", "id", "ruleset", "name", "nation", "type")
         nations: set[str] = set()
         count = 0
         for name, one in chosen.items():
-            described = sorted((one.describe_class(e) for e in library.classes_of(name).values()),
-                               key=lambda d: d[2:0:-1])
-            for cid, cname, navy, ctype in described:
+            for cid, cname, navy, ctype in one.classes:
                 nations.add(navy)
                 if nation is not None and navy.casefold() != nation.casefold():
                     continue
@@ -575,7 +616,124 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
         if nation is not None and not count:
             raise UsageError(f"--nation: no class of nation '{nation}'"
                              f"{did_you_mean(nation, sorted(nations))}")
-        console.print(shown)
+        yield shown
+
+
+class _Replay:
+    """A command's output as it was written, kept in the user cache to write again.
+
+    Keyed by what the answer was computed from (the checked library's key: code and
+    data), rich's own files, and everything about the console that changes the drawing
+    (width, colours, encoding, terminal), so a replay writes exactly the bytes the
+    command would have written. Only an answer that completed is kept.
+    """
+
+    LIMIT = 64
+    """Argument and terminal combinations remembered at once, per command."""
+
+    def __init__(self, name: str, console: Any, key: str | None, variant: str) -> None:
+        self.name = name
+        self.console = console
+        self.parts: list[tuple[str, str]] = []
+        self.key: str | None = None
+        self.variant = ""
+        # Jupyter and legacy Windows consoles are written to differently: never cached.
+        if key is not None and not console.is_jupyter and not console.legacy_windows:
+            import rich
+
+            stamp = []
+            for part in ("console.py", "table.py", "segment.py", "text.py", "cells.py",
+                         "markup.py", "box.py"):
+                try:
+                    info = (Path(rich.__file__).parent / part).stat()
+                except OSError:
+                    return
+                stamp.append((part, info.st_size, info.st_mtime_ns))
+            self.key = repr((key, stamp))
+            self.variant = repr((variant, console.width, console.color_system,
+                                 console.is_terminal, console.is_dumb_terminal,
+                                 console.encoding, console.no_color,
+                                 console.options.ascii_only))
+
+    def _stored(self) -> dict[str, list[tuple[str, str]]]:
+        from generator import usercache
+
+        if self.key is None:
+            return {}
+        found = usercache.load(self.name, self.key)
+        return found if isinstance(found, dict) else {}
+
+    def replay(self) -> bool:
+        """Write the remembered output, if there is one."""
+        parts = self._stored().get(self.variant) if self.key is not None else None
+        if not isinstance(parts, list) or not all(
+                isinstance(p, tuple) and len(p) == 2 and p[0] in ("out", "err")
+                and isinstance(p[1], str) for p in parts):
+            return False
+        for stream, text in parts:
+            self._emit(stream, text)
+        return True
+
+    def print(self, renderable: Any) -> None:
+        """Draw one renderable on the console and write it, as ``console.print`` does."""
+        if self.key is None:
+            self.console.print(renderable)
+            return
+        with self.console.capture() as captured:
+            self.console.print(renderable)
+        text = captured.get()
+        self.parts.append(("out", text))
+        self._emit("out", text)
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[None]:
+        """Keep whatever is written to stdout and stderr meanwhile (and still write it)."""
+        if self.key is None:
+            yield
+            return
+        saved = sys.stdout, sys.stderr
+        sys.stdout = _Tee(saved[0], "out", self.parts)
+        sys.stderr = _Tee(saved[1], "err", self.parts)
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    def _emit(self, stream: str, text: str) -> None:
+        handle = self.console.file if stream == "out" else sys.stderr
+        handle.write(text)
+        handle.flush()
+
+    def remember(self) -> None:
+        """Keep what was written for the next identical command."""
+        from generator import usercache
+
+        if self.key is None or any(stream == "unsafe" for stream, _ in self.parts):
+            return
+        stored = self._stored()
+        stored.pop(self.variant, None)
+        while len(stored) >= self.LIMIT:
+            stored.pop(next(iter(stored)))
+        stored[self.variant] = self.parts
+        usercache.store(self.name, self.key, stored)
+
+
+class _Tee:
+    """A text stream that writes through to another and keeps a copy of what it wrote."""
+
+    def __init__(self, stream: Any, name: str, parts: list[tuple[str, str]]) -> None:
+        self._stream = stream
+        self._name = name
+        self._parts = parts
+
+    def write(self, text: str) -> int:
+        self._parts.append((self._name, text))
+        return int(self._stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, flush...
+        if name == "buffer":  # bytes written past the copy: this answer is not kept
+            self._parts.append(("unsafe", ""))
+        return getattr(self._stream, name)
 
 
 @main.command(name="new-class")

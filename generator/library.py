@@ -7,21 +7,23 @@ replaces it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from generator.bundled import bundled_dir
 from generator.errors import DataError, Problem
 from generator.rulesets import REGISTRY
-from generator.shipclass import ShipClass as SharedClass
-from generator.shipclass import cross_check, derivers, unknown_rulesets
 from generator.suggest import did_you_mean
-from generator.validation import describe, validate
 from generator.yamlsource import MAX_FILE_BYTES, SourceDoc, load_yaml
+
+if TYPE_CHECKING:  # imported where used: a command answered from the cache needs no pydantic
+    from pydantic import BaseModel
+
+    from generator.rulesets.base import Request, Ruleset
+    from generator.shipclass import ShipClass as SharedClass
 
 
 def kinds() -> list[str]:
@@ -49,31 +51,87 @@ class Entry:
     overrides: list[str] = field(default_factory=list)
     """Ratings the class file set by hand for this ruleset instead of deriving them."""
 
-    # In the user cache each model is pickled on its own and read back on first use, so a
-    # command that needs one ruleset's models (or none: ``check``) imports only that one.
+    # In the user cache each entry's model, file and facts are pickled on their own and
+    # read back on first use, so a command that needs one ruleset's models (or none:
+    # ``check``, ``list``) imports only that ruleset and pays only for what it touches.
     def __getstate__(self) -> dict[str, Any]:
-        import pickle
+        return self._frozen_state({})
 
+    def _frozen_state(self, memo: dict[int, _Frozen]) -> dict[str, Any]:
+        """The pickle state: each lazy field frozen once per value (``memo`` by id)."""
         state = dict(self.__dict__)
-        if "model" in state:
-            state["_model_blob"] = pickle.dumps(state.pop("model"),
-                                                protocol=pickle.HIGHEST_PROTOCOL)
+        frozen = dict(state.pop("_frozen", {}))
+        for name in _LAZY:
+            if name in state:
+                value = state.pop(name)
+                if id(value) not in memo:
+                    memo[id(value)] = _Frozen.of(value)
+                frozen[name] = memo[id(value)]
+        state["_frozen"] = frozen
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
     def __getattr__(self, name: str) -> Any:
-        blob = self.__dict__.get("_model_blob") if name == "model" else None
-        if blob is None:
+        frozen = self.__dict__.get("_frozen") if name in _LAZY else None
+        if not frozen or name not in frozen:
             raise AttributeError(name)
+        value = frozen.pop(name).get()
+        self.__dict__[name] = value
+        return value
+
+
+_NO_KEY: Any = object()
+"""Default of the ``key`` arguments: compute the cache key here."""
+
+_LAZY = ("model", "doc", "facts", "root")
+"""Entry fields kept pickled in a cached library until first read."""
+# A dataclass keeps each field's default as a class attribute, which would answer for a
+# field still frozen (None instead of the facts) before ``__getattr__`` is asked; the
+# generated ``__init__`` carries its own defaults, so the class attributes can go.
+for _name in _LAZY:
+    if _name in Entry.__dict__:
+        delattr(Entry, _name)
+
+
+class _Frozen:
+    """One value pickled on its own inside the cached library, unpickled on first use.
+
+    Entries that share a value (the file and facts of a class every ruleset rates) share
+    one ``_Frozen``, so it is stored once and read back as one object.
+    """
+
+    __slots__ = ("blob", "value")
+
+    def __init__(self, blob: bytes) -> None:
+        self.blob = blob
+        self.value: Any = _Frozen
+
+    @classmethod
+    def of(cls, value: Any) -> _Frozen:
+        """Freeze ``value``."""
         import pickle
 
-        # Only ever set from a cache file whose signature was verified (usercache.load).
-        model = pickle.loads(blob)  # noqa: S301
-        self.__dict__["model"] = model
-        del self.__dict__["_model_blob"]
-        return model
+        made = cls(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        made.value = value
+        return made
+
+    def __getstate__(self) -> bytes:
+        return self.blob
+
+    def __setstate__(self, blob: bytes) -> None:
+        self.blob = blob
+        self.value = _Frozen
+
+    def get(self) -> Any:
+        """The value, unpickled the first time it is asked for."""
+        if self.value is _Frozen:
+            import pickle
+
+            # Only ever read from a cache file whose signature was verified (usercache.load).
+            self.value = pickle.loads(self.blob)  # noqa: S301
+        return self.value
 
 
 @dataclass
@@ -92,6 +150,27 @@ class Library:
     unrated: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per ruleset: shared classes it cannot rate, with the reason (issue 14)."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Every entry frozen with one memo, so values entries share are stored once.
+        memo: dict[int, _Frozen] = {}
+
+        def frozen(entry: Entry) -> Entry:
+            copy = Entry.__new__(Entry)
+            copy.__dict__.update(entry._frozen_state(memo))
+            return copy
+
+        state = dict(self.__dict__)
+        state["classes"] = {r: {i: frozen(e) for i, e in table.items()}
+                            for r, table in self.classes.items()}
+        state["scenarios"] = {i: frozen(e) for i, e in self.scenarios.items()}
+        state["other"] = {k: {i: frozen(e) for i, e in table.items()}
+                          for k, table in self.other.items()}
+        state["_refitted"] = {}  # rebuilt on demand; may hold models of any ruleset
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def classes_of(self, ruleset: str) -> dict[str, Entry]:
         """Classes of one ruleset, by id."""
         return self.classes.setdefault(ruleset, {})
@@ -102,7 +181,7 @@ class Library:
         A ship whose fits (``ships[].fits``) took effect by ``date`` is rated from the
         facts as she carried them then; any other ship gets the class's rating.
         """
-        from generator.shipclass import facts_at
+        from generator.shipclass import derivers, facts_at
 
         entry = self.classes_of(ruleset)[class_id]
         facts = entry.facts
@@ -149,7 +228,9 @@ def data_files(root: Path) -> list[Path]:
     for path in sorted(root.rglob("*")):
         if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
             continue
-        if not path.resolve().is_relative_to(base):
+        # rglob does not descend into linked folders, so only a link itself can lead
+        # outside: resolving just those keeps this cheap for a large library.
+        if os.path.islink(path) and not path.resolve().is_relative_to(base):
             continue
         found.append(path)
     return found
@@ -175,21 +256,23 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
     digest = hashlib.sha256()
     digest.update(repr((__version__, rulesets, str(Path.cwd()), bundled,
                         [str(p) for p in user_paths])).encode())
-    digest.update(usercache.code_stamp([Path(__file__).resolve().parent]).encode())
+    digest.update(usercache.package_stamp().encode())
     roots = ([bundled_data_dir()] if bundled else []) + list(user_paths)
     for root in roots:
         if not root.exists():
             continue
+        digest.update(f"{root.resolve()}\0".encode())
         for path in data_files(root):
             # Only regular files are hashed (a pipe would block; the loader reports it).
             try:
-                info = path.stat()
+                info = os.stat(path)
                 if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
                     return None
-                content = path.read_bytes()
+                with open(path, "rb") as handle:
+                    content = handle.read()
             except OSError:
                 return None
-            digest.update(f"{path.resolve()}\0{len(content)}\0".encode())
+            digest.update(f"{path}\0{len(content)}\0".encode())
             digest.update(_content_digest(content))
     return digest.hexdigest()
 
@@ -219,11 +302,13 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
     return _cached("library", user_paths, bundled, lambda: _load_library(user_paths, bundled))
 
 
-def checked_library(user_paths: list[Path] | tuple[Path, ...] = ()) -> Library:
+def checked_library(user_paths: list[Path] | tuple[Path, ...] = (),
+                    key: Any = _NO_KEY) -> Library:
     """The bundled data plus ``user_paths``, loaded and run through every ruleset's ``check``.
 
     Cached like ``load_library``, checks included, so a command that only reports
-    (``check``) imports no ruleset when nothing changed.
+    (``check``) imports no ruleset when nothing changed. ``key`` is
+    ``checked_key(user_paths)`` when the caller already has it.
     """
     def load_and_check() -> Library:
         library = _load_library(user_paths, True)
@@ -233,27 +318,155 @@ def checked_library(user_paths: list[Path] | tuple[Path, ...] = ()) -> Library:
             library.warnings.extend(warnings)
         return library
 
-    return _cached("checked", user_paths, True, load_and_check)
+    return _cached("checked", user_paths, True, load_and_check, key)
 
 
-def validated_library(data: list[Path]) -> Library:
+def validated_library(data: list[Path], key: Any = _NO_KEY) -> Library:
     """Load every data file and run every ruleset's cross-checks.
+
+    ``key`` is ``checked_key(data)`` when the caller already has it.
 
     Raises:
         DataError: With every problem found, in every file.
 
     """
-    library = checked_library(data)
+    library = checked_library(data, key)
     if library.problems:
         raise DataError(library.problems)
     return library
 
 
-def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
-            load: Callable[[], Library]) -> Library:
+@dataclass
+class Listing:
+    """One ruleset as ``quarterdeck list`` shows it."""
+
+    title: str
+    classes: list[tuple[str, str, str, str]]
+    """(id, name, nation, type) of every class it rates, by nation, then name."""
+    scenarios: int
+
+
+@dataclass
+class Summary:
+    """What ``check`` and ``list`` print about the checked library, as plain strings.
+
+    Cached under the checked library's own key, so with unchanged code and data these
+    commands unpickle no model and import no ruleset (nor pydantic).
+    """
+
+    key: str | None
+    """The cache key it was stored under (None: not cacheable)."""
+    problems: list[Problem] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unrated: list[str] = field(default_factory=list)
+    """One line per class a ruleset cannot rate (``shipclass.unrated_lines``)."""
+    classes: int = 0
+    """Classes over every ruleset."""
+    rulesets: dict[str, Listing] = field(default_factory=dict)
+    """Every ruleset, in listing order."""
+    scenarios: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    """(id, ruleset, name, date, ships) of every scenario, by id."""
+
+
+
+def checked_key(user_paths: list[Path] | tuple[Path, ...] = ()) -> str | None:
+    """The key ``checked_library`` and ``summary`` are cached under (None: not cached)."""
+    return _cache_key(user_paths, True)
+
+
+def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) -> Summary:
+    """The checked library (bundled plus ``user_paths``) summed up for ``check`` and ``list``.
+
+    Args:
+        user_paths: The user's folders or files (``--data``).
+        key: ``checked_key(user_paths)`` when the caller already has it.
+
+    """
+    import hashlib
+
     from generator import usercache
 
-    key = _cache_key(user_paths, bundled)
+    found = checked_key(user_paths) if key is _NO_KEY else key
+    # One file per set of user folders: `check` and `check mydata` in turn both hit.
+    slot = "summary" if not user_paths else "summary-" + hashlib.sha256(
+        repr((str(Path.cwd()), [str(p) for p in user_paths])).encode()).hexdigest()[:16]
+    if found is not None:
+        cached = usercache.load(slot, found)
+        if isinstance(cached, Summary):
+            return cached
+    library = checked_library(user_paths, found)
+    made = Summary(found, list(library.problems), list(library.notices),
+                   list(library.warnings))
+    if not made.problems:
+        from generator.shipclass import unrated_lines
+
+        made.unrated = unrated_lines(library)
+        made.classes = sum(len(library.classes_of(r)) for r in REGISTRY)
+        for name, ruleset in REGISTRY.items():
+            described = sorted((ruleset.describe_class(e)
+                                for e in library.classes_of(name).values()),
+                               key=lambda d: d[2:0:-1])
+            count = sum(1 for e in library.scenarios.values() if e.model.ruleset == name)
+            made.rulesets[name] = Listing(ruleset.title, described, count)
+        for sid, entry in sorted(library.scenarios.items()):
+            model = entry.model
+            # A campaign game's start file has teams, not sides with ships.
+            ships = sum(len(getattr(s, "ships", ())) for s in getattr(model, "sides", ()))
+            made.scenarios.append((sid, model.ruleset, model.name,
+                                   getattr(model, "date_label", None) or str(model.date),
+                                   str(ships)))
+    if found is not None:
+        usercache.store(slot, found, made)
+    return made
+
+
+def owner(library: Library, request: Request) -> Ruleset:
+    """The ruleset that serves a request (UsageError naming what does not exist).
+
+    ``generator.pipeline.owner`` does the same; this one lives here so that a command
+    that only asks (``odds``) need not import the build pipeline.
+    """
+    from generator.errors import UsageError
+    from generator.rulesets import default_ruleset
+
+    if request.class_id is not None:
+        owners = raters(library, request.class_id)
+        if request.ruleset is not None:
+            if request.ruleset not in REGISTRY:
+                raise UsageError(f"no ruleset '{request.ruleset}'"
+                                 f"{did_you_mean(request.ruleset, REGISTRY)}")
+            if request.ruleset not in owners:
+                why = library.unrated.get(request.ruleset, {}).get(request.class_id)
+                raise UsageError(f"{REGISTRY[request.ruleset].title} does not rate the class "
+                                 f"'{request.class_id}'" + (f": {why}" if why else ""))
+            return REGISTRY[request.ruleset]
+        if not owners:
+            every = {c for r in REGISTRY.values() for c in library.classes_of(r.name)}
+            raise UsageError(f"no class '{request.class_id}'"
+                             f"{did_you_mean(request.class_id, sorted(every))}")
+        return REGISTRY[owners[0]]
+    if request.scenario is None:
+        return default_ruleset()
+    entry = library.scenarios.get(request.scenario)
+    if entry is None:
+        raise UsageError(f"no scenario '{request.scenario}'"
+                         f"{did_you_mean(request.scenario, library.scenarios)}; "
+                         "`quarterdeck list scenarios` shows them")
+    return REGISTRY[entry.model.ruleset]
+
+
+def raters(library: Library, class_id: str) -> list[str]:
+    """The rulesets that rate a class, in registry order."""
+    return [name for name in REGISTRY if class_id in library.classes_of(name)]
+
+
+def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
+            load: Callable[[], Library], key: Any = _NO_KEY) -> Library:
+    from generator import usercache
+
+    if key is _NO_KEY:
+        key = _cache_key(user_paths, bundled)
     if key is not None:
         cached = usercache.load(name, key)
         if isinstance(cached, Library):
@@ -266,6 +479,8 @@ def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
 
 
 def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> Library:
+    from generator.shipclass import ShipClass as SharedClass
+
     layers: list[tuple[Path, bool]] = []
     missing: list[Problem] = []
     if bundled and user_paths:
@@ -318,6 +533,8 @@ def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> L
 
 
 def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) -> Entry | None:
+    from generator.validation import describe, validate
+
     doc, problems = load_yaml(path, display)
     if not problems:  # a scaffold's placeholders are refused before the schema looks
         from generator.scaffold import placeholder_problems
@@ -377,6 +594,10 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
 def _load_shared_class(path: Path, doc: SourceDoc, is_bundled: bool,
                        library: Library) -> Entry | None:
     """Validate a ruleset-less class file against the shared model and its cross-checks."""
+    from generator.shipclass import ShipClass as SharedClass
+    from generator.shipclass import cross_check
+    from generator.validation import validate
+
     instance, problems = validate(SharedClass, doc)
     if problems or instance is None:
         library.problems.extend(problems)
@@ -393,6 +614,8 @@ def _load_shared_class(path: Path, doc: SourceDoc, is_bundled: bool,
 
 def _add_shared_class(entry: Entry, display: str, is_bundled: bool, library: Library) -> None:
     """Ask every ruleset to rate a shared class; file each rating under its ruleset."""
+    from generator.shipclass import derivers, unknown_rulesets
+
     facts: SharedClass = entry.model
     found = derivers()
     library.problems.extend(entry.doc.problem(loc, message)

@@ -199,7 +199,8 @@ def _bound_text(kind: str, err: Any) -> str:
 
 def load_model(model: type[M], path: Path, display: str | None = None,
                precheck: Callable[[SourceDoc], list[Problem]] | None = None,
-               check: Callable[[M, SourceDoc], list[Problem]] | None = None) -> M:
+               check: Callable[[M, SourceDoc], list[Problem]] | None = None, *,
+               cache: bool = False) -> M:
     """Load one YAML file and validate it against ``model``.
 
     Args:
@@ -210,6 +211,11 @@ def load_model(model: type[M], path: Path, display: str | None = None,
             loaded document before validation).
         check: Checks that need the valid instance (whether its text fits the page),
             run after validation, their problems located in the document.
+        cache: The result depends on nothing but the file and the code (a bundled
+            table, its checks free of run-time state): a valid instance is kept in the
+            user cache, keyed by the file's bytes and the code of quarterdeck, the model
+            and the checks, and later runs read it back instead of parsing and
+            validating again.
 
     Returns:
         The validated instance.
@@ -218,6 +224,58 @@ def load_model(model: type[M], path: Path, display: str | None = None,
         DataError: With every problem found, each located.
 
     """
+    key = _model_key(model, path, display, precheck, check) if cache else None
+    if key is not None:
+        from generator import usercache
+
+        cached = usercache.load(key[0], key[1])
+        if isinstance(cached, model):
+            return cached
+    instance = _load_model(model, path, display, precheck, check)
+    if key is not None:
+        usercache.store(key[0], key[1], instance)
+    return instance
+
+
+def _model_key(model: type[BaseModel], path: Path, display: str | None,
+               *checks: Callable[..., Any] | None) -> tuple[str, str] | None:
+    """(cache file name, key) for ``load_model(cache=True)``; None when not cacheable."""
+    import hashlib
+    import stat
+    import sys
+
+    from generator import __version__, usercache
+
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        content = path.read_bytes()
+    except OSError:
+        return None
+    code = []
+    for thing in (model, *checks):
+        if thing is None:
+            continue
+        module = sys.modules.get(getattr(thing, "__module__", ""))
+        origin = getattr(module, "__file__", None)
+        if origin is None:
+            return None
+        try:
+            found = Path(origin).stat()
+        except OSError:
+            return None
+        code.append((origin, found.st_size, found.st_mtime_ns, getattr(thing, "__qualname__", "")))
+    where = f"{model.__module__}.{model.__qualname__}\0{path.resolve()}"
+    name = "model-" + hashlib.sha256(where.encode()).hexdigest()[:20]
+    key = repr((__version__, where, display, code, usercache.package_stamp(),
+                hashlib.sha256(content).hexdigest()))
+    return name, key
+
+
+def _load_model(model: type[M], path: Path, display: str | None,
+                precheck: Callable[[SourceDoc], list[Problem]] | None,
+                check: Callable[[M, SourceDoc], list[Problem]] | None) -> M:
     doc, problems = load_yaml(path, display)
     if not problems and precheck is not None:
         problems = precheck(doc)

@@ -18,14 +18,32 @@ import math
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import Problem
 
-# libyaml's composer is ~10x faster than the pure-Python one; marks are identical.
-_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    import yaml
+
+    _Loader: type[Any] = yaml.SafeLoader
+
+
+def _import_yaml() -> None:
+    """Import PyYAML on first use: a command answered from the user cache reads no YAML."""
+    if "yaml" not in globals():
+        import yaml
+
+        # libyaml's composer is ~10x faster than the pure-Python one; marks are identical.
+        globals().update(yaml=yaml, _Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def __getattr__(name: str) -> Any:
+    """``yaml`` and ``_Loader``, imported when first asked for from outside."""
+    if name in ("yaml", "_Loader"):
+        _import_yaml()
+        return globals()[name]
+    raise AttributeError(name)
+
 
 _SAFE_TAGS = {
     "tag:yaml.org,2002:str",
@@ -128,6 +146,7 @@ class _Builder:
     """Builds plain data from composed nodes, refusing what a data file cannot hold."""
 
     def __init__(self, doc: SourceDoc, loader: Any) -> None:
+        _import_yaml()
         self.doc = doc
         self.loader = loader
         self.problems: list[Problem] = []
@@ -312,6 +331,7 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[SourceDoc, list[P
     text, problem = read_source(path, shown)
     if problem is not None or text is None:
         return doc, [problem] if problem is not None else []
+    _import_yaml()
     loader = _Loader(text)
     try:
         node = loader.get_single_node()

@@ -40,15 +40,73 @@ def _load(target: str) -> Ruleset:
 
 
 def _targets() -> dict[str, str]:
-    """Every registered ruleset's ``module:attribute``, by entry-point name."""
-    from importlib import metadata
+    """Every registered ruleset's ``module:attribute``, by entry-point name.
 
-    found: dict[str, str] = {}
-    for point in metadata.entry_points(group=GROUP):
-        found.setdefault(point.name, point.value)
+    Reading the entry points means importing ``importlib.metadata`` and scanning every
+    installed distribution; the answer is kept in the user cache under a stamp of what it
+    depends on (``_distributions_stamp``), so a light command does neither.
+    """
+    from generator import usercache
+
+    stamp = _distributions_stamp()
+    cached = usercache.load("entry-points", stamp) if stamp is not None else None
+    if isinstance(cached, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                        for k, v in cached.items()):
+        found: dict[str, str] = dict(cached)
+    else:
+        from importlib import metadata
+
+        found = {}
+        for point in metadata.entry_points(group=GROUP):
+            found.setdefault(point.name, point.value)
+        if stamp is not None:
+            usercache.store("entry-points", stamp, dict(found))
     for name, target in BUNDLED.items():
         found.setdefault(name, target)
     return found
+
+
+def _distributions_stamp() -> str | None:
+    """What the installed entry points depend on, found without ``importlib.metadata``.
+
+    Every ``sys.path`` entry, and in each folder every ``*.dist-info``/``*.egg-info``
+    with the size and mtime of its ``entry_points.txt``: installing, removing, upgrading
+    or editing a distribution changes it. None (do not cache) when an import hook other
+    than the standard path finder could supply distributions.
+    """
+    import os
+    import stat
+    import sys
+    from importlib.machinery import PathFinder
+
+    if any(hasattr(finder, "find_distributions") and finder is not PathFinder
+           for finder in sys.meta_path):
+        return None
+    parts: list[object] = [sys.version]
+    for entry in sys.path:
+        where = entry or "."
+        try:
+            info = os.stat(where)
+        except OSError:
+            parts.append((entry, None))
+            continue
+        if not stat.S_ISDIR(info.st_mode):  # a zip file: its own size and mtime
+            parts.append((entry, os.path.abspath(where), info.st_size, info.st_mtime_ns))
+            continue
+        parts.append((entry, os.path.abspath(where)))
+        try:
+            names = sorted(n for n in os.listdir(where)
+                           if n.lower().endswith((".dist-info", ".egg-info")))
+        except OSError:
+            return None
+        for name in names:
+            try:
+                points = os.stat(os.path.join(where, name, "entry_points.txt"))
+            except OSError:
+                parts.append(name)
+                continue
+            parts.append((name, points.st_size, points.st_mtime_ns))
+    return repr(parts)
 
 
 def _module_stamp(target: str) -> str:

@@ -16,20 +16,41 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel
-
 from generator.errors import Problem, UsageError
-from generator.imposition import Options as SheetOptions
-from generator.layout import Paper
-from generator.packets import Component
-from generator.pieces import Piece
-from generator.recipe import COMMANDS, KitRecipes, Recipe, load_recipes
-from generator.sprue import Sprue
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: a ruleset loaded for `odds` needs no page engine
     import click
+    from pydantic import BaseModel
 
+    from generator.imposition import Options as SheetOptions
+    from generator.layout import Paper
     from generator.library import Entry, Library
+    from generator.packets import Component
+    from generator.pieces import Piece
+    from generator.recipe import KitRecipes, Recipe
+    from generator.sprue import Sprue
+
+_MOVED = {"BaseModel": "pydantic", "SheetOptions": "generator.imposition:Options",
+          "Paper": "generator.layout", "Component": "generator.packets",
+          "Piece": "generator.pieces", "COMMANDS": "generator.recipe",
+          "KitRecipes": "generator.recipe", "Recipe": "generator.recipe",
+          "load_recipes": "generator.recipe", "Sprue": "generator.sprue"}
+"""Names this module used to import at the top, still importable from it."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MOVED:
+        raise AttributeError(name)
+    import importlib
+
+    module, _, attr = _MOVED[name].partition(":")
+    return getattr(importlib.import_module(module), attr or name)
+
+
+def _sheet_options() -> SheetOptions:
+    from generator.imposition import Options
+
+    return Options()
 
 Command = Literal["kit", "tables", "markers", "rulers", "strings", "gauges", "class"]
 Progress = Callable[[str], None]
@@ -53,7 +74,7 @@ class KitOptions:
 
     tables: Path | None = None
     seed: int | None = None
-    sheets: SheetOptions = field(default_factory=lambda: SheetOptions())
+    sheets: SheetOptions = field(default_factory=_sheet_options)
     sprue: Path | None = None
     templates: Path | None = None
     values: dict[str, str] = field(default_factory=dict)
@@ -247,11 +268,15 @@ class Ruleset:
     @functools.cached_property
     def recipes(self) -> KitRecipes:
         """The ruleset's ``kit.yaml``, checked against the registered components."""
+        from generator.recipe import load_recipes
+
         names = [*self.components.names(), *SHARED.names()]
         return load_recipes(self.folder / "kit.yaml", f"{self.name}/kit.yaml", names)
 
     def recipe(self, command: Command) -> Recipe:
         """The recipe for ``command``, or a UsageError saying the ruleset has none."""
+        from generator.recipe import COMMANDS
+
         assert command in COMMANDS
         found: Recipe | None = getattr(self.recipes, "class_" if command == "class" else command)
         if found is None:

@@ -16,8 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from generator.dice import derive_seed, scenario_seed
 from generator.errors import UsageError
-from generator.layout import Paper
-from generator.packets import Component
 from generator.roster import owned_scenario, side_views
 from generator.rulesets.base import (
     Components,
@@ -29,22 +27,19 @@ from generator.rulesets.base import (
     sheet_component,
 )
 from generator.rulesets.naval_action import cardtables, resolve
-from generator.rulesets.naval_action.aids import (
-    default_torpedo_types,
-    range_strings,
-    scenario_torpedo_types,
-)
 from generator.rulesets.naval_action.cardtables import Tables, load_tables
 from generator.rulesets.naval_action.derive import ShipView, ship_view
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.schema import Scenario, ShipClass
 from generator.scales import Scale, parse_scale
-from generator.sprue import Sprue, user_or_bundled
 from generator.suggest import did_you_mean
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the page engine is imported by the components that draw
     from generator.errors import Problem
+    from generator.layout import Paper
     from generator.library import Library
+    from generator.packets import Component
+    from generator.sprue import Sprue
 
 NAME = "naval-action"
 FOLDER = Path(__file__).parent
@@ -248,6 +243,8 @@ def _scale(text: str) -> Scale:
 
 def _sprue(path: Path | None) -> Sprue:
     """The user's sheet layout, or the bundled one."""
+    from generator.sprue import user_or_bundled
+
     return user_or_bundled(path, SPRUE, "naval_action/sprues/markers.yaml")
 
 
@@ -442,6 +439,7 @@ def _rulers(ctx: Context, d: Derived, side: str | None) -> Component:
 
 @component("strings")
 def _strings(ctx: Context, d: Derived, side: str | None) -> Component:
+    from generator.rulesets.naval_action.aids import range_strings
     from generator.rulesets.naval_action.components.aids import render_string_sheet
 
     assert side is not None
@@ -452,6 +450,7 @@ def _strings(ctx: Context, d: Derived, side: str | None) -> Component:
 
 @component("tapes")
 def _tapes(ctx: Context, d: Derived, side: str | None) -> Component:
+    from generator.rulesets.naval_action.aids import range_strings
     from generator.rulesets.naval_action.components.aids import render_tapes
 
     assert side is not None
@@ -471,6 +470,7 @@ def _gauges(ctx: Context, d: Derived, arg: str | None) -> Component:
 @component("gauge-strips")
 def _gauge_strips(ctx: Context, d: Derived, side: str | None) -> Component:
     """Torpedo-spread and detection strips: a side's packet gets only its own torpedoes."""
+    from generator.rulesets.naval_action.aids import default_torpedo_types, scenario_torpedo_types
     from generator.rulesets.naval_action.components.aids import render_gauge_strips
 
     every = d.views[side] if side is not None else _every(d)
