@@ -424,7 +424,7 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
 def owner(library: Library, request: Request) -> Ruleset:
     """The ruleset that serves a request (UsageError naming what does not exist).
 
-    ``generator.pipeline.owner`` does the same; this one lives here so that a command
+    ``generator.pipeline`` re-exports it; it lives here so that a command
     that only asks (``odds``) need not import the build pipeline.
     """
     from generator.errors import UsageError

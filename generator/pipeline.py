@@ -15,16 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import __version__, fonts, kitdoc
-from generator.errors import UsageError
 from generator.layout import Paper
 from generator.library import Library
+from generator.library import owner as owner  # re-exported
+from generator.library import raters as raters  # re-exported
 from generator.library import validated_library as validated_library  # re-exported
 from generator.output import transaction, write_kit
 from generator.packets import Component, PacketSpec, assemble_drawn, packet_pages
 from generator.parallel import fork_map, workers
 from generator.pieces import Piece
 from generator.recipe import Job, Plan, plan
-from generator.rulesets import REGISTRY, default_ruleset, default_scenario
+from generator.rulesets import REGISTRY, default_scenario
 from generator.rulesets.base import (
     Command,
     Context,
@@ -33,7 +34,6 @@ from generator.rulesets.base import (
     Request,
     Ruleset,
 )
-from generator.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from generator.kitdoc import KitCanvas
@@ -209,39 +209,6 @@ def _deal(work: Plan, lanes: int) -> list[Plan]:
     return [dataclasses.replace(work, packets=[p for p in work.packets if p in mine],
                                 jobs=[j for j in work.jobs if j.key in needed])
             for mine, needed in zip(dealt, keys, strict=True) if mine]
-
-
-def owner(library: Library, request: Request) -> Ruleset:
-    """The ruleset that serves a request (UsageError naming what does not exist)."""
-    if request.class_id is not None:
-        owners = raters(library, request.class_id)
-        if request.ruleset is not None:
-            if request.ruleset not in REGISTRY:
-                raise UsageError(f"no ruleset '{request.ruleset}'"
-                                 f"{did_you_mean(request.ruleset, REGISTRY)}")
-            if request.ruleset not in owners:
-                why = library.unrated.get(request.ruleset, {}).get(request.class_id)
-                raise UsageError(f"{REGISTRY[request.ruleset].title} does not rate the class "
-                                 f"'{request.class_id}'" + (f": {why}" if why else ""))
-            return REGISTRY[request.ruleset]
-        if not owners:
-            every = {c for r in REGISTRY.values() for c in library.classes_of(r.name)}
-            raise UsageError(f"no class '{request.class_id}'"
-                             f"{did_you_mean(request.class_id, sorted(every))}")
-        return REGISTRY[owners[0]]
-    if request.scenario is None:
-        return default_ruleset()
-    entry = library.scenarios.get(request.scenario)
-    if entry is None:
-        raise UsageError(f"no scenario '{request.scenario}'"
-                         f"{did_you_mean(request.scenario, library.scenarios)}; "
-                         "`quarterdeck list scenarios` shows them")
-    return REGISTRY[entry.model.ruleset]
-
-
-def raters(library: Library, class_id: str) -> list[str]:
-    """The rulesets that rate a class, in registry order."""
-    return [name for name in REGISTRY if class_id in library.classes_of(name)]
 
 
 def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
