@@ -730,9 +730,9 @@ def check_classes(table: Table, imported: list[Imported],
             rating = derive(model)
             located += [item.doc.problem(loc, message) for loc, message in rating.problems]
             if rulesets and name in rulesets and rating.model is None and not rating.problems:
-                located.append(item.doc.problem(("id",), f"found a class {name} cannot rate "
-                                                f"({rating.unrated}), expected one it rates "
-                                                "(--ruleset)"))
+                why = f" ({rating.unrated})" if rating.unrated else ""
+                located.append(item.doc.problem(("id",), f"found a class {name} cannot rate"
+                                                f"{why}, expected one it rates (--ruleset)"))
         problems += [_located(table, p) for p in located]
     return problems
 
