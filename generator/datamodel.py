@@ -28,7 +28,7 @@ Line = Annotated[str, Field(min_length=1, max_length=LINE_CHARS)]
 class Strict(BaseModel):
     """Base for every data model: unknown keys are errors, values are not coerced."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class Nation(enum.StrEnum):

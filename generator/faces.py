@@ -146,7 +146,7 @@ Transform = Annotated[tuple[str, int], BeforeValidator(_transform)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class FaceField(_Strict):
@@ -194,7 +194,7 @@ class DerivedBack(BaseModel):
     how the back changes them (``strength: half``, ``attack: {minus: 1}``).
     """
 
-    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True, populate_by_name=True)
     __pydantic_extra__: dict[str, Transform] = Field(init=False)
 
     from_: Literal["front"] = Field(alias="from", description="Always 'front'.")

@@ -188,7 +188,7 @@ class Fit(Strict):
     radar: list[Radar] | None = Field(None, max_length=10, description="Her radar from that date.")
     note: str | None = Field(None, max_length=500, description="What changed and why.")
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 class ClassShip(Ship):

@@ -46,7 +46,7 @@ Bleed = Annotated[float, _length(0.5, 6)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class Region(_Strict):

@@ -381,7 +381,7 @@ REFERENCE = FOLDER / "tables" / "reference-classes.yaml"
 class ReferenceClasses(BaseModel):
     """``tables/reference-classes.yaml``: whom a proof kit matches a class against."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     axis_navies: list[str] = Field(max_length=20)
     allied: list[str] = Field(min_length=1, max_length=10)

@@ -45,7 +45,7 @@ Label = Annotated[str, Field(min_length=1, max_length=120)]
 
 
 class _M(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 def _faces(value: dict[int, Any], sides: int = 6) -> dict[int, Any]:
@@ -444,7 +444,7 @@ class SeaEffect(_M):
 class Seas(_M):
     """Rough and very rough seas."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
     source: Source
     rough: list[SeaEffect] = Field(max_length=10)
     very_rough: list[SeaEffect] = Field(alias="very-rough", max_length=10)
@@ -605,7 +605,7 @@ class CardTables(_M):
 class Tables(BaseModel):
     """The card tables and the derivation tables in force for a build."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, frozen=True, arbitrary_types_allowed=True)
     card: CardTables
     rules: DerivationRules
     markers: MarkerTables = Field(default_factory=bundled_markers)
@@ -710,7 +710,7 @@ def _coverage(tables: dict[str, Any], doc: SourceDoc) -> list[Problem]:
 def _bundled_card() -> CardTables:
     path = TABLES / "action-card.yaml"
     return load_model(CardTables, path, path.name, precheck=_precheck,
-                      check=lambda card, doc: _coverage(dict(card), doc))
+                      check=lambda card, doc: _coverage(dict(card), doc), cache=True)
 
 
 def load_tables(user_file: Path | None = None) -> Tables:
@@ -729,7 +729,7 @@ def load_tables(user_file: Path | None = None) -> Tables:
     """
     card, rules = _bundled_card(), derivation.bundled_rules()
     if user_file is None:
-        return Tables(card=card, rules=rules)
+        return Tables.model_construct(card=card, rules=rules, markers=bundled_markers())
     positions: dict[str, tuple[int, int]] = {}
 
     def check(given: dict[str, Any], doc: SourceDoc) -> list[Problem]:

@@ -48,7 +48,7 @@ Size = Annotated[tuple[float, float], BeforeValidator(_size)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class ShipMarker(_Strict):
@@ -161,4 +161,4 @@ def bundled_markers(path: Path = TABLES / "markers.yaml") -> MarkerTables:
 
     """
     return load_model(MarkerTables, path, path.name, precheck=faces_precheck("marker_faces"),
-                      check=lambda tables, doc: marker_problems(dict(tables), doc, {}))
+                      check=lambda tables, doc: marker_problems(dict(tables), doc, {}), cache=True)

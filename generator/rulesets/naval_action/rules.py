@@ -21,7 +21,7 @@ TABLES = Path(__file__).parent / "tables"
 
 
 class _M(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 # What the game can use: a factor is 1 to 12 (the penetration columns reach +7 above an
@@ -245,7 +245,7 @@ def bundled_rules(path: Path = TABLES / "derivation.yaml") -> DerivationRules:
 
     """
     return load_model(DerivationRules, path, path.name,
-                      check=lambda rules, doc: coverage_problems(_by_key(rules), doc))
+                      check=lambda rules, doc: coverage_problems(_by_key(rules), doc), cache=True)
 
 
 def _by_key(rules: DerivationRules) -> dict[str, Any]:

@@ -149,7 +149,7 @@ class ShipRef(Strict):
     special: Special | None = Field(None, description="Scenario conditions for this ship.")
     victory_value: float | None = Field(None, ge=0, le=100, description="What sinking this ship scores, agreed before play (a transport or merchant is usually worth far more than its fighting value); 0-100. Default: its comparative strength.")
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Side(SideBase):
