@@ -19,7 +19,6 @@ against how many were actually computed (one per distinct fit and target set).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
@@ -53,13 +52,13 @@ def one_run(ctx: Any) -> dict[str, float]:
     compute = draw = 0.0
     pages = size = 0
     for side in ctx.sides:
-        start = time.perf_counter()
+        start = time.process_time()
         computed = side_matchup_pages(d, side)
-        compute += time.perf_counter() - start
-        start = time.perf_counter()
+        compute += time.process_time() - start
+        start = time.process_time()
         comp = render_matchups(computed, d.calculator, ctx.paper, f"matchups:{side}",
                                f"{side.upper()}-Odds-", f"{d.foot} · {ctx.sides[side]} matchups")
-        draw += time.perf_counter() - start
+        draw += time.process_time() - start
         pages += comp.pages
         size += len(comp.pdf)
     stats = d.calculator.counts
@@ -83,8 +82,8 @@ def main() -> None:
             ctx = prepare(Path(tmp) / f"fleet-{n}", n)
             one_run(ctx)  # warm-up: imports, fonts, wrapped-paragraph caches
             runs = [one_run(ctx) for _ in range(args.repeat)]
-            compute = statistics.median(r["compute"] for r in runs)
-            draw = statistics.median(r["draw"] for r in runs)
+            compute = min(r["compute"] for r in runs)
+            draw = min(r["draw"] for r in runs)
             last = runs[-1]
             print(f"| {n} | {compute:.3f} | {draw:.3f} | {compute + draw:.3f} "
                   f"| {last['pages']:.0f} | {last['bytes']:,.0f} "
