@@ -73,7 +73,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ships", default="20,50,100,200",
                         help="comma-separated fleet sizes (default 20,50,100,200)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per size (the fastest is shown)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="timed runs per size (the fastest is shown)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.ships.split(",")]
     print("| ships | compute s | draw s | total s | pages | bytes | bytes/page "

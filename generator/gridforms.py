@@ -62,8 +62,9 @@ def place(canvas: Canvas, name: str, x: float, y: float,
     pieces that follow each other (a legend, a header, even and odd rows) use different
     bands, the parts of one row the same band, and every band lies below the page
     (negative y), apart from text drawn on the page itself. A piece with ``text`` taller
-    than a band is drawn on the page (one without text, e.g. rules, never needs to be). The bands are small, so coordinates keep their precision
-    (glyphs land on the same pixels as when drawn on the page).
+    than a band is drawn on the page (one without text, e.g. rules, never needs to be).
+    The bands are small, so coordinates keep their precision (glyphs land on the same
+    pixels as when drawn on the page).
     """
     x0, y0, x1, y1 = box
     if text and y1 - y0 > BAND - 2 * SLACK:
