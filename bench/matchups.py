@@ -13,17 +13,20 @@ two halves:
 
 The table shows per N the CPU seconds of each half (the fastest of ``--repeat`` runs:
 CPU time, because the wall clock on a shared machine carries other people's work), the
-pages and PDF bytes of both sides' components together (uncompressed page streams, as
-components are; packets deflate them), and the grids: how many the pages asked for (one
-per firing ship) against how many were computed (one per distinct fit and target set).
+pages and PDF bytes of both sides' components together (as rendered, page streams
+uncompressed; and with every stream deflated, as packets store them), and the grids:
+how many the pages asked for (one per firing ship) against how many were computed (one
+per distinct fit and target set).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,17 @@ def prepare(folder: Path, ships: int) -> Any:
     return RULESET.prepare(library, Request("tables", scenario=sid), "a4", KitOptions())
 
 
+STREAM = re.compile(rb"stream\r?\n(.*?)endstream", re.S)
+
+
+def deflated(pdf: bytes) -> int:
+    """The PDF's size with every stream deflated, as packets store them (zlib level 6)."""
+    size = len(pdf)
+    for match in STREAM.finditer(pdf):
+        size += len(zlib.compress(match.group(1), 6)) - len(match.group(1))
+    return size
+
+
 def one_run(ctx: Any) -> dict[str, float]:
     """Compute and draw every side's matchups once, from a fresh calculator."""
     from generator.rulesets.naval_action import side_matchup_pages
@@ -52,7 +66,7 @@ def one_run(ctx: Any) -> dict[str, float]:
     d = ctx.data
     d.__dict__.pop("calculator", None)  # a fresh calculator: no memo from the last run
     compute = draw = 0.0
-    pages = size = 0
+    pages = size = packed = 0
     for side in ctx.sides:
         start = time.process_time()
         computed = side_matchup_pages(d, side)
@@ -63,8 +77,9 @@ def one_run(ctx: Any) -> dict[str, float]:
         draw += time.process_time() - start
         pages += comp.pages
         size += len(comp.pdf)
+        packed += deflated(comp.pdf)
     stats = d.calculator.counts
-    return {"compute": compute, "draw": draw, "pages": pages, "bytes": size,
+    return {"compute": compute, "draw": draw, "pages": pages, "bytes": size, "deflated": packed,
             "requested": stats.requested.get("grid", 0), "computed": stats.computed.get("grid", 0)}
 
 
@@ -77,9 +92,9 @@ def main() -> None:
                         help="timed runs per size (the fastest is shown)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.ships.split(",")]
-    print("| ships | compute s | draw s | total s | pages | bytes | bytes/page "
-          "| grids requested | grids computed |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| ships | compute s | draw s | total s | pages | bytes | deflated bytes "
+          "| deflated/page | grids requested | grids computed |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory(prefix="qd-bench-matchups-") as tmp:
         for n in sizes:
             ctx = prepare(Path(tmp) / f"fleet-{n}", n)
@@ -89,8 +104,8 @@ def main() -> None:
             draw = min(r["draw"] for r in runs)
             last = runs[-1]
             print(f"| {n} | {compute:.3f} | {draw:.3f} | {compute + draw:.3f} "
-                  f"| {last['pages']:.0f} | {last['bytes']:,.0f} "
-                  f"| {last['bytes'] / max(last['pages'], 1):,.0f} "
+                  f"| {last['pages']:.0f} | {last['bytes']:,.0f} | {last['deflated']:,.0f} "
+                  f"| {last['deflated'] / max(last['pages'], 1):,.0f} "
                   f"| {last['requested']:.0f} | {last['computed']:.0f} |", flush=True)
 
 

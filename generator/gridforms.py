@@ -100,6 +100,10 @@ def _xs(grid: Grid) -> list[float]:
 RowKey = tuple[str, int, tuple[str, ...], bool, float]
 """What makes two pieces of body rows draw alike: style, first column, cells, group row,
 row height (a row's labels may wrap, making its figures' tints taller)."""
+Shape = tuple[tuple[float, bool], ...]
+"""The rows a grid's rules are drawn for: each row's height and whether it is a group row."""
+Placed = tuple[RowKey, bool]
+"""A row part and whether its row is an odd one (shaded, and in the odd rows' band)."""
 
 
 class FormGrid:
@@ -113,15 +117,18 @@ class FormGrid:
             vary more than its figures, so the figures are shared more widely).
         keys: Each body row's ``RowKey`` per part.
         heights: Each body row's height in points.
-        repeated: Row keys worth a form (``repeated_rows``); None: every row.
+        repeated: Row parts worth a form (``repeated_rows``); None: every row.
+        rules: Rule skeletons worth a form (``repeated_rules``); None: every one.
 
     """
 
-    def __init__(self, grid: Grid, repeated: frozenset[RowKey] | None = None,
-                 split: Sequence[int] = ()) -> None:
+    def __init__(self, grid: Grid, repeated: frozenset[Placed] | None = None,
+                 split: Sequence[int] = (),
+                 rules: frozenset[Shape] | None = None) -> None:
         """``split``: columns where a new part of each row begins (none: one part)."""
         self.grid = grid
         self.repeated = repeated
+        self.rules = rules
         edges = [0, *split, len(grid.widths)]
         self.parts = list(itertools.pairwise(edges))
         tints = sorted((text, repr(colour)) for text, colour in grid.tints.items())
@@ -151,23 +158,30 @@ class FormGrid:
                 # Shading under the whole row, on the page (as Grid.draw paints it).
                 canvas.setFillColor(ZEBRA)
                 canvas.rect(x, y - h, width, h, stroke=0, fill=1)
-            band = ROW_BANDS[(i - start) % 2]
+            odd = (i - start) % 2 == 1
+            band = ROW_BANDS[odd]
             # A row's parts are all forms or all on the page: pdfium reads a line that
             # runs from the page into a form as two lines.
             keys = self.keys[i]
-            use = self.repeated is None or any(k in self.repeated for k in keys)
+            use = self.repeated is None or any((k, odd) in self.repeated for k in keys)
             for key in keys:
                 place(canvas, form_name("row", key, band), x, y,
                       (-SLACK, -h - SLACK, width + SLACK, SLACK),
                       self._part_drawer(canvas, i, h, key[1]), as_form=use, band=band)
             y -= h
-        shape = tuple((self.heights[i], i in g.group_rows) for i in range(start, end))
+        shape = self.shape(start, end)
         place(canvas, form_name("rules", self.style, shape), x, top,
               (-SLACK, y - top - SLACK, width + SLACK, SLACK),
-              lambda: self._rules(canvas, start, end), text=False)
+              lambda: self._rules(canvas, start, end), text=False,
+              as_form=self.rules is None or shape in self.rules)
         canvas.setStrokeColor(colors.black)
         canvas.setFillColor(colors.black)
         return top - y
+
+    def shape(self, start: int = 0, end: int | None = None) -> Shape:
+        """What the rules of body rows ``start:end`` depend on besides the style."""
+        end = len(self.grid.rows) if end is None else end
+        return tuple((self.heights[i], i in self.grid.group_rows) for i in range(start, end))
 
     def _header(self, canvas: Canvas) -> None:
         """Header background and its white bold labels, centred over spans."""
@@ -286,7 +300,18 @@ class FormParagraph:
               lambda: self.block.draw(canvas, 0, 0), band=PARA_BAND)
 
 
-def repeated_rows(grids: Iterable[FormGrid]) -> frozenset[RowKey]:
-    """Row keys that occur more than once among ``grids`` (worth a form each)."""
-    counts: Counter[RowKey] = Counter(k for g in grids for keys in g.keys for k in keys)
-    return frozenset(k for k, n in counts.items() if n > 1)
+def repeated_rows(grids: Iterable[FormGrid], uses: int = 2) -> frozenset[Placed]:
+    """Row parts that recur at least ``uses`` times among ``grids`` (worth a form each).
+
+    A part is counted with its row's parity from the top of its grid (its band when
+    the grid is not split across pages), since each band is a form of its own.
+    """
+    counts: Counter[Placed] = Counter(
+        (k, i % 2 == 1) for g in grids for i, keys in enumerate(g.keys) for k in keys)
+    return frozenset(k for k, n in counts.items() if n >= uses)
+
+
+def repeated_rules(grids: Iterable[FormGrid], uses: int = 2) -> frozenset[Shape]:
+    """Rule skeletons (whole grids, as when not split) drawn at least ``uses`` times."""
+    counts: Counter[Shape] = Counter(g.shape() for g in grids)
+    return frozenset(k for k, n in counts.items() if n >= uses)

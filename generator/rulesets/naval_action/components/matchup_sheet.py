@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 from generator.canvasdoc import CanvasDoc
 from generator.dice import percent
 from generator.grid import Grid, aligned
-from generator.gridforms import FormGrid, FormGridBlock, FormParagraph, repeated_rows
+from generator.gridforms import FormGrid, FormGridBlock, FormParagraph, repeated_rules
 from generator.layout import Paper
 from generator.packets import Component
 from generator.pages import ParagraphBlock, Spacer
@@ -89,17 +89,18 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
     doc = CanvasDoc(paper, "Matchups", footer)
     situational = "; ".join(f"{m.number} {escape(m.label)}" for m in calc.situational())
     armed = share_pages([p for p in pages if p.guns or p.torpedoes])
-    # A row's figures (from column 4 on) depend only on the firer's accuracy and the
-    # differential, so they recur far more often than its labels: a form each.
-    grids = [(FormGrid(gun_grid(p), split=[4]) if p.guns else None,
-              FormGrid(torpedo_grid(p), split=[4]) if p.torpedoes else None) for p in armed]
-    # Repeated pieces are drawn once as forms (generator.gridforms): the header and
-    # rules of every grid, the legends, and each row that recurs on the side's pages.
-    repeated = repeated_rows(g for pair in grids for g in pair if g is not None)
+    grids = [(FormGrid(gun_grid(p)) if p.guns else None,
+              FormGrid(torpedo_grid(p)) if p.torpedoes else None) for p in armed]
+    # Pieces that recur are drawn once as forms (generator.gridforms): the grid
+    # headers, the legends, and the rule skeletons drawn more than once. Body rows stay
+    # on the page: measured in deflated packets, a form per recurring row (or per row
+    # part) costs more in object and placement overhead than it saves.
+    shapes = repeated_rules(g for pair in grids for g in pair if g is not None)
     for pair in grids:
         for g in pair:
             if g is not None:
-                g.repeated = repeated
+                g.repeated = frozenset()
+                g.rules = shapes
     small = doc.styles["small"]
     for page, (guns, torpedoes) in zip(armed, grids, strict=True):
         doc.new_page()
