@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the page engine is imported by the components that draw
     from generator.layout import Paper
     from generator.library import Library
     from generator.packets import Component
+    from generator.rulesets.naval_action.matchups import ShipMatchups
     from generator.sprue import Sprue
 
 NAME = "naval-action"
@@ -361,16 +362,23 @@ def _dice(ctx: Context, d: Derived, side: str | None) -> Component:
                              key=f"dice:{side}" if side else "dice")
 
 
+def side_matchup_pages(d: Derived, side: str) -> list[ShipMatchups]:
+    """A side's matchups (one per ship, grids shared through the calculator's memo)."""
+    from generator.rulesets.naval_action.matchups import side_matchups
+
+    assert d.scenario is not None
+    enemies = [v for s, views in d.views.items() if s != side for v in views]
+    return side_matchups(d.calculator, d.views[side], enemies, d.scenario.sea_state,
+                         d.scenario.date.year, known=d.scenario.enemy_known)
+
+
 @component("matchups")
 def _matchups(ctx: Context, d: Derived, side: str | None) -> Component:
     from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
-    from generator.rulesets.naval_action.matchups import ship_matchups
 
     assert d.scenario is not None and side is not None
     calc = d.calculator
-    enemies = [v for s, views in d.views.items() if s != side for v in views]
-    pages = [ship_matchups(calc, v, enemies, d.scenario.sea_state, d.scenario.date.year,
-                           known=d.scenario.enemy_known) for v in d.views[side]]
+    pages = side_matchup_pages(d, side)
     return render_matchups(pages, calc, ctx.paper, f"matchups:{side}",
                            f"{side.upper()}-Odds-", f"{d.foot} · {ctx.sides[side]} matchups")
 

@@ -151,9 +151,44 @@ def torpedo_matchups(calc: Calculator, firer: ShipView, target: TargetGroup,
 
 
 def ship_matchups(calc: Calculator, firer: ShipView, enemies: list[ShipView], sea_state: str,
-                  year: int, known: bool = True) -> ShipMatchups:
-    """Every weapon of ``firer`` against every enemy target group (named when ``known``)."""
+                  year: int, known: bool = True,
+                  groups: list[TargetGroup] | None = None) -> ShipMatchups:
+    """Every weapon of ``firer`` against every enemy target group (named when ``known``).
+
+    The grid is computed once per firing fit and target set for the calculator's life
+    (``Calculator.remember``): sisters with one fit, and the same ship in a side's
+    packet and the tables, reuse it. ``groups`` (``target_groups(enemies, known)``)
+    lets a caller group a side's enemies once for all its ships.
+    """
+    groups = target_groups(enemies, known) if groups is None else groups
+    key = (fit_key(firer), tuple(groups), sea_state, year)
+    grid = calc.remember("grid", key, lambda: _compute(calc, firer, groups, sea_state, year))
+    return grid if grid.firer is firer else replace(grid, firer=firer)
+
+
+def side_matchups(calc: Calculator, firers: list[ShipView], enemies: list[ShipView],
+                  sea_state: str, year: int, known: bool = True) -> list[ShipMatchups]:
+    """Every firing ship's matchups against one set of enemies, grouped once."""
     groups = target_groups(enemies, known)
+    return [ship_matchups(calc, v, enemies, sea_state, year, known, groups) for v in firers]
+
+
+def fit_key(firer: ShipView) -> tuple[object, ...]:
+    """Everything of the firing ship that its matchup grid depends on (not its name).
+
+    Sisters armed alike have equal keys; a disabled battery or a different torpedo
+    mount (even its reloads, which the page's sharing compares) makes another.
+    """
+    cls = firer.cls
+    return (cls.id, cls.name, cls.nation.value, cls.type.value,
+            tuple((b.position, b.guns, *_battery_odds_key(b))
+                  for b in firer.batteries if not b.disabled),
+            tuple(repr(t) for t in firer.torpedoes))
+
+
+def _compute(calc: Calculator, firer: ShipView, groups: list[TargetGroup], sea_state: str,
+             year: int) -> ShipMatchups:
+    """The grid itself: what ``ship_matchups`` remembers."""
     # Batteries of one bore and caliber factor (different arcs) give identical rows: one
     # row names every position.
     alike: dict[tuple[object, ...], list[BatteryView]] = {}
@@ -195,8 +230,14 @@ def share_pages(pages: list[ShipMatchups]) -> list[ShipMatchups]:
     Pages are kept in roster order of their first ship.
     """
     shared: dict[tuple[object, ...], list[ShipMatchups]] = {}
+    # Pages of one remembered grid share its row lists, and so their key: build each
+    # key once (the pages are alive throughout, so the ids stay theirs).
+    keys: dict[tuple[int, int], tuple[object, ...]] = {}
     for page in pages:
-        shared.setdefault(_page_key(page), []).append(page)
+        ids = (id(page.guns), id(page.torpedoes))
+        if ids not in keys:
+            keys[ids] = _page_key(page)
+        shared.setdefault(keys[ids], []).append(page)
     return [replace(group[0], sisters=tuple(p.firer.name for p in group))
             for group in shared.values()]
 

@@ -7,8 +7,9 @@ scenario's hundreds of matchups cost only the few distinct situations they conta
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, TypeVar
 
@@ -48,6 +49,14 @@ class Damage:
         return self.steps.get(steps, Fraction(0))
 
 
+@dataclass
+class Counts:
+    """How often each kind of memoised result was asked for, and how often computed."""
+
+    requested: Counter[str] = field(default_factory=Counter)
+    computed: Counter[str] = field(default_factory=Counter)
+
+
 class Calculator:
     """Odds for one set of tables (bundled, or a user's ``--tables``)."""
 
@@ -55,6 +64,22 @@ class Calculator:
         self.tables = tables
         self.card: CardTables = tables.card
         self._memo: dict[tuple[object, ...], object] = {}
+        self.counts = Counts()
+        """Requests and computations of what callers memoise through ``remember``."""
+
+    def remember(self, kind: str, key: Hashable, make: Callable[[], V]) -> V:
+        """``make()`` once per ``(kind, key)`` for this calculator's life, counted.
+
+        Results built from this calculator's odds (a ship's matchup grid) live as long
+        as the odds they were built from, and are shared by every component that uses
+        this calculator (one recipe group renders with one calculator).
+        """
+        self.counts.requested[kind] += 1
+        memo_key = ("remember", kind, key)
+        if memo_key not in self._memo:
+            self.counts.computed[kind] += 1
+            self._memo[memo_key] = make()
+        return self._memo[memo_key]  # type: ignore[return-value]
 
     def _cached(self, key: tuple[object, ...], make: Callable[[], V]) -> V:
         if key not in self._memo:

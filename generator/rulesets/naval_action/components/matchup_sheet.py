@@ -11,8 +11,10 @@ from xml.sax.saxutils import escape
 from generator.canvasdoc import CanvasDoc
 from generator.dice import percent
 from generator.grid import Grid, aligned
+from generator.gridforms import FormGrid, FormGridBlock, FormParagraph, repeated_rules
 from generator.layout import Paper
 from generator.packets import Component
+from generator.pages import ParagraphBlock, Spacer
 from generator.rulesets.naval_action.cardtables import BANDS
 from generator.rulesets.naval_action.matchups import ShipMatchups, expected_text, share_pages
 from generator.rulesets.naval_action.odds import Calculator
@@ -87,7 +89,20 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
     doc = CanvasDoc(paper, "Matchups", footer)
     situational = "; ".join(f"{m.number} {escape(m.label)}" for m in calc.situational())
     armed = share_pages([p for p in pages if p.guns or p.torpedoes])
-    for page in armed:
+    grids = [(FormGrid(gun_grid(p)) if p.guns else None,
+              FormGrid(torpedo_grid(p)) if p.torpedoes else None) for p in armed]
+    # Pieces that recur are drawn once as forms (generator.gridforms): the grid
+    # headers, the legends, and the rule skeletons drawn more than once. Body rows stay
+    # on the page: measured in deflated packets, a form per recurring row (or per row
+    # part) costs more in object and placement overhead than it saves.
+    shapes = repeated_rules(g for pair in grids for g in pair if g is not None)
+    for pair in grids:
+        for g in pair:
+            if g is not None:
+                g.repeated = frozenset()
+                g.rules = shapes
+    small = doc.styles["small"]
+    for page, (guns, torpedoes) in zip(armed, grids, strict=True):
         doc.new_page()
         firer = page.firer
         for name in page.names:
@@ -96,7 +111,7 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
         doc.paragraph(f"{names} <font size=9>({escape(firer.cls.name)} class "
                       f"{firer.cls.type.value}) against every enemy, resolved</font>", "h2")
         fixed = escape("; ".join(page.applied))
-        doc.paragraph(
+        doc.add(FormParagraph(ParagraphBlock(
             "<b>Acc</b> is the accuracy result before situational modifiers"
             + (f" (already in: {fixed})" if fixed else "")
             + f". At the table, also apply: {situational}. Roll the white die at or under "
@@ -104,19 +119,21 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
             "the row: range shifts, the (D) rule and duds are already resolved. "
             "<b>≥1</b> is the chance one turn's fire does any damage; <b>E</b> the expected "
             "damage steps (D 1, HD 2, sunk 3) on an undamaged target; <b>AF</b> the "
-            "target's armor, <b>Δ</b> caliber minus armor.")
+            "target's armor, <b>Δ</b> caliber minus armor.", small)))
+        doc.add(Spacer(small.spaceAfter))
         doc.space(1.5)
-        if page.guns:
-            doc.grid(gun_grid(page))
-        if page.torpedoes:
+        if guns is not None:
+            doc.add(FormGridBlock(guns, keep_rows=3))
+        if torpedoes is not None:
             doc.space(3)
-            doc.paragraph(
+            doc.add(FormParagraph(ParagraphBlock(
                 "<b>Torpedoes</b>: one spread per mount. <b>Beam</b>: the whole spread; "
                 "<b>bow/stern</b>: the track runs within 30° of the target's bow or stern, "
                 "so the torpedoes are halved. A first roll of 6 also sends one torpedo back "
-                f"at you ({percent(calc.wild_chance())}).")
+                f"at you ({percent(calc.wild_chance())}).", small)))
+            doc.add(Spacer(small.spaceAfter))
             doc.space(1)
-            doc.grid(torpedo_grid(page))
+            doc.add(FormGridBlock(torpedoes, keep_rows=3))
     if not armed:
         doc.paragraph("No ship on this side carries weapons.", "body")
     pdf, count = doc.finish()
