@@ -107,6 +107,10 @@ class KitCanvas(SafeCanvas):
         """Characters of the page being drawn, by font."""
         self.page_chars: dict[str, dict[str, str]] = {}
         """Characters each finished page uses, by page name and font."""
+        self.form_chars: dict[str, dict[str, set[str]]] = {}
+        """Characters each form XObject draws, by form name and font: a page that places
+        a form (a grid header drawn once, a logo) prints them too."""
+        self._forms: list[tuple[str, dict[str, set[str]]]] = []
         _RECORDING[id(self._doc)] = self
         self._number_every_character()
 
@@ -124,7 +128,7 @@ class KitCanvas(SafeCanvas):
             text.textOut(fonts.every_character(name))
         self.drawText(text)
         self.endForm()
-        self.chars = {}
+        self.form_chars.pop("qd-character-codes")  # never placed
 
     def begin(self, pagesize: tuple[float, float]) -> KitCanvas:
         """Start a component on a fresh page of the given size."""
@@ -149,6 +153,25 @@ class KitCanvas(SafeCanvas):
                                  for font, chars in self.chars.items()}
         self.chars = {}
         self.sizes.append((float(page.pagewidth), float(page.pageheight)))
+
+    def beginForm(self, name: str, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        """Start a form XObject; the characters it draws are the form's, not the page's."""
+        self._forms.append((name, self.chars))
+        self.chars = {}
+        super().beginForm(name, *args, **kwargs)
+
+    def endForm(self, **kwargs: Any) -> None:  # noqa: N802 (ReportLab's name)
+        """End the form and keep the characters it drew for every page that places it."""
+        super().endForm(**kwargs)
+        name, outer = self._forms.pop()
+        self.form_chars[name] = self.chars
+        self.chars = outer
+
+    def doForm(self, name: str) -> None:  # noqa: N802 (ReportLab's name)
+        """Place a form: the page (or the form being drawn) now uses the form's characters."""
+        super().doForm(name)
+        for font, chars in self.form_chars.get(name, {}).items():
+            self.chars.setdefault(font, set()).update(chars)
 
     def close(self) -> None:
         """Forget the build's font subsets (fonts keep a state per document)."""

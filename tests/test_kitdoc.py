@@ -59,6 +59,24 @@ def test_every_packet_embeds_each_font_subset_once(drawn: tuple[pipeline.Kit, in
         assert len(names) <= 2 * len(faces), (name, names)
 
 
+def _no_missing_glyphs(name: str, pdf: bytes) -> None:
+    """pdfium reads a code whose glyph was left out of the subset as U+FFFE."""
+    doc = pdfium.PdfDocument(pdf)
+    for i in range(len(doc)):
+        text = doc[i].get_textpage().get_text_range()
+        assert "\ufffe" not in text and "\ufffd" not in text, (name, i, text[:200])
+
+
+def test_every_character_printed_has_its_glyph(drawn: tuple[pipeline.Kit, int]) -> None:
+    # A form (a grid header, a legend) is drawn once and placed on pages of several
+    # packets: each packet must carry the glyphs of the forms it places.
+    kit, _ = drawn
+    for name, pdf in kit.files.items():
+        _no_missing_glyphs(name, pdf)
+    alone = pipeline.compose(Request("kit", scenario=SCENARIO), only={"japanese.pdf"})
+    _no_missing_glyphs("japanese.pdf alone", alone.files["japanese.pdf"])
+
+
 def test_no_page_is_drawn_twice(drawn: tuple[pipeline.Kit, int]) -> None:
     kit, pages = drawn
     distinct = sum(c.pages for c in kit.components.values())
