@@ -73,6 +73,32 @@ def pages(source: Path, *, geometry: bool = False) -> list[Page]:
 _PAGES: dict[tuple[tuple[str, int, int], bool], list[Page]] = {}
 
 
+def page(source: Path, index: int, *, geometry: bool = False) -> Page:
+    """One page's characters (``geometry``: and paths), read once; for a few pages of many."""
+    key = _key(source)
+    whole = _PAGES.get((key, True)) or _PAGES.get((key, geometry))
+    if whole is not None:
+        return whole[index]
+    found = _PAGE.get((key, index, True)) or _PAGE.get((key, index, geometry))
+    if found is None:
+        [found] = open_pages(source, geometry=geometry, only=[index])
+        _PAGE[key, index, geometry] = found
+    return found
+
+
+_PAGE: dict[tuple[tuple[str, int, int], int, bool], Page] = {}
+
+
+def layout_texts(source: Path, where: str = "") -> list[str]:
+    """The text of the pages whose text holds ``where``, laid out as pdfplumber does.
+
+    Lines by position, words left to right: for rows of a table, whatever order the
+    cells were drawn in. Only those pages' characters are read.
+    """
+    return [page(source, i).layout_text() for i, text in enumerate(texts(source))
+            if where in text]
+
+
 def kit_texts(scenario: str, name: str, *, command: str = "kit",
               paper: str = "a4") -> list[str]:
     """Each page's text of one file of a composed kit."""

@@ -88,13 +88,14 @@ class Page:
         return Page(self.width, self.height, inside, "")
 
 
-def open_pages(source: Path | bytes, *, geometry: bool = False) -> list[Page]:
-    """Every page of a PDF file or PDF bytes, read once (with its paths: ``geometry``)."""
+def open_pages(source: Path | bytes, *, geometry: bool = False,
+               only: list[int] | None = None) -> list[Page]:
+    """Every page (or the ``only`` ones) of a PDF file or PDF bytes, with ``geometry`` paths."""
     data = source.read_bytes() if isinstance(source, Path) else source
     pdf = pdfium.PdfDocument(data)
     try:
         pages = []
-        for i in range(len(pdf)):
+        for i in range(len(pdf)) if only is None else only:
             page = pdf[i]
             one = _page(page)
             if geometry:
