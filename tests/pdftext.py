@@ -37,7 +37,10 @@ class Page:
     """Straight two-point paths (pdfplumber's ``lines``; ``geometry=True``)."""
     curves: list[dict[str, Any]] = field(default_factory=list)
     """Every other path (pdfplumber's ``curves``; ``geometry=True``)."""
-    _layout: dict[bool, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
+    images: list[dict[str, Any]] = field(default_factory=list)
+    """Image objects' boxes (pdfplumber's ``images``; ``geometry=True``)."""
+    _layout: dict[tuple[bool, float], list[dict[str, Any]]] = field(default_factory=dict,
+                                                                    repr=False)
 
     @property
     def chars(self) -> list[dict[str, Any]]:
@@ -54,23 +57,24 @@ class Page:
             self._words = words_of(self.stream)
         return self._words
 
-    def layout_words(self, *, by_size: bool = False) -> list[dict[str, Any]]:
+    def layout_words(self, *, by_size: bool = False,
+                     x_tolerance: float = X_TOLERANCE) -> list[dict[str, Any]]:
         """Words as pdfplumber's ``extract_words`` finds them: by position, not content order.
 
         Characters are clustered into lines by ``top`` (within ``Y_TOLERANCE``), each line
         read left to right, and a word ends at a space or a gap wider than ``X_TOLERANCE``
         (and with ``by_size`` where the size changes, as ``extra_attrs=["size"]`` does).
         """
-        if by_size in self._layout:
-            return self._layout[by_size]
-        words: list[dict[str, Any]] = self._layout.setdefault(by_size, [])
+        if (by_size, x_tolerance) in self._layout:
+            return self._layout[by_size, x_tolerance]
+        words: list[dict[str, Any]] = self._layout.setdefault((by_size, x_tolerance), [])
         for line in _cluster(self.chars, "top", Y_TOLERANCE):
             current: list[dict[str, Any]] = []
             for char in sorted(line, key=lambda c: c["x0"]):
                 if char["text"].isspace():
                     _close(current, words)
                     continue
-                if current and (char["x0"] - current[-1]["x1"] > X_TOLERANCE
+                if current and (char["x0"] - current[-1]["x1"] > x_tolerance
                                 or by_size and char["size"] != current[-1]["size"]):
                     _close(current, words)
                 current.append(char)
@@ -173,6 +177,15 @@ def _paths(page: pdfium.PdfPage, out: Page) -> None:
 
     def visit(obj: Any, outer: Matrix) -> None:
         kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
+            a, b, c, d, e, f = _times((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e,
+                                       matrix.f), outer)
+            # An image fills the unit square of its matrix.
+            xs = [e, e + a, e + c, e + a + c]
+            ys = [f, f + b, f + d, f + b + d]
+            out.images.append(_box(xs, ys, height))
+            return
         if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM):
             return
         pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
@@ -194,20 +207,46 @@ def _paths(page: pdfium.PdfPage, out: Page) -> None:
                 subpaths.append([point])
             else:
                 subpaths[-1].append(point)
+        style = _style(obj)
         for sub in subpaths:
-            _classify(sub, height, out)
+            _classify(sub, height, out, style)
 
     identity: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     for i in range(pdfium_c.FPDFPage_CountObjects(page)):
         visit(pdfium_c.FPDFPage_GetObject(page, i), identity)
 
 
-def _classify(sub: list[tuple[int, float, float]], height: float, out: Page) -> None:
-    xs = [p[1] for p in sub]
-    ys = [p[2] for p in sub]
+def _box(xs: list[float], ys: list[float], height: float) -> dict[str, Any]:
     box = {"x0": min(xs), "x1": max(xs), "top": height - max(ys), "bottom": height - min(ys)}
     box["width"] = box["x1"] - box["x0"]
     box["height"] = box["bottom"] - box["top"]
+    return box
+
+
+def _style(obj: Any) -> dict[str, Any]:
+    """Fill and stroke flags and colours, in pdfplumber's keys.
+
+    pdfium gives colours as 8-bit RGB(A): values come back within 1/255 of the PDF's, and a
+    grey (r = g = b) is reported as one component ``(v,)`` as pdfplumber does for DeviceGray.
+    """
+    fillmode, stroke = ctypes.c_int(), ctypes.c_int()
+    pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fillmode), ctypes.byref(stroke))
+    out: dict[str, Any] = {"fill": bool(fillmode.value), "stroke": bool(stroke.value)}
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    for key, get in (("stroking_color", pdfium_c.FPDFPageObj_GetStrokeColor),
+                     ("non_stroking_color", pdfium_c.FPDFPageObj_GetFillColor)):
+        if get(obj, ctypes.byref(r), ctypes.byref(g), ctypes.byref(b), ctypes.byref(a)):
+            rgb = (r.value / 255, g.value / 255, b.value / 255)
+            out[key] = rgb[:1] if rgb[0] == rgb[1] == rgb[2] else rgb
+        else:
+            out[key] = None
+    return out
+
+
+def _classify(sub: list[tuple[int, float, float]], height: float, out: Page,
+              style: dict[str, Any]) -> None:
+    box = _box([p[1] for p in sub], [p[2] for p in sub], height)
+    box.update(style)
     closed = sub[-1][0] < 0
     curved = any(p[0] in (pdfium_c.FPDF_SEGMENT_BEZIERTO, -1 - pdfium_c.FPDF_SEGMENT_BEZIERTO)
                  for p in sub)
