@@ -196,10 +196,16 @@ def _paths(page: pdfium.PdfPage, out: Page) -> None:
             return
         a, b, c, d, e, f = own
         subpaths: list[list[tuple[int, float, float]]] = []
+        bezier = 0
         for i in range(pdfium_c.FPDFPath_CountSegments(obj)):
             seg = pdfium_c.FPDFPath_GetPathSegment(obj, i)
-            pdfium_c.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y))
             kind = pdfium_c.FPDFPathSegment_GetType(seg)
+            # A curve comes as three points (two controls, then its end): pdfminer keeps
+            # only the end, so boxes and ``pts`` are those of the points on the path.
+            bezier = bezier + 1 if kind == pdfium_c.FPDF_SEGMENT_BEZIERTO else 0
+            if bezier % 3 in (1, 2):
+                continue
+            pdfium_c.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y))
             if pdfium_c.FPDFPathSegment_GetClose(seg):
                 kind = -1 - kind  # closed here: the subpath ends with pdfminer's ``h``
             point = (kind, a * x.value + c * y.value + e, b * x.value + d * y.value + f)
@@ -231,7 +237,10 @@ def _style(obj: Any) -> dict[str, Any]:
     """
     fillmode, stroke = ctypes.c_int(), ctypes.c_int()
     pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fillmode), ctypes.byref(stroke))
-    out: dict[str, Any] = {"fill": bool(fillmode.value), "stroke": bool(stroke.value)}
+    width = ctypes.c_float()
+    pdfium_c.FPDFPageObj_GetStrokeWidth(obj, ctypes.byref(width))
+    out: dict[str, Any] = {"fill": bool(fillmode.value), "stroke": bool(stroke.value),
+                           "linewidth": width.value}
     r, g, b, a = (ctypes.c_uint() for _ in range(4))
     for key, get in (("stroking_color", pdfium_c.FPDFPageObj_GetStrokeColor),
                      ("non_stroking_color", pdfium_c.FPDFPageObj_GetFillColor)):
@@ -247,6 +256,7 @@ def _classify(sub: list[tuple[int, float, float]], height: float, out: Page,
               style: dict[str, Any]) -> None:
     box = _box([p[1] for p in sub], [p[2] for p in sub], height)
     box.update(style)
+    box["pts"] = [(p[1], height - p[2]) for p in sub]
     closed = sub[-1][0] < 0
     curved = any(p[0] in (pdfium_c.FPDF_SEGMENT_BEZIERTO, -1 - pdfium_c.FPDF_SEGMENT_BEZIERTO)
                  for p in sub)
