@@ -282,45 +282,75 @@ def _same(a: float, b: float) -> bool:
 def _page(page: pdfium.PdfPage) -> Page:
     width, height = page.get_size()
     textpage = page.get_textpage()
+    # Hot loop (a packet has ~100,000 characters): functions and out-parameters bound once,
+    # and what every character of one text object shares (matrix, size, descent) read once.
+    get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
+    get_origin, get_object = pdfium_c.FPDFText_GetCharOrigin, pdfium_c.FPDFText_GetTextObject
+    is_generated = pdfium_c.FPDFText_IsGenerated
+    box = pdfium_c.FS_RECTF()
+    x, y = ctypes.c_double(), ctypes.c_double()
+    box_ref, x_ref, y_ref = ctypes.byref(box), ctypes.byref(x), ctypes.byref(y)
+    shared: dict[int | None, tuple[bool, float, float, float]] = {}
     try:
         count = textpage.count_chars()
         text = textpage.get_text_range().replace("\r\n", "\n").replace("\r", "\n")
         chars = []
-        box = pdfium_c.FS_RECTF()
-        matrix = pdfium_c.FS_MATRIX()
-        x, y = ctypes.c_double(), ctypes.c_double()
-        descent = ctypes.c_float()
         for i in range(count):
-            code = pdfium_c.FPDFText_GetUnicode(textpage, i)
+            code = get_unicode(textpage, i)
             if code in (0xFFFE, 0xFFFF, 0):
                 continue
             ch = chr(code)
             if ch in "\r\n":
                 continue
-            generated = bool(pdfium_c.FPDFText_IsGenerated(textpage, i))
+            generated = ch.isspace() and bool(is_generated(textpage, i))
             # The loose box spans the advance width and the font's ascent and descent.
-            pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(box))
-            fontsize = pdfium_c.FPDFText_GetFontSize(textpage, i)
-            top, bottom, size = height - box.top, height - box.bottom, fontsize
-            pdfium_c.FPDFText_GetMatrix(textpage, i, ctypes.byref(matrix))
-            if not generated and abs(matrix.b) < 1e-9 and abs(matrix.c) < 1e-9 \
-                    and matrix.a > 0 and matrix.d > 0:
+            get_box(textpage, i, box_ref)
+            if generated:
+                chars.append({"text": ch, "x0": box.left, "x1": box.right,
+                              "top": height - box.top, "bottom": height - box.bottom,
+                              "size": pdfium_c.FPDFText_GetFontSize(textpage, i),
+                              "generated": True})
+                continue
+            obj = get_object(textpage, i)
+            key = ctypes.cast(obj, ctypes.c_void_p).value
+            if key not in shared:
+                shared[key] = _object_style(textpage, i, obj)
+            upright, size, descent, scale = shared[key]
+            if upright:
                 # Upright text: pdfminer's box, from the baseline's descent up one font
-                # size (the descriptor's /Descent), so tops match pdfplumber's exactly.
-                pdfium_c.FPDFText_GetCharOrigin(textpage, i, ctypes.byref(x), ctypes.byref(y))
-                font = pdfium_c.FPDFTextObj_GetFont(pdfium_c.FPDFText_GetTextObject(textpage, i))
-                pdfium_c.FPDFFont_GetDescent(font, ctypes.c_float(fontsize),
-                                             ctypes.byref(descent))
-                size = fontsize * matrix.d
-                bottom = height - (y.value + descent.value * matrix.d)
-                top = bottom - size
-                box.left = x.value  # pdfminer's box starts at the origin, not the ink
-            chars.append({"text": ch, "x0": box.left, "x1": box.right,
-                          "top": top, "bottom": bottom, "size": size,
-                          "generated": generated})
+                # size (the descriptor's /Descent), so tops match pdfplumber's exactly;
+                # it starts at the origin, not at the ink.
+                get_origin(textpage, i, x_ref, y_ref)
+                bottom = height - (y.value + descent * scale)
+                chars.append({"text": ch, "x0": x.value, "x1": box.right,
+                              "top": bottom - size, "bottom": bottom, "size": size,
+                              "generated": False})
+            else:
+                chars.append({"text": ch, "x0": box.left, "x1": box.right,
+                              "top": height - box.top, "bottom": height - box.bottom,
+                              "size": size, "generated": False})
     finally:
         textpage.close()
     return Page(width, height, chars, text)
+
+
+def _object_style(textpage: Any, index: int, obj: Any) -> tuple[bool, float, float, float]:
+    """(upright, size on the page, font descent at its size, vertical scale) of a char's object.
+
+    Every character of one text object shares its matrix and font, so this is read once
+    per object.
+    """
+    matrix = pdfium_c.FS_MATRIX()
+    pdfium_c.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix))
+    fontsize = pdfium_c.FPDFText_GetFontSize(textpage, index)
+    upright = (abs(matrix.b) < 1e-9 and abs(matrix.c) < 1e-9 and matrix.a > 0
+               and matrix.d > 0 and bool(obj))
+    if not upright:
+        return False, fontsize, 0.0, 1.0
+    descent = ctypes.c_float()
+    pdfium_c.FPDFFont_GetDescent(pdfium_c.FPDFTextObj_GetFont(obj), ctypes.c_float(fontsize),
+                                 ctypes.byref(descent))
+    return True, fontsize * matrix.d, descent.value, matrix.d
 
 
 def words_of(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
