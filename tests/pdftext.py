@@ -261,6 +261,7 @@ def _classify(sub: list[tuple[int, float, float]], height: float, out: Page,
     curved = any(p[0] in (pdfium_c.FPDF_SEGMENT_BEZIERTO, -1 - pdfium_c.FPDF_SEGMENT_BEZIERTO)
                  for p in sub)
     if not curved and len(sub) == 2:
+        box["object_type"] = "line"
         out.lines.append(box)
         return
     if not curved and (len(sub) == 4 and closed or len(sub) == 5):
@@ -269,8 +270,10 @@ def _classify(sub: list[tuple[int, float, float]], height: float, out: Page,
         if loop and ((_same(x0, x1) and _same(y1, y2) and _same(x2, x3) and _same(y3, y0))
                      or (_same(y0, y1) and _same(x1, x2) and _same(y2, y3)
                          and _same(x3, x0))):
+            box["object_type"] = "rect"
             out.rects.append(box)
             return
+    box["object_type"] = "curve"
     out.curves.append(box)
 
 
@@ -290,7 +293,7 @@ def _page(page: pdfium.PdfPage) -> Page:
     box = pdfium_c.FS_RECTF()
     x, y = ctypes.c_double(), ctypes.c_double()
     box_ref, x_ref, y_ref = ctypes.byref(box), ctypes.byref(x), ctypes.byref(y)
-    shared: dict[int | None, tuple[bool, float, float, float]] = {}
+    shared: dict[int | None, tuple[bool, float, float, float, dict[str, Any]]] = {}
     try:
         count = textpage.count_chars()
         text = textpage.get_text_range().replace("\r\n", "\n").replace("\r", "\n")
@@ -309,13 +312,13 @@ def _page(page: pdfium.PdfPage) -> Page:
                 chars.append({"text": ch, "x0": box.left, "x1": box.right,
                               "top": height - box.top, "bottom": height - box.bottom,
                               "size": pdfium_c.FPDFText_GetFontSize(textpage, i),
-                              "generated": True})
+                              "generated": True, "object_type": "char"})
                 continue
             obj = get_object(textpage, i)
             key = ctypes.cast(obj, ctypes.c_void_p).value
             if key not in shared:
                 shared[key] = _object_style(textpage, i, obj)
-            upright, size, descent, scale = shared[key]
+            upright, size, descent, scale, style = shared[key]
             if upright:
                 # Upright text: pdfminer's box, from the baseline's descent up one font
                 # size (the descriptor's /Descent), so tops match pdfplumber's exactly;
@@ -324,33 +327,50 @@ def _page(page: pdfium.PdfPage) -> Page:
                 bottom = height - (y.value + descent * scale)
                 chars.append({"text": ch, "x0": x.value, "x1": box.right,
                               "top": bottom - size, "bottom": bottom, "size": size,
-                              "generated": False})
+                              "generated": False, **style})
             else:
                 chars.append({"text": ch, "x0": box.left, "x1": box.right,
                               "top": height - box.top, "bottom": height - box.bottom,
-                              "size": size, "generated": False})
+                              "size": size, "generated": False, **style})
     finally:
         textpage.close()
     return Page(width, height, chars, text)
 
 
-def _object_style(textpage: Any, index: int, obj: Any) -> tuple[bool, float, float, float]:
-    """(upright, size on the page, font descent at its size, vertical scale) of a char's object.
+def _object_style(textpage: Any, index: int,
+                  obj: Any) -> tuple[bool, float, float, float, dict[str, Any]]:
+    """(upright, size on the page, font descent at its size, vertical scale, style) of the
+    text object a character belongs to.
 
-    Every character of one text object shares its matrix and font, so this is read once
-    per object.
+    Every character of one text object shares its matrix, font and colour, so this is read
+    once per object. ``style`` holds pdfplumber's ``fontname`` (the PDF's base font name),
+    ``non_stroking_color`` (8-bit RGB as fractions; a grey as one value) and ``upright``.
     """
     matrix = pdfium_c.FS_MATRIX()
     pdfium_c.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix))
     fontsize = pdfium_c.FPDFText_GetFontSize(textpage, index)
+    name = ctypes.create_string_buffer(256)
+    flags = ctypes.c_int()
+    length = pdfium_c.FPDFText_GetFontInfo(textpage, index, name, 256, ctypes.byref(flags))
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    colour: tuple[float, ...] | None = None
+    if pdfium_c.FPDFText_GetFillColor(textpage, index, ctypes.byref(r), ctypes.byref(g),
+                                      ctypes.byref(b), ctypes.byref(a)):
+        rgb = (r.value / 255, g.value / 255, b.value / 255)
+        colour = rgb[:1] if rgb[0] == rgb[1] == rgb[2] else rgb
+    style = {"object_type": "char",
+             "fontname": name.value.decode("utf-8", "replace") if length else "",
+             "non_stroking_color": colour,
+             # pdfminer's test: no rotation or mirroring of the glyphs
+             "upright": matrix.a * matrix.d > 0 and matrix.b * matrix.c <= 0}
     upright = (abs(matrix.b) < 1e-9 and abs(matrix.c) < 1e-9 and matrix.a > 0
                and matrix.d > 0 and bool(obj))
     if not upright:
-        return False, fontsize, 0.0, 1.0
+        return False, fontsize, 0.0, 1.0, style
     descent = ctypes.c_float()
     pdfium_c.FPDFFont_GetDescent(pdfium_c.FPDFTextObj_GetFont(obj), ctypes.c_float(fontsize),
                                  ctypes.byref(descent))
-    return True, fontsize * matrix.d, descent.value, matrix.d
+    return True, fontsize * matrix.d, descent.value, matrix.d, style
 
 
 def words_of(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
