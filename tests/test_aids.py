@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
-import pdfplumber
 import pypdfium2
 import pytest
 import yaml
@@ -34,13 +33,20 @@ from generator.rulesets.naval_action.rules import bundled_rules
 from generator.scales import NAMED_SCALES, parse_scale
 from generator.strips import OVERLAP, SegmentView
 from generator.units import MM
+from tests import builds
+from tests.pdftext import Page
+
+
+def read(path: Path) -> list[Page]:
+    """Every page with its chars, rects, lines and curves (pypdfium2), read once."""
+    return builds.pages(path, geometry=True)
 
 TOL = 0.01 * MM
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = ROOT / "shipdata" / "classes"
 
 
-def vertical_lines(page: pdfplumber.page.Page, view: SegmentView) -> list[dict]:
+def vertical_lines(page: Page, view: SegmentView) -> list[dict]:
     """Vertical lines inside a segment's strip (page y measured from the bottom)."""
     top = page.height - view.top
     bottom = page.height - view.bottom
@@ -48,14 +54,14 @@ def vertical_lines(page: pdfplumber.page.Page, view: SegmentView) -> list[dict]:
             and ln["top"] >= top - TOL and ln["bottom"] <= bottom + TOL]
 
 
-def ticks(page: pdfplumber.page.Page, view: SegmentView) -> list[float]:
+def ticks(page: Page, view: SegmentView) -> list[float]:
     """Strip coordinates (mm from zero) of ticks hanging from a segment's top edge."""
     top = page.height - view.top
     return sorted(round((ln["x0"] - view.origin) / MM, 4) for ln in vertical_lines(page, view)
                   if abs(ln["top"] - top) < TOL and ln["bottom"] - ln["top"] < view.height - 1)
 
 
-def knots(page: pdfplumber.page.Page, view: SegmentView) -> list[float]:
+def knots(page: Page, view: SegmentView) -> list[float]:
     """Strip coordinates (mm) of knots: lines crossing the whole strip, drawn 0.9 pt.
 
     A knot line is broken where a label sits on it, so its pieces at one x are joined.
@@ -104,19 +110,19 @@ def test_ruler_ticks_and_turn_costs(scale_name: str, mm_per_1000yd: float, mm_pe
     range_ticks = [yd / 1000 * mm_per_1000yd for yd in range(0, 24001, 100)]
     knot_ticks = [kn * mm_per_knot for kn in range(0, 36)]
     seen = {"range": 0, "move": 0}
-    with pdfplumber.open(path) as pdf:
-        for view in views:
-            page = pdf.pages[view.page]
-            nominal = range_ticks if view.strip.startswith("range") else knot_ticks
-            assert_positions(ticks(page, view), on_segment(nominal, view))
-            seen[view.strip.split("-")[0]] += len(on_segment(nominal, view))
-            if view.strip.startswith("move") and view.index == 0:
-                # turn-cost bands: 60°, 120°, 180° each one step long
-                bands = sorted((r for r in page.rects if r["fill"] and
-                                abs(r["height"] - 3.0 * MM) < TOL), key=lambda r: r["x0"])
-                assert [round((r["x0"] - view.origin) / MM, 3) for r in bands] == \
-                    pytest.approx([0, turn_mm, 2 * turn_mm], abs=0.01)
-                assert all(abs(r["width"] / MM - turn_mm) < 0.01 for r in bands)
+    pdf = read(path)
+    for view in views:
+        page = pdf[view.page]
+        nominal = range_ticks if view.strip.startswith("range") else knot_ticks
+        assert_positions(ticks(page, view), on_segment(nominal, view))
+        seen[view.strip.split("-")[0]] += len(on_segment(nominal, view))
+        if view.strip.startswith("move") and view.index == 0:
+            # turn-cost bands: 60°, 120°, 180° each one step long
+            bands = sorted((r for r in page.rects if r["fill"] and
+                            abs(r["height"] - 3.0 * MM) < TOL), key=lambda r: r["x0"])
+            assert [round((r["x0"] - view.origin) / MM, 3) for r in bands] == \
+                pytest.approx([0, turn_mm, 2 * turn_mm], abs=0.01)
+            assert all(abs(r["width"] / MM - turn_mm) < 0.01 for r in bands)
     assert seen["range"] >= 241 and seen["move"] >= 36
 
 
@@ -127,26 +133,26 @@ def test_segments_overlap_by_the_glue_tab(tables, tmp_path: Path) -> None:  # ty
     path.write_bytes(component.pdf)
     pieces = [v for v in views if v.strip.startswith("range")]
     assert len(pieces) > 3
-    with pdfplumber.open(path) as pdf:
-        for before, after in zip(pieces, pieces[1:], strict=False):
-            assert after.tab == pytest.approx(OVERLAP)
-            assert after.start == pytest.approx(before.end)  # body starts at the cut edge
-            page_b, page_a = pdf.pages[before.page], pdf.pages[after.page]
-            # ticks in the tab equal the previous piece's last 12 mm, in strip coordinates
-            tab = [t for t in ticks(page_a, after) if t < after.start / MM - 1e-6]
-            tail = [t for t in ticks(page_b, before) if t >= (before.end - OVERLAP) / MM - 1e-6]
-            assert tab and tab == pytest.approx(tail, abs=0.01)
-            # the cut outline of the earlier piece ends at its body's end; the later piece
-            # has a join line where that edge goes
-            outline = [r for r in page_b.rects if not r["fill"]
-                       and abs(r["bottom"] - (page_b.height - before.bottom)) < TOL
-                       and abs(r["height"] - before.height) < TOL]
-            assert len(outline) == 1
-            assert outline[0]["x1"] - before.origin == pytest.approx(before.end, abs=TOL)
-            joins = [ln for ln in vertical_lines(page_a, after)
-                     if abs(ln["x0"] - after.x(after.start)) < TOL
-                     and ln["bottom"] - ln["top"] > after.height - TOL]
-            assert joins
+    pdf = read(path)
+    for before, after in zip(pieces, pieces[1:], strict=False):
+        assert after.tab == pytest.approx(OVERLAP)
+        assert after.start == pytest.approx(before.end)  # body starts at the cut edge
+        page_b, page_a = pdf[before.page], pdf[after.page]
+        # ticks in the tab equal the previous piece's last 12 mm, in strip coordinates
+        tab = [t for t in ticks(page_a, after) if t < after.start / MM - 1e-6]
+        tail = [t for t in ticks(page_b, before) if t >= (before.end - OVERLAP) / MM - 1e-6]
+        assert tab and tab == pytest.approx(tail, abs=0.01)
+        # the cut outline of the earlier piece ends at its body's end; the later piece
+        # has a join line where that edge goes
+        outline = [r for r in page_b.rects if not r["fill"]
+                   and abs(r["bottom"] - (page_b.height - before.bottom)) < TOL
+                   and abs(r["height"] - before.height) < TOL]
+        assert len(outline) == 1
+        assert outline[0]["x1"] - before.origin == pytest.approx(before.end, abs=TOL)
+        joins = [ln for ln in vertical_lines(page_a, after)
+                 if abs(ln["x0"] - after.x(after.start)) < TOL
+                 and ln["bottom"] - ln["top"] > after.height - TOL]
+        assert joins
 
 
 # -- range strings and tapes -------------------------------------------------------------------
@@ -165,8 +171,8 @@ def test_takao_string_rounds_up_as_the_text_says(tmp_path: Path) -> None:
     expected = [math.ceil(Fraction(3 * yd, 1000)) for yd in (close, medium, 32150)]
     assert expected == [33, 65, 97]
     result = build_aids("strings", "savo-island", scale="tabletop", out=tmp_path)
-    with pdfplumber.open(result.folder / "strings-japanese.pdf") as pdf:
-        text = " ".join(p.extract_text() for p in pdf.pages)
+    pdf = read(result.folder / "strings-japanese.pdf")
+    text = " ".join(p.layout_text() for p in pdf)
     assert "C 33 cm (close, 10,717 yd)" in text
     assert "M 65 cm (medium, 21,434 yd)" in text
     assert "L 97 cm (long (maximum), 32,150 yd)" in text
@@ -191,29 +197,29 @@ def test_tape_knots_equal_the_strings(tables, tmp_path: Path) -> None:  # type: 
         component, segs = render_tapes(strings, scale, "a4", "t", "tapes:allied", "Tapes", "T-")
         path = tmp_path / f"tapes-{scale_name}.pdf"
         path.write_bytes(component.pdf)
-        with pdfplumber.open(path) as pdf:
-            for string in strings:
-                for b in (b for v in views for b in v.batteries
-                          if string.key == f"guns-{b.max_range_yd}-{b.close_yd}-{b.medium_yd}"):
-                    # the text's arithmetic, independently: thirds of max, rounded up, in units
-                    yards_per_unit = Fraction(1000, 3)
-                    want = [math.ceil(Fraction(math.ceil(Fraction(b.max_range_yd * k, 3)))
-                                      / yards_per_unit) for k in (1, 2, 3)]
-                    assert [k.units for k in string.knots] == want
-                found: list[float] = []
-                for view in (s for s in segs if s.strip == f"tape-{string.key}"):
-                    found += [k for k in knots(pdf.pages[view.page], view)
-                              if k >= view.start / MM - 1e-6]  # the tab repeats one
-                assert_positions(sorted(found),
-                                 [k.units * mm_per_unit for k in string.knots])
+        pdf = read(path)
+        for string in strings:
+            for b in (b for v in views for b in v.batteries
+                      if string.key == f"guns-{b.max_range_yd}-{b.close_yd}-{b.medium_yd}"):
+                # the text's arithmetic, independently: thirds of max, rounded up, in units
+                yards_per_unit = Fraction(1000, 3)
+                want = [math.ceil(Fraction(math.ceil(Fraction(b.max_range_yd * k, 3)))
+                                  / yards_per_unit) for k in (1, 2, 3)]
+                assert [k.units for k in string.knots] == want
+            found: list[float] = []
+            for view in (s for s in segs if s.strip == f"tape-{string.key}"):
+                found += [k for k in knots(pdf[view.page], view)
+                          if k >= view.start / MM - 1e-6]  # the tab repeats one
+            assert_positions(sorted(found),
+                             [k.units * mm_per_unit for k in string.knots])
 
 
 def test_strings_for_a_list_of_classes_via_cli(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["strings", "--classes", "fletcher,takao", "--scale",
                                        "floor", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "aids" / "floor" / "strings-classes.pdf") as pdf:
-        text = pdf.pages[0].extract_text()
+    pdf = read(tmp_path / "aids" / "floor" / "strings-classes.pdf")
+    text = pdf[0].layout_text()
     assert "Takao class" in text and "Fletcher class" in text
     # Fletcher's 5in/38: 18,200 yd; 1/3 = 6,067 yd = 18.2 in -> 19 in
     fletcher = class_ranges("fletcher")[0]
@@ -223,12 +229,12 @@ def test_strings_for_a_list_of_classes_via_cli(tmp_path: Path) -> None:
 
 # -- gauges ------------------------------------------------------------------------------------
 
-def points(page: pdfplumber.page.Page, line: dict) -> list[tuple[float, float]]:
-    """A line's end points in PDF coordinates (y up; pdfplumber's are from the top)."""
+def points(page: Page, line: dict) -> list[tuple[float, float]]:
+    """A line's end points in PDF coordinates (y up; ``pts`` are from the top)."""
     return [(x, page.height - top) for x, top in line["pts"]]
 
 
-def radial_bearings(page: pdfplumber.page.Page, cx: float, cy: float,
+def radial_bearings(page: Page, cx: float, cy: float,
                     min_r: float, max_r: float) -> set[float]:
     """Bearings (clockwise from up) of lines on a ray from the centre within a radius band."""
     out = set()
@@ -246,7 +252,7 @@ def radial_bearings(page: pdfplumber.page.Page, cx: float, cy: float,
     return out
 
 
-def centre_of(page: pdfplumber.page.Page) -> tuple[float, float]:
+def centre_of(page: Page) -> tuple[float, float]:
     """The crosshair's centre: the middle of the longest vertical and horizontal lines."""
     vertical = max((ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 1e-3),
                    key=lambda ln: ln["height"])
@@ -282,39 +288,39 @@ def test_protractor_arcs_are_the_texts(gauges_pdf: Path) -> None:
                 lo, hi = zone
                 assert not any(a < x % 360 < b or a < x % 360 + 360 < b
                                for x in (lo + 0.5, (lo + hi) / 2, hi - 0.5)), position
-    with pdfplumber.open(gauges_pdf) as pdf:
-        page = pdf.pages[labelled(gauges_pdf, "Gauge-1")]
-        cx, cy = centre_of(page)
-        radius = max(math.hypot(x - cx, y - cy) for ln in page.lines
-                     if abs(ln["linewidth"] - 0.5) < 1e-3 for x, y in points(page, ln))
-        found = radial_bearings(page, cx, cy, 10 * MM, radius)
-        expected = {round(x % 360, 4) for arcs in text.values() for a in arcs for x in a}
-        for bearing in expected:
-            assert any(abs(bearing - f) <= 0.01 or abs(bearing - f) >= 359.99 for f in found), \
-                bearing
-        words = page.extract_text()
-        for label in ("35°", "15°", "60°", "BOW", "STN", "L | R", "LB", "RS"):
-            assert label in words
+    pdf = read(gauges_pdf)
+    page = pdf[labelled(gauges_pdf, "Gauge-1")]
+    cx, cy = centre_of(page)
+    radius = max(math.hypot(x - cx, y - cy) for ln in page.lines
+                 if abs(ln["linewidth"] - 0.5) < 1e-3 for x, y in points(page, ln))
+    found = radial_bearings(page, cx, cy, 10 * MM, radius)
+    expected = {round(x % 360, 4) for arcs in text.values() for a in arcs for x in a}
+    for bearing in expected:
+        assert any(abs(bearing - f) <= 0.01 or abs(bearing - f) >= 359.99 for f in found), \
+            bearing
+    words = page.layout_text()
+    for label in ("35°", "15°", "60°", "BOW", "STN", "L | R", "LB", "RS"):
+        assert label in words
 
 
 def test_turn_gauge_sectors_and_costs(gauges_pdf: Path) -> None:
-    with pdfplumber.open(gauges_pdf) as pdf:
-        page = pdf.pages[labelled(gauges_pdf, "Gauge-2")]
-        text = page.extract_text()
-        assert "Turn gauge · 333 yd per cm (tabletop)" in text
-        for cost in ("−1 cm", "−2 cm", "−3 cm"):
-            assert text.count(cost) == 2  # left and right
-        heavy = [ln for ln in page.lines if abs(ln["linewidth"] - 0.8) < 1e-3]
-        ends = [(round(x, 2), round(y, 2)) for ln in heavy for x, y in points(page, ln)]
-        cx, cy = max(set(ends), key=ends.count)  # the pivot every 60° spoke starts from
-        assert ends.count((cx, cy)) >= 6
-        spokes = {round(math.degrees(math.atan2(x - cx, y - cy)) % 360, 3)
-                  for ln in heavy for x, y in points(page, ln)
-                  if math.hypot(x - cx, y - cy) > 20 * MM}
-        expected = [0.0, 60.0, 120.0, 180.0, 240.0, 300.0]
-        assert len(spokes) == len(expected)
-        for spoke in spokes:  # the pivot is read to 0.01 pt, so allow 0.01°
-            assert min(abs((spoke - e + 180) % 360 - 180) for e in expected) <= 0.01
+    pdf = read(gauges_pdf)
+    page = pdf[labelled(gauges_pdf, "Gauge-2")]
+    text = page.layout_text()
+    assert "Turn gauge · 333 yd per cm (tabletop)" in text
+    for cost in ("−1 cm", "−2 cm", "−3 cm"):
+        assert text.count(cost) == 2  # left and right
+    heavy = [ln for ln in page.lines if abs(ln["linewidth"] - 0.8) < 1e-3]
+    ends = [(round(x, 2), round(y, 2)) for ln in heavy for x, y in points(page, ln)]
+    cx, cy = max(set(ends), key=ends.count)  # the pivot every 60° spoke starts from
+    assert ends.count((cx, cy)) >= 6
+    spokes = {round(math.degrees(math.atan2(x - cx, y - cy)) % 360, 3)
+              for ln in heavy for x, y in points(page, ln)
+              if math.hypot(x - cx, y - cy) > 20 * MM}
+    expected = [0.0, 60.0, 120.0, 180.0, 240.0, 300.0]
+    assert len(spokes) == len(expected)
+    for spoke in spokes:  # the pivot is read to 0.01 pt, so allow 0.01°
+        assert min(abs((spoke - e + 180) % 360 - 180) for e in expected) <= 0.01
 
 
 def test_spread_gauge_widths(tables, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -329,22 +335,22 @@ def test_spread_gauge_widths(tables, tmp_path: Path) -> None:  # type: ignore[no
                "spread-24-20000-2": {150.0: 666.5, 300.0: 1333, 450.0: 2000, 600.0: 2667}}
     expect = {key: {at: yd * 0.03 for at, yd in widths.items()}
               for key, widths in text_yd.items()}
-    with pdfplumber.open(path) as pdf:
-        for key, widths in expect.items():
-            found: dict[float, float] = {}
-            for view in (v for v in views if v.strip == key):
-                for ln in vertical_lines(pdf.pages[view.page], view):
-                    at = round((ln["x0"] - view.origin) / MM, 2)
-                    if ln["linewidth"] == pytest.approx(0.6) and ln["height"] > 10 * MM:
-                        found[at] = ln["height"] / MM
-            assert sorted(found) == pytest.approx(sorted(widths), abs=0.01), key
-            for at, width in widths.items():
-                assert found[at] == pytest.approx(width, abs=0.01), (key, at)
+    pdf = read(path)
+    for key, widths in expect.items():
+        found: dict[float, float] = {}
+        for view in (v for v in views if v.strip == key):
+            for ln in vertical_lines(pdf[view.page], view):
+                at = round((ln["x0"] - view.origin) / MM, 2)
+                if ln["linewidth"] == pytest.approx(0.6) and ln["height"] > 10 * MM:
+                    found[at] = ln["height"] / MM
+        assert sorted(found) == pytest.approx(sorted(widths), abs=0.01), key
+        for at, width in widths.items():
+            assert found[at] == pytest.approx(width, abs=0.01), (key, at)
 
 
 def test_detection_and_radar_gauges(gauges_pdf: Path) -> None:
-    with pdfplumber.open(gauges_pdf) as pdf:
-        text = " ".join(p.extract_text() for p in pdf.pages[2:])
+    pdf = read(gauges_pdf)
+    text = " ".join(p.layout_text() for p in pdf[2:])
     for phrase in ("Night detection, Japanese", "12,000 yd", "6,000 yd", "1,500 yd",
                    "Night detection, all others", "3,000 yd", "1,000 yd", "Radar SC",
                    "20,000 yd", "Radar SG", "30,000 yd", "Aerial torpedo range", "2,500 yd",
@@ -378,20 +384,20 @@ def test_every_aid_page_has_calibration_bars_inside_the_margin(all_aids: Path) -
         assert PdfReader(path).trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == \
             "/None"
         labels = PdfReader(path).page_labels
-        with pdfplumber.open(path) as pdf:
-            for number, page in enumerate(pdf.pages):
-                if labels[number] in ("Note-1", "Blank"):
-                    continue  # the print note and blank backs are not aids
-                assert "Check this before you cut" in page.extract_text(), path
-                bars = [r["width"] / MM for r in page.rects if r["fill"]
-                        and abs(r["height"] - 2.2 * MM) < TOL]
-                assert any(abs(b - 100.0) <= 0.01 for b in bars), path
-                assert any(abs(b - 101.6) <= 0.01 for b in bars), path
-                for obj in page.chars + page.rects + page.lines + page.curves:
-                    assert obj["x0"] >= 10 * MM - TOL and obj["x1"] <= page.width - 10 * MM + TOL
-                    assert obj["top"] >= 10 * MM - TOL
-                    assert obj["bottom"] <= page.height - 10 * MM + TOL
-                assert min(c["size"] for c in page.chars) >= 7.0 - 1e-6
+        pdf = read(path)
+        for number, page in enumerate(pdf):
+            if labels[number] in ("Note-1", "Blank"):
+                continue  # the print note and blank backs are not aids
+            assert "Check this before you cut" in page.layout_text(), path
+            bars = [r["width"] / MM for r in page.rects if r["fill"]
+                    and abs(r["height"] - 2.2 * MM) < TOL]
+            assert any(abs(b - 100.0) <= 0.01 for b in bars), path
+            assert any(abs(b - 101.6) <= 0.01 for b in bars), path
+            for obj in page.chars + page.rects + page.lines + page.curves:
+                assert obj["x0"] >= 10 * MM - TOL and obj["x1"] <= page.width - 10 * MM + TOL
+                assert obj["top"] >= 10 * MM - TOL
+                assert obj["bottom"] <= page.height - 10 * MM + TOL
+            assert min(c["size"] for c in page.chars) >= 7.0 - 1e-6
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -447,10 +453,9 @@ def test_scenario_packets_carry_aids_at_its_scale(tmp_path: Path) -> None:
                   f"Rulers · {scale.describe()}", "Gauges", f"Gauge strips · {scale.describe()}"):
         assert title in outline, (title, outline)
     assert "Range tapes: Japanese Striking Force" not in outline
-    with pdfplumber.open(result.folder / "allied.pdf") as pdf:
-        labels = reader.page_labels
-        first = labels.index("ALLIED-Strings-1")
-        assert "500 yd per in" in pdf.pages[first].extract_text()
+    labels = reader.page_labels
+    first = labels.index("ALLIED-Strings-1")
+    assert "500 yd per in" in builds.page(result.folder / "allied.pdf", first).layout_text()
 
 
 def test_users_torpedo_runs_and_a_class_run_change_the_strings(tmp_path: Path) -> None:
@@ -462,8 +467,8 @@ def test_users_torpedo_runs_and_a_class_run_change_the_strings(tmp_path: Path) -
     result = runner.invoke(main, ["strings", "savo-island", "--tables", str(house),
                                   "--out", str(tmp_path / "a")])
     assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "a" / "savo-island" / "aids" / "strings-allied.pdf") as pdf:
-        text = pdf.pages[0].extract_text()
+    pdf = read(tmp_path / "a" / "savo-island" / "aids" / "strings-allied.pdf")
+    text = pdf[0].layout_text()
     # 6,000 yd at 3 cm per 1,000 yd; half the run 3,000 yd = 9 cm
     assert "R 18 cm (spread 1,333 yd wide, 6,000 yd)" in text
     assert "½ 9 cm (spread 667 yd wide, 3,000 yd)" in text
@@ -478,8 +483,8 @@ def test_users_torpedo_runs_and_a_class_run_change_the_strings(tmp_path: Path) -
     result = runner.invoke(main, ["strings", "--classes", "fletcher,benson", "--data",
                                   str(data), "--out", str(tmp_path / "b")])
     assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "b" / "aids" / "tabletop" / "strings-classes.pdf") as pdf:
-        text = pdf.pages[0].extract_text()
+    pdf = read(tmp_path / "b" / "aids" / "tabletop" / "strings-classes.pdf")
+    text = pdf[0].layout_text()
     assert "R 30 cm (spread 1,333 yd wide, 10,000 yd)" in text   # Fletcher's own
     assert "R 24 cm (spread 1,333 yd wide, 8,000 yd)" in text    # Benson: the table
 

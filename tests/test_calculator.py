@@ -7,25 +7,26 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-import pdfplumber
 import pytest
 import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
 from generator.dice import pairs, percent
-from generator.pipeline import BuildResult, build, build_tables, validated_library
-from generator.rulesets.base import KitOptions
+from generator.pipeline import BuildResult, build_tables, compose, validated_library
+from generator.rulesets.base import KitOptions, Request
 from generator.rulesets.naval_action import RULESET
 from generator.rulesets.naval_action.cardtables import TABLES, load_tables
 from generator.rulesets.naval_action.matchups import expected_text, share_pages, ship_matchups
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.victory import loss_multipliers, points, ship_values
+from tests import builds
+from tests.pdftext import open_pages
 
 
 def page_texts(path: Path) -> list[str]:
-    with pdfplumber.open(path) as pdf:
-        return [p.extract_text() or "" for p in pdf.pages]
+    """Each page's text in content order (pypdfium2), read once per session."""
+    return builds.texts(path)
 
 
 def labels(path: Path) -> list[str]:
@@ -77,7 +78,8 @@ def test_victory_sheet_values_for_savo(savo: BuildResult) -> None:
     assert not scenario.strength_ratio
     mult = loss_multipliers(totals, scenario.strength_ratio)
     strong = max(totals, key=lambda k: totals[k])
-    text = "\n".join(page_texts(savo.folder / "referee.pdf"))
+    # Table rows as lines, whatever order the cells were drawn in (pdfplumber's layout).
+    text = "\n".join(builds.layout_texts(savo.folder / "referee.pdf", "victory"))
     first = views[strong][0]
     value = Fraction(first.comparative_strength) * mult[strong]
     shown = f"{float(value):.2f}".rstrip("0").rstrip(".")
@@ -105,7 +107,7 @@ def test_one_matchup_page_per_armed_ship_with_bookmarks(savo: BuildResult) -> No
 def test_matchup_rows_equal_the_calculator(savo: BuildResult) -> None:
     calc = Calculator(load_tables())
     page = next(p for p in savo_matchups(calc, "japanese") if p.firer.name == "Chōkai")
-    texts = page_texts(savo.folder / "japanese.pdf")
+    texts = builds.layout_texts(savo.folder / "japanese.pdf", "against every enemy")
     text = next(t for t in texts if t.startswith("Chōkai") and "against every enemy" in t)
     for m in page.guns:
         cells = [m.label]
@@ -137,8 +139,9 @@ def test_user_tables_change_the_matchups(tmp_path: Path) -> None:
     pen["rows"][2] = ["S"] * len(pen["columns"])  # a 2 on the coloured die always sinks
     user = tmp_path / "my-card.yaml"
     user.write_text(yaml.safe_dump({"penetration": pen}), encoding="utf-8")
-    result = build("savo-island", out=tmp_path / "out", options=KitOptions(tables=user))
-    text = "\n".join(page_texts(result.folder / "japanese.pdf"))
+    # Only the packet's bytes are read: composed in memory, nothing written.
+    kit = compose(Request("kit", scenario="savo-island"), options=KitOptions(tables=user))
+    text = "\n".join(p.layout_text() for p in open_pages(kit.files["japanese.pdf"]))
     calc = Calculator(load_tables(user))
     page = next(p for p in savo_matchups(calc, "japanese") if p.firer.name == "Chōkai")
     row = page.guns[0]
@@ -155,11 +158,10 @@ def test_user_tables_change_the_matchups(tmp_path: Path) -> None:
 
 
 def dice_on_sheet(path: Path) -> tuple[int, list[tuple[int, int]]]:
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[0]
-        text = page.extract_text() or ""
-        seed = int(re.search(r"Seed (\d+)", text).group(1))  # type: ignore[union-attr]
-        big = [c for c in page.chars if c["size"] > 10 and c["text"].isdigit()]
+    page = builds.page(path, 0)
+    text = page.layout_text()
+    seed = int(re.search(r"Seed (\d+)", text).group(1))  # type: ignore[union-attr]
+    big = [c for c in page.chars if c["size"] > 10 and c["text"].isdigit()]
     # Pairs are printed column by column: group by column (x) then row (y).
     cells: dict[tuple[int, int], list[dict]] = {}
     for ch in big:
@@ -229,14 +231,12 @@ def test_bad_tables_file_exits_2_and_writes_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_calculator_pages_respect_the_margin_and_type_floor(tmp_path: Path,
-                                                            paper: str) -> None:
-    result = build_tables("second-sirte", out=tmp_path, paper=paper)  # type: ignore[arg-type]
-    for name in result.files:
-        with pdfplumber.open(result.folder / name) as pdf:
-            for page in pdf.pages:
-                margin = 10 / 25.4 * 72 - 0.01
-                for ch in page.chars:
-                    assert ch["size"] >= 6.99, (name, ch["text"], ch["size"])
-                    assert ch["x0"] >= margin and ch["x1"] <= page.width - margin, name
-                    assert ch["top"] >= margin and ch["bottom"] <= page.height - margin
+def test_calculator_pages_respect_the_margin_and_type_floor(paper: str) -> None:
+    kit = builds.kit("second-sirte", command="tables", paper=paper)
+    for name in kit.files:
+        for page in builds.kit_pages("second-sirte", name, command="tables", paper=paper):
+            margin = 10 / 25.4 * 72 - 0.01
+            for ch in page.chars:
+                assert ch["size"] >= 6.99, (name, ch["text"], ch["size"])
+                assert ch["x0"] >= margin and ch["x1"] <= page.width - margin, name
+                assert ch["top"] >= margin and ch["bottom"] <= page.height - margin

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pdfplumber
 from click.testing import CliRunner
 
 from generator import __version__
 from generator.cli import main
+from tests.pdftext import open_pages, page_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,9 +58,9 @@ def test_designer_quickstart_round_trip(tmp_path: Path) -> None:
                              "--out", "out", "--paper", "letter"], tmp_path)
     assert code == 0, err
     pdf_path = tmp_path / "out" / "class-my-destroyer" / "naval-action" / "my-destroyer.pdf"
-    with pdfplumber.open(pdf_path) as pdf:
-        assert "FIRST SHIP" in pdf.pages[1].extract_text()  # after the print note
-        assert (pdf.pages[0].width, pdf.pages[0].height) == (612, 792)
+    pages = open_pages(pdf_path)
+    assert "FIRST SHIP" in pages[1].extract_text()  # after the print note
+    assert (pages[0].width, pages[0].height) == (612, 792)
 
 
 def test_user_data_overrides_bundled_class(tmp_path: Path) -> None:
@@ -73,8 +73,7 @@ def test_user_data_overrides_bundled_class(tmp_path: Path) -> None:
                             tmp_path)
     assert code == 0, err
     assert "replaces the bundled ship-class 'new-orleans'" in err
-    with pdfplumber.open(tmp_path / "out/savo-island/allied.pdf") as pdf:
-        text = "\n".join(p.extract_text() for p in pdf.pages)
+    text = "\n".join(page_texts(tmp_path / "out/savo-island/allied.pdf"))
     assert "31.1" in text
 
 
@@ -83,8 +82,7 @@ def test_catalog_lists_every_class(tmp_path: Path) -> None:
 
     code, out, err = invoke(["catalog", "--out", "out"], tmp_path)
     assert code == 0, err
-    with pdfplumber.open(tmp_path / "out/catalog.pdf") as pdf:
-        text = "\n".join(p.extract_text() for p in pdf.pages)
+    text = "\n".join(page_texts(tmp_path / "out/catalog.pdf"))
     for entry in load_library().classes_of("naval-action").values():
         # Names may wrap inside a cell; check their first word.
         assert entry.model.name.split()[0] in text, entry.model.name

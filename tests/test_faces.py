@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from test_sa_counters import read_cells
 
@@ -24,6 +23,7 @@ from generator.pieces import piece_warnings
 from generator.rulesets.surface_action.countertables import COUNTERS_FILE, bundled_counters
 from generator.sprue import Sprue
 from generator.units import MM
+from tests.pdftext import open_pages
 
 TOL = 0.01 * MM
 
@@ -148,8 +148,7 @@ def test_the_derived_back_halves_rounds_and_reads_unmirrored(layouts, tmp_path):
     assert text_of(back["chars"]) == "Guards Rifle / 2-2-4"  # 5 halved down, 3 minus 1
     # the back sits mirrored across the long edge; its text reads left to right, and each
     # glyph keeps its place inside the cut box, as on the front
-    with pdfplumber.open(tmp_path / "read.pdf") as doc:  # where read_cells left it
-        width = doc.pages[0].width
+    width = open_pages(tmp_path / "read.pdf")[0].width  # where read_cells left it
     assert abs(back["box"][0] - (width - front["box"][2])) <= TOL
     for f, b in zip(sorted(front["chars"], key=lambda c: (c["top"], c["x0"]))[:5],
                     sorted(back["chars"], key=lambda c: (c["top"], c["x0"]))[:5], strict=True):

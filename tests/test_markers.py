@@ -6,7 +6,6 @@ import json
 import math
 from pathlib import Path
 
-import pdfplumber
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -18,11 +17,16 @@ from generator.pipeline import BuildResult, build_markers
 from generator.rulesets.base import KitOptions
 from generator.rulesets.naval_action.components.markers import TURRET_FILL
 from generator.units import MM
+from tests import builds
+from tests.pdftext import page_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = ROOT / "shipdata" / "classes"
 TEST_DATA = ROOT / "tests" / "data" / "markers"
 TOL = 0.01 * MM
+COLOUR_TOL = 0.6 / 255
+"""pypdfium2 reports colours in 8 bits (the cut grey 0.55 comes back as 140/255); a colour
+one step away in 8 bits is a different colour."""
 
 
 def class_files() -> dict[str, dict]:
@@ -40,25 +44,32 @@ def grey(colour) -> float:
     return -1.0 if colour is None else float(colour)
 
 
+def same_colour(colour: tuple | None, rgb: tuple) -> bool:
+    """``colour`` (a grey as one value, as pypdfium2's reader gives it) is ``rgb``."""
+    if not colour:
+        return False
+    full = colour * 3 if len(colour) == 1 else colour
+    return all(abs(a - b) < COLOUR_TOL for a, b in zip(full, rgb, strict=True))
+
+
 def read_cells(path: Path) -> list[dict]:
     """Every placed copy on every page: its id (the invisible text) and its cut rectangle."""
     out = []
-    with pdfplumber.open(path) as pdf:
-        for number, page in enumerate(pdf.pages):
-            h = page.height
-            cuts = [(r["x0"], h - r["bottom"], r["x1"], h - r["top"]) for r in page.rects
-                    if not r["fill"] and abs(grey(r.get("stroking_color")) - CUT_GREY) < 1e-3]
-            words = [w for w in page.extract_words(extra_attrs=["size"], keep_blank_chars=False,
-                                                   x_tolerance=0.5)
-                     if abs(w["size"] - ID_SIZE) < 1e-6]
-            chars = [c for c in page.chars if c["size"] > ID_SIZE + 1e-6]
-            curves = page.curves
-            for word in words:
-                x, y = word["x0"] - 0.2 * MM, h - word["bottom"]
-                cell = min(cuts, key=lambda c: abs(c[0] - x) + abs(c[1] - y))
-                assert abs(cell[0] - x) < 0.3 and abs(cell[1] - y) < 0.6, word["text"]
-                out.append({"id": word["text"], "page": number, "cell": cell, "chars": chars,
-                            "curves": curves, "height": h})
+    for number, page in enumerate(builds.pages(path, geometry=True)):
+        h = page.height
+        cuts = [(r["x0"], h - r["bottom"], r["x1"], h - r["top"]) for r in page.rects
+                if not r["fill"]
+                and abs(grey(r.get("stroking_color")) - CUT_GREY) < COLOUR_TOL]
+        words = [w for w in page.layout_words(by_size=True, x_tolerance=0.5)
+                 if abs(w["size"] - ID_SIZE) < 1e-6]
+        chars = [c for c in page.chars if c["size"] > ID_SIZE + 1e-6]
+        curves = page.curves
+        for word in words:
+            x, y = word["x0"] - 0.2 * MM, h - word["bottom"]
+            cell = min(cuts, key=lambda c: abs(c[0] - x) + abs(c[1] - y))
+            assert abs(cell[0] - x) < 0.3 and abs(cell[1] - y) < 0.6, word["text"]
+            out.append({"id": word["text"], "page": number, "cell": cell, "chars": chars,
+                        "curves": curves, "height": h})
     return out
 
 
@@ -99,29 +110,28 @@ def test_every_label_and_drawing_lies_inside_its_cell(savo_markers, carrier):
         by_page: dict[int, list[tuple]] = {}
         for c in cells:
             by_page.setdefault(c["page"], []).append(c["cell"])
-        with pdfplumber.open(path) as pdf:
-            for number, page in enumerate(pdf.pages):
-                h = page.height
-                boxes = by_page.get(number, [])
-                heading_floor = max((b[3] for b in boxes), default=0)
-                for ch in page.chars:
-                    if ch["size"] <= ID_SIZE + 1e-6:
-                        continue
-                    x0, x1, y0, y1 = ch["x0"], ch["x1"], h - ch["bottom"], h - ch["top"]
-                    inside = [b for b in boxes if b[0] - TOL <= x0 and x1 <= b[2] + TOL
-                              and b[1] - TOL <= y0 and y1 <= b[3] + TOL]
-                    in_cell_x = [b for b in boxes if b[0] - 1 < (x0 + x1) / 2 < b[2] + 1
-                                 and b[1] - 1 < (y0 + y1) / 2 < b[3] + 1]
-                    # a glyph that belongs to a piece never crosses its cut line
-                    if in_cell_x:
-                        assert inside, (path.name, number, ch["text"], x0, x1)
-                    else:  # headings and the footer: outside every piece
-                        assert y0 > heading_floor - 1 or y1 < 20 * MM or not boxes or all(
-                            x1 < b[0] or x0 > b[2] or y1 < b[1] or y0 > b[3] for b in boxes)
-                for rect in page.rects:
-                    x0, y0, x1, y1 = rect["x0"], h - rect["bottom"], rect["x1"], h - rect["top"]
-                    assert any(b[0] - TOL <= x0 and x1 <= b[2] + TOL and b[1] - TOL <= y0
-                               and y1 <= b[3] + TOL for b in boxes), (path.name, rect["x0"])
+        for number, page in enumerate(builds.pages(path, geometry=True)):
+            h = page.height
+            boxes = by_page.get(number, [])
+            heading_floor = max((b[3] for b in boxes), default=0)
+            for ch in page.chars:
+                if ch["size"] <= ID_SIZE + 1e-6:
+                    continue
+                x0, x1, y0, y1 = ch["x0"], ch["x1"], h - ch["bottom"], h - ch["top"]
+                inside = [b for b in boxes if b[0] - TOL <= x0 and x1 <= b[2] + TOL
+                          and b[1] - TOL <= y0 and y1 <= b[3] + TOL]
+                in_cell_x = [b for b in boxes if b[0] - 1 < (x0 + x1) / 2 < b[2] + 1
+                             and b[1] - 1 < (y0 + y1) / 2 < b[3] + 1]
+                # a glyph that belongs to a piece never crosses its cut line
+                if in_cell_x:
+                    assert inside, (path.name, number, ch["text"], x0, x1)
+                else:  # headings and the footer: outside every piece
+                    assert y0 > heading_floor - 1 or y1 < 20 * MM or not boxes or all(
+                        x1 < b[0] or x0 > b[2] or y1 < b[1] or y0 > b[3] for b in boxes)
+            for rect in page.rects:
+                x0, y0, x1, y1 = rect["x0"], h - rect["bottom"], rect["x1"], h - rect["top"]
+                assert any(b[0] - TOL <= x0 and x1 <= b[2] + TOL and b[1] - TOL <= y0
+                           and y1 <= b[3] + TOL for b in boxes), (path.name, rect["x0"])
 
 
 def test_silhouette_turrets_match_the_batteries(savo_markers, carrier):
@@ -141,8 +151,8 @@ def test_silhouette_turrets_match_the_batteries(savo_markers, carrier):
                 continue
             x0, y0, x1, y1 = cell["cell"]
             h = cell["height"]
-            circles = [c for c in cell["curves"]
-                       if tuple(round(v, 3) for v in (c.get("non_stroking_color") or ())) == turret
+            circles = [c for c in cell["curves"] if same_colour(c.get("non_stroking_color"),
+                                                               turret)
                        and x0 <= c["x0"] and c["x1"] <= x1 and y0 <= h - c["bottom"]
                        and h - c["top"] <= y1]
             guns = classes[ids[cell["id"]]].get("guns", [])
@@ -224,7 +234,7 @@ def test_packets_carry_each_sides_markers_on_a_right_hand_page(savo):
                  if not isinstance(o, list)}
         start = next(page for title, page in marks.items() if title.startswith("Markers"))
         assert start % 2 == 0  # 0-based even: page 1, 3, 5... a right-hand page
-        text = reader.pages[start].extract_text()
+        text = page_texts(savo.folder / f"{side}.pdf")[start]
         assert f"prev.{'chokai' if side == 'japanese' else 'chicago'}" in text
 
 
@@ -237,9 +247,9 @@ def test_cli_markers_options_and_errors(tmp_path):
     folder = tmp_path / "savo-island" / "markers"
     assert {p.name for p in folder.glob("*.pdf")} == {
         "markers-japanese.pdf", "markers-allied.pdf", "back-offset-check.pdf"}
-    with pdfplumber.open(folder / "markers-allied.pdf") as pdf:
-        assert (pdf.pages[0].width, pdf.pages[0].height) == (612, 792)
-        assert "flip on the short edge, back offset +0.5, -1.0 mm" in pdf.pages[1].extract_text()
+    pages = builds.pages(folder / "markers-allied.pdf")
+    assert (pages[0].width, pages[0].height) == (612, 792)
+    assert "flip on the short edge, back offset +0.5, -1.0 mm" in pages[1].layout_text()
     bad = runner.invoke(main, ["markers", "savo-island", "--out", str(tmp_path),
                                "--back-offset", "left"])
     assert bad.exit_code == 2
@@ -279,8 +289,7 @@ def test_class_marker_image_stays_in_the_data_folder(tmp_path):
     scen = yaml.safe_load((TEST_DATA / "carrier-test.yaml").read_text(encoding="utf-8"))
     (data / "carrier-test.yaml").write_text(yaml.safe_dump(scen), encoding="utf-8")
     result = build_markers("carrier-test", data=[data], out=tmp_path / "out")
-    with pdfplumber.open(result.folder / "markers-us.pdf") as pdf:
-        images = pdf.pages[0].images
+    images = builds.page(result.folder / "markers-us.pdf", 0, geometry=True).images
     assert len(images) == 1  # Fletcher's own picture instead of the silhouette
     assert math.isclose(images[0]["width"] / images[0]["height"], 400 / 60, rel_tol=0.01)
 
@@ -303,8 +312,8 @@ def test_user_tables_and_sprue_change_the_sheets(tmp_path):
     x0, y0, x1, y1 = cells["ship.chokai"]
     assert abs((x1 - x0) / MM - class_files()["takao"]["length_ft"] * 304.8 / 6000) < 0.01
     assert abs((y1 - y0) / MM - 10) < 0.01
-    with pdfplumber.open(path) as pdf:
-        assert pdf.pages[0].width > pdf.pages[0].height  # the sprue's landscape
+    first = builds.page(path, 0)
+    assert first.width > first.height  # the sprue's landscape
     sprue.write_text("kind: sprue\nid: mine\ntitle: Mine\nmargin: 2mm\nregions: []\n",
                      encoding="utf-8")
     bad = runner.invoke(main, ["markers", "savo-island", "--out", str(tmp_path), "--sprue",

@@ -8,7 +8,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -17,6 +16,8 @@ from generator.imposition import ID_SIZE
 from generator.pipeline import BuildResult, build
 from generator.rulesets.naval_action.aids import PALETTE
 from generator.units import MM
+from tests import builds
+from tests.pdftext import Page
 
 A4 = (595.2756, 841.8898)
 LETTER = (612.0, 792.0)
@@ -24,8 +25,8 @@ BOX = 3.4 * MM
 
 
 def text_of(path: Path) -> str:
-    with pdfplumber.open(path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+    """The file's text (pypdfium2, read once per session)."""
+    return builds.text(path)
 
 
 def test_side_packets_hold_only_their_own_ships(savo: BuildResult) -> None:
@@ -42,9 +43,21 @@ def test_side_packets_hold_only_their_own_ships(savo: BuildResult) -> None:
         assert name not in japanese
 
 
+# The session's builds where there is one (conftest), else one composed in memory.
+SHARED = {"savo-island": "savo", "sunda-strait": "sunda"}
+
+
+def packet_text(scenario: str, name: str, request: pytest.FixtureRequest) -> str:
+    if scenario in SHARED:
+        result: BuildResult = request.getfixturevalue(SHARED[scenario])
+        return text_of(result.folder / name)
+    return "\n".join(builds.kit_texts(scenario, name))
+
+
 @pytest.mark.parametrize("scenario", ["savo-island", "second-sirte", "komandorski",
                                       "sunda-strait"])
-def test_no_enemy_ship_named_in_a_side_packet(scenario: str, tmp_path: Path) -> None:
+def test_no_enemy_ship_named_in_a_side_packet(scenario: str,
+                                              request: pytest.FixtureRequest) -> None:
     """Hidden information: not in sheets, not in the briefing, not in any spelling."""
     from generator.pipeline import validated_library
     from generator.rulesets.naval_action.resolve import find_ship
@@ -52,7 +65,6 @@ def test_no_enemy_ship_named_in_a_side_packet(scenario: str, tmp_path: Path) -> 
     library = validated_library([])
     model = library.scenarios[scenario].model
     classes = library.classes_of("naval-action")
-    result = build(scenario, out=tmp_path)
     names: dict[str, set[str]] = {}
     class_labels: dict[str, set[str]] = {}
     for side in model.sides:
@@ -65,7 +77,7 @@ def test_no_enemy_ship_named_in_a_side_packet(scenario: str, tmp_path: Path) -> 
             found |= {ship.name, *ship.aka}
         names[side.id] = found
     for side in model.sides:
-        own = text_of(result.folder / f"{side.id}.pdf").casefold()
+        own = packet_text(scenario, f"{side.id}.pdf", request).casefold()
         # Matchup pages name enemy *classes* ("Perth (Modified Leander) class CL"): what
         # the model on the table shows. A class named after a ship is not a leak.
         for sid, labels in class_labels.items():
@@ -83,37 +95,36 @@ def test_no_enemy_ship_named_in_a_side_packet(scenario: str, tmp_path: Path) -> 
             assert not re.search(pattern, own), (side.id, name)
 
 
-def ship_block(page: pdfplumber.page.Page, name: str) -> tuple[float, float]:
-    """(top, bottom) of a ship's block on a sheet page, in pdfplumber's top-down y."""
-    big = [w for w in page.extract_words(extra_attrs=["size"]) if w["size"] > 15]
+def ship_block(page: Page, name: str) -> tuple[float, float]:
+    """(top, bottom) of a ship's block on a sheet page, in top-down y."""
+    big = [w for w in page.layout_words(by_size=True) if w["size"] > 15]
     mine = next(w["top"] for w in big if w["text"] == name.split()[0])
     later = sorted(w["top"] for w in big if w["top"] > mine + 1)
     return mine - 10, (later[0] - 10 if later else page.height)
 
 
-def find_ship_page(path: Path, name: str) -> int:
-    with pdfplumber.open(path) as pdf:
-        for i, page in enumerate(pdf.pages):
-            if any(w["text"] == name.split()[0] and w["size"] > 15 for w in page.extract_words(
-                    extra_attrs=["size"])):
-                return i
+def find_ship_page(path: Path, name: str) -> Page:
+    for page in builds.pages(path, geometry=True):
+        if any(w["text"] == name.split()[0] and w["size"] > 15
+               for w in page.layout_words(by_size=True)):
+            return page
     raise AssertionError(f"{name} not found")
 
 
-def words_in(page: pdfplumber.page.Page, top: float, bottom: float) -> list[dict]:
-    return [w for w in page.extract_words(extra_attrs=["size"]) if top <= w["top"] < bottom]
+def words_in(page: Page, top: float, bottom: float) -> list[dict]:
+    return [w for w in page.layout_words(by_size=True) if top <= w["top"] < bottom]
 
 
-def tick_boxes(page: pdfplumber.page.Page, top: float, bottom: float) -> list[dict]:
+def tick_boxes(page: Page, top: float, bottom: float) -> list[dict]:
     return [r for r in page.rects if abs(r["width"] - BOX) < 0.05 and abs(r["height"] - BOX) < 0.05
             and top <= r["top"] < bottom]
 
 
-def row_boxes(page: pdfplumber.page.Page, label: str, top: float, bottom: float) -> int:
+def row_boxes(page: Page, label: str, top: float, bottom: float) -> int:
     """Tick boxes in the battery row whose first cell is ``label``."""
     words = words_in(page, top, bottom)
-    row = next(w for w in words if w["text"] == label and w["x0"] < page.bbox[0] + 80)
-    later = sorted(w["top"] for w in words if w["x0"] < page.bbox[0] + 80 and w["top"] >
+    row = next(w for w in words if w["text"] == label and w["x0"] < 80)
+    later = sorted(w["top"] for w in words if w["x0"] < 80 and w["top"] >
                    row["top"] + 3 and w["text"] in ("BOW", "STN", "C", "L", "R", "LB", "RB", "LS",
                                                     "RS", "TORPEDOES"))
     end = later[0] if later else bottom
@@ -122,48 +133,39 @@ def row_boxes(page: pdfplumber.page.Page, label: str, top: float, bottom: float)
 
 
 def test_factors_and_ammunition_boxes_for_astoria(savo: BuildResult) -> None:
-    path = savo.folder / "allied.pdf"
-    index = find_ship_page(path, "ASTORIA")
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[index]
-        top, bottom = ship_block(page, "ASTORIA")
-        text = " ".join(w["text"] for w in words_in(page, top, bottom))
-        # armor 5 (5in belt), 32.7 kn, 588 ft, AA 2, Poor DC (Aug 1942), SC radar, CS 5
-        for fact in ("5", "32.7", "588", "2", "Poor", "SC", "10,620", "21,240", "31,860",
-                     "4,834", "9,667", "14,500"):
-            assert fact in text.split(), fact
-        # 150 rounds of 8in at 10 a turn: 15 boxes; 200 rounds of 5in at 15 a turn: 14.
-        assert row_boxes(page, "BOW", top, bottom) == 15
-        assert row_boxes(page, "STN", top, bottom) == 15
-        assert row_boxes(page, "L", top, bottom) == 14
-        assert row_boxes(page, "R", top, bottom) == 14
+    page = find_ship_page(savo.folder / "allied.pdf", "ASTORIA")
+    top, bottom = ship_block(page, "ASTORIA")
+    text = " ".join(w["text"] for w in words_in(page, top, bottom))
+    # armor 5 (5in belt), 32.7 kn, 588 ft, AA 2, Poor DC (Aug 1942), SC radar, CS 5
+    for fact in ("5", "32.7", "588", "2", "Poor", "SC", "10,620", "21,240", "31,860",
+                 "4,834", "9,667", "14,500"):
+        assert fact in text.split(), fact
+    # 150 rounds of 8in at 10 a turn: 15 boxes; 200 rounds of 5in at 15 a turn: 14.
+    assert row_boxes(page, "BOW", top, bottom) == 15
+    assert row_boxes(page, "STN", top, bottom) == 15
+    assert row_boxes(page, "L", top, bottom) == 14
+    assert row_boxes(page, "R", top, bottom) == 14
 
 
 def test_houston_scenario_limits(sunda: BuildResult) -> None:
-    path = sunda.folder / "allied.pdf"
-    index = find_ship_page(path, "HOUSTON")
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[index]
-        top, bottom = ship_block(page, "HOUSTON")
-        text = " ".join(w["text"] for w in words_in(page, top, bottom))
-        assert row_boxes(page, "BOW", top, bottom) == 2  # 20 rounds: two turns
-        assert row_boxes(page, "STN", top, bottom) == 0
-        assert "OUT OF ACTION" in text
-        assert "20 rds/gun (scenario limit)" in text
+    page = find_ship_page(sunda.folder / "allied.pdf", "HOUSTON")
+    top, bottom = ship_block(page, "HOUSTON")
+    text = " ".join(w["text"] for w in words_in(page, top, bottom))
+    assert row_boxes(page, "BOW", top, bottom) == 2  # 20 rounds: two turns
+    assert row_boxes(page, "STN", top, bottom) == 0
+    assert "OUT OF ACTION" in text
+    assert "20 rds/gun (scenario limit)" in text
 
 
 def test_torpedo_and_reload_boxes(savo: BuildResult) -> None:
     # Aoba: two side mounts of 4 x 24in with 4 reloads each.
-    path = savo.folder / "japanese.pdf"
-    index = find_ship_page(path, "AOBA")
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[index]
-        top, bottom = ship_block(page, "AOBA")
-        words = words_in(page, top, bottom)
-        torp_top = next(w["top"] for w in words if w["text"] == "TORPEDOES")
-        damage_top = next(w["top"] for w in words if w["text"] == "DAMAGE"
-                          and w["top"] > torp_top)
-        assert len(tick_boxes(page, torp_top, damage_top)) == 2 * (4 + 4)
+    page = find_ship_page(savo.folder / "japanese.pdf", "AOBA")
+    top, bottom = ship_block(page, "AOBA")
+    words = words_in(page, top, bottom)
+    torp_top = next(w["top"] for w in words if w["text"] == "TORPEDOES")
+    damage_top = next(w["top"] for w in words if w["text"] == "DAMAGE"
+                      and w["top"] > torp_top)
+    assert len(tick_boxes(page, torp_top, damage_top)) == 2 * (4 + 4)
 
 
 @pytest.mark.parametrize("fixture,size", [("savo", A4), ("savo_letter", LETTER)])
@@ -173,25 +175,24 @@ def test_page_sizes_margins_and_type_sizes(fixture: str, size: tuple[float, floa
     margin = 10 * MM
     for name in result.files:
         labels = PdfReader(result.folder / name).page_labels
-        with pdfplumber.open(result.folder / name) as pdf:
-            for number, page in enumerate(pdf.pages):
-                # Rulers, tapes and gauge strips run along landscape pages.
-                turned = (size[1], size[0])
-                assert (page.width, page.height) in (pytest.approx(size, abs=0.01),
-                                                     pytest.approx(turned, abs=0.01))
-                for obj in page.chars + page.rects + page.lines:
-                    assert obj["x0"] >= margin - 0.01 and obj["x1"] <= page.width - margin + 0.01
-                    assert obj["top"] >= margin - 0.01
-                    assert obj["bottom"] <= page.height - margin + 0.01
-                if not page.chars and not page.rects and not page.lines:
-                    # the only blank pages: before double-sided marker sheets
-                    assert "Markers-" in labels[number + 1]
-                    continue
-                # Marker labels have their own floor (a 9 mm destroyer marker is shorter
-                # than its name at 7 pt); the 1 pt ids are invisible.
-                floor = LABEL_FLOOR if "Markers-" in labels[number] else 7.0
-                sizes = [c["size"] for c in page.chars if abs(c["size"] - ID_SIZE) > 1e-6]
-                assert sizes and min(sizes) >= floor - 1e-6
+        for number, page in enumerate(builds.pages(result.folder / name, geometry=True)):
+            # Rulers, tapes and gauge strips run along landscape pages.
+            turned = (size[1], size[0])
+            assert (page.width, page.height) in (pytest.approx(size, abs=0.01),
+                                                 pytest.approx(turned, abs=0.01))
+            for obj in page.chars + page.rects + page.lines:
+                assert obj["x0"] >= margin - 0.01 and obj["x1"] <= page.width - margin + 0.01
+                assert obj["top"] >= margin - 0.01
+                assert obj["bottom"] <= page.height - margin + 0.01
+            if not page.chars and not page.rects and not page.lines:
+                # the only blank pages: before double-sided marker sheets
+                assert "Markers-" in labels[number + 1]
+                continue
+            # Marker labels have their own floor (a 9 mm destroyer marker is shorter
+            # than its name at 7 pt); the 1 pt ids are invisible.
+            floor = LABEL_FLOOR if "Markers-" in labels[number] else 7.0
+            sizes = [c["size"] for c in page.chars if abs(c["size"] - ID_SIZE) > 1e-6]
+            assert sizes and min(sizes) >= floor - 1e-6
 
 
 def test_bookmarks_and_page_labels(savo: BuildResult) -> None:

@@ -8,7 +8,6 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from generator.errors import DataError, RenderError
@@ -34,6 +33,7 @@ from generator.rulesets.surface_action.events import Deck, load_deck
 from generator.rulesets.surface_action.schema import ShipClass, parse_torpedoes
 from generator.sprue import Sprue, load_sprue
 from generator.units import MM
+from tests.pdftext import open_pages
 
 SPRUES = Path(__file__).resolve().parent.parent / "generator/rulesets/surface_action/sprues"
 TOL = 0.01 * MM
@@ -72,6 +72,10 @@ def side_views() -> list[ShipView]:
 # -- reading an imposed PDF back ---------------------------------------------------------
 
 
+COLOUR_TOL = 0.6 / 255
+"""pypdfium2 reports colours in 8 bits (the cut grey 0.55 comes back as 140/255)."""
+
+
 def grey(colour: object) -> float:
     if isinstance(colour, (list, tuple)):
         return float(colour[0]) if len(colour) == 1 else -1.0
@@ -80,7 +84,7 @@ def grey(colour: object) -> float:
 
 @dataclass
 class Cell:
-    """One placed copy: its id, page and cut box (pdfplumber coordinates, top down)."""
+    """One placed copy: its id, page and cut box (points, top down, as pdfplumber gives them)."""
 
     id: str
     page: int
@@ -120,29 +124,29 @@ def read_cells(pdf: bytes, tmp: Path) -> tuple[list[Cell], list[dict]]:
     path.write_bytes(pdf)
     cells: list[Cell] = []
     loose: list[dict] = []
-    with pdfplumber.open(path) as doc:
-        for number, page in enumerate(doc.pages):
-            cuts = [(r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects
-                    if not r["fill"] and abs(grey(r.get("stroking_color")) - CUT_GREY) < 1e-3]
-            ids = [w for w in page.extract_words(extra_attrs=["size"], x_tolerance=0.5)
-                   if abs(w["size"] - ID_SIZE) < 1e-6]
-            found = []
-            for word in ids:
-                box = min(cuts, key=lambda c: abs(c[0] - word["x0"]) + abs(c[3] - word["bottom"]))
-                assert abs(box[0] + 0.2 * MM - word["x0"]) < 0.3, word["text"]
-                found.append(Cell(word["text"], number, box, [], []))
-            drawn = [c for c in page.chars if c["size"] > ID_SIZE + 1e-6]
-            shapes = [g for g in (*page.rects, *page.lines, *page.curves)
-                      if g["fill"] or abs(grey(g.get("stroking_color")) - CUT_GREY) > 1e-3]
-            for obj, into in [*((c, "chars") for c in drawn), *((g, "graphics") for g in shapes)]:
-                cx, cy = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
-                owner = [c for c in found if c.box[0] - 1 < cx < c.box[2] + 1
-                         and c.box[1] - 1 < cy < c.box[3] + 1]
-                if owner:
-                    getattr(owner[0], into).append(obj)
-                else:
-                    loose.append(obj)
-            cells.extend(found)
+    doc = open_pages(pdf, geometry=True)
+    for number, page in enumerate(doc):
+        cuts = [(r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects
+                if not r["fill"] and abs(grey(r.get("stroking_color")) - CUT_GREY) < COLOUR_TOL]
+        ids = [w for w in page.layout_words(by_size=True, x_tolerance=0.5)
+               if abs(w["size"] - ID_SIZE) < 1e-6]
+        found = []
+        for word in ids:
+            box = min(cuts, key=lambda c: abs(c[0] - word["x0"]) + abs(c[3] - word["bottom"]))
+            assert abs(box[0] + 0.2 * MM - word["x0"]) < 0.3, word["text"]
+            found.append(Cell(word["text"], number, box, [], []))
+        drawn = [c for c in page.chars if c["size"] > ID_SIZE + 1e-6]
+        shapes = [g for g in (*page.rects, *page.lines, *page.curves)
+                  if g["fill"] or abs(grey(g.get("stroking_color")) - CUT_GREY) > COLOUR_TOL]
+        for obj, into in [*((c, "chars") for c in drawn), *((g, "graphics") for g in shapes)]:
+            cx, cy = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
+            owner = [c for c in found if c.box[0] - 1 < cx < c.box[2] + 1
+                     and c.box[1] - 1 < cy < c.box[3] + 1]
+            if owner:
+                getattr(owner[0], into).append(obj)
+            else:
+                loose.append(obj)
+        cells.extend(found)
     return cells, loose
 
 

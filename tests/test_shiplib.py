@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from generator.convert import convert_file, unrated_note
@@ -15,6 +14,7 @@ from generator.pipeline import build
 from generator.rulesets.naval_action import rating as na_rating
 from generator.rulesets.surface_action import rating as sa_rating
 from generator.shipclass import rated_by
+from tests.pdftext import page_texts
 from tests.shiplib_snapshot import SNAPSHOT, naval_action, snapshot, surface_action
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -325,22 +325,20 @@ def test_one_class_file_gives_both_rulesets_pieces(tmp_path: Path) -> None:
         "ship_notes:\n      Takao:", "ship_notes:\n      Kinugasa Maru:")
     (data / "my-takao.yaml").write_text(text, encoding="utf-8")
     result = build(class_id="my-takao", data=[data], out=tmp_path / "out")
-    with pdfplumber.open(result.folder / "my-takao.pdf") as pdf:
-        texts = [p.extract_text() or "" for p in pdf.pages]
-        assert "How to print this packet" in texts[0]  # the print note, then the sheet
-        assert "KINUGASA MARU" in texts[1]
-        # ... and her 1:12,000 marker with its previous-turn twin, invisible id and all
-        markers = "".join(texts[2:])
-        assert "Kinugasa Maru" in markers and "previous turn" in markers
-        assert "ship.kinugasa-maru" in markers
+    texts = page_texts(result.folder / "my-takao.pdf")
+    assert "How to print this packet" in texts[0]  # the print note, then the sheet
+    assert "KINUGASA MARU" in texts[1]
+    # ... and her 1:12,000 marker with its previous-turn twin, invisible id and all
+    markers = "".join(texts[2:])
+    assert "Kinugasa Maru" in markers and "previous turn" in markers
+    assert "ship.kinugasa-maru" in markers
     library = load_library([data])
     entry: Entry = library.classes_of("surface-action")["my-takao"]
     written = build(class_id="my-takao", ruleset="surface-action", data=[data],
                     out=tmp_path / "out")
     assert written.folder == tmp_path / "out" / "class-my-takao" / "surface-action"
-    with pdfplumber.open(written.folder / "my-takao.pdf") as pdf:
-        page = next(t for t in (p.extract_text() or "" for p in pdf.pages)
-                    if "How to print this packet" not in t)
+    page = next(t for t in page_texts(written.folder / "my-takao.pdf")
+                if "How to print this packet" not in t)
     assert "Kinugasa Maru" in page and "6-10-4" in page and entry.model.size in page
 
 

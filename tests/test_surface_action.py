@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import io
 import itertools
 import re
 import shutil
@@ -10,7 +11,6 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
-import pdfplumber
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -20,11 +20,13 @@ from generator import dice
 from generator.autofit import LABEL_FLOOR
 from generator.cli import main
 from generator.imposition import ID_SIZE
-from generator.pipeline import BuildResult, build, validated_library
+from generator.pipeline import Kit, validated_library
 from generator.rulesets.surface_action import odds
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.schema import Weapon, Weapons
 from generator.units import MM
+from tests import builds
+from tests.pdftext import Page
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT.parent / "shared" / "rules" / "surface-action.txt"
@@ -36,14 +38,29 @@ WEAPONS = Weapons(bands_in=[6, 12, 18, 24, 30, 36],
                   torpedoes={"24in": Weapon(hit=[4, 3, 2], power=6)})
 
 
-@pytest.fixture(scope="module")
-def guadalcanal(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("guadalcanal-battleships", out=tmp_path_factory.mktemp("sa"))
+# Each kit composed once for the session (in memory: no test here reads the disk).
+BUILDS = {"guadalcanal": ("guadalcanal-battleships", "a4"), "plate_letter": ("river-plate",
+                                                                            "letter")}
 
 
 @pytest.fixture(scope="module")
-def plate_letter(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("river-plate", out=tmp_path_factory.mktemp("sa-letter"), paper="letter")
+def guadalcanal() -> Kit:
+    return builds.kit("guadalcanal-battleships")
+
+
+@pytest.fixture(scope="module")
+def plate_letter() -> Kit:
+    return builds.kit("river-plate", paper="letter")
+
+
+def reader(fixture: str, name: str) -> PdfReader:
+    scenario, paper = BUILDS[fixture]
+    return PdfReader(io.BytesIO(builds.kit(scenario, paper=paper).files[name]))
+
+
+def pages(fixture: str, name: str, *, geometry: bool = False) -> list[Page]:
+    scenario, paper = BUILDS[fixture]
+    return builds.kit_pages(scenario, name, paper=paper, geometry=geometry)
 
 
 # ---- the charts, read back from the PDF, equal the rule text cell for cell ------------
@@ -75,28 +92,25 @@ def text_charts() -> dict[str, list[list[str]]]:
     return found
 
 
-def pdf_lines(path: Path, first_page: int, last_page: int) -> list[list[str]]:
-    """Words of the pages, grouped into lines top to bottom."""
+def pdf_lines(pages: list[Page]) -> list[list[str]]:
+    """Words of the pages (as pdfplumber's extract_words finds them), lines top to bottom."""
     out: list[list[str]] = []
-    with pdfplumber.open(path) as pdf:
-        for page in pdf.pages[first_page:last_page]:
-            rows: dict[int, list[dict]] = {}
-            for word in page.extract_words(keep_blank_chars=False):
-                rows.setdefault(round(word["top"]), []).append(word)
-            for top in sorted(rows):
-                out.append([w["text"] for w in sorted(rows[top], key=lambda w: w["x0"])])
+    for page in pages:
+        rows: dict[int, list[dict]] = {}
+        for word in page.layout_words():
+            rows.setdefault(round(word["top"]), []).append(word)
+        for top in sorted(rows):
+            out.append([w["text"] for w in sorted(rows[top], key=lambda w: w["x0"])])
     return out
 
 
-def test_damage_and_movement_charts_read_back_equal_the_text(guadalcanal: BuildResult,
-                                                            ) -> None:
+def test_damage_and_movement_charts_read_back_equal_the_text(guadalcanal: Kit) -> None:
     text = text_charts()
-    path = guadalcanal.folder / "referee.pdf"
-    reader = PdfReader(path)
-    card = next(o for o in reader.outline if not isinstance(o, list)
+    read = reader("guadalcanal", "referee.pdf")
+    card = next(o for o in read.outline if not isinstance(o, list)
                 and o.title == "Reference card")
-    start = reader.get_destination_page_number(card)
-    lines = pdf_lines(path, start, start + 2)
+    start = read.get_destination_page_number(card)
+    lines = pdf_lines(pages("guadalcanal", "referee.pdf")[start:start + 2])
     gunfire, torpedo = "Gunfire/Bomb Damage Chart", "Torpedo Damage Chart"
     for columns, title in ((["BB/BC", "CA", "CL/AKL", "DD/TB/AKS"], gunfire),
                            (["CV", "CVL", "CVE"], gunfire + " (carriers)"),
@@ -237,26 +251,25 @@ def test_fates_equal_brute_force(kind: str, ship_type: str, hits: int) -> None:
 # ---- the kit -----------------------------------------------------------------------------
 
 
-def outline_titles(path: Path) -> list[str]:
-    return [o.title for o in PdfReader(path).outline if not isinstance(o, list)]
+def outline_titles(read: PdfReader) -> list[str]:
+    return [o.title for o in read.outline if not isinstance(o, list)]
 
 
-def test_packets_hold_every_component(guadalcanal: BuildResult) -> None:
+def test_packets_hold_every_component(guadalcanal: Kit) -> None:
     assert set(guadalcanal.files) == {"japanese.pdf", "american.pdf", "referee.pdf"}
-    titles = outline_titles(guadalcanal.folder / "american.pdf")
+    titles = outline_titles(reader("guadalcanal", "american.pdf"))
     assert titles == ["How to print this packet", "Briefing", "Data sheet: Task Force 64",
                       "Matchups: Task Force 64",
                       "Reference card", "Resolution tables", "Turn guides",
                       "Ruler · 1 in = 1,000 yd", "Pre-rolled dice", "Counters: Task Force 64"]
-    referee = outline_titles(guadalcanal.folder / "referee.pdf")
+    referee = outline_titles(reader("guadalcanal", "referee.pdf"))
     assert referee.count("Event cards") == 1  # one deck per table, in the referee's packet
     assert "Data sheet: Emergency Bombardment Force" in referee
     assert "Data sheet: Task Force 64" in referee
 
 
-def test_data_sheet_rows_come_from_the_class_files(guadalcanal: BuildResult) -> None:
-    text = "".join(p.extract_text() or "" for p in
-                   PdfReader(guadalcanal.folder / "japanese.pdf").pages[2:4])
+def test_data_sheet_rows_come_from_the_class_files(guadalcanal: Kit) -> None:
+    text = "".join(builds.kit_texts("guadalcanal-battleships", "japanese.pdf")[2:4])
     library = validated_library([])
     scenario = library.scenarios["guadalcanal-battleships"].model
     # Each ship as she was that night: Atago and Takao with their 1942 refit.
@@ -269,28 +282,28 @@ def test_data_sheet_rows_come_from_the_class_files(guadalcanal: BuildResult) -> 
         assert cls.size in text
 
 
-def test_hit_boxes_per_ship(guadalcanal: BuildResult) -> None:
+def test_hit_boxes_per_ship(guadalcanal: Kit) -> None:
     """P 3, M 2, S 2, T 2 with torpedoes, F 5 (A 2 on carriers): 14 boxes, 12 without tubes."""
-    with pdfplumber.open(guadalcanal.folder / "japanese.pdf") as pdf:
-        page = pdf.pages[2]  # after the print note and the briefing
-        rows = {w["text"]: w["top"] for w in page.extract_words() if w["text"] in
-                ("Atago", "Kirishima")}
-        for name, count in (("Atago", 14), ("Kirishima", 12)):
-            top = rows[name]
-            boxes = [r for r in page.rects if top - 2 <= r["top"] <= top + 12 * MM
-                     and abs(r["width"] - r["height"]) < 0.01 and r["width"] < 4 * MM]
-            assert len(boxes) == count, name
+    page = pages("guadalcanal", "japanese.pdf", geometry=True)[2]  # after note and briefing
+    rows = {w["text"]: w["top"] for w in page.layout_words() if w["text"] in
+            ("Atago", "Kirishima")}
+    for name, count in (("Atago", 14), ("Kirishima", 12)):
+        top = rows[name]
+        boxes = [r for r in page.rects if top - 2 <= r["top"] <= top + 12 * MM
+                 and abs(r["width"] - r["height"]) < 0.01 and r["width"] < 4 * MM]
+        assert len(boxes) == count, name
 
 
 @pytest.mark.parametrize("fixture", ["guadalcanal", "plate_letter"])
 def test_no_enemy_ship_named_in_a_side_packet(fixture: str,
                                               request: pytest.FixtureRequest) -> None:
-    result: BuildResult = request.getfixturevalue(fixture)
+    kit: Kit = request.getfixturevalue(fixture)
     library = validated_library([])
-    scenario = library.scenarios[result.folder.name].model
+    scenario_id, paper = BUILDS[fixture]
+    scenario = library.scenarios[scenario_id].model
+    assert {f"{side.id}.pdf" for side in scenario.sides} < set(kit.files)
     for side in scenario.sides:
-        own = "".join(p.extract_text() or "" for p in
-                      PdfReader(result.folder / f"{side.id}.pdf").pages)
+        own = "".join(builds.kit_texts(scenario_id, f"{side.id}.pdf", paper=paper))
         for other in scenario.sides:
             if other.id == side.id:
                 continue
@@ -303,24 +316,23 @@ def test_no_enemy_ship_named_in_a_side_packet(fixture: str,
 
 @pytest.mark.parametrize("fixture", ["guadalcanal", "plate_letter"])
 def test_pages_sizes_and_type_floor(fixture: str, request: pytest.FixtureRequest) -> None:
-    result: BuildResult = request.getfixturevalue(fixture)
-    for name in result.files:
-        labels = PdfReader(result.folder / name).page_labels
-        with pdfplumber.open(result.folder / name) as pdf:
-            for number, page in enumerate(pdf.pages):
-                # three 63 mm cards and their gutters need a little more than the 10 mm
-                # margins leave on A4; their sheets keep 5 mm, which every printer prints
-                margin = (5 if "Cards-" in labels[number] else 10) * MM
-                for obj in page.chars + page.rects + page.lines:
-                    assert obj["x0"] >= margin - 0.01
-                    assert obj["x1"] <= page.width - margin + 0.01
-                if not page.chars:
-                    assert "Counters-" in labels[number + 1] or "Cards-" in labels[number + 1]
-                    continue
-                cut_out = "Counters-" in labels[number] or "Cards-" in labels[number]
-                floor = LABEL_FLOOR if cut_out else 7.0
-                sizes = [c["size"] for c in page.chars if abs(c["size"] - ID_SIZE) > 1e-6]
-                assert min(sizes) >= floor - 1e-6, (name, number, labels[number])
+    kit: Kit = request.getfixturevalue(fixture)
+    for name in kit.files:
+        labels = reader(fixture, name).page_labels
+        for number, page in enumerate(pages(fixture, name, geometry=True)):
+            # three 63 mm cards and their gutters need a little more than the 10 mm
+            # margins leave on A4; their sheets keep 5 mm, which every printer prints
+            margin = (5 if "Cards-" in labels[number] else 10) * MM
+            for obj in page.chars + page.rects + page.lines:
+                assert obj["x0"] >= margin - 0.01
+                assert obj["x1"] <= page.width - margin + 0.01
+            if not page.chars:
+                assert "Counters-" in labels[number + 1] or "Cards-" in labels[number + 1]
+                continue
+            cut_out = "Counters-" in labels[number] or "Cards-" in labels[number]
+            floor = LABEL_FLOOR if cut_out else 7.0
+            sizes = [c["size"] for c in page.chars if abs(c["size"] - ID_SIZE) > 1e-6]
+            assert min(sizes) >= floor - 1e-6, (name, number, labels[number])
 
 
 # ---- errors ----------------------------------------------------------------------------

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
-
 from generator.pipeline import build
+from tests.pdftext import page_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_cyrillic_and_macrons_render(tmp_path: Path) -> None:
     result = build(class_id="gangut", ship="Marat", out=tmp_path)
-    with pdfplumber.open(result.folder / "gangut.pdf") as pdf:
-        text = pdf.pages[1].extract_text()  # after the print note
+    text = page_texts(result.folder / "gangut.pdf")[1]  # after the print note
     assert "МАРАТ" in text
     assert not result.warnings
 
