@@ -21,7 +21,7 @@ from typing import Literal
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import branding, fonts
+from generator import branding, fonts, kitdoc
 from generator.errors import RenderError
 from generator.layout import Paper, new_canvas, page_size
 from generator.packets import Bookmark, Component
@@ -436,6 +436,7 @@ def _draw_ids(c: Canvas, slots: list[Slot]) -> None:
     c.saveState()
     c.addLiteral("\n".join(ops))
     c.restoreState()
+    kitdoc.uses(c, fonts.REGULAR, "".join(s.piece.id for s in slots) + ".back")
 
 
 def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: Sprue,

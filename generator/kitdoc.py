@@ -180,6 +180,16 @@ class KitCanvas(SafeCanvas):
             font.state.pop(self._doc, None)
 
 
+def uses(canvas: Any, font: str, text: str) -> None:
+    """Note characters a page prints through literal text operators (``addLiteral``).
+
+    Text ReportLab encodes is noted by itself; text written as operators by hand is
+    not, and a packet keeps only the glyphs it knows its pages use.
+    """
+    if isinstance(canvas, KitCanvas):
+        canvas.chars.setdefault(font, set()).update(text)
+
+
 def canvas_maker(fallback: Callable[..., Any]) -> Callable[..., Any]:
     """A platypus ``canvasmaker``: the build canvas when one is active, else ``fallback``."""
     def make(*args: Any, **kwargs: Any) -> Any:

@@ -15,6 +15,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator import kitdoc, pipeline
+from generator.errors import UsageError
 from generator.packets import sheet_layout
 from generator.printnote import NOTE_LABEL, NOTE_TITLE
 from generator.rulesets.base import Request
@@ -75,6 +76,21 @@ def test_every_character_printed_has_its_glyph(drawn: tuple[pipeline.Kit, int]) 
         _no_missing_glyphs(name, pdf)
     alone = pipeline.compose(Request("kit", scenario=SCENARIO), only={"japanese.pdf"})
     _no_missing_glyphs("japanese.pdf alone", alone.files["japanese.pdf"])
+
+
+@pytest.mark.parametrize("scenario", sorted(pipeline.validated_library([]).scenarios))
+def test_no_bundled_packet_lacks_a_glyph(scenario: str) -> None:
+    # Every kit, and the marker sheets alone (whose invisible ids are written as raw
+    # text operators): a packet keeps the glyphs of everything its pages print.
+    import builds
+
+    for command in ("kit", "markers"):
+        try:
+            made = builds.kit(scenario, command=command)
+        except UsageError:  # a ruleset that prints no separate marker sheets
+            continue
+        for name, pdf in made.files.items():
+            _no_missing_glyphs(f"{scenario} {command} {name}", pdf)
 
 
 def test_no_page_is_drawn_twice(drawn: tuple[pipeline.Kit, int]) -> None:
