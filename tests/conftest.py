@@ -1,9 +1,16 @@
-"""Shared fixtures: kits are built once per test session into temporary folders."""
+"""Shared fixtures: kits are built once per test session into temporary folders.
+
+``kits`` is the session's one cache of bundled builds: ``kits.build("komandorski")`` builds
+the scenario the first time any test asks for it and hands every later caller the same
+``BuildResult`` (a build is deterministic, so one build serves every test that only reads
+it). Tests must treat a shared kit as read-only: a test that changes files builds its own.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -13,21 +20,66 @@ import pytest
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="qd-test-cache-")
 os.environ.pop("QUARTERDECK_NO_CACHE", None)
 
-from generator.pipeline import BuildResult, build
+from generator.pipeline import BuildResult, build, build_markers  # noqa: E402
+from generator.rulesets.base import KitOptions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="session")
-def savo(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("savo-island", out=tmp_path_factory.mktemp("a4"), paper="a4")
+@dataclass
+class Kits:
+    """Bundled builds made once per session, keyed by what was asked."""
+
+    root: Path
+    built: dict[tuple[str, ...], BuildResult] = field(default_factory=dict)
+    progress: dict[tuple[str, ...], list[tuple[str, int]]] = field(default_factory=dict)
+    """Every ``progress(step, total)`` call the pipeline made during each build."""
+
+    def _folder(self, key: tuple[str, ...]) -> Path:
+        folder = self.root / f"k{len(self.built)}"
+        folder.mkdir()
+        return folder
+
+    def build(self, scenario: str, *, paper: str = "a4", seed: int | None = None) -> BuildResult:
+        """The scenario's kit with the bundled data (and ``seed`` for its dice)."""
+        key = ("kit", scenario, paper, repr(seed))
+        if key not in self.built:
+            calls: list[tuple[str, int]] = []
+            options = KitOptions(seed=seed) if seed is not None else None
+            self.built[key] = build(scenario, out=self._folder(key), paper=paper,  # type: ignore[arg-type]
+                                    options=options,
+                                    progress=lambda step, total: calls.append((step, total)))
+            self.progress[key] = calls
+        return self.built[key]
+
+    def progress_of(self, scenario: str) -> list[tuple[str, int]]:
+        """The progress calls of the scenario's default (A4) build."""
+        self.build(scenario)
+        return self.progress[("kit", scenario, "a4", "None")]
+
+    def markers(self, scenario: str) -> BuildResult:
+        """The scenario's marker sheets (``quarterdeck markers``)."""
+        key = ("markers", scenario)
+        if key not in self.built:
+            self.built[key] = build_markers(scenario, out=self._folder(key))
+        return self.built[key]
 
 
 @pytest.fixture(scope="session")
-def savo_letter(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("savo-island", out=tmp_path_factory.mktemp("letter"), paper="letter")
+def kits(tmp_path_factory: pytest.TempPathFactory) -> Kits:
+    return Kits(tmp_path_factory.mktemp("kits"))
 
 
 @pytest.fixture(scope="session")
-def sunda(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("sunda-strait", out=tmp_path_factory.mktemp("sunda"))
+def savo(kits: Kits) -> BuildResult:
+    return kits.build("savo-island")
+
+
+@pytest.fixture(scope="session")
+def savo_letter(kits: Kits) -> BuildResult:
+    return kits.build("savo-island", paper="letter")
+
+
+@pytest.fixture(scope="session")
+def sunda(kits: Kits) -> BuildResult:
+    return kits.build("sunda-strait")

@@ -16,8 +16,11 @@ An internal error (exit 70), any other exit code, a traceback or a run longer th
 ``HANG_SECONDS`` fails the test.
 
 The budget is fixed and the examples derandomized, so the suite is reproducible and fast:
-``QUARTERDECK_FUZZ_EXAMPLES`` (default 25) examples per check strategy and a third of that
-per build strategy. A longer run on demand::
+``QUARTERDECK_FUZZ_EXAMPLES`` (default 24) mutated files per check strategy, checked
+``BATCH`` at a time (one ``check`` of a folder holding four mutants, each under its own id,
+costs about what one mutant did: the bundled library is loaded once per check), an eighth
+of that per tables build strategy and a twelfth per scenario build strategy. A longer run
+on demand::
 
     QUARTERDECK_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz.py
 
@@ -49,13 +52,15 @@ from hypothesis import strategies as st
 from generator.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = int(os.environ.get("QUARTERDECK_FUZZ_EXAMPLES", "25"))
-BUILD_EXAMPLES = max(1, EXAMPLES // 3)
+EXAMPLES = int(os.environ.get("QUARTERDECK_FUZZ_EXAMPLES", "24"))
+BATCH = 4
+"""Mutated files per ``check`` run (each its own file and id)."""
+BUILD_EXAMPLES = max(1, EXAMPLES // 8)
 HANG_SECONDS = 120
 """A single command taking longer than this counts as a hang (builds take ~2 s)."""
 
 FUZZ = settings(
-    max_examples=EXAMPLES,
+    max_examples=max(1, EXAMPLES // BATCH),
     derandomize=not os.environ.get("QUARTERDECK_FUZZ_RANDOM"),
     database=None,
     deadline=None,  # wall time is machine-dependent; HANG_SECONDS bounds it instead
@@ -217,6 +222,14 @@ def check_file(doc: Any, name: str) -> Result:
         return run("check", str(data))
 
 
+def check_files(docs: tuple[Any, ...], stem: str) -> Result:
+    """Check a folder of mutants, the i-th as ``STEM-i.yaml`` (the id it was given)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, doc in enumerate(docs):
+            _dump(doc, Path(tmp) / "data" / f"{stem}-{i}.yaml")
+        return run("check", str(Path(tmp) / "data"))
+
+
 def build_kit(scenario: str, *extra: str) -> Result:
     """Build into a fresh folder and check the kit is whole (exit 0) or absent (exit 2)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -246,27 +259,47 @@ NA_DOC = _with_id(NA_SCENARIO, "fuzz-na")
 SA_DOC = _with_id(SA_SCENARIO, "fuzz-sa")
 
 
+def batch(doc_for: Any, stem: str) -> st.SearchStrategy[tuple[Any, ...]]:
+    """``BATCH`` mutants, the i-th mutated from a document with the id ``STEM-i``."""
+    return st.tuples(*(doc_for(f"{stem}-{i}") for i in range(BATCH)))
+
+
+def _class_batch(new_id: str) -> st.SearchStrategy[Any]:
+    return st.sampled_from([_with_id(path, new_id) for path in CLASS_FILES]).flatmap(mutated)
+
+
 # -- the fuzz tests -------------------------------------------------------------------
 
 @FUZZ
-@given(st.sampled_from(CLASSES).flatmap(mutated))
-def test_mutated_class_files_are_checked(doc: Any) -> None:
-    check_file(doc, "fuzz-class.yaml")
+@given(batch(_class_batch, "fuzz-class"))
+def test_mutated_class_files_are_checked(docs: tuple[Any, ...]) -> None:
+    check_files(docs, "fuzz-class")
 
 
 @FUZZ
-@given(mutated(NA_DOC))
-def test_mutated_naval_action_scenarios_are_checked(doc: Any) -> None:
-    check_file(doc, "fuzz-na.yaml")
+@given(batch(lambda new_id: mutated(_with_id(NA_SCENARIO, new_id)), "fuzz-na"))
+def test_mutated_naval_action_scenarios_are_checked(docs: tuple[Any, ...]) -> None:
+    check_files(docs, "fuzz-na")
 
 
 @FUZZ
-@given(mutated(SA_DOC))
-def test_mutated_surface_action_scenarios_are_checked(doc: Any) -> None:
-    check_file(doc, "fuzz-sa.yaml")
+@given(batch(lambda new_id: mutated(_with_id(SA_SCENARIO, new_id)), "fuzz-sa"))
+def test_mutated_surface_action_scenarios_are_checked(docs: tuple[Any, ...]) -> None:
+    check_files(docs, "fuzz-sa")
 
 
-@settings(FUZZ_BUILD, max_examples=max(1, EXAMPLES // 6))
+def test_unmutated_batches_check_clean() -> None:
+    """A batch of unchanged files passes: each mutant's problems are its own, not the batch's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(BATCH):  # every batch of the three strategies, in one folder
+            for stem, path in (("fuzz-class", CLASS_FILES[i % len(CLASS_FILES)]),
+                               ("fuzz-na", NA_SCENARIO), ("fuzz-sa", SA_SCENARIO)):
+                _dump(_with_id(path, f"{stem}-{i}"), Path(tmp) / "data" / f"{stem}-{i}.yaml")
+        result = run("check", str(Path(tmp) / "data"))
+    assert result.exit_code == 0, result.output
+
+
+@settings(FUZZ_BUILD, max_examples=max(1, EXAMPLES // 12))
 @given(st.sampled_from([("fuzz-na", NA_DOC), ("fuzz-sa", SA_DOC)]).flatmap(
     lambda pair: st.tuples(st.just(pair[0]), st.one_of(mutated(pair[1]), retexted(pair[1])))))
 def test_mutated_scenarios_build_whole_or_not_at_all(case: tuple[str, Any]) -> None:

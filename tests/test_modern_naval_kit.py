@@ -8,7 +8,9 @@ bad input gives its exact located message, exit 2 and no files.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pdfplumber
 import pypdfium2 as pdfium
@@ -25,6 +27,9 @@ from generator.rulesets.modern_naval.model import UnitView
 from generator.rulesets.modern_naval.schema import reach_km
 from generator.units import MM
 
+if TYPE_CHECKING:
+    from tests.conftest import Kits
+
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "generator" / "rulesets" / "modern_naval" / "tables"
 MODERN = ROOT / "shipdata" / "classes" / "modern"
@@ -38,16 +43,27 @@ def _text(path: Path) -> list[str]:
     return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
 
 
-@pytest.fixture(scope="module")
-def latakia(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("latakia")
-    return build("latakia-1973", out=out).folder
+def _pages(path: Path, wanted: Callable[[str, str], bool]) -> list[int]:
+    """Page numbers (from 1) whose label and text (read by pypdfium2) are ``wanted``.
+
+    pdfplumber, slow, then opens only these pages for the geometry.
+    """
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return [i + 1 for i in range(len(pdf))
+                if wanted(pdf.get_page_label(i), pdf[i].get_textpage().get_text_range())]
+    finally:
+        pdf.close()
 
 
 @pytest.fixture(scope="module")
-def sheffield(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("sheffield")
-    return build("sheffield-1982", out=out).folder
+def latakia(kits: Kits) -> Path:
+    return kits.build("latakia-1973").folder
+
+
+@pytest.fixture(scope="module")
+def sheffield(kits: Kits) -> Path:
+    return kits.build("sheffield-1982").folder
 
 
 def _band(bands: list[dict[str, object]], value: float, above: object) -> object:
@@ -222,10 +238,11 @@ def test_card_prints_every_rating_weapon_and_track(sheffield: Path) -> None:
 
 
 def test_cards_are_half_pages_with_text_inside_the_frame(sheffield: Path) -> None:
-    with pdfplumber.open(sheffield / "uk.pdf") as pdf:
-        # Card pages carry the KO column; the reference card also names damage levels.
-        card_pages = [p for p in pdf.pages if "Damage level" in (p.extract_text() or "")
-                      and "KO Weapon" in (p.extract_text() or "")]
+    # Card pages carry the KO column; the reference card also names damage levels.
+    wanted = _pages(sheffield / "uk.pdf",
+                    lambda label, text: "Damage level" in text and "KO Weapon" in text)
+    with pdfplumber.open(sheffield / "uk.pdf", pages=wanted) as pdf:
+        card_pages = pdf.pages
         assert len(card_pages) == 4  # eight units, two cards a page
         for page in card_pages:
             frames = [r for r in page.rects if r["height"] > 100 * MM]
@@ -408,11 +425,11 @@ def test_no_marker_text_below_six_points(sheffield: Path) -> None:
 
     piece_id = re.compile(r"^[a-z-]+\.[a-z0-9.-]+$")
     seen = 0
-    with pdfplumber.open(str(sheffield / "umpire.pdf")) as pdf:
+    wanted = _pages(sheffield / "umpire.pdf", lambda label, text: "Cut on the grey lines"
+                    in " ".join(text.split()) or "Backs of sheet" in " ".join(text.split()))
+    assert wanted
+    with pdfplumber.open(str(sheffield / "umpire.pdf"), pages=wanted) as pdf:
         for page in pdf.pages:
-            text = page.extract_text() or ""
-            if "Cut on the grey lines" not in text and "Backs of sheet" not in text:
-                continue
             for word in page.extract_words(extra_attrs=["size"]):
                 if piece_id.match(word["text"]):
                     continue
@@ -429,9 +446,11 @@ def test_movement_gauge_read_back_from_the_pdf(latakia: Path) -> None:
     line a player would measure from the cut edge.
     """
     tints = {(0.8, 0.88, 0.97), (0.93, 0.96, 1.0)}
-    with pdfplumber.open(str(latakia / "israel.pdf")) as pdf:
-        page = next(p for p in pdf.pages
-                    if "Movement: 5 cm bands · 1/2" in (p.extract_text() or ""))
+    wanted = _pages(latakia / "israel.pdf",
+                    lambda label, text: "Movement: 5 cm bands · 1/2" in text)
+    with pdfplumber.open(str(latakia / "israel.pdf"), pages=wanted[:1]) as pdf:
+        page = pdf.pages[0]
+        assert "Movement: 5 cm bands · 1/2" in (page.extract_text() or "")
         bands = sorted((r for r in page.rects
                         if tuple(round(v, 2) for v in r["non_stroking_color"] or ()) in tints),
                        key=lambda r: (r["top"], r["x0"]))
@@ -461,7 +480,10 @@ def test_super_etendard_weight_as_sourced(sheffield: Path) -> None:
 def test_gauge_limit_labels_keep_a_millimetre_from_the_cut(latakia: Path) -> None:
     """Every range-limit label (bold 8 pt) stays 1 mm inside its strip's cut line."""
     checked = 0
-    with pdfplumber.open(str(latakia / "umpire.pdf")) as pdf:
+    # Strips are cut out: only the aids and marker sheets have any.
+    wanted = _pages(latakia / "umpire.pdf",
+                    lambda label, text: label.startswith(("Aids-", "Markers-")))
+    with pdfplumber.open(str(latakia / "umpire.pdf"), pages=wanted) as pdf:
         for page in pdf.pages:
             strips = [r for r in page.rects
                       if r["stroke"] and not r["fill"] and r["height"] > 10 * MM]

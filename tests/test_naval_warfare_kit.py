@@ -6,18 +6,20 @@ is read back from the PDFs and compared with the rule text, transcribed here by 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
-import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pytest
 import yaml
 
 from generator import faces
-from generator.pipeline import BuildResult, build, build_markers, validated_library
+from generator.pipeline import BuildResult, validated_library
 from generator.rulesets import REGISTRY
 from generator.rulesets.base import KitOptions, Rendered, Request
 from generator.rulesets.naval_warfare import CONTROL, Derived
@@ -26,6 +28,9 @@ from generator.rulesets.naval_warfare.components.counters import layouts
 from generator.rulesets.naval_warfare.schema import COUNTER_SIZES
 from generator.rulesets.naval_warfare.units import load_units
 from generator.units import INCH, MM
+
+if TYPE_CHECKING:
+    from tests.conftest import Kits
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGN = ROOT / "shipdata" / "naval_warfare" / "scenarios" / "balance-1942.yaml"
@@ -83,13 +88,48 @@ def pages(path: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("balance-1942", out=tmp_path_factory.mktemp("nw"))
+def kit(kits: Kits) -> BuildResult:
+    return kits.build("balance-1942")
 
 
 @pytest.fixture(scope="module")
-def sheets(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build_markers("balance-1942", out=tmp_path_factory.mktemp("nwm"))
+def sheets(kits: Kits) -> BuildResult:
+    return kits.markers("balance-1942")
+
+
+@dataclass
+class PlumbedPage:
+    """What the geometry tests need of one page, read once by pdfplumber."""
+
+    text: str
+    rects: list[dict[str, Any]]
+    words: list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def usa_geometry(kit: BuildResult, derived: Derived) -> list[PlumbedPage]:
+    """The pages of usa.pdf that hold a Task Force card, a route row or an escort label.
+
+    pypdfium2 finds them; pdfplumber (slow) reads only those, once for both tests. Any
+    other page has nothing either test looks at.
+    """
+    import pdfplumber
+    import pypdfium2 as pdfium
+
+    path = kit.folder / "usa.pdf"
+    assert derived.campaign is not None
+    keys = ("TASK FORCE", "Escort", *(r.name for r in derived.campaign.routes))
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        flat = [" ".join(doc[i].get_textpage().get_text_range().split())
+                for i in range(len(doc))]
+    finally:
+        doc.close()
+    wanted = [i + 1 for i, text in enumerate(flat) if any(k in text for k in keys)]
+    assert wanted
+    with pdfplumber.open(path, pages=wanted) as pdf:
+        return [PlumbedPage(page.extract_text() or "", list(page.rects), page.extract_words())
+                for page in pdf.pages]
 
 
 @pytest.fixture(scope="module")
@@ -187,30 +227,28 @@ def test_team_chart_has_its_own_routes_only(kit: BuildResult) -> None:
     assert names == {n for n, _, _ in ANNEX_B if n.startswith("Japan")}
 
 
-def test_counter_slots_are_one_counter_plus_1mm(kit: BuildResult, derived: Derived) -> None:
+def test_counter_slots_are_one_counter_plus_1mm(usa_geometry: list[PlumbedPage],
+                                                derived: Derived) -> None:
     """Task Force cards hold 12 counters, route rows 4 escorts and 4 raiders, each slot
     the counter size plus 1 mm, to 0.01 mm."""
-    import pdfplumber
-
     assert derived.campaign is not None
     slot = derived.campaign.counter_size / MM + 1
     routes = {r.name for r in derived.campaign.routes if r.nation == "us"}
     found_tf = found_routes = 0
-    with pdfplumber.open(kit.folder / "usa.pdf") as pdf:
-        for page in pdf.pages:
-            text = page.extract_text() or ""
-            slots = [r for r in page.rects if abs(r["width"] / MM - slot) < 0.01
-                     and abs(r["height"] / MM - slot) < 0.01]
-            cards = text.count("TASK FORCE ")
-            if cards:
-                assert len(slots) == 12 * cards
-                found_tf += cards
-            rows = sum(1 for name in routes if name in text)
-            # The two blank rows for new routes may share a page with named ones.
-            blank = 2 if "NEW ROUTES" in text else 0
-            if rows and not cards:
-                assert len(slots) == 8 * (rows + blank)
-                found_routes += rows
+    for page in usa_geometry:
+        text = page.text
+        slots = [r for r in page.rects if abs(r["width"] / MM - slot) < 0.01
+                 and abs(r["height"] / MM - slot) < 0.01]
+        cards = text.count("TASK FORCE ")
+        if cards:
+            assert len(slots) == 12 * cards
+            found_tf += cards
+        rows = sum(1 for name in routes if name in text)
+        # The two blank rows for new routes may share a page with named ones.
+        blank = 2 if "NEW ROUTES" in text else 0
+        if rows and not cards:
+            assert len(slots) == 8 * (rows + blank)
+            found_routes += rows
     assert found_tf == derived.teams["usa"].task_force_cards
     assert found_routes == len(routes)
 
@@ -366,8 +404,18 @@ UNIT_IDS = ("fleet-carrier, escort-carrier, heavy-ship, light-cruiser, escort, s
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from generator.cli import main; main()",
-                           *args], capture_output=True, text=True, cwd=cwd, check=False)
+    """The command line run in this process from ``cwd`` (the messages name files
+    relative to it), as a finished process: exit code, stdout, stderr."""
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        repr(result.exception))
+    return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout,
+                                       result.stderr)
 
 
 @pytest.mark.parametrize("command", ["build", "check"])
@@ -497,22 +545,19 @@ def test_counter_labels_are_6pt_or_larger_at_5_8in(sheets: BuildResult) -> None:
     assert small == {}
 
 
-def test_route_slots_clear_the_label_by_a_millimetre(kit: BuildResult) -> None:
+def test_route_slots_clear_the_label_by_a_millimetre(usa_geometry: list[PlumbedPage]) -> None:
     """The dashed counter slots of a route row start at least 1 mm below the bottom of
     the 'Escort counters (stick below)' label above them."""
-    import pdfplumber
-
     slot = 5 / 8 * INCH + 1 * MM
     checked = 0
-    with pdfplumber.open(kit.folder / "usa.pdf") as pdf:
-        for page in pdf.pages:
-            labels = [w for w in page.extract_words() if w["text"] == "Escort"]
-            tops = sorted({round(r["top"], 2) for r in page.rects
-                           if abs(r["width"] - slot) < 0.01 and abs(r["height"] - slot) < 0.01})
-            for label in labels:
-                below = [t for t in tops if t > label["top"]]
-                if not below:
-                    continue
-                assert (below[0] - label["bottom"]) / MM >= 1.0
-                checked += 1
+    for page in usa_geometry:
+        labels = [w for w in page.words if w["text"] == "Escort"]
+        tops = sorted({round(r["top"], 2) for r in page.rects
+                       if abs(r["width"] - slot) < 0.01 and abs(r["height"] - slot) < 0.01})
+        for label in labels:
+            below = [t for t in tops if t > label["top"]]
+            if not below:
+                continue
+            assert (below[0] - label["bottom"]) / MM >= 1.0
+            checked += 1
     assert checked >= 4

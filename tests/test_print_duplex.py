@@ -1,6 +1,7 @@
 """Packets print double-sided in one pass (issue 18, printing items 1 and 2).
 
-Every bundled scenario is built once; each packet is read back page by page. A page's
+Every bundled scenario is built once (the session's shared kits); each packet is read back
+once, page by page, through pypdfium2 (labels, texts, top-level outline). A page's
 section comes from its page label (``Card-1``, ``ALLIED-Tapes-3``); which sections are
 two-sided and which are cut out is written here, independently of the components'
 flags, so a component that forgets to declare itself fails.
@@ -9,17 +10,21 @@ flags, so a component that forgets to declare itself fails.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 import pytest
-from pypdf import PdfReader
 
 from generator.imposition import Options as SheetOptions
 from generator.packets import BLANK, Component, PacketSpec, sheet_layout
 from generator.pipeline import BuildResult, build
 from generator.printnote import page_ranges
 from generator.rulesets.base import KitOptions
+
+if TYPE_CHECKING:
+    from tests.conftest import Kits
 
 SCENARIOS = ["savo-island", "komandorski", "second-sirte", "sunda-strait",
              "guadalcanal-battleships", "river-plate"]
@@ -31,14 +36,43 @@ CUT_ONE_SIDED = re.compile(r"(?:^|-)(Tapes|Rulers|Ruler|Strips|Gauge|Turns)-(\d+
 turn guides."""
 
 
+@dataclass
+class Packet:
+    """One packet file, read once: its page labels, page texts and top-level outline."""
+
+    path: Path
+    labels: list[str]
+    texts: list[str]
+    titles: list[str]
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+def read(path: Path) -> Packet:
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return Packet(path, [doc.get_page_label(i) for i in range(len(doc))],
+                      [doc[i].get_textpage().get_text_range().strip() for i in range(len(doc))],
+                      [item.get_title() for item in doc.get_toc() if item.level == 0])
+    finally:
+        doc.close()
+
+
 @pytest.fixture(scope="module")
-def kits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
-    out = tmp_path_factory.mktemp("duplex")
-    return {s: build(s, out=out) for s in SCENARIOS}
+def built(kits: Kits) -> dict[str, BuildResult]:
+    return {s: kits.build(s) for s in SCENARIOS}
 
 
-def packets(kits: dict[str, BuildResult]) -> list[Path]:
-    return [r.folder / name for r in kits.values() for name in sorted(r.files)]
+@pytest.fixture(scope="module")
+def read_back(built: dict[str, BuildResult]) -> dict[Path, Packet]:
+    return {r.folder / name: read(r.folder / name)
+            for r in built.values() for name in sorted(r.files)}
+
+
+def packets(read_back: dict[Path, Packet]) -> list[Packet]:
+    return list(read_back.values())
 
 
 def section(label: str) -> str:
@@ -46,22 +80,14 @@ def section(label: str) -> str:
     return label.rstrip("0123456789")
 
 
-def page_texts(path: Path) -> list[str]:
-    doc = pdfium.PdfDocument(str(path))
-    try:
-        return [doc[i].get_textpage().get_text_range().strip() for i in range(len(doc))]
-    finally:
-        doc.close()
-
-
-def test_eighteen_packets_are_checked(kits: dict[str, BuildResult]) -> None:
-    assert len(packets(kits)) == 18
+def test_eighteen_packets_are_checked(read_back: dict[Path, Packet]) -> None:
+    assert len(packets(read_back)) == 18
 
 
 def test_two_sided_items_start_on_odd_pages_and_keep_their_backs(
-        kits: dict[str, BuildResult]) -> None:
-    for path in packets(kits):
-        labels = PdfReader(path).page_labels
+        read_back: dict[Path, Packet]) -> None:
+    for path in packets(read_back):
+        labels = path.labels
         for index, label in enumerate(labels):
             match = TWO_SIDED.search(label)
             if not match:
@@ -77,9 +103,9 @@ def test_two_sided_items_start_on_odd_pages_and_keep_their_backs(
                     (path.name, index + 1, label, other)
 
 
-def test_cut_out_pages_have_a_blank_back(kits: dict[str, BuildResult]) -> None:
-    for path in packets(kits):
-        labels = PdfReader(path).page_labels
+def test_cut_out_pages_have_a_blank_back(read_back: dict[Path, Packet]) -> None:
+    for path in packets(read_back):
+        labels = path.labels
         for index, label in enumerate(labels):
             if CUT_ONE_SIDED.search(label):
                 assert index % 2 == 0, (path.name, index + 1, label)  # a front
@@ -87,10 +113,10 @@ def test_cut_out_pages_have_a_blank_back(kits: dict[str, BuildResult]) -> None:
                     assert labels[index + 1] == "Blank", (path.name, index + 1, label)
 
 
-def test_no_bare_blank_page_and_every_blank_says_so(kits: dict[str, BuildResult]) -> None:
-    for path in packets(kits):
-        labels = PdfReader(path).page_labels
-        for index, text in enumerate(page_texts(path)):
+def test_no_bare_blank_page_and_every_blank_says_so(read_back: dict[Path, Packet]) -> None:
+    for path in packets(read_back):
+        labels = path.labels
+        for index, text in enumerate(path.texts):
             assert text, (path.name, index + 1)  # no page without a word on it
             if labels[index] == "Blank":
                 assert text == BLANK, (path.name, index + 1)
@@ -98,10 +124,10 @@ def test_no_bare_blank_page_and_every_blank_says_so(kits: dict[str, BuildResult]
                 assert BLANK not in text, (path.name, index + 1)
 
 
-def test_first_page_says_how_to_print(kits: dict[str, BuildResult]) -> None:
-    for path in packets(kits):
-        labels = PdfReader(path).page_labels
-        first = page_texts(path)[0].replace("\r\n", " ")
+def test_first_page_says_how_to_print(read_back: dict[Path, Packet]) -> None:
+    for path in packets(read_back):
+        labels = path.labels
+        first = path.texts[0].replace("\r\n", " ")
         assert labels[0] == "Note-1"
         assert "How to print this packet" in first
         assert f"Print all {len(labels)} pages double-sided in one pass" in first
@@ -115,23 +141,24 @@ def test_first_page_says_how_to_print(kits: dict[str, BuildResult]) -> None:
 
 
 def test_savo_allied_tapes_no_longer_back_onto_each_other(
-        kits: dict[str, BuildResult]) -> None:
-    labels = PdfReader(kits["savo-island"].folder / "allied.pdf").page_labels
+        built: dict[str, BuildResult], read_back: dict[Path, Packet]) -> None:
+    labels = read_back[built["savo-island"].folder / "allied.pdf"].labels
     tapes = [i for i, label in enumerate(labels) if "Tapes-" in label]
     assert len(tapes) >= 2
     assert all(labels[i + 1] == "Blank" for i in tapes)
 
 
-def test_table_wide_items_are_printed_once_per_table(kits: dict[str, BuildResult]) -> None:
+def test_table_wide_items_are_printed_once_per_table(built: dict[str, BuildResult],
+                                                    read_back: dict[Path, Packet]) -> None:
     """The event deck (Surface Action) and the blank status master (NAVAL ACTION) are in
     the referee's packet only, and each side's print note says so."""
-    for scenario, result in kits.items():
+    for scenario, result in built.items():
         shared = "Event cards" if scenario in ("guadalcanal-battleships", "river-plate") \
             else "Blank status master"
         for name in result.files:
-            titles = [o.title for o in PdfReader(result.folder / name).outline
-                      if not isinstance(o, list)]
-            note = page_texts(result.folder / name)[0].replace("\r\n", " ")
+            packet = read_back[result.folder / name]
+            titles = packet.titles
+            note = packet.texts[0].replace("\r\n", " ")
             if name == "referee.pdf":
                 assert titles.count(shared) == 1, (scenario, name)
                 assert "Printed here only, once per table" in note
@@ -179,8 +206,8 @@ def test_duplex_off_prints_single_sided_with_nothing_inserted(
     options = KitOptions(sheets=SheetOptions(duplex="off"))
     result = build("river-plate", out=tmp_path_factory.mktemp("off"), options=options)
     for name in result.files:
-        path = result.folder / name
-        labels = PdfReader(path).page_labels
+        packet = read(result.folder / name)
+        labels = packet.labels
         assert "Blank" not in labels
-        first = page_texts(path)[0].replace("\r\n", " ")
+        first = packet.texts[0].replace("\r\n", " ")
         assert f"Print all {len(labels)} pages single-sided, at 100 % scale" in first

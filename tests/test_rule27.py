@@ -7,7 +7,7 @@ import ctypes
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -21,6 +21,9 @@ from generator.rulesets.rule27.rating import rules
 from generator.rulesets.rule27.tables import bundled_tables
 from generator.units import MM
 
+if TYPE_CHECKING:
+    from tests.conftest import Kits
+
 SCENARIO = "mediterranean-1940"
 ORDER = ["NT", "AF", "CF", "SF"]
 
@@ -28,8 +31,8 @@ ORDER = ["NT", "AF", "CF", "SF"]
 # -- one build per configuration, shared ------------------------------------------------
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build(SCENARIO, out=tmp_path_factory.mktemp("r27"))
+def kit(kits: Kits) -> BuildResult:
+    return kits.build(SCENARIO)
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +15,9 @@ from generator.pipeline import BuildResult, build, build_markers, validated_libr
 from generator.recipe import load_recipes, plan
 from generator.rulesets import REGISTRY, default_ruleset, default_scenario
 from generator.rulesets.base import Request
+
+if TYPE_CHECKING:
+    from tests.conftest import Kits
 
 ROOT = Path(__file__).resolve().parent.parent
 SHRINK = """\
@@ -28,15 +33,31 @@ def _files(result: BuildResult) -> dict[str, bytes]:
 
 def _both_ways(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, scenario: str,
                **kwargs: object) -> tuple[BuildResult, BuildResult]:
+    """The scenario built in one process, then forked (and it must really fork)."""
+    forks = []
+    fork = os.fork
+
+    def counting() -> int:
+        pid = fork()
+        if pid:  # the parent counts; a child only works and leaves
+            forks.append(pid)
+        return pid
+
     monkeypatch.setenv("QUARTERDECK_JOBS", "1")
     alone = build(scenario, out=tmp_path / "one", **kwargs)  # type: ignore[arg-type]
     monkeypatch.setenv("QUARTERDECK_JOBS", "2")  # forked even when the machine is busy
+    monkeypatch.setattr(os, "fork", counting)
     forked = build(scenario, out=tmp_path / "many", **kwargs)  # type: ignore[arg-type]
+    monkeypatch.undo()
+    assert forks, "the build ran in one process: nothing forked to compare"
     return alone, forked
 
 
+# FORK PATH: these two tests compare a build forked into workers with the same build in one
+# process. One small scenario is enough for the comparison (the warnings test adds a
+# NAVAL ACTION kit); every scenario's kit is read back by the packet tests.
 @pytest.mark.skipif(not fork_safe(), reason="needs fork")
-@pytest.mark.parametrize("scenario", sorted(validated_library([]).scenarios))
+@pytest.mark.parametrize("scenario", ["mediterranean-1940"])
 def test_forked_build_equals_single_process_build(monkeypatch: pytest.MonkeyPatch,
                                                   tmp_path: Path, scenario: str) -> None:
     alone, forked = _both_ways(monkeypatch, tmp_path, scenario)
@@ -63,9 +84,9 @@ def test_warnings_come_back_from_forked_workers(monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.parametrize("scenario", ["savo-island", "river-plate"])
-def test_progress_total_is_the_recipe_length(tmp_path: Path, scenario: str) -> None:
-    calls: list[tuple[str, int]] = []
-    build(scenario, out=tmp_path, progress=lambda step, total: calls.append((step, total)))
+def test_progress_total_is_the_recipe_length(kits: Kits, scenario: str) -> None:
+    # The session's shared build records every progress call the pipeline made.
+    calls = kits.progress_of(scenario)
     library = validated_library([])
     ruleset = REGISTRY[library.scenarios[scenario].model.ruleset]
     from generator.rulesets.base import KitOptions

@@ -1,7 +1,7 @@
 """Rules that reach the table right (issue 18): victory ratios, seas, dive bombers, source
 labels, per-ship fits, hidden information and dice, shared matchup pages.
 
-Builds are shared per scenario (module-scoped fixtures); PDF text is read back with
+Builds are shared per scenario (the session's kits, conftest.py); PDF text is read back with
 pypdfium2.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 import pytest
@@ -18,6 +19,9 @@ from generator.pipeline import BuildResult, build, validated_library
 from generator.rulesets.naval_action import RULESET
 from generator.rulesets.naval_action.rules import load_rules
 from generator.rulesets.naval_action.victory import loss_multipliers, strength_totals
+
+if TYPE_CHECKING:
+    from tests.conftest import Kits
 
 
 def page_texts(path: Path) -> list[str]:
@@ -35,8 +39,8 @@ def text_of(path: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def sirte(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("second-sirte", out=tmp_path_factory.mktemp("sirte"))
+def sirte(kits: Kits) -> BuildResult:
+    return kits.build("second-sirte")
 
 
 # -- 6. the comparative-strength ratio favours the weaker side ------------------------------
@@ -280,8 +284,8 @@ def test_submarines_print_the_texts_surface_and_submerged_speeds() -> None:
 
 
 @pytest.fixture(scope="module")
-def komandorski(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("komandorski", out=tmp_path_factory.mktemp("komandorski"))
+def komandorski(kits: Kits) -> BuildResult:
+    return kits.build("komandorski")
 
 
 def _views_of(scenario_id: str) -> dict[str, object]:
@@ -367,8 +371,8 @@ def test_sunda_strait_japanese_destroyers_as_the_sources_list_them() -> None:
 
 
 @pytest.fixture(scope="module")
-def guadalcanal(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    return build("guadalcanal-battleships", out=tmp_path_factory.mktemp("guadalcanal"))
+def guadalcanal(kits: Kits) -> BuildResult:
+    return kits.build("guadalcanal-battleships")
 
 
 def test_sa_night_matchups_stop_at_the_sighting_range() -> None:
@@ -402,11 +406,8 @@ def test_sa_night_matchup_pages_read_back(guadalcanal: BuildResult) -> None:
 
 
 @pytest.fixture(scope="module")
-def savo_seeded(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    from generator.rulesets.base import KitOptions
-
-    return build("savo-island", out=tmp_path_factory.mktemp("seed5"),
-                 options=KitOptions(seed=5))
+def savo_seeded(kits: Kits) -> BuildResult:
+    return kits.build("savo-island", seed=5)
 
 
 def _manifest(folder: Path) -> dict:  # type: ignore[type-arg]
@@ -489,10 +490,10 @@ def test_table_numbers_give_their_own_seeds() -> None:
     assert derive_seed(5, "allied", table=1) == one  # stable
 
 
-def test_surface_action_sides_deal_counters_from_their_own_seeds(tmp_path: Path) -> None:
+def test_surface_action_sides_deal_counters_from_their_own_seeds(kits: Kits) -> None:
     from generator.dice import derive_seed, scenario_seed
 
-    result = build("river-plate", out=tmp_path)
+    result = kits.build("river-plate")
     manifest = _manifest(result.folder)
     base = scenario_seed("river-plate")
     assert manifest["seed"] == base
