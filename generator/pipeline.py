@@ -22,7 +22,7 @@ from generator.library import raters as raters  # re-exported
 from generator.library import validated_library as validated_library  # re-exported
 from generator.output import transaction, write_kit
 from generator.packets import Component, PacketSpec, assemble_drawn, packet_pages
-from generator.parallel import fork_map, workers
+from generator.parallel import chosen, fork_map, workers
 from generator.pieces import Piece
 from generator.recipe import Job, Plan, plan
 from generator.rulesets import REGISTRY, default_scenario
@@ -190,12 +190,19 @@ def _draw(ruleset: Ruleset, ctx: Context, work: Plan, options: KitOptions, note_
     return rendered, files
 
 
+BUSIEST = 0.7
+"""Fork a build only if no worker draws more than this share of its components."""
+
+
 def _deal(work: Plan, lanes: int) -> list[Plan]:
     """Deal a plan's packets to up to ``lanes`` workers, each with the jobs it needs.
 
     A component two workers need is drawn by both, so each packet goes where it adds
-    the fewest components not already there (the largest packets first); a plan of
-    one packet, or one lane, stays whole.
+    the fewest components not already there (the largest packets first). A plan of one
+    packet, or one lane, stays whole, and so does one whose busiest worker would still
+    draw more than ``BUSIEST`` of the components (the default kit: its packets share
+    the card, tables and aids, so two workers finish no sooner than one), unless the
+    user chose the number of workers (``QUARTERDECK_JOBS``).
     """
     lanes = min(lanes, len(work.packets))
     if lanes < 2:
@@ -206,6 +213,8 @@ def _deal(work: Plan, lanes: int) -> list[Plan]:
         lane = min(range(lanes), key=lambda i: (len(keys[i] | set(packet.keys)), i))
         keys[lane].update(packet.keys)
         dealt[lane].append(packet)
+    if max(len(k) for k in keys) > BUSIEST * len(work.jobs) and not chosen():
+        return [work]
     return [dataclasses.replace(work, packets=[p for p in work.packets if p in mine],
                                 jobs=[j for j in work.jobs if j.key in needed])
             for mine, needed in zip(dealt, keys, strict=True) if mine]

@@ -6,6 +6,7 @@ descriptor per face subset (no primers, no duplicates), and no page is drawn twi
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from collections import Counter
@@ -150,3 +151,29 @@ def test_rebuilds_are_byte_identical(drawn: tuple[pipeline.Kit, int]) -> None:
     kit, _ = drawn
     again = pipeline.compose(Request("kit", scenario=SCENARIO))
     assert again.files == kit.files
+
+
+def test_a_build_is_dealt_to_workers_only_when_it_pays(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.recipe import plan
+    from generator.rulesets.base import KitOptions
+
+    library = pipeline.validated_library([])
+    request = Request("kit", scenario=SCENARIO)
+    ruleset = pipeline.owner(library, request)
+    ctx = ruleset.prepare(library, request, "a4", KitOptions())
+    work = plan(ruleset.recipe("kit"), ctx.sides, ctx.flags, ctx.values)
+    monkeypatch.delenv("QUARTERDECK_JOBS", raising=False)
+    # The referee's packet holds nearly every component: a second worker would draw
+    # most of them again and finish no sooner.
+    assert [len(p.jobs) for p in pipeline._deal(work, 2)] == [len(work.jobs)]
+    # The two side packets share only the table-wide items: each worker draws its side.
+    sides = [p for p in work.packets if p.file != "referee.pdf"]
+    keys = {k for p in sides for k in p.keys}
+    two = dataclasses.replace(work, packets=sides, jobs=[j for j in work.jobs if j.key in keys])
+    dealt = pipeline._deal(two, 2)
+    assert sorted(p.file for part in dealt for p in part.packets) == ["allied.pdf",
+                                                                      "japanese.pdf"]
+    assert max(len(part.jobs) for part in dealt) <= pipeline.BUSIEST * len(two.jobs)
+    # A user who sets the number of workers gets them.
+    monkeypatch.setenv("QUARTERDECK_JOBS", "2")
+    assert len(pipeline._deal(work, 2)) == 2
