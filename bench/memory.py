@@ -5,7 +5,7 @@ peak resident memory, ``ru_maxrss``):
 
 * **one build** of a generated scenario (``bench/fleet.py``) with few and with the most
   ships a scenario may hold (100 a side): one canvas, every packet of one kit;
-* **an event** (``quarterdeck event``) of one scenario at a few tables and at enough
+* **an event** (``quarterdeck event``) of two scenarios at a few tables and at enough
   tables for about 10,000 pages: many builds, their packs written as they finish and
   the print-shop bundle streamed from the files.
 
@@ -57,13 +57,20 @@ def pages_under(folder: Path, skip: tuple[str, ...] = ()) -> int:
     return total
 
 
+SCENARIOS = ("savo-island", "sunda-strait")
+"""Two NAVAL ACTION scenarios of 124 pages a table (an event allows 64 tables each)."""
+
+
 def event_run(tables: int, work: Path) -> dict[str, Any]:
-    """One event of savo-island at ``tables`` tables (A4, no extras, no combined packs)."""
+    """One event of ``tables`` tables over ``SCENARIOS`` (A4, no extras or combined packs)."""
     spec = work / f"event-{tables}.yaml"
+    shares = [tables // len(SCENARIOS) + (i < tables % len(SCENARIOS))
+              for i in range(len(SCENARIOS))]
+    listed = "".join(f"  - id: {sid}\n    tables: {n}\n"
+                     for sid, n in zip(SCENARIOS, shares, strict=True) if n)
     spec.write_text(f"kind: event\nname: Bench {tables}\ndate: 2026-11-28\nclub: Bench\n"
                     f"paper: [a4]\nseed: 1\ncombined: false\nextras: []\n"
-                    f"scenarios:\n  - id: savo-island\n    tables: {tables}\n",
-                    encoding="utf-8")
+                    f"scenarios:\n{listed}", encoding="utf-8")
     out = work / f"out-{tables}"
     wall, peak = child([sys.executable, "-m", "generator", "event", str(spec), "--out",
                         str(out)])
