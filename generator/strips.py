@@ -292,8 +292,9 @@ def _draw_segment(c: Canvas, pen: Pen, strip: Strip, view: SegmentView) -> None:
     bands = [b for b in (_band_label(band, view) for band in strip.bands) if b is not None]
     boxes = [label.box for label in [*labels, *tab, *bands, title]]
     # marks on the tab repeat the previous segment's, in grey (it will be covered)
+    last: tuple[bool, str] | None = None
     for mark in shown:
-        _draw_mark(c, mark, view, mark.at < view.start - 1e-6, boxes)
+        last = _draw_mark(c, mark, view, mark.at < view.start - 1e-6, boxes, last)
     if strip.extra is not None:
         strip.extra(c, view, view.start - view.tab, view.end)
     c.setFillColor(colors.black)
@@ -439,18 +440,25 @@ def _vline(c: Canvas, x: float, y0: float, y1: float,
 
 
 def _draw_mark(c: Canvas, mark: Mark, view: SegmentView, grey: bool,
-               boxes: Sequence[tuple[float, float, float, float]]) -> None:
-    """A mark's tick or knot line (broken around labels) and its knot dot."""
+               boxes: Sequence[tuple[float, float, float, float]],
+               last: tuple[bool, str] | None = None) -> tuple[bool, str]:
+    """A mark's tick or knot line (broken around labels) and its knot dot.
+
+    ``last`` is the (grey, size) the previous mark set; the colours and line width are
+    set only when they change (a tape has thousands of marks, mostly alike).
+    """
     x, top = view.x(mark.at), view.top
-    ink = TAB_TICK if grey else colors.black
-    c.setStrokeColor(ink)
-    c.setFillColor(ink)
-    c.setLineWidth(TICK_WIDTH[mark.size])
+    if last != (grey, mark.size):
+        ink = TAB_TICK if grey else colors.black
+        c.setStrokeColor(ink)
+        c.setFillColor(ink)
+        c.setLineWidth(TICK_WIDTH[mark.size])
     if mark.size == "knot":
         _vline(c, x, view.bottom, top, boxes)
         c.circle(x, top - 2.2 * MM, 1.1 * MM, stroke=0, fill=1)
-        return
-    _vline(c, x, top - TICK_LENGTH[mark.size], top, boxes)
+    else:
+        _vline(c, x, top - TICK_LENGTH[mark.size], top, boxes)
+    return grey, mark.size
 
 
 def _join_marks(c: Canvas, x: float, low: float, top: float, inside_only: bool = False) -> None:
