@@ -121,13 +121,7 @@ class KitCanvas(SafeCanvas):
         here, in a fixed order, into a form no page shows, keeps every code the same
         whatever is drawn first. Packets still embed only the glyphs they print.
         """
-        self.beginForm("qd-character-codes")
-        text = self.beginText(0, 0)
-        for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
-            text.setFont(name, fonts.MIN_SIZE)
-            text.textOut(fonts.every_character(name))
-        self.drawText(text)
-        self.endForm()
+        hidden_text(self, "qd-character-codes", fonts.every_character)
         self.form_chars.pop("qd-character-codes")  # never placed
 
     def begin(self, pagesize: tuple[float, float]) -> KitCanvas:
@@ -178,6 +172,21 @@ class KitCanvas(SafeCanvas):
         _RECORDING.pop(id(self._doc), None)
         for font in self._doc.delayedFonts:
             font.state.pop(self._doc, None)
+
+
+def hidden_text(canvas: Any, form: str, text_of: Callable[[str], str]) -> None:
+    """Draw ``text_of(face)`` in each of the kit's four faces into a form no page shows.
+
+    Drawing text makes ReportLab give its characters their codes and the face its name;
+    in a form nothing placed, nothing of it is seen, printed or read back.
+    """
+    canvas.beginForm(form)
+    text = canvas.beginText(0, 0)
+    for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
+        text.setFont(name, fonts.MIN_SIZE)
+        text.textOut(text_of(name))
+    canvas.drawText(text)
+    canvas.endForm()
 
 
 def uses(canvas: Any, font: str, text: str) -> None:

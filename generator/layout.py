@@ -98,13 +98,7 @@ def prime_fonts(canvas: Canvas) -> None:
     """
     if isinstance(canvas, kitdoc.KitCanvas):
         return
-    canvas.beginForm("qd-font-primer")
-    text = canvas.beginText(0, 0)
-    for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
-        text.setFont(name, fonts.MIN_SIZE)
-        text.textOut(fonts.primer(name))
-    canvas.drawText(text)
-    canvas.endForm()
+    kitdoc.hidden_text(canvas, "qd-font-primer", fonts.primer)
 
 
 class Pen:
