@@ -437,11 +437,15 @@ def _offset(value: str | None) -> tuple[float, float]:
 def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offset: str | None,
             sprue: Path | None, png: Path | None, dpi: int, tts: Path | None,
             tables: Path | None, data: tuple[Path, ...], out: Path, paper: str) -> None:
-    """Print SCENARIO's marker sheets: ships at 1:12,000, previous-turn markers and pools.
+    """Print SCENARIO's cut-out pieces: markers, counters or cards, one PDF per side.
 
-    Pools (torpedo spreads, aircraft elements, smoke, fires, damage, battery targets,
-    submarine depth tracks) are sized by what each side's ships carry. One PDF per side
-    goes in OUT/<scenario>/markers/, with a back-offset check sheet for duplex printing.
+    What the pieces are is the scenario's ruleset's: NAVAL ACTION prints ships at
+    1:12,000, previous-turn markers and pools sized by what each side's ships carry
+    (torpedo spreads, aircraft, smoke, fires, damage, battery targets, depth tracks);
+    Surface Action its ship counters and event cards; modern naval its contacts and
+    dummies; Naval Warfare its counters with computed backs (in OUT/<scenario>/counters/).
+    Rule 27's counters come with its kit (`build`, `rule27`). The files go in
+    OUT/<scenario>/markers/, with a back-offset check sheet for duplex printing.
     """
     from generator.imposition import Options
     from generator.pipeline import build_markers
