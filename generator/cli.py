@@ -439,13 +439,11 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
             tables: Path | None, data: tuple[Path, ...], out: Path, paper: str) -> None:
     """Print SCENARIO's cut-out pieces: markers, counters or cards, one PDF per side.
 
-    What the pieces are is the scenario's ruleset's: NAVAL ACTION prints ships at
-    1:12,000, previous-turn markers and pools sized by what each side's ships carry
-    (torpedo spreads, aircraft, smoke, fires, damage, battery targets, depth tracks);
-    Surface Action its ship counters and event cards; modern naval its contacts and
-    dummies; Naval Warfare its counters with computed backs (in OUT/<scenario>/counters/).
-    Rule 27's counters come with its kit (`build`, `rule27`). The files go in
-    OUT/<scenario>/markers/, with a back-offset check sheet for duplex printing.
+    What the pieces are is the scenario's ruleset's (its `markers` recipe): ship
+    markers and pools sized by what each side carries, counters with computed backs,
+    contacts and dummies, event cards. The files go in the folder the recipe names
+    under OUT/<scenario>/, with a back-offset check sheet for duplex printing; a
+    ruleset whose counters come with its kit says so.
     """
     from generator.imposition import Options
     from generator.pipeline import build_markers

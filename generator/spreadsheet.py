@@ -9,7 +9,7 @@ A sheet is a table whose first row names fields of the shared class model
 unit (``length_ft``, ``belt_in``) through ``generator.units``. A list of texts
 (``sources``, ``unverified``, ``ships.aka``) is one cell, a line for each entry; anything
 deeper (``ratings``, ``ships.fits``) is a cell of YAML such as
-``{surface-action: {fire_control: advanced}}``. A cell holding ``""`` is the empty text.
+``{<ruleset>: {<rating field>: <value>}}``. A cell holding ``""`` is the empty text.
 
 Every cell is untrusted: the file, the rows, the columns and each cell's text are bounded,
 merged cells and formulas are refused, and every problem is reported at its cell
