@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from reportlab.lib import colors
 from reportlab.lib.utils import simpleSplit
@@ -128,6 +128,25 @@ class Grid:
             count += 1
         return count
 
+    def header_text(self, text: Any, xs: list[float], top: float) -> float:
+        """Write the header's labels into ``text``, rows down from ``top``.
+
+        White, bold, centred over spans. Returns the y below the header.
+        """
+        spans = {(r, c0): c1 for r, c0, c1 in self.spans}
+        covered = {(r, c) for r, c0, c1 in self.spans for c in range(c0 + 1, c1 + 1)}
+        text.setFillColor(colors.white)
+        y = top
+        for r, row in enumerate(self.header):
+            baseline = y - PAD * 0.8 - self.size
+            for c, cell in enumerate(row):
+                if cell is None or (r, c) in covered:
+                    continue
+                last = spans.get((r, c), c)
+                self._cell(text, cell, xs[c], xs[last + 1], baseline, "center", bold=True)
+            y -= self.leading + 1.6 * PAD * 0.8
+        return y
+
     def draw(self, canvas: Canvas, x: float, top: float, start: int = 0,
              end: int | None = None) -> float:
         """Draw the header and body rows ``start:end`` with the top-left at (x, top).
@@ -142,23 +161,11 @@ class Grid:
             xs.append(xs[-1] + w)
         text = canvas.beginText()
         rules: list[tuple[float, float, float, float]] = []
-        y = top
-        head_row_h = self.leading + 1.6 * PAD * 0.8
         # Header background, then header text (white, bold, centred over spans).
         canvas.setFillColor(HEAD_BG)
         canvas.rect(x, top - self.header_height, self.width, self.header_height, stroke=0,
                     fill=1)
-        spans = {(r, c0): c1 for r, c0, c1 in self.spans}
-        covered = {(r, c) for r, c0, c1 in self.spans for c in range(c0 + 1, c1 + 1)}
-        text.setFillColor(colors.white)
-        for r, row in enumerate(self.header):
-            baseline = y - PAD * 0.8 - self.size
-            for c, cell in enumerate(row):
-                if cell is None or (r, c) in covered:
-                    continue
-                last = spans.get((r, c), c)
-                self._cell(text, cell, xs[c], xs[last + 1], baseline, "center", bold=True)
-            y -= head_row_h
+        y = self.header_text(text, xs, top)
         rules.append((x, y, x + self.width, y))
         text.setFillColor(colors.black)
         for i in range(start, end):

@@ -190,19 +190,7 @@ class FormGrid:
         canvas.setFillColor(HEAD_BG)
         canvas.rect(0, -g.header_height, g.width, g.header_height, stroke=0, fill=1)
         text = canvas.beginText()
-        spans = {(r, c0): c1 for r, c0, c1 in g.spans}
-        covered = {(r, c) for r, c0, c1 in g.spans for c in range(c0 + 1, c1 + 1)}
-        text.setFillColor(colors.white)
-        y = 0.0
-        head_row_h = g.leading + 1.6 * PAD * 0.8
-        for r, row in enumerate(g.header):
-            baseline = y - PAD * 0.8 - g.size
-            for c, cell in enumerate(row):
-                if cell is None or (r, c) in covered:
-                    continue
-                last = spans.get((r, c), c)
-                g._cell(text, cell, xs[c], xs[last + 1], baseline, "center", bold=True)
-            y -= head_row_h
+        g.header_text(text, xs, 0.0)
         canvas.drawText(text)
 
     def _part_drawer(self, canvas: Canvas, i: int, h: float, first: int
