@@ -217,24 +217,36 @@ def build(scenario: str | None, class_id: str | None, ship: str | None,
     if quiet or not sys.stderr.isatty():
         result = run()
     else:
-        # rich is imported only when there is a terminal to draw the progress bar on.
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn
-
-        # No refresh thread: the build forks its render steps, which is only safe in a
-        # single-threaded process; the bar is redrawn as each step is reported instead.
-        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                      TextColumn("{task.completed}/{task.total}"),
-                      console=Console(stderr=True), transient=True,
-                      auto_refresh=False) as bar:
-            task = bar.add_task("rendering", total=None)
-
-            def step(name: str, total: int) -> None:
-                bar.update(task, total=total, advance=1, description=f"rendered {name}")
-                bar.refresh()
-
-            result = run(step)
+        with progress_bar("rendering", "{task.completed}/{task.total}") as update:
+            result = run(lambda name, total: update(total=total, advance=1,
+                                                    description=f"rendered {name}"))
     report(result, quiet)
+
+
+@contextlib.contextmanager
+def progress_bar(description: str, counter: str) -> Iterator[Callable[..., None]]:
+    """A transient progress bar on stderr; yields ``update(**fields)`` to move it.
+
+    rich is imported only when there is a terminal to draw on. No refresh thread: builds
+    fork, which is only safe in a single-threaded process, so the bar is redrawn as each
+    update arrives instead. A new description is shown as text, never as markup.
+    """
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                  TextColumn(counter), console=Console(stderr=True), transient=True,
+                  auto_refresh=False) as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(**fields: Any) -> None:
+            if "description" in fields:
+                fields["description"] = escape(fields["description"])
+            bar.update(task, **fields)
+            bar.refresh()
+
+        yield update
 
 
 def report(result: Any, quiet: bool = False) -> None:
@@ -1100,21 +1112,10 @@ def event(event_file: Path, quiet: bool, out: Path, data: tuple[Path, ...]) -> N
     if quiet or not sys.stderr.isatty():
         result = build_event(event_file, data=list(data), out=out)
     else:
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn
-
-        # Redrawn as builds finish, without a refresh thread: the builds are forked.
-        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                      TextColumn("{task.completed}/{task.total} builds"),
-                      console=Console(stderr=True), transient=True,
-                      auto_refresh=False) as bar:
-            task = bar.add_task("building the event", total=None)
-
-            def step(done: int, total: int) -> None:
-                bar.update(task, total=total, completed=done)
-                bar.refresh()
-
-            result = build_event(event_file, data=list(data), out=out, progress=step)
+        with progress_bar("building the event", "{task.completed}/{task.total} builds") as update:
+            result = build_event(event_file, data=list(data), out=out,
+                                 progress=lambda done, total: update(total=total,
+                                                                     completed=done))
     report(result, quiet)
 
 
