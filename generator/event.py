@@ -51,7 +51,7 @@ from generator.output import MANIFEST, transaction
 from generator.packets import BLANK, Component, PacketSpec, sheet_layout
 from generator.parallel import fork_map
 from generator.pdfstream import StreamedPdf
-from generator.pipeline import Kit, compose, validated_library
+from generator.pipeline import BuildResult, Kit, compose, validated_library
 from generator.printnote import blank_page
 from generator.rulesets.base import KitOptions, Request
 from generator.safetext import text
@@ -148,16 +148,8 @@ class Pack:
     """(component title, sheet in the component, piece, copies on that sheet)."""
 
 
-@dataclass
-class EventResult:
-    """What an event build wrote."""
-
-    folder: Path
-    files: dict[str, int]
-    manifest: Path
-    warnings: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    exports: list[str] = field(default_factory=list)
+EventResult = BuildResult
+"""What an event build wrote: the folder, the files with their pages, the manifest."""
 
 
 def table_seed(event_seed: int, scenario: str, table: int) -> int:
