@@ -28,7 +28,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
 from generator.imposition import CUT_GREY, CUT_WIDTH, Options, impose, layout
-from generator.layout import prime_fonts
 from generator.pieces import Piece
 from generator.pipeline import validated_library
 from generator.rulesets.naval_action import NAME, SPRUE
@@ -77,7 +76,6 @@ def floor(boxes: list[tuple[int, float, float, str, str, Any, Any]], width: floa
     fonts.register()
     buf = io.BytesIO()
     c = Canvas(buf, invariant=1, pageCompression=0)
-    prime_fonts(c)
     page = 0
     for number, x, y, name, what, fill, ink in boxes:
         while number > page:

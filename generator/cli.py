@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import math
 import os
@@ -806,9 +807,10 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
     For the default ruleset the file is OUT/catalog.pdf; for another, the file is
     OUT/catalog-<ruleset>.pdf.
     """
+    from generator import kitdoc
     from generator.library import validated_library
     from generator.output import write_atomic
-    from generator.packets import PacketSpec, assemble
+    from generator.packets import Component, PacketSpec, assemble_drawn
     from generator.rulesets import REGISTRY, default_ruleset
     from generator.suggest import did_you_mean
 
@@ -818,15 +820,24 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
     library = validated_library(list(data))
     from generator.catalog import render_coverage
 
-    component = REGISTRY[ruleset].catalog(library, paper)  # type: ignore[arg-type]
     titles = {name: r.title for name, r in REGISTRY.items() if r.class_model is not None}
     # The default ruleset's list keeps its old file name; others say whose list it is.
     name = "catalog.pdf" if ruleset == default_ruleset().name else f"catalog-{ruleset}.pdf"
-    parts = {"catalog": component}
+    steps: dict[str, Callable[[], Component]] = {
+        "catalog": lambda: REGISTRY[ruleset].catalog(library, paper)}  # type: ignore[arg-type]
     if REGISTRY[ruleset].class_model is not None:
-        parts["coverage"] = render_coverage(library, ruleset, titles,
-                                            paper)  # type: ignore[arg-type]
-    pdf = assemble(PacketSpec(name, "Ship classes", list(parts)), parts)
+        steps["coverage"] = lambda: render_coverage(library, ruleset, titles,
+                                                    paper)  # type: ignore[arg-type]
+    # Drawn on one document and written as one file, like a build's packets.
+    with kitdoc.drawing() as kit:
+        parts = {}
+        for key, draw in steps.items():
+            first = len(kit.page_names)
+            part = draw()
+            parts[key] = dataclasses.replace(
+                part, key=key, drawn=kit.drawn_since(first, part.pages, key))
+        pdf = assemble_drawn(kit, [PacketSpec(name, "Ship classes", list(parts))],
+                             parts)[name]
     write_atomic(out / name, pdf)
     pages = sum(p.pages for p in parts.values())
     say(f"wrote {out / name} ({pages} page{'s' if pages != 1 else ''})")

@@ -29,9 +29,9 @@ MIN_SIZE = 7.0
 """Smallest type size anything prints at (legibility floor for the whole kit)."""
 
 # ReportLab embeds TrueType fonts in subsets of 256 codes, numbering characters in
-# order of first use (ASCII keeps its own codes). Every component draws a fixed primer
-# first that fills subset 0 completely, so subset 0 is byte-identical in every component
-# and pypdf's compress_identical_objects keeps one copy of it per packet.
+# order of first use (ASCII keeps its own codes). A build numbers every character up
+# front (``every_character``, used by ``generator.kitdoc``): ASCII and the primer's
+# characters fill subset 0, so a packet's text seldom needs a second subset.
 # The order puts what the kit's own text uses first (punctuation, signs, Latin-1, the
 # macron vowels of romanised Japanese names), so a packet's text fits in one subset.
 _PREFERRED = (
@@ -99,8 +99,8 @@ def register() -> None:
 def _memoize_subsets(font: RLTTFont) -> None:
     """Build each distinct font subset once per process.
 
-    Every component embeds the same primed first subset (see ``primer``); ReportLab would
-    otherwise cut it out of the font file again for every component of every packet.
+    Packets often embed the same subset (sides of one kit, every table of an event);
+    ReportLab would otherwise cut it out of the font file again for each of them.
     """
     build = font.face.makeSubset
     made: dict[tuple[int, ...], bytes] = {}

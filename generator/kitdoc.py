@@ -148,6 +148,18 @@ class KitCanvas(SafeCanvas):
         self.chars = {}
         self.sizes.append((float(page.pagewidth), float(page.pageheight)))
 
+    def drawn_since(self, first: int, pages: int, what: str) -> list[str]:
+        """End the component begun when ``first`` pages had been drawn; its page names.
+
+        ``pages`` is the count the component declares: a build stops when the two differ
+        (a page drawn on the side, or one counted but never drawn).
+        """
+        self.save()
+        drawn = self.page_names[first:]
+        if len(drawn) != pages:
+            raise RuntimeError(f"component {what} says {pages} pages but drew {len(drawn)}")
+        return drawn
+
     def beginForm(self, name: str, *args: Any, **kwargs: Any) -> None:  # noqa: N802
         """Start a form XObject; the characters it draws are the form's, not the page's."""
         self._forms.append((name, self.chars))

@@ -68,7 +68,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str, landscape: bool = F
         landscape: Turn the page (rulers and tapes run along the long edge).
 
     Returns:
-        The canvas, with fonts registered and the font primer drawn invisibly.
+        The canvas, with fonts registered (in a build, the build's canvas).
 
     """
     kit = kitdoc.active()
@@ -76,29 +76,15 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, title: str, landscape: bool = F
         # A build draws every component on one canvas (generator.kitdoc).
         return kit.begin(page_size(paper, landscape))
     fonts.register()
-    # Components are written uncompressed: packets compress each distinct stream once
-    # after merging (see packets.compress_streams), which is cheaper than compressing
-    # the same embedded fonts in every component.
+    # A component drawn on its own (preview, tests) is rasterised or read back, never
+    # printed: left uncompressed, it is written sooner.
     # A SafeCanvas drops control characters from any text drawn (user text stays text).
     canvas = SafeCanvas(buffer, pagesize=page_size(paper, landscape), invariant=1,
                         pageCompression=0)
     canvas.setTitle(clean(title))
     canvas.setCreator("quarterdeck")
     canvas.setAuthor("quarterdeck")
-    prime_fonts(canvas)
     return canvas
-
-
-def prime_fonts(canvas: Canvas) -> None:
-    """Assign each font's first subset in a fixed order (see ``fonts.primer``).
-
-    The primer is drawn into a form XObject that no page uses, so it is never shown,
-    printed or extracted as text; pypdf drops the unused form when packets are merged.
-    A build's own canvas needs no primer: its packets share one set of subsets.
-    """
-    if isinstance(canvas, kitdoc.KitCanvas):
-        return
-    kitdoc.hidden_text(canvas, "qd-font-primer", fonts.primer)
 
 
 class Pen:

@@ -17,16 +17,10 @@ is printed single-sided and nothing is inserted. A packet may open with a print 
 
 from __future__ import annotations
 
-import hashlib
-import io
-import zlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pypdf is imported where used: a build never needs it
-    from pypdf import PdfReader, PdfWriter
-
+if TYPE_CHECKING:
     from generator.kitdoc import KitCanvas, Mark
 
 
@@ -158,80 +152,6 @@ def packet_pages(spec: PacketSpec, components: dict[str, Component]) -> int:
     return len(sheet_layout(spec, components))
 
 
-def assemble(spec: PacketSpec, components: dict[str, Component],
-             readers: dict[str, PdfReader] | None = None) -> bytes:
-    """Merge components into one PDF with an outline, page labels and no duplicate fonts.
-
-    Pages fall where ``sheet_layout`` puts them: the print note first (when the spec
-    asks for it), blank backs where double-sided printing needs them.
-
-    Args:
-        spec: The packet to build.
-        components: Rendered components by key.
-        readers: Parsed components shared between the packets of one build (a side's
-            sheets go in two packets but are parsed once).
-
-    Returns:
-        The packet's PDF bytes (deterministic for deterministic inputs).
-
-    """
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject, NameObject
-
-    from generator.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, blank_page, note_page
-
-    readers = {} if readers is None else readers
-    for key in spec.components:
-        if key not in readers:
-            readers[key] = PdfReader(io.BytesIO(components[key].pdf))
-    layout = sheet_layout(spec, components)
-    writer = PdfWriter()
-    where: dict[tuple[str, int], int] = {}
-    previous = (0.0, 0.0)
-    for index, placed in enumerate(layout):
-        if placed.key is None:
-            # A blank back takes the size and turn of the page it backs.
-            page = PdfReader(io.BytesIO(blank_page(*previous))).pages[0]
-            writer.add_page(page)
-            writer.set_page_label(index, index, prefix=BLANK_LABEL)
-            continue
-        if placed.key == NOTE_KEY:
-            first = readers[spec.components[0]].pages[0].mediabox if spec.components else None
-            size = (float(first.width), float(first.height)) if first else (595.28, 841.89)
-            page = PdfReader(io.BytesIO(note_page(spec, components, layout, size))).pages[0]
-            writer.add_page(page)
-            writer.add_outline_item(title=NOTE_TITLE, page_number=index)
-            writer.set_page_label(index, index, style="/D",  # type: ignore[arg-type]
-                                  prefix=NOTE_LABEL)
-        else:
-            page = readers[placed.key].pages[placed.page]
-            writer.add_page(page)
-            where[(placed.key, placed.page)] = index
-        box = page.mediabox
-        previous = (float(box.width), float(box.height))
-    for key in spec.components:
-        comp = components[key]
-        parent = writer.add_outline_item(title=comp.title, page_number=where[(key, 0)])
-        at = [where[(key, p)] for p in range(comp.pages)]
-        for mark in comp.bookmarks:
-            _add_bookmark(writer, mark, at.__getitem__, parent)
-        _label_runs(writer, at, comp.label)
-    writer.add_metadata({"/Title": spec.title, "/Creator": "quarterdeck",
-                         "/Producer": "quarterdeck (ReportLab, pypdf)"})
-    writer.page_mode = "/UseOutlines"
-    prefs = writer.create_viewer_preferences()
-    # Rulers and gauges must print at actual size.
-    prefs[NameObject("/PrintScaling")] = NameObject("/None")
-    writer.compress_identical_objects()
-    compress_streams(writer)
-    # A fixed document id keeps builds byte-identical (pypdf would otherwise hash time).
-    ident = ByteStringObject(spec.title.encode("utf-8")[:16].ljust(16, b"-"))
-    writer._ID = ArrayObject([ident, ident])
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
 def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
                    components: dict[str, Component]) -> dict[str, bytes]:
     """Write every packet of a build from the pages drawn on its canvas.
@@ -298,47 +218,3 @@ def _runs(indexes: list[int]) -> list[tuple[int, int]]:
         if i == 0 or index != indexes[i - 1] + 1:
             out.append((index, i))
     return out
-
-
-def _label_runs(writer: PdfWriter, indexes: list[int], prefix: str) -> None:
-    """Label a component's pages 1, 2... (prefixed), one range per run of adjacent pages."""
-    run_start = 0
-    for i in range(1, len(indexes) + 1):
-        if i == len(indexes) or indexes[i] != indexes[i - 1] + 1:
-            writer.set_page_label(indexes[run_start], indexes[i - 1],
-                                  style="/D",  # type: ignore[arg-type]
-                                  prefix=prefix, start=run_start + 1)
-            run_start = i
-
-
-# Compressed bytes by content hash: the same font subsets recur in every packet of a
-# build, so each is deflated once per process.
-_DEFLATED: dict[bytes, bytes] = {}
-
-
-def compress_streams(writer: PdfWriter) -> None:
-    """Deflate every stream that is not compressed yet (fonts, page contents)."""
-    from pypdf.generic import DecodedStreamObject, NameObject
-
-    for obj in writer._objects:  # pypdf has no public iterator over all objects
-        if isinstance(obj, DecodedStreamObject) and "/Filter" not in obj:
-            data = obj.get_data()
-            key = hashlib.sha1(data).digest()
-            packed = _DEFLATED.get(key)
-            if packed is None:
-                packed = zlib.compress(data, 6)
-                if len(_DEFLATED) < 4096:
-                    _DEFLATED[key] = packed
-            obj.set_data(packed)
-            obj[NameObject("/Filter")] = NameObject("/FlateDecode")
-
-
-def _add_bookmark(writer: PdfWriter, mark: Bookmark, at: Callable[[int], int],
-                  parent: Any) -> None:
-    from pypdf.generic import Fit
-
-    fit = Fit.xyz(top=mark.top) if mark.top is not None else Fit.fit()
-    item = writer.add_outline_item(title=mark.title, page_number=at(mark.page),
-                                   parent=parent, fit=fit)
-    for child in mark.children:
-        _add_bookmark(writer, child, at, item)

@@ -257,13 +257,8 @@ def _render_group(ruleset: Ruleset, ctx: Context, jobs: list[Job],
         first = len(kit.page_names) if kit is not None else 0
         made = ruleset.component(job.name)(ctx, job.arg)
         one = made if isinstance(made, Rendered) else Rendered(made)
-        drawn: list[str] = []
-        if kit is not None:
-            kit.save()
-            drawn = kit.page_names[first:]
-            if len(drawn) != one.component.pages:
-                raise RuntimeError(f"component {job.key} says {one.component.pages} pages "
-                                   f"but drew {len(drawn)}")
+        drawn = ([] if kit is None
+                 else kit.drawn_since(first, one.component.pages, job.key))
         # The recipe's key is the component's identity in packets, whatever it calls itself.
         out[job.key] = dataclasses.replace(one, component=dataclasses.replace(
             one.component, key=job.key, drawn=drawn))

@@ -20,7 +20,7 @@ from reportlab.platypus import (
 )
 
 from generator import fonts, kitdoc
-from generator.layout import PAPER_SIZES, Paper, prime_fonts, safe_box
+from generator.layout import PAPER_SIZES, Paper, safe_box
 from generator.pages import Furniture
 from generator.safetext import SafeCanvas, clean, text
 from generator.units import MM
@@ -162,7 +162,6 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
         canvas._qd_anchors = anchors
         # A build's canvas has pages before this flow (generator.kitdoc): count from here.
         canvas._qd_first = canvas.getPageNumber()
-        prime_fonts(canvas)
 
     doc.setPageCallBack = None
     orig = doc.beforeDocument

@@ -12,7 +12,7 @@ from generator.autofit import LABEL_FLOOR, abbreviations, fit_label
 from generator.errors import DataError, RenderError
 from generator.imposition import CUT_GREY, Options, back_piece, impose, layout
 from generator.layout import page_size
-from generator.packets import Component, PacketSpec, assemble, packet_pages
+from generator.packets import Component, PacketSpec, assemble_drawn, packet_pages
 from generator.pieces import Piece
 from generator.sprue import Sprue, load_sprue
 from generator.units import MM
@@ -210,18 +210,23 @@ def test_sprue_lengths_take_units():
 
 
 def test_recto_components_start_on_an_odd_page():
-    one = impose(pieces()[:1], sprue(), Options(), "t", "")
+    from generator import kitdoc
     from generator.imposition import as_component
-    sheets = as_component(one, "markers", "Markers", "M-")
-    assert sheets.recto and sheets.pages == 2
     from generator.layout import new_canvas
-    buf = io.BytesIO()
-    c = new_canvas(buf, "a4", "x")
-    c.showPage()
-    c.save()
-    single = Component("cover", "Cover", "C-", buf.getvalue(), 1)
-    spec = PacketSpec("p.pdf", "P", ["cover", "markers"])
-    pdf = assemble(spec, {"cover": single, "markers": sheets})
+
+    # Drawn and written as a build does: on one document, then a packet from its pages.
+    with kitdoc.drawing() as kit:
+        one = impose(pieces()[:1], sprue(), Options(), "t", "")
+        sheets = as_component(one, "markers", "Markers", "M-")
+        assert sheets.recto and sheets.pages == 2
+        sheets.drawn = kit.drawn_since(0, sheets.pages, "markers")
+        c = new_canvas(io.BytesIO(), "a4", "x")
+        c.showPage()
+        c.save()
+        single = Component("cover", "Cover", "C-", b"", 1,
+                           drawn=kit.drawn_since(2, 1, "cover"))
+        spec = PacketSpec("p.pdf", "P", ["cover", "markers"])
+        pdf = assemble_drawn(kit, [spec], {"cover": single, "markers": sheets})["p.pdf"]
     doc = read(pdf)
     assert len(doc) == 4 == packet_pages(spec, {"cover": single, "markers": sheets})
     # the front of the sheet is page 3 (a right-hand page), its back page 4
