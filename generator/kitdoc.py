@@ -102,7 +102,8 @@ class KitCanvas(SafeCanvas):
         fonts.register()
         super().__init__(io.BytesIO(), invariant=1, pageCompression=1)
         self.page_names: list[str] = []
-        self.sizes: list[tuple[float, float]] = []
+        self.sizes: dict[str, tuple[float, float]] = {}
+        """Each page's width and height, by page name."""
         self.chars: dict[str, set[str]] = {}
         """Characters of the page being drawn, by font."""
         self.page_chars: dict[str, dict[str, str]] = {}
@@ -146,7 +147,7 @@ class KitCanvas(SafeCanvas):
         self.page_chars[name] = {font: "".join(sorted(chars))
                                  for font, chars in self.chars.items()}
         self.chars = {}
-        self.sizes.append((float(page.pagewidth), float(page.pageheight)))
+        self.sizes[name] = (float(page.pagewidth), float(page.pageheight))
 
     def drawn_since(self, first: int, pages: int, what: str) -> list[str]:
         """End the component begun when ``first`` pages had been drawn; its page names.

@@ -163,7 +163,6 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
     from generator.kitdoc import Label, Mark, write_packet
     from generator.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, draw_blank, note_page
 
-    sizes = dict(zip(kit.page_names, kit.sizes, strict=True))
     plans = []
     for spec in specs:
         layout = sheet_layout(spec, components)
@@ -179,7 +178,7 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
                 labels.append(Label(index, BLANK_LABEL, numbered=False))
             elif placed.key == NOTE_KEY:
                 first = components[spec.components[0]] if spec.components else None
-                size = sizes[first.drawn[0]] if first and first.drawn else previous
+                size = kit.sizes[first.drawn[0]] if first and first.drawn else previous
                 note_page(spec, components, layout, size)
                 name = kit.page_names[-1]
                 marks.append(Mark(NOTE_TITLE, name))
@@ -187,7 +186,7 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
             else:
                 name = components[placed.key].drawn[placed.page]
             names.append(name)
-            previous = sizes.get(name) or kit.sizes[-1]
+            previous = kit.sizes[name]
         for key in spec.components:
             comp = components[key]
             marks.append(Mark(comp.title, comp.drawn[0],
