@@ -13,29 +13,46 @@ import random
 import zlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import icepool
+if TYPE_CHECKING:
+    import icepool
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
 
-Die = icepool.Die
-"""An icepool die: a finite distribution over hashable outcomes."""
+
+def __getattr__(name: str) -> Any:
+    """``Die``: an icepool die, a finite distribution over hashable outcomes.
+
+    icepool is imported on first use: a build that only formats figures or draws seeded
+    dice sheets (``percent``, ``pairs``, the seeds) does not wait for it.
+    """
+    if name == "Die":
+        import icepool
+
+        return icepool.Die
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def d(sides: int) -> icepool.Die[int]:
     """A fair die numbered 1..``sides`` (d6, d10, d20...)."""
+    import icepool
+
     return icepool.d(sides)
 
 
 def pool_sum(count: int, sides: int) -> icepool.Die[int]:
     """The total of ``count`` dice with ``sides`` faces (2d6 is ``pool_sum(2, 6)``)."""
+    import icepool
+
     return icepool.d(sides).pool(count).sum()
 
 
 def constant(value: T) -> icepool.Die[T]:
     """A 'die' that always shows ``value`` (for results that need no roll)."""
+    import icepool
+
     return icepool.Die([value])
 
 

@@ -23,9 +23,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-import icepool
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from generator import dice
@@ -35,6 +34,9 @@ from generator.grid import Grid
 from generator.units import MM
 from generator.validation import describe, load_model
 from generator.yamlsource import Loc, SourceDoc
+
+if TYPE_CHECKING:
+    import icepool
 
 MAX_COUNT = 10
 MAX_SIDES = 100

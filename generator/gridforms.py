@@ -52,8 +52,9 @@ def place(canvas: Canvas, name: str, x: float, y: float,
     """Draw at (x, y) through form ``name`` (defined now if the document lacks it).
 
     ``draw`` paints relative to (0, 0) inside ``box`` (x0, y0, x1, y1). With ``as_form``
-    false, and no such form in the document yet, it is drawn straight onto the page
-    (a piece used only once costs less inline).
+    false it is drawn straight onto the page (a piece used only once costs less inline),
+    even if another component made such a form: a page never depends on what else the
+    document holds, so a component draws the same bytes in any worker.
 
     ``band`` (0-3) moves the form's own coordinates ``band * BAND`` points down, and the
     placement moves them back. Text extractors (pdfium) decide whether two consecutive
@@ -70,17 +71,15 @@ def place(canvas: Canvas, name: str, x: float, y: float,
     if text and y1 - y0 > BAND - 2 * SLACK:
         as_form = False
     shift = band * BAND
-    have = canvas._doc.hasForm(name)
-    if not have and as_form:
+    if as_form and not canvas._doc.hasForm(name):
         canvas.beginForm(name, x0, y0 - shift, x1, y1 - shift)
         if shift:
             canvas.translate(0, -shift)
         draw()
         canvas.endForm()
-        have = True
     canvas.saveState()
     canvas.translate(x, y)
-    if have:
+    if as_form:
         if shift:
             # A second, exact translation: folded into (x, y) it would round y again.
             canvas.translate(0, shift)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import io
+import os
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -180,6 +181,71 @@ class KitCanvas(SafeCanvas):
         for font, chars in self.form_chars.get(name, {}).items():
             self.chars.setdefault(font, set()).update(chars)
 
+    def checkpoint(self) -> Checkpoint:
+        """Where the drawing stands now: what a later ``handover`` counts from."""
+        self.save()
+        return Checkpoint(len(self.page_names), frozenset(self._doc.idToObject),
+                          frozenset(self.form_chars), self._codes())
+
+    def _codes(self) -> tuple[Any, ...]:
+        """The document's font names and character codes given so far.
+
+        Every character the faces have is numbered when the canvas is made, so these
+        change only if a page uses a font outside the kit's four faces.
+        """
+        doc = self._doc
+        return (tuple(sorted(doc.fontMapping.items())),
+                tuple(sorted((font.fontName, font.state[doc].nextCode)
+                             for font in doc.delayedFonts if doc in font.state)))
+
+    def handover(self, since: Checkpoint) -> Handover | None:
+        """The pages drawn since ``since``, with the forms and images they place.
+
+        A forked worker draws on its own copy of the build canvas and sends this back
+        for the build's canvas to ``adopt``. None if drawing gave a font a name or a
+        character a code the build's canvas would not give it the same way (a font
+        outside the kit's faces): such pages are drawn again in the build's process.
+        """
+        self.save()
+        if self._codes() != since.codes:
+            return None
+        doc = self._doc
+        names = self.page_names[since.pages:]
+        mine = set(names)
+        return Handover(
+            pages=[(name, doc.idToObject[name], self.page_chars[name], self.sizes[name])
+                   for name in names],
+            objects={name: obj for name, obj in doc.idToObject.items()
+                     if name not in since.names and name not in mine},
+            form_chars={name: chars for name, chars in self.form_chars.items()
+                        if name not in since.forms},
+            pid=os.getpid())
+
+    def adopt(self, drawn: Handover, tag: str) -> dict[str, str]:
+        """Take in pages another copy of this canvas drew; their names here, by theirs.
+
+        The pages keep their bytes. Forms and images are named by what they hold (the
+        same name is the same drawing in every copy), so one this document already has
+        is kept; pages get names of their own, ``tag`` before the worker's name.
+        """
+        doc = self._doc
+        for name, obj in drawn.objects.items():
+            if name not in doc.idToObject:
+                doc.idToObject[name] = obj
+        for name, drawing in drawn.form_chars.items():
+            self.form_chars.setdefault(name, drawing)
+        renamed: dict[str, str] = {}
+        for name, page, chars, size in drawn.pages:
+            here = f"{tag}{name}"
+            # ReportLab finds an object's name on the object itself when it writes it.
+            setattr(page, "__InternalName__", here)  # noqa: B010 (not a mangled name)
+            doc.idToObject[here] = page
+            self.page_names.append(here)
+            self.page_chars[here] = chars
+            self.sizes[here] = size
+            renamed[name] = here
+        return renamed
+
     def close(self) -> None:
         """Forget the build's font subsets (fonts keep a state per document)."""
         _RECORDING.pop(id(self._doc), None)
@@ -244,6 +310,34 @@ class Label:
     prefix: str
     start: int = 1
     numbered: bool = True
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A point in a build canvas's drawing (see ``KitCanvas.checkpoint``)."""
+
+    pages: int
+    names: frozenset[str]
+    forms: frozenset[str]
+    codes: tuple[Any, ...]
+
+
+@dataclass
+class Handover:
+    """Pages one copy of a build canvas drew, for another copy to ``adopt``.
+
+    Attributes:
+        pages: Each page's name in the worker, page object, characters by font, size.
+        objects: The named objects (forms, images) made since the checkpoint.
+        form_chars: Characters those forms draw, by form name and font.
+        pid: The process that drew them (pages drawn here need no adopting).
+
+    """
+
+    pages: list[tuple[str, Any, dict[str, str], tuple[float, float]]]
+    objects: dict[str, Any]
+    form_chars: dict[str, dict[str, set[str]]]
+    pid: int
 
 
 class _Borrowed(dict):  # type: ignore[type-arg]

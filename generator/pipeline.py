@@ -8,6 +8,7 @@ ruleset's recipe (``kit.yaml``); components are functions registered by name.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
@@ -143,9 +144,12 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                 seen.add(key)
                 progress(key, len(work.jobs))
 
-        parts = _deal(work, 1 if export else workers())
-        tasks = [partial(_draw, ruleset, ctx, part, options, note_pages, step)
-                 for part in parts]
+        lanes = 1 if export else workers()
+        parts = _deal(work, lanes)
+        # One part on a machine with free CPUs: its components are drawn side by side.
+        aside = lanes > 1 and len(parts) == 1
+        tasks = [partial(_draw, ruleset, ctx, part, options, note_pages, step, aside,
+                         export) for part in parts]
         drawn: dict[str, Rendered] = {}
         written: dict[str, bytes] = {}
         for made, files_of_part in (fork_map(tasks) if len(tasks) > 1 else [tasks[0]()]):
@@ -180,14 +184,80 @@ def _specs(work: Plan, components: dict[str, Component], options: KitOptions,
 
 
 def _draw(ruleset: Ruleset, ctx: Context, work: Plan, options: KitOptions, note_pages: bool,
-          progress: Callable[[str], None]) -> tuple[dict[str, Rendered], dict[str, bytes]]:
-    """Render a plan's components on one canvas and write its packets from the pages."""
-    with kitdoc.drawing() as kit:
-        rendered = render(ruleset, ctx, work, kit=kit, progress=progress)
-        components = {key: r.component for key, r in rendered.items()}
-        files = assemble_drawn(kit, _specs(work, components, options, note_pages),
-                               components)
-    return rendered, files
+          progress: Callable[[str], None], aside: bool = False, pieces: bool = True
+          ) -> tuple[dict[str, Rendered], dict[str, bytes]]:
+    """Render a plan's components on one canvas and write its packets from the pages.
+
+    With ``aside``, forked workers draw the components and this process adopts their
+    pages (``_render_aside``); should that not work out, it draws them all itself.
+    Without ``pieces`` the components' cut-out pieces are dropped (only an export needs
+    them, and a piece's artwork may be a closure, which cannot leave a forked worker).
+    """
+    for side_by_side in ((True, False) if aside else (False,)):
+        with kitdoc.drawing() as kit:
+            rendered = (_render_aside(ruleset, ctx, work, kit, progress) if side_by_side
+                        else render(ruleset, ctx, work, kit=kit, progress=progress))
+            if rendered is None:
+                continue
+            components = {key: r.component for key, r in rendered.items()}
+            files = assemble_drawn(kit, _specs(work, components, options, note_pages),
+                                   components)
+            if not pieces:
+                rendered = {key: dataclasses.replace(one, pieces=[])
+                            for key, one in rendered.items()}
+            return rendered, files
+    raise AssertionError("unreachable: the last attempt draws in this process")
+
+
+def _render_aside(ruleset: Ruleset, ctx: Context, work: Plan, kit: KitCanvas,
+                  progress: Callable[[str], None]) -> dict[str, Rendered] | None:
+    """Draw a plan's components in forked workers; adopt their pages onto ``kit``.
+
+    Each worker draws on its own copy of the build canvas (forked after every character
+    got its code, so the copies encode text alike) and hands its pages back. Workers
+    take tasks from one queue: the recipe's groups (components sharing derived data,
+    such as the calculator's caches) first, as the largest, then every other component
+    alone. A component draws the same page wherever it is drawn, so the packets are
+    byte for byte those of one process. None when a worker's pages cannot be adopted
+    (a font outside the kit's faces); the caller then draws everything itself.
+    """
+    rest, *grouped = _groups(work)
+    tasks_jobs = [*grouped, *([job] for job in rest)]
+    if len(tasks_jobs) < 2:
+        return None
+
+    def arrived(index: int, value: tuple[dict[str, Rendered], kitdoc.Handover | None]
+                ) -> None:
+        for key in value[0]:
+            progress(key)
+
+    done = fork_map([partial(_draw_aside, ruleset, ctx, jobs) for jobs in tasks_jobs],
+                    on_result=arrived)
+    if any(handover is None for _, handover in done):
+        return None
+    here = os.getpid()
+    results: dict[str, Rendered] = {}
+    for n, (made, handover) in enumerate(done):
+        assert handover is not None
+        names = ({} if handover.pid == here
+                 else kit.adopt(handover, tag=f"W{n}."))
+        for key, one in made.items():
+            drawn = [names.get(name, name) for name in one.component.drawn]
+            results[key] = dataclasses.replace(
+                one, component=dataclasses.replace(one.component, drawn=drawn))
+    return {job.key: results[job.key] for job in work.jobs}
+
+
+def _draw_aside(ruleset: Ruleset, ctx: Context, jobs: list[Job]
+                ) -> tuple[dict[str, Rendered], kitdoc.Handover | None]:
+    """In a worker: draw ``jobs`` on this process's copy of the build canvas."""
+    kit = kitdoc.active()
+    assert kit is not None
+    since = kit.checkpoint()
+    made = _render_group(ruleset, ctx, jobs, kit)
+    # Side by side is never used for an export: no pieces (see ``_draw``).
+    return ({key: dataclasses.replace(one, pieces=[]) for key, one in made.items()},
+            kit.handover(since))
 
 
 BUSIEST = 0.7
@@ -231,6 +301,22 @@ def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
     processes when that helps, and each component is a PDF of its own. Every component
     returns its own warnings, so a worker's warnings come back with its pages.
     """
+    tasks = [partial(_render_group, ruleset, ctx, jobs, kit) for jobs in _groups(work)
+             if jobs]
+    results: dict[str, Rendered] = {}
+    for group in (fork_map(tasks) if fork and kit is None else [task() for task in tasks]):
+        for key, one in group.items():
+            results[key] = one
+            progress(key)
+    return {job.key: results[job.key] for job in work.jobs}
+
+
+def _groups(work: Plan) -> list[list[Job]]:
+    """The plan's jobs by recipe group, the jobs of no group first (an empty list if none).
+
+    A group's components share derived data (a calculator's caches), so they are drawn
+    one after the other in one process.
+    """
     grouped: list[list[Job]] = []
     placed: set[str] = set()
     for names in work.groups:
@@ -238,16 +324,7 @@ def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
         placed.update(j.key for j in jobs)
         if jobs:
             grouped.append(jobs)
-    rest = [j for j in work.jobs if j.key not in placed]
-    if rest:
-        grouped.insert(0, rest)
-    tasks = [partial(_render_group, ruleset, ctx, jobs, kit) for jobs in grouped]
-    results: dict[str, Rendered] = {}
-    for group in (fork_map(tasks) if fork and kit is None else [task() for task in tasks]):
-        for key, one in group.items():
-            results[key] = one
-            progress(key)
-    return {job.key: results[job.key] for job in work.jobs}
+    return [[j for j in work.jobs if j.key not in placed], *grouped]
 
 
 def _render_group(ruleset: Ruleset, ctx: Context, jobs: list[Job],

@@ -13,9 +13,9 @@ control characters, for plain-text drawing and as a last guard on finished marku
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
@@ -42,7 +42,9 @@ def text(value: object) -> str:
     The result prints literally whatever it holds: ``<b>`` shows as ``<b>``, an ``<img>``
     tag is drawn as its letters, never loaded.
     """
-    return escape(clean(str(value)))
+    # html.escape without quotes is xml.sax.saxutils.escape (& < >), which would import
+    # urllib, http and ssl on the way.
+    return html.escape(clean(str(value)), quote=False)
 
 
 def markup(template: str, /, *args: Any, **values: Any) -> str:

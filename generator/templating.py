@@ -25,18 +25,19 @@ import traceback
 import types
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, soft_str
-from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from generator.bundled import bundled_dir
 from generator.errors import DataError, Problem
 from generator.suggest import did_you_mean
-from generator.tablestyle import Anchor, styles
 from generator.units import MM
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
 
 TEMPLATE_SUFFIX = ".j2"
 MAX_TEMPLATE_BYTES = 256 * 1024
@@ -602,6 +603,11 @@ def markup_blocks(text: str) -> list[tuple[str, str]]:
 
 def markup_to_flowables(text: str) -> list[Flowable]:
     """Turn the template mini-markup into platypus flowables."""
+    # platypus takes a while to import; a build's workers import it side by side.
+    from reportlab.platypus import Paragraph, Spacer
+
+    from generator.tablestyle import Anchor, styles
+
     st = styles()
     out: list[Flowable] = []
     for kind, line in markup_blocks(text):

@@ -15,7 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from generator import kitdoc, pipeline
+from generator import fonts, kitdoc, parallel, pipeline
 from generator.errors import UsageError
 from generator.packets import sheet_layout
 from generator.printnote import NOTE_LABEL, NOTE_TITLE
@@ -36,6 +36,7 @@ def drawn(request: pytest.FixtureRequest) -> tuple[pipeline.Kit, int]:
 
     patch = pytest.MonkeyPatch()
     patch.setattr(kitdoc.KitCanvas, "showPage", counting)
+    patch.setenv("QUARTERDECK_JOBS", "1")  # every page drawn here, where it is counted
     try:
         kit = pipeline.compose(Request("kit", scenario=SCENARIO))
     finally:
@@ -177,3 +178,39 @@ def test_a_build_is_dealt_to_workers_only_when_it_pays(monkeypatch: pytest.Monke
     # A user who sets the number of workers gets them.
     monkeypatch.setenv("QUARTERDECK_JOBS", "2")
     assert len(pipeline._deal(work, 2)) == 2
+
+
+def test_components_drawn_side_by_side_make_the_same_packets(
+        drawn: tuple[pipeline.Kit, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    kit, _ = drawn
+    monkeypatch.delenv("QUARTERDECK_JOBS", raising=False)
+    monkeypatch.setattr(pipeline, "workers", lambda: 2)
+    monkeypatch.setattr(parallel, "workers", lambda: 2)
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
+    steps: list[str] = []
+    aside = pipeline.compose(Request("kit", scenario=SCENARIO),
+                             progress=lambda step, total: steps.append(step))
+    # Every component page was drawn in a forked worker and adopted here...
+    drawn_pages = [name for c in aside.components.values() for name in c.drawn]
+    assert drawn_pages and all(name.startswith("W") for name in drawn_pages)
+    assert len(set(drawn_pages)) == sum(c.pages for c in aside.components.values())
+    # ...and the packets are byte for byte those drawn in one process.
+    assert aside.files == kit.files
+    assert sorted(steps) == sorted(kit.components)
+
+
+def test_pages_in_a_font_outside_the_kit_are_not_handed_over() -> None:
+    with kitdoc.drawing() as kit:
+        since = kit.checkpoint()
+        kit.begin((200.0, 100.0))
+        kit.setFont(fonts.BOLD, 9)
+        kit.drawString(10, 10, "Kako")
+        handed = kit.handover(since)
+        assert handed is not None
+        assert [(page[2], page[3]) for page in handed.pages] == [
+            ({fonts.BOLD: "Kako"}, (200.0, 100.0))]
+        since = kit.checkpoint()
+        kit.begin((200.0, 100.0))
+        kit.setFont("Courier", 9)  # another copy of the canvas would name it differently
+        kit.drawString(10, 10, "Kako")
+        assert kit.handover(since) is None

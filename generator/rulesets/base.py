@@ -268,10 +268,31 @@ class Ruleset:
     @functools.cached_property
     def recipes(self) -> KitRecipes:
         """The ruleset's ``kit.yaml``, checked against the registered components."""
-        from generator.recipe import load_recipes
+        import hashlib
+
+        from generator import __version__, usercache
+        from generator.recipe import KitRecipes, load_recipes
 
         names = [*self.components.names(), *SHARED.names()]
-        return load_recipes(self.folder / "kit.yaml", f"{self.name}/kit.yaml", names)
+        path = self.folder / "kit.yaml"
+        # Checked recipes are cached under everything they depend on (the file's bytes,
+        # the component names, the code), so a build need not parse YAML at all.
+        try:
+            text = path.read_bytes()
+        except OSError:
+            text = b""
+        digest = hashlib.sha256(text)
+        for part in (__version__, usercache.package_stamp(), str(path), *names):
+            digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))
+        key = digest.hexdigest()
+        entry = "recipes-" + hashlib.sha256(self.name.encode("utf-8")).hexdigest()[:16]
+        cached = usercache.load(entry, key) if text else None
+        if isinstance(cached, KitRecipes):
+            return cached
+        recipes = load_recipes(path, f"{self.name}/kit.yaml", names)
+        if text:
+            usercache.store(entry, key, recipes)
+        return recipes
 
     def recipe(self, command: Command) -> Recipe:
         """The recipe for ``command``, or a UsageError saying the ruleset has none."""

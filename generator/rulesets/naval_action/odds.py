@@ -11,12 +11,13 @@ from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, TypeVar
-
-import icepool
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from generator import dice, dietable
 from generator.rulesets.naval_action.cardtables import Band, CardTables, Modifier, Tables
+
+if TYPE_CHECKING:  # imported where a die is made: the kit's other pages do not wait
+    import icepool
 
 Mode = Literal["gun", "torpedo", "bomb"]
 K = TypeVar("K")
@@ -123,6 +124,8 @@ class Calculator:
         accuracy = max(accuracy, 0)  # every result below 1 reads the same way
 
         def make() -> icepool.Die[int]:
+            import icepool
+
             white = dice.d(6)
             if accuracy < 1:
                 # Below 1: only a run of the needed faces (1, then 1) hits, once.
@@ -202,6 +205,8 @@ class Calculator:
     def damage(self, hits: icepool.Die[int], faces: tuple[Face, ...],
                differential: int) -> Damage:
         """Damage from a number-of-hits die, each hit rolling ``faces``, from undamaged."""
+        import icepool
+
         pen = self.card.penetration
         cap = min(pen.limit(differential), pen.sunk_at)
         each = icepool.Die([f.steps for f in faces])
