@@ -181,7 +181,7 @@ class Library:
         A ship whose fits (``ships[].fits``) took effect by ``date`` is rated from the
         facts as she carried them then; any other ship gets the class's rating.
         """
-        from generator.shipclass import derivers, facts_at
+        from generator.shipclass import deriver, facts_at
 
         entry = self.classes_of(ruleset)[class_id]
         facts = entry.facts
@@ -192,7 +192,7 @@ class Library:
             return entry.model
         key = (ruleset, class_id, ship, date)
         if key not in self._refitted:
-            rating = derivers()[ruleset](facts_at(facts, ship, date))
+            rating = deriver(ruleset)(facts_at(facts, ship, date))
             self._refitted[key] = rating.model if rating.model is not None else entry.model
         return self._refitted[key]
 

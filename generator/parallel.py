@@ -46,15 +46,57 @@ def usable_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def cpu_times() -> tuple[int, int, int] | None:
+    """The machine's CPU time so far, from ``/proc/stat``: (idle, total, CPUs), in ticks.
+
+    None where there is no such file (not Linux) or it cannot be read.
+    """
+    try:
+        with open("/proc/stat", "rb") as stat:
+            lines = stat.read(1 << 16).splitlines()
+    except OSError:
+        return None
+    if not lines or not lines[0].startswith(b"cpu "):
+        return None
+    fields = [int(x) for x in lines[0].split()[1:]]
+    cpus = sum(1 for line in lines[1:] if line.startswith(b"cpu"))
+    if len(fields) < 5 or cpus < 1:
+        return None
+    # idle and iowait are time no process wanted the CPU; guest time is counted twice.
+    return fields[3] + fields[4], sum(fields[:8]), cpus
+
+
+_since = cpu_times()
+"""The machine's CPU times when quarterdeck started (this module is imported first), then
+when they were last measured."""
+WINDOW = 30
+"""Ticks (about 0.3 s of one CPU at 100 a second) the idle measure needs at least."""
+STALE = 1000
+"""Ticks per CPU (about 10 s) after which the idle measure says little about now."""
+
+
 def free_cpus() -> int:
     """CPUs free for this build: the usable ones less those other work keeps busy.
 
-    The one-minute load average counts runnable processes; this process is one of them
-    (or is about to be), so it is not counted against itself. On a busy machine a forked
-    worker only competes with the others for the same CPU and the build gets slower, so
-    this is what decides whether forking pays.
+    How busy the machine is was measured since quarterdeck started or last asked
+    (loading the data and preparing a build take a few tenths of a second): the CPU
+    time nobody wanted, in CPUs, plus the one this process was using. That sees work
+    that started a moment ago, and it does not count tasks that merely wait for a disk,
+    as the load average does (on some virtual machines the load average stays near 1
+    with every CPU idle). Without that measure (not Linux, too short or too long ago),
+    the one-minute load average decides: it counts runnable processes, this one among
+    them. On a busy machine a forked worker only competes with the others for the same
+    CPU and the build gets slower, so this is what decides whether forking pays.
     """
+    global _since
     usable = usable_cpus()
+    now, then = cpu_times(), _since
+    if then is not None and now is not None and now[2] == then[2]:
+        idle, total = now[0] - then[0], now[1] - then[1]
+        if total >= WINDOW:
+            _since = now
+            if total <= STALE * now[2]:
+                return max(1, min(usable, int(idle * now[2] / total + 1.25)))
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average: trust the affinity mask

@@ -318,6 +318,22 @@ def derivers() -> dict[str, Deriver]:
     return {name: _era_filtered(module) for name, module in rating_modules().items()}
 
 
+def deriver(name: str) -> Deriver:
+    """One ruleset's ``derive`` (see ``derivers``), importing no other ruleset.
+
+    Raises:
+        KeyError: No ruleset of that name, or it has no rating module.
+
+    """
+    from generator.rulesets import REGISTRY
+
+    package = type(REGISTRY[name]).__module__
+    try:
+        return _era_filtered(importlib.import_module(f"{package}.rating"))
+    except ModuleNotFoundError:
+        raise KeyError(name) from None
+
+
 def _era_filtered(module: ModuleType) -> Deriver:
     derive: Deriver = module.derive
     if getattr(module, "RATES_MISSILE_ERA", False):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,7 @@ def test_tasks_are_dealt_over_the_workers(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_free_cpus_count_affinity_less_load(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("QUARTERDECK_JOBS", raising=False)
+    monkeypatch.setattr(parallel, "cpu_times", lambda: None)  # no /proc/stat: load average
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
     monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.0, 0.0))
     assert parallel.usable_cpus() == 4 and parallel.free_cpus() == 4
@@ -51,6 +53,33 @@ def test_free_cpus_count_affinity_less_load(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3})  # pinned to one CPU
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert parallel.free_cpus() == 1
+
+
+def test_free_cpus_are_the_idle_time_since_the_last_look(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    # A load average that counts tasks waiting for a disk says the machine is busy...
+    monkeypatch.setattr(os, "getloadavg", lambda: (5.0, 5.0, 5.0))
+    times = iter([(1000, 4000, 4), (1000 + 120, 4000 + 160, 4),  # 3 CPUs idle, this one busy
+                  (1120 + 40, 4160 + 160, 4),  # 1 idle: one other process at work
+                  (1160 + 1, 4320 + 10, 4),  # 10 ticks: too short to tell, the load decides
+                  (1161 + 30_000, 4330 + 40_000, 4)])  # 100 s ago: the load decides
+    monkeypatch.setattr(parallel, "cpu_times", lambda: next(times))
+    monkeypatch.setattr(parallel, "_since", parallel.cpu_times())
+    assert parallel.free_cpus() == 4
+    assert parallel.free_cpus() == 2
+    assert parallel.free_cpus() == 1
+    assert parallel.free_cpus() == 1
+
+
+def test_cpu_times_read_the_machine() -> None:
+    times = parallel.cpu_times()
+    if sys.platform.startswith("linux"):
+        assert times is not None
+        idle, total, cpus = times
+        assert 0 <= idle <= total and cpus == os.cpu_count()
+    else:
+        assert times is None
 
 
 def test_a_failing_task_raises_in_the_parent() -> None:
