@@ -66,13 +66,26 @@ def cpu_times() -> tuple[int, int, int] | None:
     return fields[3] + fields[4], sum(fields[:8]), cpus
 
 
-_since = cpu_times()
-"""The machine's CPU times when quarterdeck started (this module is imported first), then
-when they were last measured."""
+def own_cpu() -> float:
+    """CPU seconds this process and its finished workers have used so far."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _ticks_per_second() -> int:
+    try:
+        return max(1, os.sysconf("SC_CLK_TCK"))
+    except (AttributeError, ValueError, OSError):
+        return 100
+
+
+_since = (cpu_times(), own_cpu())
+"""The machine's CPU times and this process's CPU time when quarterdeck started (this
+module is imported first), then when they were last measured."""
 WINDOW = 30
 """Ticks (about 0.3 s of one CPU at 100 a second) the idle measure needs at least."""
 STALE = 1000
-"""Ticks per CPU (about 10 s) after which the idle measure says little about now."""
+"""Ticks per CPU (about 10 s) after which the measure says little about now."""
 
 
 def free_cpus() -> int:
@@ -80,23 +93,26 @@ def free_cpus() -> int:
 
     How busy the machine is was measured since quarterdeck started or last asked
     (loading the data and preparing a build take a few tenths of a second): the CPU
-    time nobody wanted, in CPUs, plus the one this process was using. That sees work
-    that started a moment ago, and it does not count tasks that merely wait for a disk,
-    as the load average does (on some virtual machines the load average stays near 1
-    with every CPU idle). Without that measure (not Linux, too short or too long ago),
-    the one-minute load average decides: it counts runnable processes, this one among
-    them. On a busy machine a forked worker only competes with the others for the same
-    CPU and the build gets slower, so this is what decides whether forking pays.
+    time all processes used, less this process's own and its workers', in CPUs. That
+    sees work that started a moment ago, and it does not count tasks that merely wait
+    for a disk, as the load average does (on some virtual machines the load average
+    stays near 1 with every CPU idle). Without that measure (not Linux, too short or
+    too long ago), the one-minute load average decides: it counts runnable processes,
+    this one among them. On a busy machine a forked worker only competes with the
+    others for the same CPU and the build gets slower, so this is what decides whether
+    forking pays.
     """
     global _since
     usable = usable_cpus()
-    now, then = cpu_times(), _since
+    (then, own_then), now, own = _since, cpu_times(), own_cpu()
     if then is not None and now is not None and now[2] == then[2]:
         idle, total = now[0] - then[0], now[1] - then[1]
         if total >= WINDOW:
-            _since = now
+            _since = (now, own)
             if total <= STALE * now[2]:
-                return max(1, min(usable, int(idle * now[2] / total + 1.25)))
+                mine = (own - own_then) * _ticks_per_second()
+                others = max(0.0, total - idle - mine) * now[2] / total
+                return max(1, min(usable, int(now[2] - others + 0.25)))
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average: trust the affinity mask
