@@ -30,13 +30,14 @@ from pydantic import Field, PrivateAttr, ValidationError, field_validator, model
 from generator import dice
 from generator.datamodel import Strict
 from generator.errors import DataError, Problem, UsageError
-from generator.grid import Grid
 from generator.units import MM
 from generator.validation import describe, load_model
 from generator.yamlsource import Loc, SourceDoc
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # only drawing a table needs the page engine; only odds need icepool
     import icepool
+
+    from generator.grid import Grid
 
 MAX_COUNT = 10
 MAX_SIDES = 100
@@ -507,4 +508,6 @@ def die_grid(table: DieTable, *, percentages: bool = False, first_mm: float = 12
             rows.append([key, *[dice.percent(p, 1) if p else "–" for p in chances]])
     header: list[list[str | None]] = [[table.die, *table.headings]]
     widths = [first_mm * MM, *[column_mm * MM] * len(table.columns)]
+    from generator.grid import Grid
+
     return Grid(widths, header, rows, size=size, group_rows=frozenset(groups))

@@ -7,6 +7,7 @@ ruleset's recipe (``kit.yaml``); components are functions registered by name.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Callable, Collection
@@ -117,9 +118,13 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
     components they hold), e.g. to measure one packet rendered on its own.
     """
     options = options or KitOptions()
-    from generator.templating import user_templates
+    if options.templates is None:  # nothing to set up: Jinja2 waits for the components
+        using: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    else:
+        from generator.templating import user_templates
 
-    with user_templates(options.templates):
+        using = user_templates(options.templates)
+    with using:
         # 1. load and validate every data file (every problem at once)
         library = library or validated_library(list(data or []))
         # 2. the ruleset that owns the request, and its recipe for this command
