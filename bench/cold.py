@@ -7,6 +7,8 @@ Every figure is the wall clock of a fresh process, as a user waits for it:
   scenario's status-sheet blocks, repeated until it fills the kit's page count, with
   ReportLab's compression (a finished PDF). The ship blocks are prepared before the
   clock starts (written to JSON), so the floor process imports only ReportLab and fonts;
+* the default kit once more with forking off (``QUARTERDECK_JOBS=1``): on free CPUs a
+  build draws its components in forked workers, and must never be slower than this;
 * the light commands: ``--version``, ``--help``, ``list`` (all, scenarios, classes),
   ``check``, ``odds`` (one question asked again, and a new question every run).
 
@@ -44,6 +46,8 @@ KIT_TARGET = 0.8  # s, the default kit cold
 SCENARIO_TARGET = 1.0  # s, every other bundled scenario
 LIGHT_TARGET = 0.25  # s, list, odds, check, --help
 NEW_ODDS = "odds, a new question each run"
+ONE = "build, one process"
+"""The default kit with forking off: a build on free CPUs must never be slower."""
 FLOOR_RATIO = 2.0  # the default kit against the floor of its page count
 
 
@@ -169,6 +173,9 @@ def main() -> None:
                           env, tmp, f"build {sid}"))
                 if sid == default:
                     runs.setdefault("floor", []).append(timed(floor_argv, env, tmp, "floor"))
+                    runs.setdefault(ONE, []).append(
+                        timed([quarterdeck, "build", sid, "--out", str(tmp / "out" / sid)],
+                              {**env, "QUARTERDECK_JOBS": "1"}, tmp, ONE))
             for name, argv in light.items():
                 runs.setdefault(name, []).append(timed([quarterdeck, *argv], env, tmp, name))
             runs.setdefault(NEW_ODDS, []).append(
@@ -181,6 +188,8 @@ def main() -> None:
     for key, values in runs.items():
         if key == "floor":
             target, what = None, f"floor, {floor_pages} pages (ReportLab alone)"
+        elif key == ONE:
+            target, what = None, f"build {default}, in one process (QUARTERDECK_JOBS=1)"
         elif key.startswith("build "):
             sid = key.split(" ", 1)[1]
             target = KIT_TARGET if sid == default else SCENARIO_TARGET
@@ -206,14 +215,17 @@ def main() -> None:
         print(f"| {what} | {med:.3f} | {low:.3f} | {cpu:.3f} | "
               f"{'' if cold is None else f'{cold:.3f}'} | "
               f"{'' if target is None else f'< {target:g}'} | {verdict} |")
-    print(f"\ndefault kit / floor, per page: {ratio:.2f}x median wall, {best:.2f}x best wall, "
+    alone = median[kit] / median[ONE]
+    print(f"\ndefault kit / the same in one process: {alone:.2f}x median wall "
+          f"[never slower: {'ok' if alone <= 1.0 else 'MISS'}]")
+    print(f"default kit / floor, per page: {ratio:.2f}x median wall, {best:.2f}x best wall, "
           f"{cpu_ratio:.2f}x CPU [target <= {FLOOR_RATIO:g}x: "
           f"{'ok' if ratio <= FLOOR_RATIO else 'MISS'}]")
     results = HERE / "results"
     results.mkdir(exist_ok=True)
     (results / "cold.json").write_text(json.dumps({
         "machine": info, "repeat": repeat, "pages": pages, "floor_pages": floor_pages,
-        "runs": runs, "cpu": CPU, "first": first, "median": median,
+        "runs": runs, "cpu": CPU, "first": first, "median": median, "kit_one_process": alone,
         "kit_floor_ratio": ratio, "kit_floor_ratio_best": best, "kit_floor_ratio_cpu": cpu_ratio},
         indent=2), encoding="utf-8")
 
