@@ -50,6 +50,14 @@ class Entry:
     """The shared ``generator.shipclass.ShipClass`` this ruleset's model was derived from."""
     overrides: list[str] = field(default_factory=list)
     """Ratings the class file set by hand for this ruleset instead of deriving them."""
+    ruleset: str | None = None
+    """The ruleset a scenario file names: known without reading the cached model (a
+    build of one ruleset's scenario then imports no other ruleset)."""
+
+    def of_ruleset(self) -> str | None:
+        """The ruleset the file names (``ruleset:``), read without unpickling the model."""
+        return self.ruleset if self.ruleset is not None else getattr(self.model, "ruleset",
+                                                                       None)
 
     # In the user cache each entry's model, file and facts are pickled on their own and
     # read back on first use, so a command that needs one ruleset's models (or none:
@@ -201,7 +209,7 @@ class Library:
         if kind == "ship-class":
             return self.classes_of(ruleset)
         if kind == "scenario":
-            return {i: e for i, e in self.scenarios.items() if e.model.ruleset == ruleset}
+            return {i: e for i, e in self.scenarios.items() if e.of_ruleset() == ruleset}
         return self.other.setdefault((ruleset, kind), {})
 
 
@@ -407,7 +415,7 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
             described = sorted((ruleset.describe_class(e)
                                 for e in library.classes_of(name).values()),
                                key=lambda d: d[2:0:-1])
-            count = sum(1 for e in library.scenarios.values() if e.model.ruleset == name)
+            count = sum(1 for e in library.scenarios.values() if e.of_ruleset() == name)
             made.rulesets[name] = Listing(ruleset.title, described, count)
         for sid, entry in sorted(library.scenarios.items()):
             model = entry.model
@@ -586,7 +594,7 @@ def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) ->
         library.warnings.append(f"{display}: a class file for {ruleset_name} only; run "
                                 f"`quarterdeck convert {display}` to write it once for "
                                 "every ruleset")
-    return Entry(instance, doc, is_bundled)
+    return Entry(instance, doc, is_bundled, ruleset=ruleset_name)
 
 
 # --- one ship library (issue 14): shared class files, rated by every ruleset ---------------

@@ -115,7 +115,7 @@ def check_scenarios(library: Library, ruleset: str,
     problems: list[Problem] = []
     warnings: list[str] = []
     for entry in library.scenarios.values():
-        if entry.model.ruleset == ruleset:
+        if entry.of_ruleset() == ruleset:
             found, noted = check(entry, library)
             problems.extend(found)
             warnings.extend(noted)
