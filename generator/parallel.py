@@ -47,7 +47,9 @@ def usable_cpus() -> int:
 
 
 def cpu_times() -> tuple[int, int, int] | None:
-    """The machine's CPU time so far, from ``/proc/stat``: (idle, total, CPUs), in ticks.
+    """The machine's CPU time so far, from ``/proc/stat``: (free, total, CPUs), in ticks.
+
+    Free time is idle time and time given to niced processes.
 
     None where there is no such file (not Linux) or it cannot be read.
     """
@@ -62,8 +64,10 @@ def cpu_times() -> tuple[int, int, int] | None:
     cpus = sum(1 for line in lines[1:] if line.startswith(b"cpu"))
     if len(fields) < 5 or cpus < 1:
         return None
-    # idle and iowait are time no process wanted the CPU; guest time is counted twice.
-    return fields[3] + fields[4], sum(fields[:8]), cpus
+    # idle and iowait are time no process wanted the CPU; time spent on niced processes
+    # (the second field) is free too, as a build at normal priority takes it from them.
+    # Guest time is already counted in user time.
+    return fields[1] + fields[3] + fields[4], sum(fields[:8]), cpus
 
 
 def own_cpu() -> float:
@@ -82,6 +86,8 @@ def _ticks_per_second() -> int:
 _since = (cpu_times(), own_cpu())
 """The machine's CPU times and this process's CPU time when quarterdeck started (this
 module is imported first), then when they were last measured."""
+_found: int | None = None
+"""The last count of free CPUs measured, given again when asked again at once."""
 WINDOW = 30
 """Ticks (about 0.3 s of one CPU at 100 a second) the idle measure needs at least."""
 STALE = 1000
@@ -93,7 +99,8 @@ def free_cpus() -> int:
 
     How busy the machine is was measured since quarterdeck started or last asked
     (loading the data and preparing a build take a few tenths of a second): the CPU
-    time all processes used, less this process's own and its workers', in CPUs. That
+    time all processes used, less this process's own and its workers' and less what
+    niced processes got (they give way to a build), in CPUs. That
     sees work that started a moment ago, and it does not count tasks that merely wait
     for a disk, as the load average does (on some virtual machines the load average
     stays near 1 with every CPU idle). Without that measure (not Linux, too short or
@@ -102,17 +109,20 @@ def free_cpus() -> int:
     others for the same CPU and the build gets slower, so this is what decides whether
     forking pays.
     """
-    global _since
+    global _since, _found
     usable = usable_cpus()
     (then, own_then), now, own = _since, cpu_times(), own_cpu()
     if then is not None and now is not None and now[2] == then[2]:
         idle, total = now[0] - then[0], now[1] - then[1]
+        if total < WINDOW and _found is not None:  # asked again at once: the same answer
+            return min(usable, _found)
         if total >= WINDOW:
             _since = (now, own)
             if total <= STALE * now[2]:
                 mine = (own - own_then) * _ticks_per_second()
                 others = max(0.0, total - idle - mine) * now[2] / total
-                return max(1, min(usable, int(now[2] - others + 0.25)))
+                _found = max(1, int(now[2] - others + 0.25))
+                return min(usable, _found)
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average: trust the affinity mask

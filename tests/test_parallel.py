@@ -59,24 +59,25 @@ def test_free_cpus_are_the_cpu_time_others_left_since_the_last_look(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
     # A load average that counts tasks waiting for a disk says the machine is busy...
-    monkeypatch.setattr(os, "getloadavg", lambda: (5.0, 5.0, 5.0))
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 2.0, 2.0))
     monkeypatch.setattr(parallel, "_ticks_per_second", lambda: 100)
-    # (idle, total) ticks of 4 CPUs, and this process's CPU seconds, at each look:
+    # (free, total) ticks of 4 CPUs, and this process's CPU seconds, at each look:
     looks = iter([((1000, 4000, 4), 0.0),
                   ((1120, 4160, 4), 0.4),  # 40 ticks each: only this process was busy
+                  ((1121, 4170, 4), 0.4),  # 10 ticks: too short to tell, as before
                   ((1160, 4320, 4), 0.8),  # 3 CPUs busy, one of them with our work
                   ((1160, 4480, 4), 0.8),  # every CPU busy, none of it ours
-                  ((1161, 4490, 4), 0.8),  # 10 ticks: too short to tell, the load decides
-                  ((31161, 44490, 4), 0.8)])  # 100 s ago: the load decides
+                  ((31160, 44480, 4), 0.8)])  # 100 s ago: the load average decides
     current = [next(looks)]
     monkeypatch.setattr(parallel, "cpu_times", lambda: current[0][0])
     monkeypatch.setattr(parallel, "own_cpu", lambda: current[0][1])
     monkeypatch.setattr(parallel, "_since", current[0])
+    monkeypatch.setattr(parallel, "_found", None)
     found = []
     for look in looks:
         current[0] = look
         found.append(parallel.free_cpus())
-    assert found == [4, 2, 1, 1, 1]
+    assert found == [4, 4, 2, 1, 3]
 
 
 def test_cpu_times_read_the_machine() -> None:
