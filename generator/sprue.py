@@ -85,7 +85,7 @@ def load_sprue(path: Path, display: str | None = None) -> Sprue:
         DataError: With every problem found, each located.
 
     """
-    return load_model(Sprue, path, display)
+    return load_model(Sprue, path, display, cache=True)
 
 
 def user_or_bundled(path: Path | None, bundled: Path, display: str) -> Sprue:

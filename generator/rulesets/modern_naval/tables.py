@@ -538,7 +538,7 @@ class Tables(Strict):
 @functools.cache
 def bundled_tables() -> Tables:
     """The tables as bundled: the rule text's, plus labelled defaults."""
-    return load_model(Tables, TABLES_FILE, "modern_naval/tables/rules.yaml")
+    return load_model(Tables, TABLES_FILE, "modern_naval/tables/rules.yaml", cache=True)
 
 
 def load_tables(override: Path | None = None) -> Tables:

@@ -400,7 +400,8 @@ def reference_views(d: Derived, own: ShipView) -> list[ShipView]:
     """The proof kit's reference classes of the other side, as of the proof's date."""
     from generator.validation import load_model
 
-    chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml")
+    chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml",
+                        cache=True)
     axis = own.cls.nation.value in chosen.axis_navies
     known = d.library.classes_of(NAME)
     views = []

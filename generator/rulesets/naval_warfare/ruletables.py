@@ -79,9 +79,9 @@ class RuleTables:
 def bundled() -> RuleTables:
     """The tables as bundled (the text's, with the DEFAULT readings marked)."""
     return RuleTables(
-        load_model(CombatTables, COMBAT_FILE, "naval_warfare/tables/combat.yaml"),
+        load_model(CombatTables, COMBAT_FILE, "naval_warfare/tables/combat.yaml", cache=True),
         load_model(MerchantTables, MERCHANT_FILE, "naval_warfare/tables/merchant.yaml",
-                   precheck=_colour_problems))
+                   precheck=_colour_problems, cache=True))
 
 
 def campaign_tables() -> tuple[type[BaseModel], ...]:

@@ -139,7 +139,7 @@ class NavalTables(Strict):
 @cache
 def bundled_tables() -> NavalTables:
     """The bundled tables (read once)."""
-    return load_model(NavalTables, TABLES, "rule27/tables/naval.yaml")
+    return load_model(NavalTables, TABLES, "rule27/tables/naval.yaml", cache=True)
 
 
 def load_tables(override: Path | None = None) -> NavalTables:

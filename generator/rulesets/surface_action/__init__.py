@@ -363,7 +363,7 @@ def _reference_matchups(ctx: Context, arg: str | None) -> Component | Rendered:
     assert d.library is not None, "the class recipe names this component"
     own = d.views["ship"]
     chosen = load_model(ReferenceClasses, REFERENCE,
-                        "surface_action/tables/reference-classes.yaml")
+                        "surface_action/tables/reference-classes.yaml", cache=True)
     known = d.library.classes_of(NAME)
     names = chosen.allied if own[0].cls.nation.value in chosen.axis_navies else chosen.axis
     refs = [ship_view(known[c].model, known[c].model.ships[0], None, None, "reference",

@@ -326,7 +326,8 @@ def reference_problems(given: dict[str, Any], doc: SourceDoc,
 def bundled_charts() -> Charts:
     """The charts as bundled (the rule text's, plus labelled defaults)."""
     return load_model(Charts, CHARTS_FILE, "surface_action/tables/charts.yaml",
-                      check=lambda charts, doc: reference_problems(dict(charts), doc, {}))
+                      check=lambda charts, doc: reference_problems(dict(charts), doc, {}),
+                      cache=True)
 
 
 def load_charts(override: Path | None = None) -> Charts:
