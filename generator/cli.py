@@ -68,6 +68,11 @@ def reported(func: F) -> F:
         except KeyboardInterrupt:
             tell("interrupted; nothing half-written was left behind")
             sys.exit(130)
+        except BrokenPipeError:  # output piped into a reader that stopped (| head)
+            # Nothing more can be said there: end as a pipe's writer does.
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:  # a bug: say so plainly, keep the details for a report
             if os.environ.get("QUARTERDECK_DEBUG"):
                 raise
@@ -125,6 +130,30 @@ class _Commands(click.Group):
 @click.version_option(__version__, prog_name="quarterdeck")
 def main() -> None:
     """Turn naval-wargame ship data into printed kits (status sheets, catalogs, packets)."""
+
+
+def run() -> None:
+    """The ``quarterdeck`` command: the CLI, then leave without tearing the heap down.
+
+    When a command returns, everything it writes is written and closed; Python's orderly
+    exit would then spend up to a tenth of a second freeing a build's objects one by one.
+    The output streams are flushed and the process ends at once, with click's status.
+    """
+    try:
+        main()
+        status = 0
+    except SystemExit as done:
+        if done.code is None or isinstance(done.code, int):
+            status = done.code or 0
+        else:  # a message instead of a status, as sys.exit("...") gives
+            print(done.code, file=sys.stderr)
+            status = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (| head): nothing more to say
+            status = status or 120
+    os._exit(status)
 
 
 class SeedType(click.ParamType):  # type: ignore[type-arg]

@@ -173,3 +173,29 @@ def test_console_markup_in_user_text_is_printed_as_text(tribal: Path) -> None:
     assert bad.exit_code == 2
     assert ("second-sirte.yaml:35:31: sides.0.ships.8.name: found 'Sikh', expected a ship of "
             "the Tribal[/] class (Maori[bold], Second Ship)") in bad.output
+
+
+def test_output_into_a_pipe_that_closed_ends_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `quarterdeck list | head -1`: the reader stops, the next write finds the pipe closed.
+    from rich.console import Console
+
+    def closed(self: Console, *args: object, **kwargs: object) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(Console, "print", closed)
+    result = run("list", "classes")
+    assert result.exit_code == 141
+    assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+def test_the_command_leaves_with_clicks_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``run`` (the console script) ends the process at once, with the status click gave.
+    import generator.cli as cli
+
+    left: list[int] = []
+    monkeypatch.setattr(cli.os, "_exit", left.append)
+    for argv, status in ((["--version"], 0), (["no-such-command"], 2),
+                         (["build", "no-such-scenario"], 2)):
+        monkeypatch.setattr("sys.argv", ["quarterdeck", *argv])
+        cli.run()
+        assert left.pop() == status
