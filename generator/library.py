@@ -157,6 +157,9 @@ class Library:
     warnings: list[str] = field(default_factory=list)
     unrated: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per ruleset: shared classes it cannot rate, with the reason (issue 14)."""
+    font_warnings: list[str] = field(default_factory=list)
+    """Every ship whose name has a character no bundled font draws (``font_warnings``):
+    found once when the library is checked, shown by every build."""
 
     def __getstate__(self) -> dict[str, Any]:
         # Every entry frozen with one memo, so values entries share are stored once.
@@ -324,9 +327,29 @@ def checked_library(user_paths: list[Path] | tuple[Path, ...] = (),
             problems, warnings = ruleset.check(library)
             library.problems.extend(problems)
             library.warnings.extend(warnings)
+        library.font_warnings = font_warnings(library)
         return library
 
     return _cached("checked", user_paths, True, load_and_check, key)
+
+
+def font_warnings(library: Library) -> list[str]:
+    """Name every ship whose name has a character no bundled font can draw."""
+    from generator import fonts
+
+    warnings = []
+    for name in REGISTRY:  # names only: no ruleset is imported for this
+        for entry in library.classes_of(name).values():
+            # A shared class file's ships are its facts' ships (every ruleset's rating
+            # names them alike), read without importing the ruleset of each rating.
+            named = entry.facts if entry.facts is not None else entry.model
+            for ship in getattr(named, "ships", []):
+                missing = fonts.missing_characters(ship.name)
+                if missing:
+                    chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+                    warnings.append(f"{entry.doc.display}: ship '{ship.name}' has {chars} that "
+                                    "no bundled font can print; it would show as an empty box")
+    return warnings
 
 
 def validated_library(data: list[Path], key: Any = _NO_KEY) -> Library:

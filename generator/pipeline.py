@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import __version__, fonts, kitdoc
+from generator import __version__, kitdoc
 from generator.layout import Paper
 from generator.library import Library
 from generator.library import owner as owner  # re-exported
@@ -27,7 +27,7 @@ from generator.packets import Component, PacketSpec, assemble_drawn, packet_page
 from generator.parallel import chosen, fork_map, workers
 from generator.pieces import Piece
 from generator.recipe import Job, Plan, plan
-from generator.rulesets import REGISTRY, default_scenario
+from generator.rulesets import default_scenario
 from generator.rulesets.base import (
     Command,
     Context,
@@ -167,7 +167,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
     packets = _specs(work, components, options, note_pages)
     files = {spec.filename: written[spec.filename] for spec in packets}
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
-                *_font_warnings(library)]
+                *library.font_warnings]
     return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
                                     for spec in packets}, packets, components,
                list(dict.fromkeys(warnings)), library.notices,
@@ -440,20 +440,3 @@ def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:
         **kit.record,
     })
     return BuildResult(folder, dict(kit.pages), manifest)
-
-
-def _font_warnings(library: Library) -> list[str]:
-    """Name every ship whose name has a character no bundled font can draw."""
-    warnings = []
-    for name in REGISTRY:  # names only: no ruleset is imported for this
-        for entry in library.classes_of(name).values():
-            # A shared class file's ships are its facts' ships (every ruleset's rating
-            # names them alike), read without importing the ruleset of each rating.
-            named = entry.facts if entry.facts is not None else entry.model
-            for ship in getattr(named, "ships", []):
-                missing = fonts.missing_characters(ship.name)
-                if missing:
-                    chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-                    warnings.append(f"{entry.doc.display}: ship '{ship.name}' has {chars} that "
-                                    "no bundled font can print; it would show as an empty box")
-    return warnings
