@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfdoc import (
     PDFArray,
     PDFDictionary,
@@ -491,14 +491,109 @@ def _add_subsets(font: TTFont, doc: _PacketDocument, wanted: list[int]) -> None:
         pdf_font.FirstChar = 0
         pdf_font.LastChar = len(subset) - 1
         pdf_font.Widths = PDFArray(list(map(font.face.getCharWidth, subset)))
-        cmap = PDFStream()
-        cmap.content = makeToUnicodeCMap(base, subset)
-        cmap.filters = [pdfdoc.PDFZCompress]
+        cmap = _packed_stream(*SUBSETS.get(
+            ("cmap", base, tuple(subset)),
+            lambda base=base, subset=subset: (  # type: ignore[misc]
+                makeToUnicodeCMap(base, subset).encode("utf-8"), None)))
         pdf_font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
-        pdf_font.FontDescriptor = font.face.addSubsetObjects(doc, base, subset)
+        pdf_font.FontDescriptor = _subset_objects(font, doc, base, subset)
         doc.Reference(pdf_font, internal)
         doc.idToObject["BasicFonts"].dict[internal] = pdf_font
     del font.state[doc]
+
+
+def _subset_objects(font: TTFont, doc: _PacketDocument, base: str, subset: list[int]) -> Any:
+    """ReportLab's ``TTFFontFile.addSubsetObjects``, its font file compressed once.
+
+    The same subset (the same glyphs of the same face) is the same file in every packet
+    and every build: ``SUBSETS`` keeps it compressed, so writing a packet cuts out and
+    compresses only what no earlier packet or build used.
+    """
+    face = font.face
+    key = ("font", face.filename, face.name, tuple(subset))
+    packed, length1 = SUBSETS.get(key, lambda: (face.makeSubset(subset), None))
+    font_file = _packed_stream(packed, length1)
+    font_file_ref = doc.Reference(font_file, f"fontFile:{face.filename}({base})")
+    flags = (face.flags & ~ttfonts.FF_NONSYMBOLIC) | ttfonts.FF_SYMBOLIC
+    descriptor = PDFDictionary({
+        "Type": "/FontDescriptor",
+        "Ascent": face.ascent,
+        "CapHeight": face.capHeight,
+        "Descent": face.descent,
+        "Flags": flags,
+        "FontBBox": PDFArray(face.bbox),
+        "FontName": PDFName(base),
+        "ItalicAngle": face.italicAngle,
+        "StemV": face.stemV,
+        "FontFile2": font_file_ref,
+        "MissingWidth": face.defaultWidth,
+    })
+    return doc.Reference(descriptor, "fontDescriptor:" + base)
+
+
+def _packed_stream(packed: bytes, length1: int | None) -> PDFStream:
+    """A stream whose content is already deflated (``Length1``: the font file's size)."""
+    entries: dict[str, Any] = {"Filter": PDFArray([PDFName("FlateDecode")])}
+    if length1 is not None:
+        entries["Length1"] = length1
+    return PDFStream(PDFDictionary(entries), packed)
+
+
+class _Subsets:
+    """Deflated font subsets and their Unicode maps, kept between packets and builds.
+
+    A packet's font subsets are most of its bytes and of the time it takes to write it;
+    the same glyphs of the same face make the same file in every packet and every build
+    (the sides of one kit share most of theirs, a rebuild all of them). They are kept
+    here, in this process, and in the user cache (``usercache``, keyed by quarterdeck's
+    code), at most ``LIMIT`` of them, the most recently used.
+    """
+
+    LIMIT = 512
+    ENTRY = "font-subsets"
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[Any, ...], tuple[bytes, int | None]] | None = None
+        self._new = False
+
+    def _key(self) -> str:
+        from generator import __version__, usercache
+
+        return repr((__version__, usercache.package_stamp(), zlib.ZLIB_VERSION))
+
+    def get(self, key: tuple[Any, ...], make: Callable[[], tuple[bytes, int | None]]
+            ) -> tuple[bytes, int | None]:
+        """The deflated stream for ``key`` (and the font file's size), made if new.
+
+        ``make`` gives the raw content and, for a font file, None (its size is taken).
+        """
+        if self._made is None:
+            from generator import usercache
+
+            cached = usercache.load(self.ENTRY, self._key())
+            self._made = cached if isinstance(cached, dict) else {}
+        found = self._made.pop(key, None)
+        if found is None:
+            raw, _ = make()
+            # ReportLab deflates streams with zlib's default level: the bytes stay the same.
+            found = (zlib.compress(raw), len(raw) if key[0] == "font" else None)
+            self._new = True
+        self._made[key] = found  # most recently used last
+        return found
+
+    def save(self) -> None:
+        """Keep the subsets in the user cache, if any were new (never fails)."""
+        if not self._new or self._made is None:
+            return
+        from generator import usercache
+
+        kept = dict(list(self._made.items())[-self.LIMIT:])
+        self._made = kept
+        usercache.store(self.ENTRY, self._key(), kept)
+        self._new = False
+
+
+SUBSETS = _Subsets()
 
 
 def _outline(doc: _PacketDocument, marks: list[Mark]) -> PDFDictionary:

@@ -18,7 +18,6 @@ is printed single-sided and nothing is inserted. A packet may open with a print 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -154,17 +153,15 @@ def packet_pages(spec: PacketSpec, components: dict[str, Component]) -> int:
 
 
 def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
-                   components: dict[str, Component],
-                   side_by_side: bool = False) -> dict[str, bytes]:
+                   components: dict[str, Component]) -> dict[str, bytes]:
     """Write every packet of a build from the pages drawn on its canvas.
 
     The print notes and blank backs are drawn first (a packet's fonts are fixed once
     the first packet is written), then each packet is written with its pages in
-    ``sheet_layout`` order, its outline and its page labels. With ``side_by_side``,
-    forked workers write some of the packets (each packet's file depends only on the
-    canvas, so the bytes are the same).
+    ``sheet_layout`` order, its outline and its page labels. The font subsets made on
+    the way are kept for later packets and builds (``kitdoc.SUBSETS``).
     """
-    from generator.kitdoc import Label, Mark, write_packet
+    from generator.kitdoc import SUBSETS, Label, Mark, write_packet
     from generator.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, draw_blank, note_page
 
     plans = []
@@ -200,16 +197,11 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
                           for start, first in _runs(at))
         labels.sort(key=lambda label: label.index)
         plans.append((spec, names, marks, labels))
-    writes = [partial(write_packet, kit, names, title=spec.title, marks=marks,
-                      labels=labels, prefix=f"P{n}.")
-              for n, (spec, names, marks, labels) in enumerate(plans)]
-    if side_by_side:
-        from generator.parallel import fork_map
-
-        files = fork_map(writes)
-    else:
-        files = [write() for write in writes]
-    return {spec.filename: pdf for (spec, *_), pdf in zip(plans, files, strict=True)}
+    files = {spec.filename: write_packet(kit, names, title=spec.title, marks=marks,
+                                         labels=labels, prefix=f"P{n}.")
+             for n, (spec, names, marks, labels) in enumerate(plans)}
+    SUBSETS.save()
+    return files
 
 
 def _mark(mark: Bookmark, drawn: list[str]) -> Mark:

@@ -25,13 +25,12 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
-from reportlab.platypus import Paragraph
 
 from generator import branding
 from generator.calibration import calibration_height, draw_calibration
@@ -40,6 +39,9 @@ from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.safetext import clean
 from generator.units import MM
+
+if TYPE_CHECKING:  # platypus takes a while to import: only paragraphs need it
+    from reportlab.platypus import Paragraph
 
 FOOTER_BASELINE = 1.5 * MM
 """Footer baselines sit this far above the safe box's bottom (descenders stay inside)."""
@@ -329,6 +331,8 @@ class ParagraphBlock:
         key = (self.text, st.name, st.fontSize, width)
         cached = _WRAPPED.get(key)
         if cached is None:
+            from reportlab.platypus import Paragraph
+
             para = Paragraph(self.text, st)
             _, h = para.wrap(width, 1e6)
             cached = _WRAPPED[key] = (para, h)

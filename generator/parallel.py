@@ -88,8 +88,9 @@ _since = (cpu_times(), own_cpu())
 module is imported first), then when they were last measured."""
 _found: int | None = None
 """The last count of free CPUs measured, given again when asked again at once."""
-WINDOW = 30
-"""Ticks (about 0.3 s of one CPU at 100 a second) the idle measure needs at least."""
+WINDOW = 12
+"""Ticks (0.12 s of one CPU at 100 a second) the measure needs at least: a build has
+loaded its data and prepared its pages in more than that."""
 STALE = 1000
 """Ticks per CPU (about 10 s) after which the measure says little about now."""
 

@@ -206,7 +206,7 @@ def _draw(ruleset: Ruleset, ctx: Context, work: Plan, options: KitOptions, note_
                 continue
             components = {key: r.component for key, r in rendered.items()}
             files = assemble_drawn(kit, _specs(work, components, options, note_pages),
-                                   components, side_by_side=aside)
+                                   components)
             if not pieces:
                 rendered = {key: dataclasses.replace(one, pieces=[])
                             for key, one in rendered.items()}

@@ -64,7 +64,7 @@ def test_free_cpus_are_the_cpu_time_others_left_since_the_last_look(
     # (free, total) ticks of 4 CPUs, and this process's CPU seconds, at each look:
     looks = iter([((1000, 4000, 4), 0.0),
                   ((1120, 4160, 4), 0.4),  # 40 ticks each: only this process was busy
-                  ((1121, 4170, 4), 0.4),  # 10 ticks: too short to tell, as before
+                  ((1121, 4168, 4), 0.4),  # 8 ticks: too short to tell, as before
                   ((1160, 4320, 4), 0.8),  # 3 CPUs busy, one of them with our work
                   ((1160, 4480, 4), 0.8),  # every CPU busy, none of it ours
                   ((31160, 44480, 4), 0.8)])  # 100 s ago: the load average decides
