@@ -16,18 +16,15 @@ a quantity out of range, a repeated id) is reported by ``load_deck`` as a locate
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, ClassVar, TypeVar
 
 from pydantic import BeforeValidator, Field, field_validator
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
@@ -77,7 +74,7 @@ ACCENT = HexColor("#8a2a1b")
 RULE = HexColor("#b9b2a3")
 INK = HexColor("#1a1a1a")
 
-ITALIC = "QD-Sans-Italic"
+ITALIC = fonts.ITALIC
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
 
@@ -299,16 +296,13 @@ class FitError(RenderError):
         self.field = field
 
 
-@functools.cache
 def italic_font() -> str:
-    """Register PT Sans Italic once and return its name.
+    """PT Sans Italic, registered with the kit's fonts, by name.
 
-    The kit's font module registers only the upright faces; the italic ships in the
-    same package, so the cards use it rather than faking a slant.
+    The italic ships with the upright faces, so the cards use it rather than faking a
+    slant.
     """
     fonts.register()
-    path = resources.files("fontpkg_pt_sans") / "files" / "PT_Sans-Web-Italic.ttf"
-    pdfmetrics.registerFont(TTFont(ITALIC, str(path)))
     return ITALIC
 
 

@@ -17,13 +17,18 @@ REGULAR = "QD-Sans"
 BOLD = "QD-Sans-Bold"
 NARROW = "QD-Narrow"
 NARROW_BOLD = "QD-Narrow-Bold"
+ITALIC = "QD-Sans-Italic"
+"""PT Sans Italic: card flavour text (``generator.decks``), never a label."""
 
 _FILES = {
     REGULAR: ("fontpkg_pt_sans", "PT_Sans-Web-Regular.ttf"),
     BOLD: ("fontpkg_pt_sans", "PT_Sans-Web-Bold.ttf"),
     NARROW: ("fontpkg_pt_sans_narrow", "PT_Sans-Narrow-Web-Regular.ttf"),
     NARROW_BOLD: ("fontpkg_pt_sans_narrow", "PT_Sans-Narrow-Web-Bold.ttf"),
+    ITALIC: ("fontpkg_pt_sans", "PT_Sans-Web-Italic.ttf"),
 }
+FACES = tuple(_FILES)
+"""Every face the kit prints with, in the order a build numbers their characters."""
 
 MIN_SIZE = 7.0
 """Smallest type size anything prints at (legibility floor for the whole kit)."""

@@ -191,7 +191,7 @@ class KitCanvas(SafeCanvas):
         """The document's font names and character codes given so far.
 
         Every character the faces have is numbered when the canvas is made, so these
-        change only if a page uses a font outside the kit's four faces.
+        change only if a page uses a font outside the kit's faces.
         """
         doc = self._doc
         return (tuple(sorted(doc.fontMapping.items())),
@@ -254,14 +254,14 @@ class KitCanvas(SafeCanvas):
 
 
 def hidden_text(canvas: Any, form: str, text_of: Callable[[str], str]) -> None:
-    """Draw ``text_of(face)`` in each of the kit's four faces into a form no page shows.
+    """Draw ``text_of(face)`` in each of the kit's faces into a form no page shows.
 
     Drawing text makes ReportLab give its characters their codes and the face its name;
     in a form nothing placed, nothing of it is seen, printed or read back.
     """
     canvas.beginForm(form)
     text = canvas.beginText(0, 0)
-    for name in (fonts.REGULAR, fonts.BOLD, fonts.NARROW, fonts.NARROW_BOLD):
+    for name in fonts.FACES:
         text.setFont(name, fonts.MIN_SIZE)
         text.textOut(text_of(name))
     canvas.drawText(text)
