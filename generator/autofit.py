@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen.canvas import Canvas
+from typing import TYPE_CHECKING
 
 from generator import fonts
 from generator.units import MM
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 LABEL_FLOOR = 6.0
 """Smallest size a label on a piece is set in (points).
@@ -75,11 +76,13 @@ class Fitted:
 
     def top_baseline(self, top: float) -> float:
         """Baseline that keeps the whole line box (the font's ascent) below ``top``."""
-        return top - float(pdfmetrics.getAscent(self.font, self.size))
+        return top - float((fonts.pdfmetrics or fonts.metrics()).getAscent(self.font,
+                                                                             self.size))
 
     def bottom_baseline(self, bottom: float) -> float:
         """Baseline that keeps the font's descent above ``bottom``."""
-        return bottom - float(pdfmetrics.getDescent(self.font, self.size))
+        return bottom - float((fonts.pdfmetrics or fonts.metrics()).getDescent(self.font,
+                                                                                self.size))
 
     def draw(self, c: Canvas, x: float, y: float, align: str = "left") -> None:
         """Draw at baseline ``y``; ``x`` is the left edge, centre or right edge."""

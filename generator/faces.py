@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -39,9 +39,6 @@ from pydantic import (
     create_model,
     model_validator,
 )
-from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
 from generator.autofit import LABEL_FLOOR, Fitted, LabelFitter
@@ -52,6 +49,10 @@ from generator.suggest import did_you_mean
 from generator.units import MM, parse_length
 from generator.validation import describe, validate
 from generator.yamlsource import Loc, SourceDoc, dotted, load_yaml
+
+if TYPE_CHECKING:  # faces are checked without ReportLab (odds need the tables, not ink)
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
 
 ICONS = ("bar", "circle", "flame", "rectangle", "star", "triangle")
 """The icon vocabulary (fixed: a layout names one of these, nothing else is drawn)."""
@@ -271,7 +272,8 @@ def _unknown(name: str, values: Mapping[str, str]) -> str:
 def _line_height(font: str) -> float:
     """Ascent minus descent per point of type."""
     fonts.register()
-    return float(pdfmetrics.getAscent(font, 1.0) - pdfmetrics.getDescent(font, 1.0))
+    metrics = fonts.pdfmetrics or fonts.metrics()
+    return float(metrics.getAscent(font, 1.0) - metrics.getDescent(font, 1.0))
 
 
 def _field_problems(f: FaceField, loc: Loc, layout: FaceLayout) -> list[tuple[Loc, str]]:
@@ -505,6 +507,8 @@ def check_values(layout: FaceLayout, values: Mapping[str, Value], piece_id: str)
 
 def _colour(ref: str, values: Mapping[str, Value]) -> Color:
     match = _REF.match(ref)
+    from reportlab.lib.colors import HexColor
+
     return HexColor(str(values[match.group(1)]) if match else ref)
 
 

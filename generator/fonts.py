@@ -9,9 +9,23 @@ from __future__ import annotations
 import functools
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
+if TYPE_CHECKING:
+    from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
+
+pdfmetrics: Any = None
+"""ReportLab's font registry once imported (``metrics``): a command that only reads
+tables (``odds``) never loads ReportLab."""
+
+
+def metrics() -> Any:
+    """ReportLab's ``pdfmetrics`` module, imported on first use."""
+    global pdfmetrics
+    from reportlab.pdfbase import pdfmetrics as loaded
+
+    pdfmetrics = loaded
+    return loaded
 
 REGULAR = "QD-Sans"
 BOLD = "QD-Sans-Bold"
@@ -55,7 +69,7 @@ class _Probe:
 def primer(font: str) -> str:
     """The text that fills ``font``'s first embedded subset exactly (see above)."""
     register()
-    face = pdfmetrics.getFont(font)
+    face = (pdfmetrics or metrics()).getFont(font)
     probe = _Probe()
     text = "".join(chr(c) for c in range(32, 127))
     face.splitString(text, probe)
@@ -92,9 +106,11 @@ def _font_path(name: str) -> Path:
 def register() -> None:
     """Register the kit's fonts with ReportLab (idempotent)."""
     for name in _FILES:
+        from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
+
         font = RLTTFont(name, str(_font_path(name)))
         _memoize_subsets(font)
-        pdfmetrics.registerFont(font)
+        metrics().registerFont(font)
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR,
                                   boldItalic=BOLD)
     pdfmetrics.registerFontFamily(NARROW, normal=NARROW, bold=NARROW_BOLD, italic=NARROW,
@@ -125,7 +141,7 @@ def _memoize_subsets(font: RLTTFont) -> None:
 def _cmap(name: str) -> frozenset[int]:
     """Code points the font maps to a glyph (ReportLab has already parsed the cmap)."""
     register()
-    return frozenset(pdfmetrics.getFont(name).face.charToGlyph)
+    return frozenset((pdfmetrics or metrics()).getFont(name).face.charToGlyph)
 
 
 def missing_characters(text: str, font: str = REGULAR) -> list[str]:
@@ -150,7 +166,7 @@ def missing_characters(text: str, font: str = REGULAR) -> list[str]:
 def string_width(text: str, font: str, size: float) -> float:
     """Width of ``text`` in points."""
     register()
-    return float(pdfmetrics.stringWidth(text, font, size))
+    return float((pdfmetrics or metrics()).stringWidth(text, font, size))
 
 
 def fit_size(text: str, font: str, size: float, width: float, floor: float = MIN_SIZE) -> float:

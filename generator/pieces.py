@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from reportlab.pdfgen.canvas import Canvas
+if TYPE_CHECKING:  # pieces are described without loading ReportLab; they draw with it
+    from reportlab.pdfgen.canvas import Canvas
 
-Art = Callable[[Canvas, float, float, float], None]
+Art = Callable[["Canvas", float, float, float], None]
 """Draws one face: ``art(canvas, width, height, bleed)``.
 
 The canvas origin is the trim box's lower-left corner; the face is ``width`` x
