@@ -24,7 +24,7 @@ from generator.library import raters as raters  # re-exported
 from generator.library import validated_library as validated_library  # re-exported
 from generator.output import transaction, write_kit
 from generator.packets import Component, PacketSpec, assemble_drawn, packet_pages
-from generator.parallel import chosen, fork_map, workers
+from generator.parallel import fork_map, workers
 from generator.pieces import Piece
 from generator.recipe import Job, Plan, plan
 from generator.rulesets import default_scenario
@@ -276,8 +276,8 @@ def _deal(work: Plan, lanes: int) -> list[Plan]:
     the fewest components not already there (the largest packets first). A plan of one
     packet, or one lane, stays whole, and so does one whose busiest worker would still
     draw more than ``BUSIEST`` of the components (the default kit: its packets share
-    the card, tables and aids, so two workers finish no sooner than one), unless the
-    user chose the number of workers (``QUARTERDECK_JOBS``).
+    the card, tables and aids, so two workers would draw them twice): its components
+    are then drawn side by side instead (``_render_aside``).
     """
     lanes = min(lanes, len(work.packets))
     if lanes < 2:
@@ -288,7 +288,7 @@ def _deal(work: Plan, lanes: int) -> list[Plan]:
         lane = min(range(lanes), key=lambda i: (len(keys[i] | set(packet.keys)), i))
         keys[lane].update(packet.keys)
         dealt[lane].append(packet)
-    if max(len(k) for k in keys) > BUSIEST * len(work.jobs) and not chosen():
+    if max(len(k) for k in keys) > BUSIEST * len(work.jobs):
         return [work]
     return [dataclasses.replace(work, packets=[p for p in work.packets if p in mine],
                                 jobs=[j for j in work.jobs if j.key in needed])

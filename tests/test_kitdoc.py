@@ -175,9 +175,10 @@ def test_a_build_is_dealt_to_workers_only_when_it_pays(monkeypatch: pytest.Monke
     assert sorted(p.file for part in dealt for p in part.packets) == ["allied.pdf",
                                                                       "japanese.pdf"]
     assert max(len(part.jobs) for part in dealt) <= pipeline.BUSIEST * len(two.jobs)
-    # A user who sets the number of workers gets them.
+    # A user who sets the number of workers chooses how many, not how: the default kit
+    # still stays whole, and its components are drawn side by side.
     monkeypatch.setenv("QUARTERDECK_JOBS", "2")
-    assert len(pipeline._deal(work, 2)) == 2
+    assert [len(p.jobs) for p in pipeline._deal(work, 2)] == [len(work.jobs)]
 
 
 def test_components_drawn_side_by_side_make_the_same_packets(
