@@ -494,7 +494,7 @@ def _add_subsets(font: TTFont, doc: _PacketDocument, wanted: list[int]) -> None:
         cmap = _packed_stream(*SUBSETS.get(
             ("cmap", base, tuple(subset)),
             lambda base=base, subset=subset: (  # type: ignore[misc]
-                makeToUnicodeCMap(base, subset).encode("utf-8"), None)))
+                makeToUnicodeCMap(base, subset).encode("utf-8"))))
         pdf_font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
         pdf_font.FontDescriptor = _subset_objects(font, doc, base, subset)
         doc.Reference(pdf_font, internal)
@@ -511,7 +511,7 @@ def _subset_objects(font: TTFont, doc: _PacketDocument, base: str, subset: list[
     """
     face = font.face
     key = ("font", face.filename, face.name, tuple(subset))
-    packed, length1 = SUBSETS.get(key, lambda: (face.makeSubset(subset), None))
+    packed, length1 = SUBSETS.get(key, lambda: face.makeSubset(subset))
     font_file = _packed_stream(packed, length1)
     font_file_ref = doc.Reference(font_file, f"fontFile:{face.filename}({base})")
     flags = (face.flags & ~ttfonts.FF_NONSYMBOLIC) | ttfonts.FF_SYMBOLIC
@@ -546,10 +546,11 @@ class _Subsets:
     the same glyphs of the same face make the same file in every packet and every build
     (the sides of one kit share most of theirs, a rebuild all of them). They are kept
     here, in this process, and in the user cache (``usercache``, keyed by quarterdeck's
-    code), at most ``LIMIT`` of them, the most recently used.
+    code): the most recently used, at most ``LIMIT`` bytes of them (a kit needs a few
+    hundred kilobytes; reading the entry back costs a few milliseconds).
     """
 
-    LIMIT = 512
+    LIMIT = 3_000_000
     ENTRY = "font-subsets"
 
     def __init__(self) -> None:
@@ -561,11 +562,11 @@ class _Subsets:
 
         return repr((__version__, usercache.package_stamp(), zlib.ZLIB_VERSION))
 
-    def get(self, key: tuple[Any, ...], make: Callable[[], tuple[bytes, int | None]]
+    def get(self, key: tuple[Any, ...], make: Callable[[], bytes]
             ) -> tuple[bytes, int | None]:
-        """The deflated stream for ``key`` (and the font file's size), made if new.
+        """The deflated stream for ``key`` and, for a font file, its size; made if new.
 
-        ``make`` gives the raw content and, for a font file, None (its size is taken).
+        ``make`` gives the raw content; a key starting "font" is a font file.
         """
         if self._made is None:
             from generator import usercache
@@ -574,7 +575,7 @@ class _Subsets:
             self._made = cached if isinstance(cached, dict) else {}
         found = self._made.pop(key, None)
         if found is None:
-            raw, _ = make()
+            raw = make()
             # ReportLab deflates streams with zlib's default level: the bytes stay the same.
             found = (zlib.compress(raw), len(raw) if key[0] == "font" else None)
             self._new = True
@@ -587,7 +588,14 @@ class _Subsets:
             return
         from generator import usercache
 
-        kept = dict(list(self._made.items())[-self.LIMIT:])
+        kept: dict[tuple[Any, ...], tuple[bytes, int | None]] = {}
+        size = 0
+        for key, value in reversed(self._made.items()):  # the most recently used first
+            size += len(value[0])
+            if size > self.LIMIT:
+                break
+            kept[key] = value
+        kept = dict(reversed(kept.items()))
         self._made = kept
         usercache.store(self.ENTRY, self._key(), kept)
         self._new = False

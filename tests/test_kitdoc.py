@@ -9,7 +9,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
+import zlib
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -215,3 +218,31 @@ def test_pages_in_a_font_outside_the_kit_are_not_handed_over() -> None:
         kit.setFont("Courier", 9)  # another copy of the canvas would name it differently
         kit.drawString(10, 10, "Kako")
         assert kit.handover(since) is None
+
+
+def test_font_subsets_are_deflated_once_and_kept_between_builds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("QUARTERDECK_NO_CACHE", raising=False)
+    made: list[str] = []
+
+    def make(text: str) -> Callable[[], bytes]:
+        return lambda: made.append(text) or text.encode() * 100  # type: ignore[func-returns-value]
+
+    subsets = kitdoc._Subsets()
+    font, cmap = ("font", "PTSans.ttf", "PTSans", (0, 32, 65)), ("cmap", "AAAAAA+PT", (0, 65))
+    assert subsets.get(font, make("A")) == (zlib.compress(b"A" * 100), 100)
+    assert subsets.get(cmap, make("B")) == (zlib.compress(b"B" * 100), None)
+    assert subsets.get(font, make("X")) == (zlib.compress(b"A" * 100), 100)  # kept
+    assert made == ["A", "B"]
+    subsets.save()
+    # The next build (a fresh process) reads them back from the user cache.
+    again = kitdoc._Subsets()
+    assert again.get(font, make("Y")) == (zlib.compress(b"A" * 100), 100) and made == ["A", "B"]
+    # Bounded: the least recently used go first.
+    again.LIMIT = len(zlib.compress(b"Z" * 100)) + len(zlib.compress(b"A" * 100))
+    again.get(("font", "z", "z", (1,)), make("Z"))
+    again.save()
+    third = kitdoc._Subsets()
+    assert third.get(font, make("A2"))[0] == zlib.compress(b"A" * 100)
+    assert third.get(cmap, make("B2"))[0] == zlib.compress(b"B2" * 100)  # dropped
