@@ -325,14 +325,15 @@ def _page(page: pdfium.PdfPage, advance: bool = False) -> Page:
             key = ctypes.cast(obj, ctypes.c_void_p).value
             if key not in shared:
                 shared[key] = _object_style(textpage, i, obj)
-            upright, size, descent, scale, style, width = shared[key]
+            upright, size, descent, scale, style, advance_of = shared[key]
             if upright:
                 # Upright text: pdfminer's box, from the baseline's descent up one font
                 # size (the descriptor's /Descent), so tops match pdfplumber's exactly;
                 # it starts at the origin, not at the ink.
                 get_origin(textpage, i, x_ref, y_ref)
                 bottom = height - (y.value + descent * scale)
-                right = x.value + width(ch) if advance and width is not None else box.right
+                right = (x.value + advance_of(ch) if advance and advance_of is not None
+                         else box.right)
                 chars.append({"text": ch, "x0": x.value, "x1": right,
                               "top": bottom - size, "bottom": bottom, "size": size,
                               "generated": False, **style})
