@@ -65,6 +65,21 @@ class Kits:
         return self.built[key]
 
 
+# The files that take longest, run first. With ``--dist loadfile`` a file runs whole on one
+# worker; one started last leaves the other worker idle until it ends. (pyproject's
+# ``--no-loadscope-reorder`` keeps this order: xdist would order files by test count.)
+SLOW_FIRST = ("test_event.py", "test_text_is_text.py", "test_light_commands.py",
+              "test_designers.py", "test_kitdoc.py", "test_pdf.py", "test_surface_action.py",
+              "test_table_rules.py", "test_shiplib.py", "test_markers.py", "test_fuzz.py",
+              "test_hardening_load.py", "test_modern_naval_kit.py", "test_calculator.py",
+              "test_print_pieces.py", "test_prose.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: in-file order kept
+
+
 @pytest.fixture(scope="session")
 def kits(tmp_path_factory: pytest.TempPathFactory) -> Kits:
     return Kits(tmp_path_factory.mktemp("kits"))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 
 from generator.boardaids import (
@@ -20,15 +19,23 @@ from generator.boardaids import (
 from generator.errors import DataError
 from generator.layout import safe_box
 from generator.units import INCH, MM
+from tests.pdftext import Page, open_pages
 
 TOL = 0.01 * MM
 Point = tuple[float, float]
 
 
+@dataclass
+class Read:
+    """The rendered PDF's pages, read back with pdfminer's boxes (through pypdfium2)."""
+
+    pages: list[Page]
+
+
 def render(data: dict[str, Any], paper: str = "a4") -> tuple[Rendered, Any]:
     aids = BoardAids.model_validate({"kind": "board-aids", "title": "Test", **data})
     rendered = render_board_aids(aids, paper, "test")  # type: ignore[arg-type]
-    return rendered, pdfplumber.open(io.BytesIO(rendered.component.pdf))
+    return rendered, Read(open_pages(rendered.component.pdf, geometry=True, advance=True))
 
 
 def outlines(page: Any) -> list[list[Point]]:
@@ -144,9 +151,11 @@ def test_hex_numbers_sit_in_their_hex_and_no_line_crosses_them(size: str,
 def test_thin_lines_for_film_are_hairlines_in_black() -> None:
     _, thin = render({"hexes": {"size": "16mm", "thin": True}})
     _, normal = render({"hexes": {"size": "16mm"}})
-    assert {c["linewidth"] for c in thin.pages[0].curves} == {0.2}
-    assert {tuple(c["stroking_color"]) for c in thin.pages[0].curves} == {(0, 0, 0)}
-    assert {c["linewidth"] for c in normal.pages[0].curves} == {0.5}
+    # pdfium reads widths as 32-bit floats: to 1e-6 pt
+    assert {round(c["linewidth"], 6) for c in thin.pages[0].curves} == {0.2}
+    # black (pdfium reports a colour whose components are equal as one grey value)
+    assert {tuple(c["stroking_color"]) for c in thin.pages[0].curves} == {(0.0,)}
+    assert {round(c["linewidth"], 6) for c in normal.pages[0].curves} == {0.5}
 
 
 def test_numbering_can_start_anywhere_and_tiles_on() -> None:

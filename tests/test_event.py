@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 import pytest
@@ -15,6 +16,9 @@ from pypdf import PdfReader
 from generator.cli import main
 from generator.event import build_event, slug, table_seed
 from generator.units import MM
+
+if TYPE_CHECKING:
+    from tests.conftest import Kits
 
 EVENT = """\
 kind: event
@@ -148,10 +152,24 @@ def test_inventory_lists_pieces_sheet_by_sheet(built: tuple[Path, Path]) -> None
     assert one == two and one
 
 
-def test_the_same_event_rebuilds_byte_for_byte(built: tuple[Path, Path],
-                                               tmp_path: Path) -> None:
-    root, event = built
-    again = build_event(event, out=tmp_path).folder
+@pytest.fixture(scope="module")
+def rebuilt(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+            ) -> tuple[Path, Path, list[tuple[int, int]]]:
+    """The same event built again, in two forked workers: its folder, out and progress."""
+    _, event = built
+    out = tmp_path_factory.mktemp("again")
+    calls: list[tuple[int, int]] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("QUARTERDECK_JOBS", "2")
+        result = build_event(event, out=out,
+                             progress=lambda done, total: calls.append((done, total)))
+    return result.folder, out, calls
+
+
+def test_the_same_event_rebuilds_byte_for_byte(
+        built: tuple[Path, Path], rebuilt: tuple[Path, Path, list[tuple[int, int]]]) -> None:
+    root, _ = built
+    again = rebuilt[0]
     for name in ("a4/table-03-komandorski/referee.pdf", "letter/print-shop.pdf",
                  "inventory.csv"):
         assert (again / name).read_bytes() == (root / name).read_bytes(), name
@@ -239,10 +257,8 @@ def test_branding_puts_the_club_on_every_page(tmp_path: Path, scenario: str) -> 
         doc.close()
 
 
-def test_without_branding_the_footers_stay_plain(tmp_path: Path) -> None:
-    from generator.pipeline import build
-
-    result = build("river-plate", out=tmp_path / "out")
+def test_without_branding_the_footers_stay_plain(kits: Kits) -> None:
+    result = kits.build("river-plate")
     text = _texts((result.folder / "referee.pdf").read_bytes())
     assert any("quarterdeck" in t for t in text)
     assert not any("Test Club" in t for t in text)
@@ -304,17 +320,12 @@ scenarios:
 
 
 def test_progress_advances_once_per_build_in_forked_workers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("QUARTERDECK_JOBS", "2")
-    event = tmp_path / "tiny.yaml"
-    event.write_text(TINY, encoding="utf-8")
-    calls: list[tuple[int, int]] = []
-    result = build_event(event, out=tmp_path / "out",
-                         progress=lambda done, total: calls.append((done, total)))
-    # Two tables and one extra on each of two papers: six builds, one call each.
-    assert calls == [(n, 6) for n in range(7)]
-    assert (result.folder / "letter" / "table-02-river-plate" / "referee.pdf").is_file()
-    assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]
+        rebuilt: tuple[Path, Path, list[tuple[int, int]]]) -> None:
+    folder, out, calls = rebuilt
+    # Three tables and two extras on each of two papers: ten builds, one call each.
+    assert calls == [(n, 10) for n in range(11)]
+    assert (folder / "letter" / "table-02-river-plate" / "referee.pdf").is_file()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
 
 
 # --- the bundle is streamed from the files written ----------------------------------------

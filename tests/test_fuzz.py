@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import functools
 import json
 import os
 import re
@@ -88,6 +89,12 @@ SA_TABLES = [TABLES / "surface_action" / "tables" / "charts.yaml"]
 
 
 def _load(path: Path) -> Any:
+    return copy.deepcopy(_parsed(path))
+
+
+@functools.cache
+def _parsed(path: Path) -> Any:
+    # Each bundled file parsed once (strategies are built from the same few at import).
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 

@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,13 +56,102 @@ def run(args: list[str], cache: Path, cwd: Path = ROOT,
     return code, out, done.stderr, set(modules)
 
 
+SERVER = """
+import json, os, sys, traceback
+import importlib
+from generator.cli import main
+# What a command that computes imports (every bundled ruleset, the library, the
+# validation): imported once here, so each forked command pays only for its own work.
+import generator.library, generator.pipeline, generator.validation
+from generator.rulesets import BUNDLED
+for target in BUNDLED.values():
+    importlib.import_module(target.partition(":")[0])
+print("ready", flush=True)
+for line in sys.stdin:
+    job = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.environ.clear()
+            os.environ.update(job["env"])
+            os.chdir(job["cwd"])
+            for fd, name in ((1, "out"), (2, "err")):
+                os.dup2(os.open(job[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+            code = 0
+            try:
+                main(job["args"])
+            except SystemExit as exc:
+                code = exc.code
+            sys.stdout.flush()
+            sys.stderr.flush()
+            with open(job["code"], "w") as handle:
+                json.dump(code, handle)
+        except BaseException:
+            traceback.print_exc()
+            sys.stderr.flush()
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    print(status, flush=True)
+"""
+
+
+class Forked:
+    """Commands run each in a child forked from one interpreter that imported them once.
+
+    For runs whose point is the answer, not the imports: every command is still its own
+    process (nothing computed in one is in memory for the next; the parent runs none),
+    with the environment and folder it is given, and its own stdout and stderr files.
+    Imports are checked on real fresh interpreters (``run``) only.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.count = 0
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR",
+                                                                 "NO_COLOR")}
+        self.server = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        assert self.server.stdout is not None and self.server.stdout.readline() == "ready\n"
+
+    def run(self, args: list[str], cache: Path, cwd: Path = ROOT,
+            **env: str) -> tuple[int, str, str]:
+        """``quarterdeck ARGS`` in a forked child: exit code, stdout, stderr."""
+        full = {k: v for k, v in os.environ.items()
+                if k not in ("QUARTERDECK_NO_CACHE", "COLUMNS", "FORCE_COLOR", "NO_COLOR")}
+        full.update(XDG_CACHE_HOME=str(cache), **env)
+        self.count += 1
+        files = {name: str(self.folder / f"{self.count}.{name}")
+                 for name in ("out", "err", "code")}
+        assert self.server.stdin is not None and self.server.stdout is not None
+        self.server.stdin.write(json.dumps({"args": args, "env": full, "cwd": str(cwd),
+                                            **files}) + "\n")
+        self.server.stdin.flush()
+        status = self.server.stdout.readline()
+        out, err = (Path(files[n]).read_text(encoding="utf-8") for n in ("out", "err"))
+        assert status == "0\n", err
+        return json.loads(Path(files["code"]).read_text()), out, err
+
+    def close(self) -> None:
+        assert self.server.stdin is not None
+        self.server.stdin.close()
+        self.server.wait(timeout=60)
+
+
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def forked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forked]:
+    server = Forked(tmp_path_factory.mktemp("forked"))
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory, forked: Forked) -> Path:
     """One user cache folder, warmed by a first run of every light command."""
     folder = tmp_path_factory.mktemp("light-cache")
     for args in (["check"], ["list"], ["list", "scenarios"], ["list", "classes"], ["--help"],
                  ODDS):
-        code, _, err, _ = run(args, folder)
+        code, _, err = forked.run(args, folder)
         assert code in (0, None), err
     return folder
 
@@ -83,6 +173,8 @@ def test_cached_light_commands_import_no_ruleset_and_no_pydantic(cache: Path,
     code, out, _, modules = run(args, cache)
     assert code in (0, None) and out
     assert heavy(modules) == [], args
+    if args in (["check"], ["--help"]):  # plain lines: not even the console library
+        assert [m for m in modules if m == "rich" or m.startswith("rich.")] == [], args
 
 
 def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
@@ -109,23 +201,29 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
     assert heavy(modules, ("generator.rulesets.base",)) == []
 
 
-def test_cached_answers_equal_fresh_ones(cache: Path) -> None:
+def test_cached_answers_equal_fresh_ones(cache: Path, forked: Forked) -> None:
     """With the cache (filled or replayed) and without it, every byte is the same."""
+    # ``check`` in fresh interpreters, the others in forked children (the same answers).
+    # Without the cache nothing is written to the cache folder, and ``check`` still works.
+    fresh = run(["check"], cache / "unused", QUARTERDECK_NO_CACHE="1")[:3]
+    assert fresh[0] in (0, None) and "ok:" in fresh[1]
+    assert not (cache / "unused").exists()
+    assert run(["check"], cache)[:3] == fresh
     for args in (["list"], ["list", "classes", "--nation", "jp"], ["check"],
                  ["list", "--ruleset", "rule-27"], ODDS):
-        fresh = run(args, cache, QUARTERDECK_NO_CACHE="1")[:3]
-        cached = run(args, cache)[:3]
+        fresh = forked.run(args, cache, QUARTERDECK_NO_CACHE="1")
+        cached = forked.run(args, cache)
         assert cached == fresh, args
 
 
-def test_listing_follows_the_terminal_width_and_colours(cache: Path) -> None:
+def test_listing_follows_the_terminal_width_and_colours(cache: Path, forked: Forked) -> None:
     """The drawing is keyed by the console: another width or colours is drawn afresh."""
     outs = {}
     for columns, colour in (("100", ""), ("60", ""), ("100", "1")):
         env = {"COLUMNS": columns, **({"FORCE_COLOR": "1"} if colour else {})}
         first = run(["list", "scenarios"], cache, **env)[1]
         again = run(["list", "scenarios"], cache, **env)[1]
-        fresh = run(["list", "scenarios"], cache, QUARTERDECK_NO_CACHE="1", **env)[1]
+        fresh = forked.run(["list", "scenarios"], cache, QUARTERDECK_NO_CACHE="1", **env)[1]
         assert first == again == fresh
         outs[(columns, colour)] = first
     assert len(set(outs.values())) == 3
@@ -140,7 +238,8 @@ def test_a_failing_listing_is_not_replayed_as_a_success(cache: Path) -> None:
         assert err.strip().endswith("error: --nation: no class of nation 'XX'")
 
 
-def test_check_of_a_changed_file_checks_it_again(cache: Path, tmp_path: Path) -> None:
+def test_check_of_a_changed_file_checks_it_again(cache: Path, forked: Forked,
+                                                 tmp_path: Path) -> None:
     folder = tmp_path / "data"
     folder.mkdir()
     path = folder / "fletcher.yaml"
@@ -150,21 +249,21 @@ def test_check_of_a_changed_file_checks_it_again(cache: Path, tmp_path: Path) ->
     assert "replaces the bundled ship-class 'fletcher'" in good[2]
     again = run(["check", str(folder)], cache, cwd=tmp_path)
     assert again[:3] == good[:3] and heavy(again[3]) == []  # from the cache
-    assert run(["check"], cache, cwd=tmp_path)[0] in (0, None)  # other folders between
+    assert forked.run(["check"], cache, cwd=tmp_path)[0] in (0, None)  # other folders between
     between = run(["check", str(folder)], cache, cwd=tmp_path)
     assert between[:3] == good[:3] and heavy(between[3]) == []
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("id: fletcher", "id: fletchr"), encoding="utf-8")
-    for _ in range(2):
-        code, out, err, _ = run(["check", str(folder)], cache, cwd=tmp_path)
+    for runner in (run, forked.run):  # a fresh interpreter, then a forked child
+        code, out, err = runner(["check", str(folder)], cache, cwd=tmp_path)[:3]
         assert code == 2 and not out
         assert "data/fletcher.yaml:" in err
         assert "id: found 'fletchr', expected 'fletcher' (the file name without .yaml)" in err
     path.write_text(text, encoding="utf-8")  # back as it was: the good answer again
-    assert run(["check", str(folder)], cache, cwd=tmp_path)[:3] == good[:3]
+    assert forked.run(["check", str(folder)], cache, cwd=tmp_path) == good[:3]
     # A file added to the folder is read too.
     shutil.copy(ROOT / "shipdata" / "classes" / "us" / "gleaves.yaml", folder / "gleaves.yaml")
-    code, _, err, _ = run(["check", str(folder)], cache, cwd=tmp_path)
+    code, _, err = forked.run(["check", str(folder)], cache, cwd=tmp_path)
     assert code in (0, None) and "replaces the bundled ship-class 'gleaves'" in err
 
 
@@ -248,7 +347,7 @@ def test_library_entries_thaw_to_what_a_fresh_load_gives(
     assert cached.scenarios["savo-island"].model == fresh.scenarios["savo-island"].model
 
 
-def test_odds_are_answered_again_when_the_tables_file_changes(cache: Path,
+def test_odds_are_answered_again_when_the_tables_file_changes(cache: Path, forked: Forked,
                                                               tmp_path: Path) -> None:
     card = ROOT / "generator" / "rulesets" / "naval_action" / "tables" / "action-card.yaml"
     text = card.read_text(encoding="utf-8")
@@ -263,8 +362,9 @@ def test_odds_are_answered_again_when_the_tables_file_changes(cache: Path,
                     for line in section.splitlines(keepends=True))
     for content in (section, harsh):
         house.write_text(content, encoding="utf-8")
-        fresh = run(args, cache, cwd=tmp_path, QUARTERDECK_NO_CACHE="1")[:3]
-        first = run(args, cache, cwd=tmp_path)[:3]
+        fresh = forked.run(args, cache, cwd=tmp_path, QUARTERDECK_NO_CACHE="1")
+        # The answer to the changed file in a fresh interpreter; the first in a forked child.
+        first = (run if content is harsh else forked.run)(args, cache, cwd=tmp_path)[:3]
         again = run(args, cache, cwd=tmp_path)
         assert first == again[:3] == fresh and fresh[0] in (0, None)
         assert "tables: house.yaml" in fresh[1]
@@ -272,7 +372,8 @@ def test_odds_are_answered_again_when_the_tables_file_changes(cache: Path,
     assert answers[0] != answers[1]
     assert heavy(again[3], ("generator.rulesets.base",)) == []  # the replay computed nothing
     # Another question is answered, not replayed from this one.
-    code, out, _, _ = run([*ODDS[:-4], "--range", "long", "--scenario", "savo-island"], cache)
+    code, out, _ = forked.run([*ODDS[:-4], "--range", "long", "--scenario", "savo-island"],
+                              cache)
     assert code in (0, None) and "┃ long" in out and "medium" not in out
 
 

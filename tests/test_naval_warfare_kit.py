@@ -99,7 +99,7 @@ def sheets(kits: Kits) -> BuildResult:
 
 @dataclass
 class PlumbedPage:
-    """What the geometry tests need of one page, read once by pdfplumber."""
+    """What the geometry tests need of one page: pdfplumber's layout text, rects and words."""
 
     text: str
     rects: list[dict[str, Any]]
@@ -110,11 +110,13 @@ class PlumbedPage:
 def usa_geometry(kit: BuildResult, derived: Derived) -> list[PlumbedPage]:
     """The pages of usa.pdf that hold a Task Force card, a route row or an escort label.
 
-    pypdfium2 finds them; pdfplumber (slow) reads only those, once for both tests. Any
-    other page has nothing either test looks at.
+    pypdfium2 finds them and reads only those, once for both tests, in pdfplumber's shape
+    (tests/pdftext.py: the same text, rects and words to 0.0001 pt). Any other page has
+    nothing either test looks at.
     """
-    import pdfplumber
     import pypdfium2 as pdfium
+
+    from tests.pdftext import open_pages
 
     path = kit.folder / "usa.pdf"
     assert derived.campaign is not None
@@ -127,9 +129,8 @@ def usa_geometry(kit: BuildResult, derived: Derived) -> list[PlumbedPage]:
         doc.close()
     wanted = [i + 1 for i, text in enumerate(flat) if any(k in text for k in keys)]
     assert wanted
-    with pdfplumber.open(path, pages=wanted) as pdf:
-        return [PlumbedPage(page.extract_text() or "", list(page.rects), page.extract_words())
-                for page in pdf.pages]
+    return [PlumbedPage(page.layout_text(), page.rects, page.layout_words())
+            for page in open_pages(path, geometry=True, only=[n - 1 for n in wanted])]
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,8 @@ its back beside it on the same row.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from generator import fonts
@@ -33,6 +31,7 @@ from generator.pipeline import run
 from generator.rulesets.base import Request
 from generator.sprue import Sprue, load_sprue
 from generator.units import MM
+from tests.pdftext import open_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = {
@@ -81,25 +80,26 @@ def test_labels_keep_1mm_inside_the_cut_and_6pt(plain: list[tuple[Imposed, Sprue
     inset = SAFE_INSET * MM
     checked = 0
     for imposed, _ in plain:
-        with pdfplumber.open(io.BytesIO(imposed.pdf)) as pdf:
-            for sheet, page in zip(imposed.sheets, pdf.pages, strict=True):
-                for ch in page.chars:
-                    if abs(ch["size"] - ID_SIZE) < 1e-6 or not ch["text"].strip():
-                        continue
-                    x0, x1 = ch["x0"], ch["x1"]
-                    y0, y1 = page.height - ch["bottom"], page.height - ch["top"]
-                    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-                    slot = next((s for s in sheet.slots if s.x <= cx <= s.x + s.width
-                                 and s.y <= cy <= s.y + s.height), None)
-                    if slot is None:
-                        continue  # headings and the footer
-                    checked += 1
-                    where = (slot.piece.id, ch["text"])
-                    assert ch["size"] >= LABEL_FLOOR - 1e-6, where
-                    assert x0 >= slot.x + inset - 0.01 * MM, where
-                    assert x1 <= slot.x + slot.width - inset + 0.01 * MM, where
-                    assert y0 >= slot.y + inset - 0.01 * MM, where
-                    assert y1 <= slot.y + slot.height - inset + 0.01 * MM, where
+        # pdfminer's character boxes (origin to advance), read through pypdfium2.
+        pages = open_pages(imposed.pdf, advance=True)
+        for sheet, page in zip(imposed.sheets, pages, strict=True):
+            for ch in page.chars:
+                if abs(ch["size"] - ID_SIZE) < 1e-6 or not ch["text"].strip():
+                    continue
+                x0, x1 = ch["x0"], ch["x1"]
+                y0, y1 = page.height - ch["bottom"], page.height - ch["top"]
+                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+                slot = next((s for s in sheet.slots if s.x <= cx <= s.x + s.width
+                             and s.y <= cy <= s.y + s.height), None)
+                if slot is None:
+                    continue  # headings and the footer
+                checked += 1
+                where = (slot.piece.id, ch["text"])
+                assert ch["size"] >= LABEL_FLOOR - 1e-6, where
+                assert x0 >= slot.x + inset - 0.01 * MM, where
+                assert x1 <= slot.x + slot.width - inset + 0.01 * MM, where
+                assert y0 >= slot.y + inset - 0.01 * MM, where
+                assert y1 <= slot.y + slot.height - inset + 0.01 * MM, where
     assert checked > 1000
 
 
@@ -167,18 +167,17 @@ def test_no_tick_or_knot_line_runs_through_a_label(aid_pdfs: list[Path]) -> None
     crossings = []
     checked = 0
     for path in aid_pdfs:
-        with pdfplumber.open(path) as pdf:
-            for number, page in enumerate(pdf.pages):
-                chars = [c for c in page.chars if c["text"].strip()]
-                for line in page.lines:
-                    if abs(line["x0"] - line["x1"]) > 0.01:
-                        continue  # ticks and knot lines are vertical
-                    checked += 1
-                    x = line["x0"]
-                    for ch in chars:
-                        if (ch["x0"] + 0.1 < x < ch["x1"] - 0.1
-                                and line["top"] < ch["bottom"] - 0.1
-                                and line["bottom"] > ch["top"] + 0.1):
-                            crossings.append((path.name, number + 1, ch["text"], round(x, 1)))
+        for number, page in enumerate(open_pages(path, geometry=True, advance=True)):
+            chars = [c for c in page.chars if c["text"].strip()]
+            for line in page.lines:
+                if abs(line["x0"] - line["x1"]) > 0.01:
+                    continue  # ticks and knot lines are vertical
+                checked += 1
+                x = line["x0"]
+                for ch in chars:
+                    if (ch["x0"] + 0.1 < x < ch["x1"] - 0.1
+                            and line["top"] < ch["bottom"] - 0.1
+                            and line["bottom"] > ch["top"] + 0.1):
+                        crossings.append((path.name, number + 1, ch["text"], round(x, 1)))
     assert checked > 1000
     assert crossings == [], crossings

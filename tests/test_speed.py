@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -26,39 +25,8 @@ def _python(code: str, cache: Path, **env: str) -> str:
     return done.stdout
 
 
-MODULES = """
-import json, sys
-from generator.cli import main
-try:
-    main({args!r})
-except SystemExit:
-    pass
-print(json.dumps(sorted(m for m in sys.modules
-                        if m.startswith(("generator.rulesets.", "pypdf", "reportlab.platypus",
-                                         "icepool", "rich", "jinja2")))))
-"""
-
-
-def _modules_after(args: list[str], cache: Path) -> set[str]:
-    out = _python(MODULES.format(args=args), cache)
-    return set(json.loads(out.strip().splitlines()[-1]))
-
-
-def test_help_and_check_import_no_ruleset_once_cached(tmp_path: Path) -> None:
-    _modules_after(["check"], tmp_path)  # fills the cache
-    _modules_after(["--help"], tmp_path)
-    for args in (["--help"], ["check"]):
-        loaded = _modules_after(args, tmp_path)
-        heavy = {m for m in loaded if m != "generator.rulesets.base"}
-        assert heavy == set(), (args, sorted(heavy))
-
-
-def test_without_the_cache_check_still_works_and_writes_nothing(tmp_path: Path) -> None:
-    code = ("from generator.cli import main\n"
-            "try:\n    main(['check'])\nexcept SystemExit as e:\n    print('exit', e.code)")
-    out = _python(code, tmp_path, QUARTERDECK_NO_CACHE="1")
-    assert "ok:" in out and "exit 0" in out
-    assert not (tmp_path / "quarterdeck").exists()
+# Which modules ``--help`` and ``check`` import once cached, and ``check`` without the
+# cache (it works and writes nothing): tests/test_light_commands.py.
 
 
 def test_one_ruleset_is_imported_alone(tmp_path: Path) -> None:
