@@ -265,8 +265,9 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
     if rulesets is None:  # a ruleset registered at run time: its code is not stamped
         return None
     digest = hashlib.sha256()
-    digest.update(repr((__version__, rulesets, str(Path.cwd()), bundled,
-                        [str(p) for p in user_paths])).encode())
+    # The bundled files are named the same from any folder; a user's file relative to it.
+    digest.update(repr((__version__, rulesets, str(Path.cwd()) if user_paths else "",
+                        bundled, [str(p) for p in user_paths])).encode())
     digest.update(usercache.package_stamp().encode())
     roots = ([bundled_data_dir()] if bundled else []) + list(user_paths)
     for root in roots:
@@ -310,7 +311,8 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
         The library, with ``problems`` listing everything wrong in any file.
 
     """
-    return _cached("library", user_paths, bundled, lambda: _load_library(user_paths, bundled))
+    return _cached("library-user" if user_paths else "library", user_paths, bundled,
+                   lambda: _load_library(user_paths, bundled))
 
 
 def checked_library(user_paths: list[Path] | tuple[Path, ...] = (),
@@ -330,7 +332,10 @@ def checked_library(user_paths: list[Path] | tuple[Path, ...] = (),
         library.font_warnings = font_warnings(library)
         return library
 
-    return _cached("checked", user_paths, True, load_and_check, key)
+    # Bundled-only and with the user's folders in entries of their own: a build with
+    # --data does not push out what every plain command reads.
+    return _cached("checked-user" if user_paths else "checked", user_paths, True,
+                   load_and_check, key)
 
 
 def font_warnings(library: Library) -> list[str]:
@@ -516,7 +521,8 @@ def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> L
     missing: list[Problem] = []
     if bundled and user_paths:
         # The bundled layer rarely changes while a user's files do: it comes from its own
-        # cache entry and only the user's layers are read and validated here.
+        # cache entry ("library"; one with the user's files is "library-user") and only
+        # the user's layers are read and validated here.
         library = load_library((), bundled=True)
     else:
         library = Library()

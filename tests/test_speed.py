@@ -102,3 +102,27 @@ def test_user_layers_on_the_cached_bundled_layer_equal_a_fresh_load(
         assert {k: e.bundled for k, e in cached.classes_of(ruleset).items()} == \
             {k: e.bundled for k, e in fresh.classes_of(ruleset).items()}
     assert sorted(cached.scenarios) == sorted(fresh.scenarios)
+
+
+def test_a_library_with_user_files_leaves_the_bundled_one_cached(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (XDG_CACHE_HOME is the session's own folder, tests/conftest.py.)
+    import generator.library as library
+
+    monkeypatch.chdir(tmp_path)
+    folder = _user_folder(tmp_path)
+    library.checked_library([])
+    library.checked_library([folder])  # a build with --data
+    read: list[tuple[Path, ...]] = []
+    load = library._load_library
+
+    def counting(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> library.Library:
+        read.append(tuple(user_paths))
+        return load(user_paths, bundled)
+
+    monkeypatch.setattr(library, "_load_library", counting)
+    library.checked_library([])  # a plain command again: nothing read or validated
+    library.checked_library([folder])
+    monkeypatch.chdir(ROOT)  # ... from another folder too: bundled names do not depend on it
+    library.checked_library([])
+    assert read == []
