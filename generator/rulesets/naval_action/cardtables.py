@@ -245,6 +245,7 @@ class TorpedoHits(_M):
         if wrong or set(self.rows) != set(range(1, 7)):
             raise ValueError(f"expected rows 1-6, each with {width} hit counts from 0 up to the "
                              f"spread size; check rows {', '.join(wrong) or 'present'}")
+        self.table  # noqa: B018 (built with the tables, so the cached tables hold it)
         return self
 
     @cached_property
@@ -304,6 +305,7 @@ class DamageControl(_M):
             for result in table.values():
                 if len(result) > 1 and result not in self.rerolls:
                     raise ValueError(f"expected a reroll entry for {result}")
+        self.table  # noqa: B018 (built with the tables, so the cached tables hold it)
         return self
 
     @cached_property
@@ -345,6 +347,7 @@ class AAResults(_M):
             raise ValueError(f"expected {len(self.columns)} cells in every row")
         if set(self.rows) != set(range(1, 7)):
             raise ValueError("expected rows for faces 1-6")
+        self.table  # noqa: B018 (built with the tables, so the cached tables hold it)
         return self
 
     @cached_property
