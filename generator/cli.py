@@ -266,7 +266,7 @@ def progress_bar(description: str, counter: str) -> Iterator[Callable[..., None]
     from rich.progress import BarColumn, Progress, TextColumn
 
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                  TextColumn(counter), console=Console(stderr=True), transient=True,
+                  TextColumn(counter), console=Console(stderr=True, emoji=False), transient=True,
                   auto_refresh=False) as bar:
         task = bar.add_task(description, total=None)
 
@@ -527,7 +527,7 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
     key = library_key
     if key is not None and tables is not None:
         key = _with_file(key, tables)
-    answer = _Replay("odds", Console(highlight=False, soft_wrap=True), key,
+    answer = _Replay("odds", Console(highlight=False, soft_wrap=True, emoji=False), key,
                      repr((firer, target, battery, band, scenario, str(tables))))
     if answer.replay():
         return
@@ -595,7 +595,7 @@ def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, 
 
     if ruleset is not None and ruleset not in REGISTRY:
         raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
     key = checked_key(list(data))
     # The tables as drawn for this console, from the user cache when neither the data,
     # the code, rich nor the terminal changed: drawing a thousand rows takes rich longer

@@ -199,3 +199,19 @@ def test_the_command_leaves_with_clicks_status(monkeypatch: pytest.MonkeyPatch) 
         monkeypatch.setattr("sys.argv", ["quarterdeck", *argv])
         cli.run()
         assert left.pop() == status
+
+
+def test_emoji_codes_in_user_text_are_printed_as_typed(tribal: Path) -> None:
+    # rich turns ":fire:" into a flame by default; a ship's name prints as its owner typed it.
+    path = tribal / "tribal-x.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Tribal[/]", "Tribal :fire:")
+                    .replace("Maori[bold]", "Maori :warning:"), encoding="utf-8")
+    listed = run("list", "classes", "--data", str(tribal), "--nation", "UK", columns=200)
+    assert listed.exit_code == 0, listed.output
+    assert re.search(r"│ tribal-x +│ naval-action +│ Tribal :fire: +│ UK +│ DD +│",
+                     listed.output)
+    # (A colon in a ship's name is the name's, not CLASS:SHIP.)
+    odds = run("odds", "--data", str(tribal), "--firer", "Maori :warning:", "--target",
+               "tribal-x:Second Ship", columns=200)
+    assert odds.exit_code == 0, odds.output
+    assert odds.output.startswith("Maori :warning: (Tribal :fire: DD) firing at Second Ship")

@@ -55,6 +55,8 @@ def _find(library: Library, name: str, scenario: Scenario | None, role: str) -> 
         raise UsageError(f"no ship '{name}' in {scenario.name} ({role})"
                          f"{did_you_mean(name, names)}")
     class_id, _, bare = name.rpartition(":")
+    if class_id not in classes:  # a colon in the ship's own name, not CLASS:SHIP
+        class_id, bare = "", name
     for entry in classes.values():
         if class_id and entry.model.id != class_id:
             continue
@@ -143,7 +145,7 @@ def print_answer(library: Library, firer: str, target: str, battery: str | None,
         raise UsageError(f"--range: found '{band}', expected one of {', '.join(BANDS)}"
                          f"{did_you_mean(band, BANDS)}")
     result = answer(library, firer, target, battery, band, scenario_id, tables)
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
     t = result.target
     console.print(f"[bold]{escape(result.firer.name)}[/] ({escape(result.firer.cls.name)} "
                   f"{result.firer.cls.type.value}) firing at [bold]{escape(t.name)}[/] "

@@ -109,7 +109,7 @@ def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
 
     rules = ruletables.load(tables)
     calc = Calculator(rules.merchant, load_units())
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
     if example is not None:
         _example(console, calc, example, bool(raiders or escorts))
         return
@@ -365,7 +365,7 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
                         "result")
     if problems:
         raise UsageError("\n".join(problems))
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
     nets = []
     for label, text, side, enemy, rows in (("You", own_text, own, foe, own_rows),
                                            ("Enemy", foe_text, foe, own, foe_rows)):

@@ -54,7 +54,7 @@ def print_answer(scenario: Scenario, views: dict[str, list[ShipView]], charts: C
                          f"{did_you_mean(arc.lower(), ARCS)}")
     night = scenario.time == "night"
     bands = _band_index(scenario.weapons.bands_in, band)
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
     console.print(f"[bold]{escape(shooter.name)}[/] ({escape(shooter.cls.name)} "
                   f"{shooter.type}) firing at [bold]{escape(aim.name)}[/] "
                   f"({escape(aim.cls.name)} {aim.type}, size {aim.gun_size}/{aim.torpedo_size},"
