@@ -231,21 +231,25 @@ def _render_aside(ruleset: Ruleset, ctx: Context, work: Plan, kit: KitCanvas,
     if len(tasks_jobs) < 2:
         return None
 
+    here = os.getpid()
+    renamed: dict[int, dict[str, str]] = {}
+
     def arrived(index: int, value: tuple[dict[str, Rendered], kitdoc.Handover | None]
                 ) -> None:
-        for key in value[0]:
+        # Pages are adopted as they arrive: this process waits for its workers anyway.
+        made, handover = value
+        if handover is not None and handover.pid != here:
+            renamed[index] = kit.adopt(handover, tag=f"W{index}.")
+        for key in made:
             progress(key)
 
     done = fork_map([partial(_draw_aside, ruleset, ctx, jobs) for jobs in tasks_jobs],
                     on_result=arrived)
     if any(handover is None for _, handover in done):
-        return None
-    here = os.getpid()
+        return None  # (the caller starts again on a new canvas)
     results: dict[str, Rendered] = {}
-    for n, (made, handover) in enumerate(done):
-        assert handover is not None
-        names = ({} if handover.pid == here
-                 else kit.adopt(handover, tag=f"W{n}."))
+    for n, (made, _) in enumerate(done):
+        names = renamed.get(n, {})
         for key, one in made.items():
             drawn = [names.get(name, name) for name in one.component.drawn]
             results[key] = dataclasses.replace(
