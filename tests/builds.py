@@ -18,13 +18,21 @@ from tests.pdftext import Page, open_pages, page_texts
 
 def kit(scenario: str, *, command: str = "kit", paper: str = "a4") -> Kit:
     """A scenario's kit (or the output of another scenario command), composed once."""
-    return _kit(scenario, command, paper)
+    return _kit(scenario, command, paper)[0]
+
+
+def progress(scenario: str, *, command: str = "kit", paper: str = "a4") -> list[tuple[str, int]]:
+    """Every ``progress(step, total)`` call the pipeline made while composing ``kit``."""
+    return _kit(scenario, command, paper)[1]
 
 
 @functools.cache
-def _kit(scenario: str, command: str, paper: str) -> Kit:
+def _kit(scenario: str, command: str, paper: str) -> tuple[Kit, list[tuple[str, int]]]:
     # One cache key per build, however the caller spells the arguments.
-    return compose(Request(command, scenario=scenario), paper=paper)  # type: ignore[arg-type]
+    calls: list[tuple[str, int]] = []
+    made = compose(Request(command, scenario=scenario), paper=paper,  # type: ignore[arg-type]
+                   progress=lambda step, total: calls.append((step, total)))
+    return made, calls
 
 
 def _key(source: Path) -> tuple[str, int, int]:

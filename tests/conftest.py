@@ -20,7 +20,8 @@ import pytest
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="qd-test-cache-")
 os.environ.pop("QUARTERDECK_NO_CACHE", None)
 
-from generator.pipeline import BuildResult, build, build_markers  # noqa: E402
+from generator.pipeline import BuildResult, build  # noqa: E402
+from generator.pipeline import _write as write_composed  # noqa: E402
 from generator.rulesets.base import KitOptions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +44,16 @@ class Kits:
     def build(self, scenario: str, *, paper: str = "a4", seed: int | None = None) -> BuildResult:
         """The scenario's kit with the bundled data (and ``seed`` for its dice)."""
         key = ("kit", scenario, paper, repr(seed))
+        if key not in self.built and seed is None:
+            # The kit tests/builds.py composed (in memory, for tests that read pages),
+            # written as ``build`` writes it: one build serves both kinds of test.
+            from tests import builds
+
+            made = builds.kit(scenario, paper=paper)
+            result = write_composed(made, self._folder(key), paper)  # type: ignore[arg-type]
+            result.warnings, result.notices = made.warnings, made.notices
+            self.built[key] = result
+            self.progress[key] = builds.progress(scenario, paper=paper)
         if key not in self.built:
             calls: list[tuple[str, int]] = []
             options = KitOptions(seed=seed) if seed is not None else None
@@ -61,7 +72,12 @@ class Kits:
         """The scenario's marker sheets (``quarterdeck markers``)."""
         key = ("markers", scenario)
         if key not in self.built:
-            self.built[key] = build_markers(scenario, out=self._folder(key))
+            from tests import builds
+
+            made = builds.kit(scenario, command="markers")  # as for ``build``: one build
+            result = write_composed(made, self._folder(key), "a4")
+            result.warnings, result.notices = made.warnings, made.notices
+            self.built[key] = result
         return self.built[key]
 
 

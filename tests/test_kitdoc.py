@@ -89,7 +89,7 @@ def test_every_character_printed_has_its_glyph(drawn: tuple[pipeline.Kit, int]) 
 def test_no_bundled_packet_lacks_a_glyph(scenario: str) -> None:
     # Every kit, and the marker sheets alone (whose invisible ids are written as raw
     # text operators): a packet keeps the glyphs of everything its pages print.
-    import builds
+    from tests import builds
 
     for command in ("kit", "markers"):
         try:
@@ -154,7 +154,7 @@ def test_packets_keep_outline_labels_and_print_settings(
 
 
 def test_rebuilds_are_byte_identical(drawn: tuple[pipeline.Kit, int]) -> None:
-    import builds
+    from tests import builds
 
     kit, _ = drawn
     again = builds.kit(SCENARIO)  # composed on its own (the glyph check reads it too)
