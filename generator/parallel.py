@@ -144,12 +144,6 @@ def workers() -> int:
     return free_cpus()
 
 
-def chosen() -> bool:
-    """Whether the user set the number of workers (``QUARTERDECK_JOBS``)."""
-    value = os.environ.get("QUARTERDECK_JOBS", "")
-    return value.isdigit() and int(value) > 0
-
-
 def can_fork() -> bool:
     """Whether forking helps and is safe here: safe, and at least two CPUs are free."""
     return fork_safe() and workers() > 1
