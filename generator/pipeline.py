@@ -224,7 +224,8 @@ def _render_aside(ruleset: Ruleset, ctx: Context, work: Plan, kit: KitCanvas,
     such as the calculator's caches) first, as the largest, then every other component
     alone. A component draws the same page wherever it is drawn, so the packets are
     byte for byte those of one process. None when a worker's pages cannot be adopted
-    (a font outside the kit's faces); the caller then draws everything itself.
+    (a font outside the kit's faces), or when there is only one task to share out; the
+    caller then draws everything itself.
     """
     rest, *grouped = _groups(work)
     tasks_jobs = [*grouped, *([job] for job in rest)]
@@ -270,7 +271,7 @@ def _draw_aside(ruleset: Ruleset, ctx: Context, jobs: list[Job]
 
 
 BUSIEST = 0.7
-"""Fork a build only if no worker draws more than this share of its components."""
+"""Deal a build by packet only if no worker draws more than this share of its components."""
 
 
 def _deal(work: Plan, lanes: int) -> list[Plan]:
