@@ -204,7 +204,10 @@ class KitCanvas(SafeCanvas):
         A forked worker draws on its own copy of the build canvas and sends this back
         for the build's canvas to ``adopt``. None if drawing gave a font a name or a
         character a code the build's canvas would not give it the same way (a font
-        outside the kit's faces): such pages are drawn again in the build's process.
+        outside the kit's faces), or made an object whose name does not say what it
+        holds (only form and image XObjects are named by their content; another copy
+        could give the same name to something else): such pages are drawn again in the
+        build's process.
         """
         self.save()
         if self._codes() != since.codes:
@@ -212,11 +215,14 @@ class KitCanvas(SafeCanvas):
         doc = self._doc
         names = self.page_names[since.pages:]
         mine = set(names)
+        objects = {name: obj for name, obj in doc.idToObject.items()
+                   if name not in since.names and name not in mine}
+        if any(not name.startswith(CONTENT_NAMED) for name in objects):
+            return None
         return Handover(
             pages=[(name, doc.idToObject[name], self.page_chars[name], self.sizes[name])
                    for name in names],
-            objects={name: obj for name, obj in doc.idToObject.items()
-                     if name not in since.names and name not in mine},
+            objects=objects,
             form_chars={name: chars for name, chars in self.form_chars.items()
                         if name not in since.forms},
             pid=os.getpid())
@@ -310,6 +316,11 @@ class Label:
     prefix: str
     start: int = 1
     numbered: bool = True
+
+
+CONTENT_NAMED = "FormXob."
+"""How ReportLab names form and image XObjects: the rest of the name is the form's
+(``gridforms`` hashes what a form draws, a logo its file) or the image's digest."""
 
 
 @dataclass(frozen=True)

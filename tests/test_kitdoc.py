@@ -207,7 +207,7 @@ def test_components_drawn_side_by_side_make_the_same_packets(
     assert sorted(steps) == sorted(kit.components)
 
 
-def test_pages_in_a_font_outside_the_kit_are_not_handed_over() -> None:
+def test_pages_another_copy_of_the_canvas_could_not_match_are_not_handed_over() -> None:
     with kitdoc.drawing() as kit:
         since = kit.checkpoint()
         kit.begin((200.0, 100.0))
@@ -221,6 +221,11 @@ def test_pages_in_a_font_outside_the_kit_are_not_handed_over() -> None:
         kit.begin((200.0, 100.0))
         kit.setFont("Courier", 9)  # another copy of the canvas would name it differently
         kit.drawString(10, 10, "Kako")
+        assert kit.handover(since) is None
+        # Nor pages that place an object named by a counter, not by what it holds.
+        since = kit.checkpoint()
+        kit.begin((200.0, 100.0))
+        kit.linkURL("https://example.org", (10, 10, 50, 20))
         assert kit.handover(since) is None
 
 
