@@ -76,13 +76,11 @@ class Fitted:
 
     def top_baseline(self, top: float) -> float:
         """Baseline that keeps the whole line box (the font's ascent) below ``top``."""
-        return top - float((fonts.pdfmetrics or fonts.metrics()).getAscent(self.font,
-                                                                             self.size))
+        return top - float(fonts.metrics().getAscent(self.font, self.size))
 
     def bottom_baseline(self, bottom: float) -> float:
         """Baseline that keeps the font's descent above ``bottom``."""
-        return bottom - float((fonts.pdfmetrics or fonts.metrics()).getDescent(self.font,
-                                                                                self.size))
+        return bottom - float(fonts.metrics().getDescent(self.font, self.size))
 
     def draw(self, c: Canvas, x: float, y: float, align: str = "left") -> None:
         """Draw at baseline ``y``; ``x`` is the left edge, centre or right edge."""

@@ -272,7 +272,7 @@ def _unknown(name: str, values: Mapping[str, str]) -> str:
 def _line_height(font: str) -> float:
     """Ascent minus descent per point of type."""
     fonts.register()
-    metrics = fonts.pdfmetrics or fonts.metrics()
+    metrics = fonts.metrics()
     return float(metrics.getAscent(font, 1.0) - metrics.getDescent(font, 1.0))
 
 

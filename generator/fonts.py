@@ -22,6 +22,8 @@ tables (``odds``) never loads ReportLab."""
 def metrics() -> Any:
     """ReportLab's ``pdfmetrics`` module, imported on first use."""
     global pdfmetrics
+    if pdfmetrics is not None:
+        return pdfmetrics
     from reportlab.pdfbase import pdfmetrics as loaded
 
     pdfmetrics = loaded
@@ -69,7 +71,7 @@ class _Probe:
 def primer(font: str) -> str:
     """The text that fills ``font``'s first embedded subset exactly (see above)."""
     register()
-    face = (pdfmetrics or metrics()).getFont(font)
+    face = metrics().getFont(font)
     probe = _Probe()
     text = "".join(chr(c) for c in range(32, 127))
     face.splitString(text, probe)
@@ -111,7 +113,7 @@ def register() -> None:
         font = RLTTFont(name, str(_font_path(name)))
         _memoize_subsets(font)
         metrics().registerFont(font)
-    pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR,
+    metrics().registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR,
                                   boldItalic=BOLD)
     pdfmetrics.registerFontFamily(NARROW, normal=NARROW, bold=NARROW_BOLD, italic=NARROW,
                                   boldItalic=NARROW_BOLD)
@@ -141,7 +143,7 @@ def _memoize_subsets(font: RLTTFont) -> None:
 def _cmap(name: str) -> frozenset[int]:
     """Code points the font maps to a glyph (ReportLab has already parsed the cmap)."""
     register()
-    return frozenset((pdfmetrics or metrics()).getFont(name).face.charToGlyph)
+    return frozenset(metrics().getFont(name).face.charToGlyph)
 
 
 def missing_characters(text: str, font: str = REGULAR) -> list[str]:
@@ -166,7 +168,7 @@ def missing_characters(text: str, font: str = REGULAR) -> list[str]:
 def string_width(text: str, font: str, size: float) -> float:
     """Width of ``text`` in points."""
     register()
-    return float((pdfmetrics or metrics()).stringWidth(text, font, size))
+    return float(metrics().stringWidth(text, font, size))
 
 
 def fit_size(text: str, font: str, size: float, width: float, floor: float = MIN_SIZE) -> float:

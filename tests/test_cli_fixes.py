@@ -152,15 +152,20 @@ def test_back_offset_must_be_finite(value: str, tmp_path: Path) -> None:
                              "as 0.5,-1 (finite numbers)\n")
 
 
-def test_console_markup_in_user_text_is_printed_as_text(tribal: Path) -> None:
-    listed = run("list", "classes", "--data", str(tribal), "--nation", "UK", columns=200)
+def _listed_and_asked(folder: Path, firer: str, target: str) -> tuple[str, str]:
+    """``list classes`` and ``odds`` over the data in ``folder`` (both succeed): outputs."""
+    listed = run("list", "classes", "--data", str(folder), "--nation", "UK", columns=200)
     assert listed.exit_code == 0, listed.output
-    assert re.search(r"│ tribal-x +│ naval-action +│ Tribal\[/\] +│ UK +│ DD +│",
-                     listed.output)
-    odds = run("odds", "--data", str(tribal), "--firer", "Maori[bold]", "--target",
-               "Second Ship", columns=200)
+    odds = run("odds", "--data", str(folder), "--firer", firer, "--target", target,
+               columns=200)
     assert odds.exit_code == 0, odds.output
-    assert odds.output.startswith("Maori[bold] (Tribal[/] DD) firing at Second Ship "
+    return listed.output, odds.output
+
+
+def test_console_markup_in_user_text_is_printed_as_text(tribal: Path) -> None:
+    listed, odds = _listed_and_asked(tribal, "Maori[bold]", "Second Ship")
+    assert re.search(r"│ tribal-x +│ naval-action +│ Tribal\[/\] +│ UK +│ DD +│", listed)
+    assert odds.startswith("Maori[bold] (Tribal[/] DD) firing at Second Ship "
                                   "(Tribal[/] DD, armor 2)")
     checked = run("check", str(tribal))
     assert checked.exit_code == 0, checked.output
@@ -206,12 +211,7 @@ def test_emoji_codes_in_user_text_are_printed_as_typed(tribal: Path) -> None:
     path = tribal / "tribal-x.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("Tribal[/]", "Tribal :fire:")
                     .replace("Maori[bold]", "Maori :warning:"), encoding="utf-8")
-    listed = run("list", "classes", "--data", str(tribal), "--nation", "UK", columns=200)
-    assert listed.exit_code == 0, listed.output
-    assert re.search(r"│ tribal-x +│ naval-action +│ Tribal :fire: +│ UK +│ DD +│",
-                     listed.output)
     # (A colon in a ship's name is the name's, not CLASS:SHIP.)
-    odds = run("odds", "--data", str(tribal), "--firer", "Maori :warning:", "--target",
-               "tribal-x:Second Ship", columns=200)
-    assert odds.exit_code == 0, odds.output
-    assert odds.output.startswith("Maori :warning: (Tribal :fire: DD) firing at Second Ship")
+    listed, odds = _listed_and_asked(tribal, "Maori :warning:", "tribal-x:Second Ship")
+    assert re.search(r"│ tribal-x +│ naval-action +│ Tribal :fire: +│ UK +│ DD +│", listed)
+    assert odds.startswith("Maori :warning: (Tribal :fire: DD) firing at Second Ship")

@@ -175,14 +175,20 @@ def test_the_same_event_rebuilds_byte_for_byte(
         assert (again / name).read_bytes() == (root / name).read_bytes(), name
 
 
-def test_unknown_scenario_is_located_with_a_suggestion(tmp_path: Path) -> None:
+def _refused(tmp_path: Path, text: str) -> tuple[Path, str]:
+    """An event file of ``text`` built: refused (exit 2); the file and the output."""
     event = tmp_path / "bad.yaml"
-    event.write_text(EVENT.replace("id: komandorski", "id: komandorsky"), encoding="utf-8")
+    event.write_text(text, encoding="utf-8")
     result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
+    return event, result.output
+
+
+def test_unknown_scenario_is_located_with_a_suggestion(tmp_path: Path) -> None:
+    event, output = _refused(tmp_path, EVENT.replace("id: komandorski", "id: komandorsky"))
     assert (f"{event}:12:9: scenarios.1.id: found 'komandorsky', expected a scenario "
-            "(quarterdeck list scenarios):") in result.output
-    assert "did you mean 'komandorski'?" in result.output
+            "(quarterdeck list scenarios):") in output
+    assert "did you mean 'komandorski'?" in output
     assert not (tmp_path / "o").exists()
 
 
@@ -368,13 +374,10 @@ def test_combined_table_pack_holds_each_packet_behind_its_cover(
 
 
 def test_an_extra_a_ruleset_lacks_is_refused_before_building(tmp_path: Path) -> None:
-    event = tmp_path / "bad.yaml"
-    event.write_text(TINY.replace("river-plate", "mediterranean-1940"), encoding="utf-8")
-    result = CliRunner().invoke(main, ["event", str(event), "--out", str(tmp_path / "o")])
-    assert result.exit_code == 2
+    event, output = _refused(tmp_path, TINY.replace("river-plate", "mediterranean-1940"))
     assert (f"{event}:5:10: extras.0: found 'tables', expected an extra every scenario's "
             "ruleset prints (mediterranean-1940, a Rule 27 scenario, has none)"
-            ) in result.output
+            ) in output
     assert not (tmp_path / "o").exists()
 
 
