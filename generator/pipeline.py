@@ -300,22 +300,16 @@ def _deal(work: Plan, lanes: int) -> list[Plan]:
             for mine, needed in zip(dealt, keys, strict=True) if mine]
 
 
-def render(ruleset: Ruleset, ctx: Context, work: Plan, *, fork: bool = True,
-           kit: KitCanvas | None = None,
+def render(ruleset: Ruleset, ctx: Context, work: Plan, *, kit: KitCanvas,
            progress: Callable[[str], None] = lambda key: None) -> dict[str, Rendered]:
-    """Render every job of a plan, in its recipe groups, and return them in plan order.
+    """Render every job of a plan on ``kit``, in this process, in its recipe groups.
 
-    With ``kit`` every component draws on that one canvas, in this process, and records
-    which of its pages are its own. Without it, groups (components that share derived
-    data, such as a calculator's caches) each run in one worker, side by side in forked
-    processes when that helps, and each component is a PDF of its own. Every component
-    returns its own warnings, so a worker's warnings come back with its pages.
+    Each component records which of the canvas's pages are its own and returns its own
+    warnings. The results come back in plan order.
     """
-    tasks = [partial(_render_group, ruleset, ctx, jobs, kit) for jobs in _groups(work)
-             if jobs]
     results: dict[str, Rendered] = {}
-    for group in (fork_map(tasks) if fork and kit is None else [task() for task in tasks]):
-        for key, one in group.items():
+    for jobs in _groups(work):
+        for key, one in _render_group(ruleset, ctx, jobs, kit).items():
             results[key] = one
             progress(key)
     return {job.key: results[job.key] for job in work.jobs}
@@ -338,14 +332,13 @@ def _groups(work: Plan) -> list[list[Job]]:
 
 
 def _render_group(ruleset: Ruleset, ctx: Context, jobs: list[Job],
-                  kit: KitCanvas | None = None) -> dict[str, Rendered]:
+                  kit: KitCanvas) -> dict[str, Rendered]:
     out: dict[str, Rendered] = {}
     for job in jobs:
-        first = len(kit.page_names) if kit is not None else 0
+        first = len(kit.page_names)
         made = ruleset.component(job.name)(ctx, job.arg)
         one = made if isinstance(made, Rendered) else Rendered(made)
-        drawn = ([] if kit is None
-                 else kit.drawn_since(first, one.component.pages, job.key))
+        drawn = kit.drawn_since(first, one.component.pages, job.key)
         # The recipe's key is the component's identity in packets, whatever it calls itself.
         out[job.key] = dataclasses.replace(one, component=dataclasses.replace(
             one.component, key=job.key, drawn=drawn))
