@@ -261,12 +261,13 @@ def progress_bar(description: str, counter: str) -> Iterator[Callable[..., None]
     fork, which is only safe in a single-threaded process, so the bar is redrawn as each
     update arrives instead. A new description is shown as text, never as markup.
     """
-    from rich.console import Console
     from rich.markup import escape
     from rich.progress import BarColumn, Progress, TextColumn
 
+    from generator.terminal import user_console
+
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                  TextColumn(counter), console=Console(stderr=True, emoji=False), transient=True,
+                  TextColumn(counter), console=user_console(stderr=True), transient=True,
                   auto_refresh=False) as bar:
         task = bar.add_task(description, total=None)
 
@@ -516,10 +517,9 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
 def odds(firer: str, target: str, battery: str | None, band: str | None,
          scenario: str | None, tables: Path | None, data: tuple[Path, ...]) -> None:
     """Answer one matchup exactly, in the terminal, for rulesets that have odds."""
-    from rich.console import Console
-
     from generator.library import checked_key, owner, validated_library
     from generator.rulesets.base import Request
+    from generator.terminal import user_console
 
     # A question asked again (each turn of a game, say) is answered from the user cache
     # while the code, the data and the --tables file are unchanged.
@@ -527,7 +527,7 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
     key = library_key
     if key is not None and tables is not None:
         key = _with_file(key, tables)
-    answer = _Replay("odds", Console(highlight=False, soft_wrap=True, emoji=False), key,
+    answer = _Replay("odds", user_console(highlight=False, soft_wrap=True), key,
                      repr((firer, target, battery, band, scenario, str(tables))))
     if answer.replay():
         return
@@ -587,15 +587,14 @@ def check(paths: tuple[Path, ...]) -> None:
 @reported
 def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, ...]) -> None:
     """List rulesets, scenarios and classes (optionally one ruleset's, one navy's)."""
-    from rich.console import Console
-
     from generator.library import checked_key
     from generator.rulesets import REGISTRY
     from generator.suggest import did_you_mean
+    from generator.terminal import user_console
 
     if ruleset is not None and ruleset not in REGISTRY:
         raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
-    console = Console(highlight=False, soft_wrap=True, emoji=False)
+    console = user_console(highlight=False, soft_wrap=True)
     key = checked_key(list(data))
     # The tables as drawn for this console, from the user cache when neither the data,
     # the code, rich nor the terminal changed: drawing a thousand rows takes rich longer

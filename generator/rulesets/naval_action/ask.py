@@ -137,15 +137,16 @@ def print_answer(library: Library, firer: str, target: str, battery: str | None,
 
     Ship and class names are user data: they are escaped before they meet rich markup.
     """
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+
+    from generator.terminal import user_console
 
     if band is not None and band not in BANDS:
         raise UsageError(f"--range: found '{band}', expected one of {', '.join(BANDS)}"
                          f"{did_you_mean(band, BANDS)}")
     result = answer(library, firer, target, battery, band, scenario_id, tables)
-    console = Console(highlight=False, soft_wrap=True, emoji=False)
+    console = user_console(highlight=False, soft_wrap=True)
     t = result.target
     console.print(f"[bold]{escape(result.firer.name)}[/] ({escape(result.firer.cls.name)} "
                   f"{result.firer.cls.type.value}) firing at [bold]{escape(t.name)}[/] "

@@ -101,15 +101,14 @@ def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
              shift: int, modifier: int, raider_roll: int | None, escort_roll: int | None,
              example: int | None, tables: Path | None) -> None:
     """Resolve a merchant-warfare engagement exactly (Naval Warfare 1942-45)."""
-    from rich.console import Console
-
     from generator.rulesets.naval_warfare import ruletables
     from generator.rulesets.naval_warfare.merchant import Calculator, Engagement
     from generator.rulesets.naval_warfare.units import load_units
+    from generator.terminal import user_console
 
     rules = ruletables.load(tables)
     calc = Calculator(rules.merchant, load_units())
-    console = Console(highlight=False, soft_wrap=True, emoji=False)
+    console = user_console(highlight=False, soft_wrap=True)
     if example is not None:
         _example(console, calc, example, bool(raiders or escorts))
         return
@@ -337,13 +336,13 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
                  with_: str, enemy_with: str, bonus: int, enemy_bonus: int,
                  rolls: str | None, enemy_rolls: str | None, tables: Path | None) -> None:
     """Resolve a naval combat between two Task Forces exactly (Naval Warfare 1942-45)."""
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     from generator.rulesets.naval_warfare import combat, ruletables
     from generator.rulesets.naval_warfare.merchant import Calculator
     from generator.rulesets.naval_warfare.units import load_units
+    from generator.terminal import user_console
 
     rules = ruletables.load(tables)
     calc = Calculator(rules.merchant, load_units())
@@ -365,7 +364,7 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
                         "result")
     if problems:
         raise UsageError("\n".join(problems))
-    console = Console(highlight=False, soft_wrap=True, emoji=False)
+    console = user_console(highlight=False, soft_wrap=True)
     nets = []
     for label, text, side, enemy, rows in (("You", own_text, own, foe, own_rows),
                                            ("Enemy", foe_text, foe, own, foe_rows)):

@@ -43,9 +43,10 @@ def _band_index(bands_in: Sequence[float], band: str | None) -> list[int]:
 def print_answer(scenario: Scenario, views: dict[str, list[ShipView]], charts: Charts,
                  firer: str, target: str, arc: str | None, band: str | None) -> None:
     """Print the firer's chances against the target (names escaped for rich markup)."""
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+
+    from generator.terminal import user_console
 
     shooter = _find(views, firer, "--firer")
     aim = _find(views, target, "--target")
@@ -54,7 +55,7 @@ def print_answer(scenario: Scenario, views: dict[str, list[ShipView]], charts: C
                          f"{did_you_mean(arc.lower(), ARCS)}")
     night = scenario.time == "night"
     bands = _band_index(scenario.weapons.bands_in, band)
-    console = Console(highlight=False, soft_wrap=True, emoji=False)
+    console = user_console(highlight=False, soft_wrap=True)
     console.print(f"[bold]{escape(shooter.name)}[/] ({escape(shooter.cls.name)} "
                   f"{shooter.type}) firing at [bold]{escape(aim.name)}[/] "
                   f"({escape(aim.cls.name)} {aim.type}, size {aim.gun_size}/{aim.torpedo_size},"
