@@ -517,7 +517,8 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
 def odds(firer: str, target: str, battery: str | None, band: str | None,
          scenario: str | None, tables: Path | None, data: tuple[Path, ...]) -> None:
     """Answer one matchup exactly, in the terminal, for rulesets that have odds."""
-    from generator.library import checked_key, owner, validated_library
+    from generator.library import checked_key, owner_name, validated_library
+    from generator.rulesets import REGISTRY
     from generator.rulesets.base import Request
     from generator.terminal import user_console
 
@@ -532,10 +533,34 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
     if answer.replay():
         return
     library = validated_library(list(data), library_key)
-    ruleset = owner(library, Request("kit", scenario=scenario))
+    name = owner_name(library, Request("kit", scenario=scenario))
+    index = _odds_index(name, library, key, tables)
     with answer.recording():
-        ruleset.odds(library, scenario, firer, target, battery, band, tables)
+        if index is not None:
+            index.print_answer(firer, target, battery, band, scenario)
+        else:
+            REGISTRY[name].odds(library, scenario, firer, target, battery, band, tables)
     answer.remember()
+
+
+def _odds_index(name: str, library: Any, key: str | None, tables: Path | None) -> Any:
+    """The ruleset's odds index: from the user cache, else built (and kept, complete).
+
+    A kept index answers a question never asked before without importing the ruleset,
+    its schema or its tables; it is built once per library, code and ``--tables`` file.
+    """
+    from generator import usercache
+    from generator.rulesets import REGISTRY
+
+    slot = repr((key, name))
+    if key is not None:
+        found = usercache.load("odds-index", slot)
+        if callable(getattr(found, "print_answer", None)):
+            return found
+    index = REGISTRY[name].odds_index(library, tables, key is not None)
+    if index is not None and key is not None:
+        usercache.store("odds-index", slot, index)
+    return index
 
 
 def _with_file(key: str, path: Path) -> str | None:

@@ -463,8 +463,17 @@ def owner(library: Library, request: Request) -> Ruleset:
     ``generator.pipeline`` re-exports it; it lives here so that a command
     that only asks (``odds``) need not import the build pipeline.
     """
+    return REGISTRY[owner_name(library, request)]
+
+
+def owner_name(library: Library, request: Request) -> str:
+    """The name of the ruleset that serves a request, found without importing a ruleset.
+
+    Raises:
+        UsageError: Naming the class, ruleset or scenario that does not exist.
+
+    """
     from generator.errors import UsageError
-    from generator.rulesets import default_ruleset
 
     if request.class_id is not None:
         owners = raters(library, request.class_id)
@@ -476,20 +485,21 @@ def owner(library: Library, request: Request) -> Ruleset:
                 why = library.unrated.get(request.ruleset, {}).get(request.class_id)
                 raise UsageError(f"{REGISTRY[request.ruleset].title} does not rate the class "
                                  f"'{request.class_id}'" + (f": {why}" if why else ""))
-            return REGISTRY[request.ruleset]
+            return request.ruleset
         if not owners:
-            every = {c for r in REGISTRY.values() for c in library.classes_of(r.name)}
+            every = {c for r in REGISTRY for c in library.classes_of(r)}
             raise UsageError(f"no class '{request.class_id}'"
                              f"{did_you_mean(request.class_id, sorted(every))}")
-        return REGISTRY[owners[0]]
+        return owners[0]
     if request.scenario is None:
-        return default_ruleset()
+        return next(iter(REGISTRY))  # the ruleset listed first
     entry = library.scenarios.get(request.scenario)
     if entry is None:
         raise UsageError(f"no scenario '{request.scenario}'"
                          f"{did_you_mean(request.scenario, library.scenarios)}; "
                          "`quarterdeck list scenarios` shows them")
-    return REGISTRY[entry.model.ruleset]
+    name = entry.of_ruleset()
+    return name if name is not None else str(entry.model.ruleset)
 
 
 def raters(library: Library, class_id: str) -> list[str]:

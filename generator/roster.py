@@ -7,13 +7,12 @@ all of them; a ruleset adds its own per-ship checks through ``extra``.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.datamodel import Ship
 from generator.errors import Problem
-from generator.suggest import did_you_mean
+from generator.suggest import did_you_mean, fold
 
 if TYPE_CHECKING:
     from generator.library import Entry, Library
@@ -22,12 +21,6 @@ Loc = tuple[str | int, ...]
 T = TypeVar("T")
 ShipCheck = Callable[[Any, Any, Loc], list[Problem]]
 """Extra checks of one roster entry: (ship ref, its class, location) -> problems."""
-
-
-def fold(name: str) -> str:
-    """Compare names without case or accents: 'Chōkai' == 'chokai'."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def find_ship(cls: Any, name: str) -> Ship | None:

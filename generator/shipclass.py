@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import importlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -300,12 +301,18 @@ def rating_modules() -> dict[str, ModuleType]:
 
     found: dict[str, ModuleType] = {}
     for name, ruleset in REGISTRY.items():
-        package = type(ruleset).__module__
+        package = _package(ruleset)
         try:
             found[name] = importlib.import_module(f"{package}.rating")
         except ModuleNotFoundError:
             continue
     return found
+
+
+def _package(ruleset: object) -> str:
+    """The package a ruleset's class is defined in (its ``__init__`` or a module of it)."""
+    module = sys.modules[type(ruleset).__module__]
+    return module.__package__ or module.__name__
 
 
 def derivers() -> dict[str, Deriver]:
@@ -327,7 +334,7 @@ def deriver(name: str) -> Deriver:
     """
     from generator.rulesets import REGISTRY
 
-    package = type(REGISTRY[name]).__module__
+    package = _package(REGISTRY[name])
     try:
         return _era_filtered(importlib.import_module(f"{package}.rating"))
     except ModuleNotFoundError:

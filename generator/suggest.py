@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 
 
@@ -34,3 +35,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     if not close and starts:  # several ids begin so: name the first, not nothing
         close = starts
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def fold(name: str) -> str:
+    """Compare names without case or accents: 'Chōkai' == 'chokai'."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()

@@ -178,12 +178,25 @@ def test_cached_light_commands_import_no_ruleset_and_no_pydantic(cache: Path,
 
 
 def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
-    # A question not asked before: computed, with the library from the cache.
+    # A question not asked before, with the library and the ruleset's odds index (filled
+    # by the first question, in the fixture) from the cache: answered from the index's
+    # computed results, without pydantic, the schema, the tables, YAML or icepool.
     code, out, err, modules = run([*ODDS[:-4], "--range", "close", "--scenario",
                                    "savo-island"], cache)
     assert code in (0, None), err
     assert "Chōkai (Takao CA) firing at Astoria" in out and "┃ close" in out
-    assert {"generator.rulesets.naval_action", "icepool"} <= modules
+    assert {"generator.rulesets.naval_action.ask", "generator.rulesets.naval_action.odds"} \
+        <= modules
+    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action")) == []
+    assert sorted(m for m in modules if m.startswith("generator.rulesets.naval_action.")) == [
+        f"generator.rulesets.naval_action.{m}" for m in ("ask", "matchups", "odds", "views")]
+    # Another ship, without --scenario: the class's ships are in the index too.
+    code, out, err, modules = run(["odds", "--firer", "new-orleans:Vincennes", "--target", "Tenryu",
+                                   "--range", "long"], cache)
+    assert code in (0, None), err
+    assert "Vincennes (New Orleans CA) firing at Tenryū" in out
+    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action")) == []
+    assert "generator.rulesets.naval_action.ruleset" not in modules
     other = sorted(m for m in modules if m.startswith("generator.rulesets.")
                    and m.split(".")[2] not in ("base", "naval_action"))
     assert other == []

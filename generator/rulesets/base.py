@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from generator.errors import Problem, UsageError
 
@@ -224,6 +224,14 @@ def _duplex_check(ctx: Context, arg: str | None) -> Component:
                                f"quarterdeck · {ctx.values.get('scenario_name', '')}")
 
 
+class OddsIndex(Protocol):
+    """A ruleset's answers to ``quarterdeck odds``, as kept in the user cache."""
+
+    def print_answer(self, firer: str, target: str, weapon: str | None, band: str | None,
+                     scenario: str | None) -> None:
+        """Print one matchup (UsageError for a ship, weapon or band it does not know)."""
+
+
 class Ruleset:
     """A rule system's plug. Subclasses set the class attributes and ``prepare``.
 
@@ -334,6 +342,18 @@ class Ruleset:
         """Print one matchup's exact odds (``quarterdeck odds``); default: none to print."""
         raise UsageError(f"{self.title} has no odds calculator; `quarterdeck tables` "
                          "prints what it resolves")
+
+    def odds_index(self, library: Library, tables: Path | None,
+                   complete: bool) -> OddsIndex | None:
+        """What ``quarterdeck odds`` may keep in the user cache to answer from (None: no index).
+
+        A ruleset that returns one has every question answered by the index's
+        ``print_answer``, and the index is pickled into the user cache keyed by the
+        library, the code and the ``tables`` file. Its module should import no schema
+        or tables: a cached index then answers without loading them. With ``complete``
+        it holds every result its questions can ask for, computed now.
+        """
+        return None
 
     def describe_class(self, entry: Entry) -> tuple[str, str, str, str]:
         """(id, name, nation, type) of a class, for listings."""

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from generator.errors import DataError, Problem, UsageError
 from generator.layout import Paper
 from generator.packets import Component
-from generator.roster import find_ship, fold
+from generator.roster import find_ship
 from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.modern_naval import derive
 from generator.rulesets.modern_naval.model import Conditions, UnitView
@@ -31,7 +31,7 @@ from generator.rulesets.modern_naval.schema import (
     ModernClass,
     Scenario,
 )
-from generator.suggest import did_you_mean
+from generator.suggest import did_you_mean, fold
 
 if TYPE_CHECKING:
     from generator.library import Entry, Library

@@ -29,12 +29,11 @@ from generator.rulesets.naval_action.markertables import (
 )
 from generator.rulesets.naval_action.rules import DerivationRules
 from generator.rulesets.naval_action.schema import ShipType
+from generator.rulesets.naval_action.views import Band
 from generator.validation import key_problems, load_model, load_overrides
 from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
-Band = Literal["close", "medium", "long"]
-BANDS: tuple[Band, ...] = ("close", "medium", "long")
 Result = Literal["-", "(D)", "D", "HD", "S"]
 DAMAGE = ("(D)", "D", "HD", "S")
 Source = Literal["text", "default"]

@@ -21,6 +21,9 @@ from generator.rulesets.naval_action.schema import (
     ShipRef,
     TorpedoMount,
 )
+from generator.rulesets.naval_action.views import BatteryView, Party, TorpedoView, armor_label
+
+__all__ = ["BatteryView", "Party", "ShipView", "TorpedoView", "party", "ship_view"]
 
 
 def caliber_factor(bore_in: float, rules: DerivationRules | None = None) -> int:
@@ -109,47 +112,6 @@ def radar_on(cls: ShipClass, on: dt.date | None) -> str | None:
 
 
 @dataclass
-class BatteryView:
-    """A gun battery with everything derived, ready to print."""
-
-    position: str
-    guns: int
-    bore_in: float
-    caliber_factor: int
-    old: bool
-    dp: bool
-    max_range_yd: int
-    close_yd: int
-    medium_yd: int
-    fire_step: int
-    rounds_per_gun: int
-    rounds_limited: bool
-    ammo_boxes: int
-    disabled: bool
-    turrets: int | None
-    arcs: list[tuple[float, float]]
-    note: str | None
-
-    @property
-    def label(self) -> str:
-        """E.g. '6 x 8in'."""
-        return f"{self.guns} × {self.bore_in:g}in"
-
-
-@dataclass
-class TorpedoView:
-    """One torpedo mount, ready to print."""
-
-    size_in: int
-    tubes: int
-    side: str
-    reloads: int
-    two_turn: bool
-    penetration: int
-    run_yd: int | None = None
-
-
-@dataclass
 class ShipView:
     """Everything a status sheet shows about one ship in one scenario."""
 
@@ -184,7 +146,27 @@ class ShipView:
     @property
     def armor_label(self) -> str:
         """Armor factor with the old-deck 'O' prefix when it applies."""
-        return ("O" if self.cls.armor.old_deck else "") + str(self.armor_factor)
+        return armor_label(self.armor_factor, self.old_deck)
+
+    @property
+    def class_name(self) -> str:
+        """The class's name ('New Orleans')."""
+        return self.cls.name
+
+    @property
+    def nation(self) -> str:
+        """The class's navy code ('USN')."""
+        return self.cls.nation.value
+
+    @property
+    def ship_type(self) -> str:
+        """The class's type code ('CA')."""
+        return self.cls.type.value
+
+    @property
+    def old_deck(self) -> bool:
+        """Whether the class's armor carries the old-deck 'O'."""
+        return self.cls.armor.old_deck
 
 
 def format_fraction(value: Fraction) -> str:
@@ -299,3 +281,10 @@ def ship_view(cls: ShipClass, ship: Ship, ref: ShipRef | None, scenario: Scenari
         start_damage=special.damage if special else None, notes=notes,
         victory_value=ref.victory_value if ref else None,
     )
+
+
+def party(view: ShipView) -> Party:
+    """The figures of ``view`` that its matchups read, as plain data (the odds index)."""
+    return Party(view.name, view.class_name, view.nation, view.ship_type, view.old_deck,
+                 view.armor_factor, view.batteries, view.torpedoes,
+                 view.ship.commissioned.year)

@@ -7,12 +7,22 @@ enemy's order of battle known; otherwise by its armor value alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from generator.rulesets.naval_action.cardtables import BANDS, Band
-from generator.rulesets.naval_action.derive import BatteryView, ShipView, TorpedoView
 from generator.rulesets.naval_action.odds import Calculator, Damage, Face
+from generator.rulesets.naval_action.views import (
+    BANDS,
+    Band,
+    BatteryView,
+    Combatant,
+    TorpedoView,
+)
+
+if TYPE_CHECKING:  # the odds index reads matchups without the schema behind ShipView
+    from generator.rulesets.naval_action.derive import ShipView
 
 
 @dataclass(frozen=True)
@@ -102,7 +112,7 @@ class ShipMatchups:
         return self.sisters or (self.firer.name,)
 
 
-def target_groups(enemies: list[ShipView], known: bool = True) -> list[TargetGroup]:
+def target_groups(enemies: Sequence[Combatant], known: bool = True) -> list[TargetGroup]:
     """Enemy ships grouped by armor label, strongest armour first.
 
     With ``known`` false (the scenario keeps the enemy's order of battle hidden) the
@@ -110,9 +120,9 @@ def target_groups(enemies: list[ShipView], known: bool = True) -> list[TargetGro
     """
     groups: dict[tuple[int, bool], tuple[list[str], list[str]]] = {}
     for view in enemies:
-        key = (view.armor_factor, view.cls.armor.old_deck)
+        key = (view.armor_factor, view.old_deck)
         classes, ships = groups.setdefault(key, ([], []))
-        label = f"{view.cls.name} class {view.cls.type.value}"
+        label = f"{view.class_name} class {view.ship_type}"
         if label not in classes:
             classes.append(label)
         ships.append(view.name)
@@ -120,25 +130,25 @@ def target_groups(enemies: list[ShipView], known: bool = True) -> list[TargetGro
             for (af, old), (c, s) in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1]))]
 
 
-def gun_matchup(calc: Calculator, firer: ShipView, battery: BatteryView, target: TargetGroup,
+def gun_matchup(calc: Calculator, firer: Combatant, battery: BatteryView, target: TargetGroup,
                 sea_state: str) -> GunMatchup:
     """One battery against one target group at close, medium and long range."""
     diff = battery.caliber_factor - target.armor_factor
     bands = {}
     for band in BANDS:
-        acc = calc.accuracy(band, firer.cls.nation.value, firer.cls.type.value, sea_state)
+        acc = calc.accuracy(band, firer.nation, firer.ship_type, sea_state)
         faces, damage = calc.gunfire(acc, diff, band, target.old)
         bands[band] = BandOdds(band, acc, faces, damage)
     return GunMatchup(battery, target, diff, bands)
 
 
-def torpedo_matchups(calc: Calculator, firer: ShipView, target: TargetGroup,
+def torpedo_matchups(calc: Calculator, firer: Combatant, target: TargetGroup,
                      year: int) -> list[TorpedoMatchup]:
     """Each distinct torpedo mount of the firer against a target group."""
     kinds: dict[tuple[int, int, bool], list[TorpedoView]] = {}
     for mount in firer.torpedoes:
         kinds.setdefault((mount.size_in, mount.tubes, mount.two_turn), []).append(mount)
-    duds = calc.torpedo_duds(firer.cls.nation.value, year)
+    duds = calc.torpedo_duds(firer.nation, year)
     out = []
     for mounts in kinds.values():
         first = mounts[0]

@@ -11,13 +11,16 @@ from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from generator import dice, dietable
-from generator.rulesets.naval_action.cardtables import Band, CardTables, Modifier, Tables
+from generator import dice
+from generator.rulesets.naval_action.views import Band
 
 if TYPE_CHECKING:  # imported where a die is made: the kit's other pages do not wait
     import icepool
+
+    from generator.rulesets.naval_action.cardtables import CardTables, Modifier, Tables
 
 Mode = Literal["gun", "torpedo", "bomb"]
 K = TypeVar("K")
@@ -58,15 +61,58 @@ class Counts:
     computed: Counter[str] = field(default_factory=Counter)
 
 
-class Calculator:
-    """Odds for one set of tables (bundled, or a user's ``--tables``)."""
+PLAIN = frozenset({"accuracy", "duds", "situational", "hit_chances", "faces", "gunfire",
+                   "torpedo"})
+"""Memoised results a pickled calculator keeps: plain values (no dice, no tables)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-        self.card: CardTables = tables.card
+
+class Calculator:
+    """Odds for one set of tables (bundled, or a user's ``--tables``).
+
+    A calculator pickles as its plain memoised results (``PLAIN``), the tables' origin
+    and the user's tables file: the odds index keeps one so that ``quarterdeck odds``
+    answers from the results without loading the tables, which are read again (from
+    ``source``) only if a question needs a result the index lacks.
+    """
+
+    def __init__(self, tables: Tables, source: Path | None = None) -> None:
+        """``source``: the user's tables file ``tables`` were loaded from (None: bundled)."""
+        self._tables: Tables | None = tables
+        self.source = source
+        self.origin = str(tables.origin)
+        """'bundled' or the user's tables file name, as the tables say."""
         self._memo: dict[tuple[object, ...], object] = {}
         self.counts = Counts()
         """Requests and computations of what callers memoise through ``remember``."""
+
+    @property
+    def tables(self) -> Tables:
+        """The tables, loaded again (from ``source``) by a calculator read from a pickle."""
+        if self._tables is None:
+            from generator.rulesets.naval_action.cardtables import load_tables
+
+            self._tables = load_tables(self.source)
+        return self._tables
+
+    @property
+    def card(self) -> CardTables:
+        """The Action Card tables."""
+        return self.tables.card
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The plain memoised results, origin and source; never the tables themselves."""
+        if self.source is None and self.origin != "bundled":
+            raise ValueError("a calculator over a user's tables pickles only with its source")
+        return {"origin": self.origin, "source": self.source,
+                "memo": {k: v for k, v in self._memo.items() if k[0] in PLAIN}}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A calculator whose tables load on the first result its memo lacks."""
+        self._tables = None
+        self.origin = state["origin"]
+        self.source = state["source"]
+        self._memo = dict(state["memo"])
+        self.counts = Counts()
 
     def remember(self, kind: str, key: Hashable, make: Callable[[], V]) -> V:
         """``make()`` once per ``(kind, key)`` for this calculator's life, counted.
@@ -111,12 +157,19 @@ class Calculator:
     def accuracy(self, band: Band, nation: str = "", ship_type: str = "",
                  sea_state: str = "calm") -> int:
         """Accuracy result before situational modifiers."""
-        return self.card.accuracy.start + sum(
-            v for _, v in self.auto_modifiers(band, nation, ship_type, sea_state))
+        return self._cached(("accuracy", band, nation, ship_type, sea_state),
+                            lambda: self.card.accuracy.start + sum(
+                                v for _, v in self.auto_modifiers(band, nation, ship_type,
+                                                                  sea_state)))
 
     def situational(self) -> list[Modifier]:
         """Modifiers the player still applies at the table."""
         return [m for m in self.card.accuracy.modifiers if m.auto is None]
+
+    def situational_numbers(self) -> tuple[int, ...]:
+        """The card numbers of the modifiers the player still applies."""
+        return self._cached(("situational",),
+                            lambda: tuple(m.number for m in self.situational()))
 
     def hits(self, accuracy: int) -> icepool.Die[int]:
         """Number of hits from one firing at a final accuracy result."""
@@ -142,6 +195,11 @@ class Calculator:
             return white.map(face)
 
         return self._cached(("hits", accuracy), make)
+
+    def hit_chances(self, accuracy: int) -> dict[int, Fraction]:
+        """The chance of each number of hits from one firing at a final accuracy result."""
+        return self._cached(("hit_chances", accuracy),
+                            lambda: dice.distribution(self.hits(accuracy)))
 
     def may_switch(self, accuracy: int) -> Fraction:
         """Chance the white die allows switching fire to a second target."""
@@ -228,10 +286,13 @@ class Calculator:
 
     def spread(self, torpedoes: int) -> icepool.Die[int]:
         """Number of hits on the first ship a spread of ``torpedoes`` crosses."""
-        hits = self.card.torpedo_hits
-        return self._cached(("spread", torpedoes),
-                            lambda: dietable.roll(hits.table, hits.column(torpedoes)).map(
-                                lambda cell: int(cell)))
+        def make() -> icepool.Die[int]:
+            from generator import dietable
+
+            hits = self.card.torpedo_hits
+            return dietable.roll(hits.table, hits.column(torpedoes)).map(lambda cell: int(cell))
+
+        return self._cached(("spread", torpedoes), make)
 
     def torpedo(self, torpedoes: int, differential: int, dud_faces: frozenset[int],
                 bow_or_stern: bool = False) -> tuple[tuple[Face, ...], Damage]:
@@ -250,17 +311,22 @@ class Calculator:
 
     def torpedo_duds(self, nation: str, year: int) -> frozenset[int]:
         """Dud faces for a navy's torpedoes in a year."""
-        return frozenset(self.card.torpedo_hits.dud_faces(nation, year))
+        return self._cached(("duds", nation, year),
+                            lambda: frozenset(self.card.torpedo_hits.dud_faces(nation, year)))
 
     # -- anti-aircraft, damage control --------------------------------------------------
 
     def aa(self, column: int, shift: int = 0) -> icepool.Die[int]:
         """Groups shot down for an AA column (index) read ``shift`` columns to the right."""
+        from generator import dietable
+
         table = self.card.aa_results
         return dietable.roll(table.table, column, shift=shift).map(table.groups)
 
     def damage_control(self, quality: Literal["good", "poor"]) -> dict[str, Fraction]:
         """Final outcome probabilities (R, C, O, W) with the re-rolls resolved."""
+        from generator import dietable
+
         table = self.card.damage_control
 
         def outcome(result: str) -> icepool.Die[str] | str:

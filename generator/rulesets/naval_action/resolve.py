@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from generator.errors import Problem
 from generator.images import check_image
-from generator.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship, fold
+from generator.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship
 from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef
+from generator.suggest import fold
 from generator.validation import describe
 
 if TYPE_CHECKING:

@@ -37,13 +37,13 @@ from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.pages import Furniture
 from generator.rulesets.naval_action.cardtables import (
-    Band,
     RadarDetection,
     Tables,
     torpedo_bomber_shift,
 )
 from generator.rulesets.naval_action.components.status_sheet import arc_icon
 from generator.rulesets.naval_action.odds import Calculator, Mode
+from generator.rulesets.naval_action.views import Band
 from generator.scales import NAMED_SCALES
 from generator.units import MM
 

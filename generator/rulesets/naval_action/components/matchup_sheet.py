@@ -15,9 +15,9 @@ from generator.gridforms import FormGrid, FormGridBlock, FormParagraph, repeated
 from generator.layout import Paper
 from generator.packets import Component
 from generator.pages import ParagraphBlock, Spacer
-from generator.rulesets.naval_action.cardtables import BANDS
 from generator.rulesets.naval_action.matchups import ShipMatchups, expected_text, share_pages
 from generator.rulesets.naval_action.odds import Calculator
+from generator.rulesets.naval_action.views import BANDS
 from generator.tablestyle import RESULT_TINTS
 from generator.units import MM
 

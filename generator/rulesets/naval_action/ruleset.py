@@ -1,0 +1,518 @@
+"""The NAVAL ACTION ruleset: what it prints and how it prepares a request.
+
+``kit.yaml`` says which components each command prints; this module derives the ships
+and tables for a request (``prepare``) and registers each component by name. The
+package (``generator.rulesets.naval_action``) hands out its names on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from generator.dice import derive_seed, scenario_seed
+from generator.errors import UsageError
+from generator.roster import owned_scenario, side_views
+from generator.rulesets.base import (
+    Components,
+    Context,
+    KitOptions,
+    Rendered,
+    Request,
+    Ruleset,
+    sheet_component,
+)
+from generator.rulesets.naval_action import cardtables, resolve
+from generator.rulesets.naval_action.cardtables import Tables, load_tables
+from generator.rulesets.naval_action.derive import ShipView, ship_view
+from generator.rulesets.naval_action.odds import Calculator
+from generator.rulesets.naval_action.schema import Scenario, ShipClass
+from generator.scales import Scale, parse_scale
+from generator.suggest import did_you_mean
+
+if TYPE_CHECKING:  # the page engine is imported by the components that draw
+    from generator.errors import Problem
+    from generator.layout import Paper
+    from generator.library import Library
+    from generator.packets import Component
+    from generator.rulesets.naval_action.ask import OddsIndex
+    from generator.rulesets.naval_action.matchups import ShipMatchups
+    from generator.sprue import Sprue
+
+NAME = "naval-action"
+FOLDER = Path(__file__).parent
+SPRUE = FOLDER / "sprues" / "markers.yaml"
+COMPONENTS = Components()
+
+
+@dataclass
+class Derived:
+    """What every NAVAL ACTION component reads: the scenario, ships, tables and scale."""
+
+    tables: Tables
+    scale: Scale
+    library: Library
+    scenario: Scenario | None = None
+    views: dict[str, list[ShipView]] = field(default_factory=dict)
+    line: str = ""
+
+    @property
+    def foot(self) -> str:
+        """The footer every page of the kit carries."""
+        return f"quarterdeck · NAVAL ACTION · {self.line}"
+
+    @functools.cached_property
+    def calculator(self) -> Calculator:
+        """One calculator per worker, so its cached odds serve every table and matchup."""
+        return Calculator(self.tables)
+
+
+def component(name: str) -> Callable[[Callable[[Context, Derived, str | None],
+                                                Component | Rendered]],
+                                      Callable[[Context, str | None], Component | Rendered]]:
+    """Register a component that runs with this build's tables in force."""
+    def wrap(fn: Callable[[Context, Derived, str | None], Component | Rendered],
+             ) -> Callable[[Context, str | None], Component | Rendered]:
+        @functools.wraps(fn)
+        def run(ctx: Context, arg: str | None) -> Component | Rendered:
+            derived: Derived = ctx.data
+            with cardtables.using(derived.tables):
+                return fn(ctx, derived, arg)
+        return COMPONENTS(name)(run)
+    return wrap
+
+
+class NavalAction(Ruleset):
+    """The NAVAL ACTION plug (see ``generator.rulesets.base.Ruleset``)."""
+
+    name = NAME
+    title = "NAVAL ACTION"
+    folder = FOLDER
+    data_kinds: ClassVar[dict[str, type[BaseModel]]] = {"ship-class": ShipClass,
+                                                        "scenario": Scenario}
+    components = COMPONENTS
+    default_scenario = "savo-island"
+    order = 10
+    templates = "naval_action"
+    override_tables: ClassVar[tuple[str, ...]] = ("action-card.yaml", "derivation.yaml",
+                                                  "markers.yaml")
+    """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
+
+    def check(self, library: Library) -> tuple[list[Problem], list[str]]:
+        """Cross-file problems and warnings of every NAVAL ACTION scenario."""
+        return resolve.check_library(library)
+
+    def prepare(self, library: Library, request: Request, paper: Paper,
+                options: KitOptions) -> Context:
+        """Derive the ships of the scenario (or class) and the tables in force."""
+        tables = load_tables(options.tables)
+        ctx = Context(request, paper, options)
+        if request.command == "class":
+            with cardtables.using(tables):
+                return self._class_context(ctx, library, tables)
+        scale_text = request.scale
+        derived = Derived(tables, _scale(scale_text or "tabletop"), library)
+        if request.scenario is not None:
+            scenario, warnings = self._scenario(library, request.scenario)
+            ctx.warnings.extend(warnings)
+            derived.scenario = scenario
+            derived.scale = _scale(scale_text or scenario.scale)
+            derived.line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
+            with cardtables.using(tables):
+                derived.views = self._views(library, scenario, derived.scale)
+            ctx.sides = {s.id: s.name for s in scenario.sides}
+            ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
+            ctx.flags.add("scenario")
+        elif request.classes:
+            with cardtables.using(tables):
+                derived.views = {"classes": self._class_views(library, list(request.classes),
+                                                              derived.scale)}
+            ctx.sides = {"classes": "Chosen classes"}
+            derived.line = derived.scale.describe()
+        elif request.command == "strings":
+            raise UsageError("strings needs a SCENARIO or --classes a,b,...")
+        else:
+            derived.line = ("rules calculator" if request.command == "tables"
+                            else derived.scale.describe())
+        if options.sheets.duplex != "off":
+            ctx.flags.add("duplex")
+        ctx.values.update(scale=derived.scale.name, scale_text=derived.scale.describe())
+        ctx.data = derived
+        ctx.record.update(_seed_record(options, derived.scenario, list(ctx.sides)))
+        return ctx
+
+    def _class_context(self, ctx: Context, library: Library, tables: Tables) -> Context:
+        """A one-ship proof kit: the ship as commissioned, at tabletop scale."""
+        request = ctx.request
+        classes = library.classes_of(NAME)
+        assert request.class_id is not None
+        cls: ShipClass = classes[request.class_id].model
+        name = request.ship or cls.ships[0].name
+        found = resolve.find_ship(cls, name)
+        if found is None:
+            raise UsageError(f"no ship '{name}' in the {cls.name} class"
+                             f"{did_you_mean(name, [s.name for s in cls.ships])}")
+        ref = {"class": cls.id, "name": found.name}
+        scenario = Scenario.model_validate({
+            "kind": "scenario", "ruleset": NAME, "id": f"class-{cls.id}",
+            "name": f"{found.name} trial", "date": found.commissioned, "time_of_day": "day",
+            "visibility": "good", "sea_state": "calm", "scale": "tabletop",
+            # The schema wants two sides; the second only mirrors the first.
+            "sides": [{"id": "ship", "name": f"{cls.name} class", "ships": [ref]},
+                      {"id": "none", "name": "(no opponent)", "ships": [ref]}],
+            "starting_conditions": "A single-ship kit for checking a class's data on paper.",
+            "victory": "None: this is a proof sheet.", "sources": ["the class file"],
+        })
+        scale = parse_scale("tabletop")
+        view = _overridden(ship_view(cls, found, None, scenario, "ship",
+                                     scenario.sides[0].name, scale.units_per_knot(), scale.unit),
+                           classes[request.class_id].overrides)
+        derived = Derived(tables, scale, library, scenario, {"ship": [view]},
+                          f"{cls.name} class · as commissioned {found.commissioned.isoformat()}")
+        ctx.sides = {"ship": found.name}
+        ctx.values.update(scenario=scenario.id, scenario_name=scenario.name,
+                          **{"class": cls.id, "class_name": cls.name, "ship": found.name})
+        ctx.data = derived
+        return ctx
+
+    def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
+        return owned_scenario(library, NAME, self.title, scenario_id, resolve.check_scenario)
+
+    def _views(self, library: Library, scenario: Scenario, scale: Scale | None = None,
+               ) -> dict[str, list[ShipView]]:
+        chosen = scale or parse_scale(scenario.scale)
+        per_knot, unit = chosen.units_per_knot(), chosen.unit
+        entries = library.classes_of(NAME)
+        return side_views(library, NAME, scenario, lambda cls, ship, ref, side: _overridden(
+            ship_view(cls, ship, ref, scenario, side.id, side.name, per_knot, unit),
+            entries[cls.id].overrides))
+
+    def _class_views(self, library: Library, class_ids: list[str], scale: Scale,
+                     ) -> list[ShipView]:
+        """One view per class (its first ship), for strings without a scenario."""
+        known = library.classes_of(NAME)
+        missing = [c for c in class_ids if c not in known]
+        if missing:
+            raise UsageError("; ".join(f"no class '{c}'{did_you_mean(c, known)}"
+                                       for c in missing))
+        views = []
+        for class_id in class_ids:
+            cls: ShipClass = known[class_id].model
+            views.append(ship_view(cls, cls.ships[0], None, None, "classes", "Chosen classes",
+                                   scale.units_per_knot(), scale.unit))
+            views[-1].name = f"{cls.name} class"
+        return views
+
+    def odds(self, library: Library, scenario: str | None, firer: str, target: str,
+             weapon: str | None, band: str | None, tables: Path | None) -> None:
+        """Print one matchup exactly (accuracy, hits, faces, damage) in the terminal."""
+        self.odds_index(library, tables, False).print_answer(firer, target, weapon, band,
+                                                            scenario)
+
+    def odds_index(self, library: Library, tables: Path | None, complete: bool) -> OddsIndex:
+        """Every ship a question can name, with its calculator (``ask.OddsIndex``)."""
+        from generator.rulesets.naval_action.ask import odds_index
+
+        return odds_index(library, tables, complete)
+
+    def catalog(self, library: Library, paper: Paper) -> Component:
+        """The Master List of every class."""
+        from generator.rulesets.naval_action.components.catalog import render_catalog
+
+        classes = [e.model for e in library.classes_of(NAME).values()]
+        return render_catalog(classes, paper)
+
+    def schema_reference(self) -> str:
+        """The Markdown schema reference."""
+        from generator.rulesets.naval_action.reference import schema_reference
+
+        return schema_reference()
+
+
+def _overridden(view: ShipView, overrides: list[str]) -> ShipView:
+    """Say on the sheet which ratings the class file set by hand instead of deriving."""
+    if overrides:
+        view.notes.append(f"Set by hand in the class file: {', '.join(overrides)}.")
+    return view
+
+
+def _scale(text: str) -> Scale:
+    """A scale from the command line, as a usage error when it is not one."""
+    try:
+        return parse_scale(text)
+    except ValueError as exc:
+        raise UsageError(f"--scale: found '{text}', {exc}") from None
+
+
+def _sprue(path: Path | None) -> Sprue:
+    """The user's sheet layout, or the bundled one."""
+    from generator.sprue import user_or_bundled
+
+    return user_or_bundled(path, SPRUE, "naval_action/sprues/markers.yaml")
+
+
+def _every(d: Derived) -> list[ShipView]:
+    return [v for views in d.views.values() for v in views]
+
+
+def _side_name(ctx: Context, side: str | None) -> str:
+    assert side is not None, "the recipe names this component per side"
+    return ctx.sides[side]
+
+
+# ---- players' pages ----------------------------------------------------------------
+
+@component("briefing")
+def _briefing(ctx: Context, d: Derived, arg: str | None) -> Component:
+    from generator.rulesets.naval_action.components.briefing import render_briefing
+
+    assert d.scenario is not None
+    side = next((s for s in d.scenario.sides if s.id == arg), None)
+    return render_briefing(d.scenario, side, d.views, ctx.paper)
+
+
+@component("sheets")
+def _sheets(ctx: Context, d: Derived, side: str | None) -> Component:
+    from generator.rulesets.naval_action.components.status_sheet import render_sheets
+
+    assert side is not None
+    title = (f"Ship status: {ctx.sides[side]}" if ctx.request.command != "class"
+             else f"Ship status: {ctx.values['ship']}")
+    return render_sheets(d.views[side], ctx.paper, title, d.line, f"sheets:{side}",
+                         f"{side.upper()}-")
+
+
+@component("master")
+def _master(ctx: Context, d: Derived, arg: str | None) -> Component:
+    from generator.rulesets.naval_action.components.status_sheet import render_master
+
+    return render_master(ctx.paper)
+
+
+@component("catalog")
+def _catalog(ctx: Context, d: Derived, arg: str | None) -> Component:
+    """The Master List entries of the classes in play (the whole list is `catalog`)."""
+    from generator.rulesets.naval_action.components.catalog import render_catalog
+
+    in_play = sorted({v.cls.id for v in _every(d)})
+    title = ("The class in the Master List" if ctx.request.command == "class"
+             else "Ship classes in this scenario")
+    return render_catalog([d.library.classes_of(NAME)[c].model for c in in_play], ctx.paper,
+                          title=title)
+
+
+@component("victory")
+def _victory(ctx: Context, d: Derived, arg: str | None) -> Component:
+    from generator.rulesets.naval_action.components.victory_sheet import render_victory
+
+    assert d.scenario is not None
+    return render_victory(d.scenario, d.views, d.tables.card.victory.heavy_damage_share,
+                          ctx.paper, f"{d.foot} · referee")
+
+
+# ---- the rules calculator ----------------------------------------------------------
+
+@component("card")
+def _card(ctx: Context, d: Derived, arg: str | None) -> Component:
+    from generator.rulesets.naval_action.components.action_card import render_action_card
+
+    return render_action_card(d.tables, ctx.paper)
+
+
+@component("odds")
+def _odds(ctx: Context, d: Derived, arg: str | None) -> Component:
+    from generator.rulesets.naval_action.components.resolution import render_resolution
+
+    return render_resolution(d.calculator, ctx.paper, d.foot)
+
+
+def build_seed(options: KitOptions, scenario: Scenario | None) -> int:
+    """The seed in force: ``--seed`` (or the one ``random`` drew), else the scenario's."""
+    if options.seed is not None:
+        return options.seed
+    return scenario_seed(scenario.id if scenario else NAME)
+
+
+def _seed_record(options: KitOptions, scenario: Scenario | None,
+                 sides: list[str]) -> dict[str, object]:
+    """What the manifest records: the build seed and each packet's dice seed."""
+    seed = build_seed(options, scenario)
+    if scenario is None:
+        return {"seed": seed}  # one sheet, no sides: it rolls the build seed itself
+    return {"seed": seed,
+            "dice_seeds": {o: derive_seed(seed, o) for o in [*sides, REFEREE]}}
+
+
+REFEREE = "referee"
+"""Whose dice sheet a packet without a side carries (the referee's, or the tables')."""
+
+
+@component("dice")
+def _dice(ctx: Context, d: Derived, side: str | None) -> Component:
+    """A packet's own sheet of pre-rolled dice: each side and the referee roll differently."""
+    from generator.rulesets.naval_action.components.dice_sheet import render_dice_sheet
+
+    scenario_id = d.scenario.id if d.scenario else None
+    seed = build_seed(ctx.options, d.scenario)
+    owner = side or REFEREE
+    verb = "build" if ctx.request.command == "kit" else "tables"
+    command = f"quarterdeck {verb}" + (f" {scenario_id}" if scenario_id else "") + f" --seed {seed}"
+    whose = ctx.sides[side] if side else ("referee" if d.scenario else None)
+    sheet = derive_seed(seed, owner) if d.scenario is not None else seed
+    return render_dice_sheet(sheet, ctx.paper, d.foot, command,
+                             build_seed=seed, whose=whose,
+                             key=f"dice:{side}" if side else "dice")
+
+
+def side_matchup_pages(d: Derived, side: str) -> list[ShipMatchups]:
+    """A side's matchups (one per ship, grids shared through the calculator's memo)."""
+    from generator.rulesets.naval_action.matchups import side_matchups
+
+    assert d.scenario is not None
+    enemies = [v for s, views in d.views.items() if s != side for v in views]
+    return side_matchups(d.calculator, d.views[side], enemies, d.scenario.sea_state,
+                         d.scenario.date.year, known=d.scenario.enemy_known)
+
+
+@component("matchups")
+def _matchups(ctx: Context, d: Derived, side: str | None) -> Component:
+    from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
+
+    assert d.scenario is not None and side is not None
+    calc = d.calculator
+    pages = side_matchup_pages(d, side)
+    return render_matchups(pages, calc, ctx.paper, f"matchups:{side}",
+                           f"{side.upper()}-Odds-", f"{d.foot} · {ctx.sides[side]} matchups")
+
+
+REFERENCE = FOLDER / "tables" / "reference-classes.yaml"
+
+
+class ReferenceClasses(BaseModel):
+    """``tables/reference-classes.yaml``: whom a proof kit matches a class against."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    axis_navies: list[str] = Field(max_length=20)
+    allied: list[str] = Field(min_length=1, max_length=10)
+    axis: list[str] = Field(min_length=1, max_length=10)
+
+
+def reference_views(d: Derived, own: ShipView) -> list[ShipView]:
+    """The proof kit's reference classes of the other side, as of the proof's date."""
+    from generator.validation import load_model
+
+    chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml",
+                        cache=True)
+    axis = own.cls.nation.value in chosen.axis_navies
+    known = d.library.classes_of(NAME)
+    views = []
+    for class_id in chosen.allied if axis else chosen.axis:
+        if class_id not in known or class_id == own.cls.id:
+            continue
+        cls = known[class_id].model
+        views.append(ship_view(cls, cls.ships[0], None, d.scenario, "reference",
+                               "Reference classes", d.scale.units_per_knot(), d.scale.unit))
+    return views
+
+
+@component("reference-matchups")
+def _reference_matchups(ctx: Context, d: Derived, arg: str | None) -> Component:
+    """A proof kit's matchups: the class against the reference classes, and back."""
+    from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
+    from generator.rulesets.naval_action.matchups import ship_matchups
+
+    assert d.scenario is not None
+    own = [v for views in d.views.values() for v in views]
+    refs = reference_views(d, own[0])
+    if not refs:
+        raise UsageError("no reference class is in the library to match the class against")
+    sea, year = d.scenario.sea_state, d.scenario.date.year
+    pages = [ship_matchups(d.calculator, v, refs, sea, year) for v in own]
+    pages += [ship_matchups(d.calculator, r, own, sea, year) for r in refs]
+    return render_matchups(pages, d.calculator, ctx.paper, "reference-matchups", "Odds-",
+                           f"{d.foot} · against the reference classes")
+
+
+# ---- measuring aids ----------------------------------------------------------------
+
+@component("rulers")
+def _rulers(ctx: Context, d: Derived, side: str | None) -> Component:
+    """Range and movement rulers; a side's are as long as its own guns reach and ships run."""
+    from generator.rulesets.naval_action.components.aids import render_rulers
+
+    every = d.views[side] if side is not None else _every(d)
+    longest = max((b.max_range_yd for v in every for b in v.batteries), default=0)
+    fastest = max((v.speed_kn for v in every), default=0)
+    return render_rulers(d.scale, max(longest, 30000 if not every else 0), fastest or 40,
+                         d.tables, ctx.paper, d.foot)[0]
+
+
+@component("strings")
+def _strings(ctx: Context, d: Derived, side: str | None) -> Component:
+    from generator.rulesets.naval_action.aids import range_strings
+    from generator.rulesets.naval_action.components.aids import render_string_sheet
+
+    assert side is not None
+    strings = range_strings(d.views[side], d.scale, d.tables)
+    return render_string_sheet(strings, d.scale, ctx.sides[side], ctx.paper, d.foot,
+                               f"strings:{side}", f"{side.upper()}-Strings-")
+
+
+@component("tapes")
+def _tapes(ctx: Context, d: Derived, side: str | None) -> Component:
+    from generator.rulesets.naval_action.aids import range_strings
+    from generator.rulesets.naval_action.components.aids import render_tapes
+
+    assert side is not None
+    name = ctx.sides[side]
+    strings = range_strings(d.views[side], d.scale, d.tables)
+    return render_tapes(strings, d.scale, ctx.paper, f"{d.foot} · {name}", f"tapes:{side}",
+                        f"Range tapes: {name}", f"{side.upper()}-Tapes-")[0]
+
+
+@component("gauges")
+def _gauges(ctx: Context, d: Derived, arg: str | None) -> Component:
+    from generator.rulesets.naval_action.components.aids import render_gauges
+
+    return render_gauges(d.tables, d.scale, ctx.paper, d.foot)
+
+
+@component("gauge-strips")
+def _gauge_strips(ctx: Context, d: Derived, side: str | None) -> Component:
+    """Torpedo-spread and detection strips: a side's packet gets only its own torpedoes."""
+    from generator.rulesets.naval_action.aids import default_torpedo_types, scenario_torpedo_types
+    from generator.rulesets.naval_action.components.aids import render_gauge_strips
+
+    every = d.views[side] if side is not None else _every(d)
+    torpedoes = (scenario_torpedo_types(every, d.tables) if every
+                 else default_torpedo_types(d.tables))
+    return render_gauge_strips(d.tables, d.scale, torpedoes, ctx.paper, d.foot)[0]
+
+
+# ---- markers -----------------------------------------------------------------------
+
+@component("markers")
+def _markers(ctx: Context, d: Derived, side: str | None) -> Rendered:
+    """One side's marker sheets; label warnings and pieces travel with the pages."""
+    from generator.rulesets.naval_action.components.markers import MarkerMaker
+    from generator.rulesets.naval_action.markers import side_pool
+
+    assert d.scenario is not None and side is not None
+    name = ctx.sides[side]
+    maker = MarkerMaker(d.tables.markers, resolve.class_images(d.library))
+    air = [g for g in d.scenario.air_groups if g.side == side]
+    pool = side_pool(side, name, d.views[side], air, d.tables.markers)
+    pieces = [p for v in d.views[side] for p in maker.ship_pieces(v)]
+    pieces += maker.pool_pieces(pool)
+    return sheet_component(ctx, pieces, _sprue(ctx.options.sprue), f"markers:{side}",
+                           f"Markers: {name}", f"{side.upper()}-Markers-", f"{d.foot} · {name}",
+                           list(maker.labels.warnings))
+
+
+RULESET = NavalAction()
