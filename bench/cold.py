@@ -10,7 +10,9 @@ Every figure is the wall clock of a fresh process, as a user waits for it:
 * the default kit once more with forking off (``QUARTERDECK_JOBS=1``): on free CPUs a
   build draws its components in forked workers, and must never be slower than this;
 * the light commands: ``--version``, ``--help``, ``list`` (all, scenarios, classes),
-  ``check``, ``odds`` (one question asked again, and a new question every run).
+  ``check``, ``odds`` (one question asked again, and a new question every run). A new
+  question is answered from the ruleset's odds index in the user cache; its first run
+  (the "first run" column) is the one that builds the index.
 
 Runs are interleaved (kit, floor, next kit, ...) so load drift hits each alike; each
 figure is the median of ``--repeat`` runs (min shown too). All runs share one user cache
