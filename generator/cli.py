@@ -549,17 +549,23 @@ def _odds_index(name: str, library: Any, key: str | None, tables: Path | None) -
     A kept index answers a question never asked before without importing the ruleset,
     its schema or its tables; it is built once per library, code and ``--tables`` file.
     """
+    import hashlib
+    import re
+
     from generator import usercache
     from generator.rulesets import REGISTRY
 
-    slot = repr((key, name))
+    # One entry per ruleset: questions that alternate between rulesets keep both. A
+    # ruleset's name becomes part of a file name only when it is safe as one.
+    slot = "odds-index-" + (name if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", name)
+                            else hashlib.sha256(name.encode()).hexdigest()[:16])
     if key is not None:
-        found = usercache.load("odds-index", slot)
+        found = usercache.load(slot, key)
         if callable(getattr(found, "print_answer", None)):
             return found
     index = REGISTRY[name].odds_index(library, tables, key is not None)
     if index is not None and key is not None:
-        usercache.store("odds-index", slot, index)
+        usercache.store(slot, key, index)
     return index
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections.abc import Iterable
+from typing import Any
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
@@ -41,3 +42,17 @@ def fold(name: str) -> str:
     """Compare names without case or accents: 'Chōkai' == 'chokai'."""
     decomposed = unicodedata.normalize("NFKD", name)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def spellings(ships: Iterable[Any]) -> list[frozenset[str]]:
+    """For each ship (``name``, ``aka``) of a class, the folded names that find it.
+
+    A name two ships of a class share finds the first, as ``roster.find_ship`` does.
+    """
+    taken: set[str] = set()
+    out = []
+    for ship in ships:
+        own = {fold(ship.name), *(fold(a) for a in ship.aka)} - taken
+        taken |= own
+        out.append(frozenset(own))
+    return out

@@ -187,7 +187,8 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
     assert "Chōkai (Takao CA) firing at Astoria" in out and "┃ close" in out
     assert {"generator.rulesets.naval_action.ask", "generator.rulesets.naval_action.odds"} \
         <= modules
-    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action")) == []
+    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action",
+                           "generator.rulesets.lazy")) == []
     assert sorted(m for m in modules if m.startswith("generator.rulesets.naval_action.")) == [
         f"generator.rulesets.naval_action.{m}" for m in ("ask", "matchups", "odds", "views")]
     # Another ship, without --scenario: the class's ships are in the index too.
@@ -195,10 +196,11 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
                                    "--range", "long"], cache)
     assert code in (0, None), err
     assert "Vincennes (New Orleans CA) firing at Tenryū" in out
-    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action")) == []
+    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action",
+                           "generator.rulesets.lazy")) == []
     assert "generator.rulesets.naval_action.ruleset" not in modules
     other = sorted(m for m in modules if m.startswith("generator.rulesets.")
-                   and m.split(".")[2] not in ("base", "naval_action"))
+                   and m.split(".")[2] not in ("base", "lazy", "naval_action"))
     assert other == []
     # Odds draw no page: no PDF writer, no platypus, no templates, no pipeline.
     drawn = [m for m in modules if m.startswith(("pypdf", "reportlab.platypus", "jinja2",
@@ -212,6 +214,29 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
     code, again, _, modules = run(ODDS, cache)
     assert code in (0, None) and "67/162" in again
     assert heavy(modules, ("generator.rulesets.base",)) == []
+
+
+def test_each_ruleset_keeps_its_own_odds_index(cache: Path, forked: Forked) -> None:
+    # Surface Action's first question builds its index (in a forked child); the next,
+    # in a fresh interpreter, reads it: no pydantic, charts, YAML or dice library.
+    sa = ["odds", "--scenario", "guadalcanal-battleships", "--target", "Kirishima"]
+    code, _, err = forked.run([*sa, "--firer", "Washington"], cache)
+    assert code in (0, None), err
+    code, out, err, modules = run([*sa, "--firer", "Walke", "--battery", "torpedo"], cache)
+    assert code in (0, None), err
+    assert "Walke (Sims DD) firing at Kirishima" in out and "21in beam: 4 factor(s)" in out
+    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.surface_action",
+                           "generator.rulesets.lazy")) == []
+    assert sorted(m for m in modules if m.startswith("generator.rulesets.surface_action.")) \
+        == ["generator.rulesets.surface_action.ask"]
+    # NAVAL ACTION's index is still there: a new question of its own stays light.
+    code, out, err, modules = run(["odds", "--firer", "Aoba", "--target", "Chicago",
+                                   "--scenario", "savo-island"], cache)
+    assert code in (0, None) and "Aoba (Aoba CA) firing at Chicago" in out, err
+    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action",
+                           "generator.rulesets.lazy")) == []
+    assert {p.name for p in (cache / "quarterdeck").glob("odds-index-*")} == {
+        "odds-index-naval-action", "odds-index-surface-action"}
 
 
 def test_cached_answers_equal_fresh_ones(cache: Path, forked: Forked) -> None:

@@ -27,7 +27,7 @@ from generator.rulesets.naval_action.matchups import (
 )
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.views import BANDS, Band, Party
-from generator.suggest import did_you_mean, fold
+from generator.suggest import did_you_mean, fold, spellings
 
 if TYPE_CHECKING:
     from generator.library import Library
@@ -263,7 +263,7 @@ def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsInd
             cls: ShipClass = entry.model
             index.classes[cid] = tuple(
                 Member(ship.name, spellings, party(ship_view(cls, ship, None, None)))
-                for ship, spellings in zip(cls.ships, _spellings(cls), strict=True))
+                for ship, spellings in zip(cls.ships, spellings(cls.ships), strict=True))
         for sid, entry in library.scenarios.items():
             if entry.of_ruleset() != NAME:
                 continue
@@ -276,23 +276,12 @@ def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsInd
                     assert ship is not None  # the library's check resolved every ship
                     at = next(i for i, s in enumerate(cls.ships) if s is ship)
                     view = ship_view(cls, ship, ref, scenario, side.id, side.name)
-                    members.append(Member(ref.name, _spellings(cls)[at], party(view)))
+                    members.append(Member(ref.name, spellings(cls.ships)[at], party(view)))
             index.scenarios[sid] = ScenarioShips(scenario.name, scenario.sea_state,
                                                  scenario.date.year, tuple(members))
     if complete:
         _complete(index)
     return index
-
-
-def _spellings(cls: Any) -> list[frozenset[str]]:
-    """For each ship of a class, the folded names that find it (the first ship wins)."""
-    taken: set[str] = set()
-    out = []
-    for ship in cls.ships:
-        own = {fold(ship.name), *(fold(a) for a in ship.aka)} - taken
-        taken |= own
-        out.append(frozenset(own))
-    return out
 
 
 def _complete(index: OddsIndex) -> None:

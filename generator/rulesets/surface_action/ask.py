@@ -3,29 +3,105 @@
 The firer's every gun arc and torpedo set against one target, band by band: the exact
 chance of at least 1, 2 and 3 effective hits and the expected number, as the matchup
 pages print them, but for one pair of ships.
+
+Questions always name a scenario's ships, so the odds index (``odds_index``) holds each
+Surface Action scenario's ships and, for every firer and target among them, the lines
+the matchup pages compute. ``quarterdeck odds`` keeps it in the user cache; this module
+imports no schema, charts or dice, so a cached index answers without loading them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import UsageError
-from generator.roster import find_ship
-from generator.rulesets.surface_action.charts import Charts
-from generator.rulesets.surface_action.derive import ShipView
-from generator.rulesets.surface_action.matchups import AT_LEAST, ship_lines
-from generator.rulesets.surface_action.schema import Scenario
-from generator.suggest import did_you_mean
+from generator.suggest import did_you_mean, fold, spellings
 
+if TYPE_CHECKING:
+    from generator.library import Library
+    from generator.rulesets.surface_action.charts import Charts
+    from generator.rulesets.surface_action.derive import ShipView
+    from generator.rulesets.surface_action.schema import Scenario
+
+NAME = "surface-action"
 ARCS = ("bow", "broadside", "stern", "torpedo")
+AT_LEAST = (1, 2, 3)
+"""The cumulative counts printed: chance of at least 1, 2 and 3 effective hits."""
 
 
-def _find(views: dict[str, list[ShipView]], name: str, role: str) -> ShipView:
-    for side in views.values():
-        for view in side:
-            if find_ship(view.cls, name) is view.ship:
-                return view
-    names = [v.name for side in views.values() for v in side]
+@dataclass(frozen=True)
+class Fighter:
+    """What an answer prints of a ship, with the spellings that find it."""
+
+    name: str
+    class_name: str
+    type: str
+    gun_size: int
+    torpedo_size: int
+    armor: int
+    spellings: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One weapon and arc against the target, band by band (a matchup page's line)."""
+
+    weapon: str
+    arc: str
+    kind: str  # what --battery picks it by: its arc, or "torpedo"
+    factors: int
+    cells: tuple[tuple[tuple[Fraction, ...], Fraction], ...]  # per band: (≥1, ≥2, ≥3), mean
+
+
+@dataclass(frozen=True)
+class ScenarioOdds:
+    """A scenario's ships and every firer's lines against every target."""
+
+    night: bool
+    bands_in: tuple[float, ...]
+    fighters: tuple[Fighter, ...]                 # side by side, in roster order
+    lines: dict[tuple[int, int], tuple[Shown, ...]]  # (firer, target) -> lines
+
+
+@dataclass
+class OddsIndex:
+    """Every Surface Action scenario's answers, as ``quarterdeck odds`` keeps them."""
+
+    scenarios: dict[str, ScenarioOdds]
+    library: Any = None
+    """The library and tables a scenario missing from ``scenarios`` is computed from."""
+    charts: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Only the answers: never the library or the charts."""
+        return {"scenarios": self.scenarios, "library": None, "charts": None}
+
+    def print_answer(self, firer: str, target: str, battery: str | None, band: str | None,
+                     scenario: str | None) -> None:
+        """Print the firer's chances against the target (``quarterdeck odds``)."""
+        if scenario is None:
+            raise UsageError("Surface Action odds come from a scenario's weapons table: "
+                             "give --scenario")
+        odds = self.scenarios.get(scenario)
+        if odds is None:
+            from generator.rulesets.surface_action.ruleset import RULESET
+
+            found, _ = RULESET._scenario(self.library, scenario)
+            odds = self.scenarios[scenario] = _scenario_odds(
+                found, RULESET._views(self.library, found, self.charts), self.charts)
+        print_answer(odds, firer, target, battery, band)
+
+
+def _find(odds: ScenarioOdds, name: str, role: str) -> int:
+    wanted = fold(name)
+    for at, fighter in enumerate(odds.fighters):
+        if wanted in fighter.spellings:
+            return at
+    names = [f.name for f in odds.fighters]
     raise UsageError(f"no ship '{name}' in this scenario ({role}){did_you_mean(name, names)}")
 
 
@@ -40,42 +116,89 @@ def _band_index(bands_in: Sequence[float], band: str | None) -> list[int]:
     return [labels.index(wanted)]
 
 
-def print_answer(scenario: Scenario, views: dict[str, list[ShipView]], charts: Charts,
-                 firer: str, target: str, arc: str | None, band: str | None) -> None:
+def print_answer(odds: ScenarioOdds, firer: str, target: str, arc: str | None,
+                 band: str | None) -> None:
     """Print the firer's chances against the target (names escaped for rich markup)."""
     from rich.markup import escape
     from rich.table import Table
 
     from generator.terminal import user_console
 
-    shooter = _find(views, firer, "--firer")
-    aim = _find(views, target, "--target")
+    at = _find(odds, firer, "--firer")
+    aim_at = _find(odds, target, "--target")
+    shooter, aim = odds.fighters[at], odds.fighters[aim_at]
     if arc is not None and arc.lower() not in ARCS:
         raise UsageError(f"--battery: found '{arc}', expected one of {', '.join(ARCS)}"
                          f"{did_you_mean(arc.lower(), ARCS)}")
-    night = scenario.time == "night"
-    bands = _band_index(scenario.weapons.bands_in, band)
+    bands = _band_index(odds.bands_in, band)
     console = user_console(highlight=False, soft_wrap=True)
-    console.print(f"[bold]{escape(shooter.name)}[/] ({escape(shooter.cls.name)} "
+    console.print(f"[bold]{escape(shooter.name)}[/] ({escape(shooter.class_name)} "
                   f"{shooter.type}) firing at [bold]{escape(aim.name)}[/] "
-                  f"({escape(aim.cls.name)} {aim.type}, size {aim.gun_size}/{aim.torpedo_size},"
-                  f" armor {aim.armor:+d}); {'night' if night else 'day'}")
-    headings = [f"≤{scenario.weapons.bands_in[b]:g} in" for b in bands]
+                  f"({escape(aim.class_name)} {aim.type}, size {aim.gun_size}/"
+                  f"{aim.torpedo_size}, armor {aim.armor:+d}); "
+                  f"{'night' if odds.night else 'day'}")
+    headings = [f"≤{odds.bands_in[b]:g} in" for b in bands]
     shown = 0
-    reach = scenario.sighting_in if night else None
-    for line in ship_lines(shooter, [aim], scenario.weapons, night, charts, reach):
-        kind = "torpedo" if line.weapon == shooter.torpedo_weapon and line.arc in (
-            "beam", "bow/stern-on") else line.arc
-        if arc is not None and not kind.startswith(arc.lower()) and \
+    for line in odds.lines[at, aim_at]:
+        if arc is not None and not line.kind.startswith(arc.lower()) and \
                 not (arc.lower() in ("bow", "stern") and line.arc == "bow or stern"):
             continue
         table = Table("", *headings, title=escape(f"{line.weapon} {line.arc}: "
                                                   f"{line.factors} factor(s)"))
         for i, k in enumerate(AT_LEAST):
             table.add_row(f"≥{k} effective hit{'s' if k > 1 else ''}",
-                          *[f"{float(line.cells[b].at_least[i]) * 100:.1f}%" for b in bands])
-        table.add_row("expected", *[f"{float(line.cells[b].expected):.3f}" for b in bands])
+                          *[f"{float(line.cells[b][0][i]) * 100:.1f}%" for b in bands])
+        table.add_row("expected", *[f"{float(line.cells[b][1]):.3f}" for b in bands])
         console.print(table)
         shown += 1
     if not shown:
         console.print(f"{escape(shooter.name)} has no weapon that matches.")
+
+
+def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsIndex:
+    """The Surface Action scenarios' answers (all now with ``complete``, else on demand).
+
+    Raises:
+        DataError: For every problem in the user's tables file.
+
+    """
+    from generator.rulesets.surface_action.charts import load_charts
+    from generator.rulesets.surface_action.ruleset import RULESET
+
+    charts = load_charts(tables)
+    index = OddsIndex({}, library, charts)
+    if complete:
+        for sid, entry in library.scenarios.items():
+            if entry.of_ruleset() == NAME:
+                found, _ = RULESET._scenario(library, sid)
+                index.scenarios[sid] = _scenario_odds(
+                    found, RULESET._views(library, found, charts), charts)
+    return index
+
+
+def _scenario_odds(scenario: Scenario, views: dict[str, list[ShipView]],
+                   charts: Charts) -> ScenarioOdds:
+    """Every firer's lines against every target of one scenario."""
+    from generator.rulesets.surface_action.matchups import ship_lines
+
+    night = scenario.time == "night"
+    every = [v for side in views.values() for v in side]
+    reach = scenario.sighting_in if night else None
+    lines = {}
+    for at, shooter in enumerate(every):
+        for aim_at, aim in enumerate(every):
+            lines[at, aim_at] = tuple(
+                Shown(line.weapon, line.arc,
+                      "torpedo" if line.weapon == shooter.torpedo_weapon
+                      and line.arc in ("beam", "bow/stern-on") else line.arc,
+                      line.factors, tuple((c.at_least, c.expected) for c in line.cells))
+                for line in ship_lines(shooter, [aim], scenario.weapons, night, charts, reach))
+    return ScenarioOdds(night, tuple(scenario.weapons.bands_in),
+                        tuple(_fighter(v) for v in every), lines)
+
+
+def _fighter(view: ShipView) -> Fighter:
+    """A ship's printed figures, and the names that find it (the first in its class wins)."""
+    at = next(i for i, s in enumerate(view.cls.ships) if s is view.ship)
+    return Fighter(view.name, view.cls.name, view.type, view.gun_size, view.torpedo_size,
+                   view.armor, spellings(view.cls.ships)[at])

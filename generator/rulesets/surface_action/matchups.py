@@ -11,13 +11,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from generator import dice
+from generator.rulesets.surface_action.ask import AT_LEAST
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.odds import Kind, Shot, band_starts, effective_hits, shot
 from generator.rulesets.surface_action.schema import Weapons
-
-AT_LEAST = (1, 2, 3)
-"""The cumulative counts printed: chance of at least 1, 2 and 3 effective hits."""
 
 
 @dataclass(frozen=True)

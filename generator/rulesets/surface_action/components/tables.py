@@ -16,9 +16,10 @@ from generator.grid import Grid, aligned
 from generator.layout import Paper
 from generator.packets import Component
 from generator.rulesets.surface_action import odds
+from generator.rulesets.surface_action.ask import AT_LEAST
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import ShipView
-from generator.rulesets.surface_action.matchups import AT_LEAST, Line, ship_lines
+from generator.rulesets.surface_action.matchups import Line, ship_lines
 from generator.rulesets.surface_action.schema import ShipType, Weapon, Weapons
 from generator.units import MM
 
