@@ -8,6 +8,7 @@ it). Tests must treat a shared kit as read-only: a test that changes files build
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -25,6 +26,14 @@ from generator.pipeline import _write as write_composed  # noqa: E402
 from generator.rulesets.base import KitOptions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The session keeps what it built and read (kits, PDFs read back into characters, the
+# library) for later tests: a large graph of long-lived objects that Python's full
+# collection walks whole each time it runs. With the default third threshold (10) that
+# happened every few seconds and took about a sixth of the suite's time; at 1000 a full
+# collection is rare, while the young generations, where short-lived cycles die, are
+# collected as often as before. Only when collection runs changes; what tests see does not.
+gc.set_threshold(700, 10, 1000)
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from pathlib import Path
@@ -29,7 +30,9 @@ COLOUR_TOL = 0.6 / 255
 one step away in 8 bits is a different colour."""
 
 
+@functools.cache
 def class_files() -> dict[str, dict]:
+    """Every bundled class file's data, parsed once for the module (callers only read it)."""
     return {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in CLASSES.rglob("*.yaml")}
 
 

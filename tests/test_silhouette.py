@@ -7,6 +7,7 @@ arithmetic cannot hide itself.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from pathlib import Path
@@ -97,7 +98,10 @@ def assert_sound(sil: Silhouette) -> None:
 
 # --- Loading the data -------------------------------------------------------------
 
+@functools.cache
 def load(path: Path) -> dict:
+    """A class file's data, parsed once (each file is checked at every aspect; callers only
+    read it)."""
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
