@@ -289,8 +289,8 @@ def _complete(index: OddsIndex) -> None:
 
     A class's ships meet each other in calm seas in the firer's year of commission; a
     scenario's ships meet each other in its seas and year. Firers and targets are taken
-    once per set of figures the answer reads, so the work grows with the variety of
-    ships, not their number.
+    once per set of figures the calculator is asked with, so the work grows with the
+    variety of ships, not their number.
     """
     calc = index.calc
     calc.situational_numbers()
@@ -302,7 +302,11 @@ def _complete(index: OddsIndex) -> None:
         every = list(parties)
         groups = list({(p.armor_factor, p.old_deck): target_groups([p])[0]
                        for p in every}.values())
-        firers = {(p.nation, p.ship_type, repr(p.batteries), repr(p.torpedoes),
+        # What the calculator is asked depends on these alone (gunfire on the calibers
+        # of the batteries in action, torpedoes on tubes and penetration), not on names.
+        firers = {(p.nation, p.ship_type,
+                   frozenset(b.caliber_factor for b in p.batteries if not b.disabled),
+                   frozenset((t.tubes, t.penetration) for t in p.torpedoes),
                    year or p.commissioned_year): p for p in every}
         for (*_, when), shooter in firers.items():
             for group in groups:
