@@ -20,6 +20,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import fonts
+from generator.autofit import SAFE_INSET
 from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.packets import Bookmark, Component
 from generator.pages import Furniture
@@ -45,6 +46,11 @@ TICK_LENGTH = {"major": 6.0 * MM, "mid": 4.0 * MM, "minor": 2.2 * MM, "knot": 0.
 TICK_WIDTH = {"major": 0.6, "mid": 0.45, "minor": 0.35, "knot": 0.9}
 LABEL_AIR = 0.3 * MM
 """Clear space kept between a label and any tick or knot line."""
+CUT_INSET = SAFE_INSET * MM
+"""Labels keep this far inside the cut line, so a slightly-off cut leaves them whole."""
+BAR_INSET = 0.6 * MM
+BAR_WIDTH = 3.0 * MM
+"""The colour code's bars at both ends of a segment: their inset from the end, width."""
 GLUE_TINT = colors.Color(0.88, 0.88, 0.88)
 TAB_TICK = colors.Color(0.55, 0.55, 0.55)
 
@@ -286,7 +292,7 @@ def _draw_segment(c: Canvas, pen: Pen, strip: Strip, view: SegmentView) -> None:
         _draw_band(c, band, view)
     # Labels are placed first so that no tick or knot line runs through one.
     shown = [m for m in strip.marks if view.start - view.tab - 1e-6 <= m.at <= view.end + 1e-6]
-    labels = [label for m in shown for label in _mark_labels(m, view)]
+    labels = [label for m in shown for label in _mark_labels(m, view, strip.color is not None)]
     title = _title(strip, view)
     tab = _tab_labels(view)
     bands = [b for b in (_band_label(band, view) for band in strip.bands) if b is not None]
@@ -314,8 +320,10 @@ def _draw_segment(c: Canvas, pen: Pen, strip: Strip, view: SegmentView) -> None:
     # colour code at both ends, then the segment's title and number
     if strip.color is not None:
         c.setFillColor(strip.color)
-        c.rect(body_left + 0.6 * MM, low + 0.6 * MM, 3 * MM, h - 1.2 * MM, stroke=0, fill=1)
-        c.rect(right - 3.6 * MM, low + 0.6 * MM, 3 * MM, h - 1.2 * MM, stroke=0, fill=1)
+        c.rect(body_left + BAR_INSET, low + BAR_INSET, BAR_WIDTH, h - 2 * BAR_INSET, stroke=0,
+               fill=1)
+        c.rect(right - BAR_INSET - BAR_WIDTH, low + BAR_INSET, BAR_WIDTH, h - 2 * BAR_INSET,
+               stroke=0, fill=1)
     c.setFillColor(colors.black)
     title.draw(pen)
     c.restoreState()
@@ -392,15 +400,22 @@ class _Label:
                  narrow=self.narrow, align=self.align)
 
 
-def _mark_labels(mark: Mark, view: SegmentView) -> list[_Label]:
-    """Where a mark's labels go (none on the glue tab, none that would leave the piece)."""
+def _mark_labels(mark: Mark, view: SegmentView, bars: bool = False) -> list[_Label]:
+    """Where a mark's labels go (none where they would be covered or cut off).
+
+    None on the glue tab, none within 1 mm of the cut, none under the colour code's bars
+    (``bars``) at the segment's ends.
+    """
     x, top = view.x(mark.at), view.top
     if mark.at < view.start - 1e-6:
         return []
     # Text must lie wholly on the piece's body: clipping hides the rest from the eye but
     # not from a reader of the PDF, and the glue tab is hidden under the previous piece
-    # (a label across the join line would be half covered).
-    low, high = view.x(view.start) + LABEL_AIR, view.x(view.end) - 0.5 * MM
+    # (a label across the join line would be half covered). A label that does not fit is
+    # left out rather than hidden under a bar: the tick still shows where it is.
+    bar = BAR_INSET + BAR_WIDTH if bars else 0.0
+    low = view.x(view.start) + max(LABEL_AIR if view.tab else CUT_INSET, bar)
+    high = view.x(view.end) - max(CUT_INSET, bar)
     if mark.size == "knot":
         wide = max(fonts.string_width(mark.label, fonts.BOLD, 8),
                    fonts.string_width(mark.note, fonts.NARROW, 7))
@@ -419,11 +434,15 @@ def _mark_labels(mark: Mark, view: SegmentView) -> list[_Label]:
         return []
     size = 8 if mark.size == "major" else 7
     font = fonts.BOLD if mark.size == "major" else fonts.REGULAR
-    half = fonts.string_width(mark.label, font, size) / 2
-    if low <= x - half and x + half <= high:
-        return [_Label(x, top - TICK_LENGTH[mark.size] - 3.0 * MM, mark.label, size,
-                       bold=mark.size == "major", align="center")]
-    return []
+    width = fonts.string_width(mark.label, font, size)
+    # Centred under its tick; near an end, moved along just enough to clear the bar or
+    # the cut, as long as it still stands under the tick (else the reader could not
+    # tell which tick it names).
+    left = min(max(x - width / 2, low), high - width)
+    if left < low - 1e-6 or not left <= x <= left + width:
+        return []
+    return [_Label(left, top - TICK_LENGTH[mark.size] - 3.0 * MM, mark.label, size,
+                   bold=mark.size == "major", align="left")]
 
 
 def _vline(c: Canvas, x: float, y0: float, y1: float,

@@ -31,7 +31,7 @@ from generator.pipeline import run
 from generator.rulesets.base import Request
 from generator.sprue import Sprue, load_sprue
 from generator.units import MM
-from tests.pdftext import open_pages
+from tests.pdftext import Page, open_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = {
@@ -163,11 +163,18 @@ def aid_pdfs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return sorted(p for p in out.rglob("*.pdf") if not p.name.startswith("strings-"))
 
 
-def test_no_tick_or_knot_line_runs_through_a_label(aid_pdfs: list[Path]) -> None:
+@pytest.fixture(scope="module")
+def aid_pages(aid_pdfs: list[Path]) -> list[tuple[Path, list[Page]]]:
+    """Each aid PDF's pages with their geometry, read back once for the tests below."""
+    return [(path, open_pages(path, geometry=True, advance=True)) for path in aid_pdfs]
+
+
+def test_no_tick_or_knot_line_runs_through_a_label(
+        aid_pages: list[tuple[Path, list[Page]]]) -> None:
     crossings = []
     checked = 0
-    for path in aid_pdfs:
-        for number, page in enumerate(open_pages(path, geometry=True, advance=True)):
+    for path, pages in aid_pages:
+        for number, page in enumerate(pages):
             chars = [c for c in page.chars if c["text"].strip()]
             for line in page.lines:
                 if abs(line["x0"] - line["x1"]) > 0.01:
@@ -181,3 +188,37 @@ def test_no_tick_or_knot_line_runs_through_a_label(aid_pdfs: list[Path]) -> None
                         crossings.append((path.name, number + 1, ch["text"], round(x, 1)))
     assert checked > 1000
     assert crossings == [], crossings
+
+
+def test_strip_labels_keep_1mm_inside_the_cut_and_clear_of_the_colour_bars(
+        aid_pages: list[tuple[Path, list[Page]]]) -> None:
+    """Every label on a strip (ticks, knots, bands, the title along its foot) lies 1 mm
+    inside the segment's cut outline, and none is hidden under a colour-code bar."""
+    from generator.strips import BAR_WIDTH
+
+    near, under = [], []
+    labels = bars = 0
+    for path, pages in aid_pages:
+        for number, page in enumerate(pages):
+            chars = [c for c in page.chars if c["text"].strip()]
+            cuts = [r for r in page.rects if r["stroke"] and not r["fill"]
+                    and abs(r["linewidth"] - 0.5) < 0.01 and r["width"] > 30 * MM]
+            coded = [r for r in page.rects if r["fill"] and abs(r["width"] - BAR_WIDTH) < 0.01]
+            bars += len(coded)
+            for cut in cuts:
+                for ch in chars:
+                    if not (cut["x0"] < ch["x1"] and ch["x0"] < cut["x1"]
+                            and cut["top"] < ch["bottom"] and ch["top"] < cut["bottom"]):
+                        continue
+                    labels += 1
+                    room = min(ch["x0"] - cut["x0"], cut["x1"] - ch["x1"],
+                               ch["top"] - cut["top"], cut["bottom"] - ch["bottom"])
+                    if room < SAFE_INSET * MM - 0.01 * MM:  # to 0.01 mm
+                        near.append((path.name, number + 1, ch["text"], round(room / MM, 2)))
+            for bar in coded:
+                under += [(path.name, number + 1, ch["text"]) for ch in chars
+                          if bar["x0"] < ch["x1"] and ch["x0"] < bar["x1"]
+                          and bar["top"] < ch["bottom"] and ch["top"] < bar["bottom"]]
+    assert labels > 5000 and bars > 100
+    assert near == [], near
+    assert under == [], under
