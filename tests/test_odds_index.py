@@ -56,25 +56,33 @@ def _questions(index: OddsIndex) -> list[tuple[str, str, str | None]]:
 
 def test_a_kept_index_answers_every_question_without_its_tables(
         library: Library, kept: OddsIndex) -> None:
-    fresh = odds_index(library, None, False)  # computes each result from the tables
     questions = _questions(kept)
+    # Indexes that compute each result from the tables, one per scenario (and one for
+    # ships named by class), as a question asked without the user cache builds them.
+    fresh = {sid: odds_index(library, None, False, sid) for sid in {q[2] for q in questions}}
     assert len(questions) > 1000 and {sid for *_, sid in questions} >= {
         "savo-island", "komandorski", "second-sirte", "sunda-strait", None}
     for firer, target, sid in questions:
         for battery, band in ((None, None), ("torpedo", "close")):
             assert _figures(answer(kept, firer, target, battery, band, sid)) == \
-                _figures(answer(fresh, firer, target, battery, band, sid)), (firer, target)
+                _figures(answer(fresh[sid], firer, target, battery, band, sid)), \
+                (firer, target)
     # Every result was in the index: its tables were never read.
-    assert kept.calc._tables is None and fresh.calc._tables is not None
+    assert kept.calc._tables is None and all(f.calc._tables is not None
+                                             for f in fresh.values())
+    # An index for one question holds only what it can name.
+    assert not fresh["savo-island"].classes and list(fresh["savo-island"].scenarios) == [
+        "savo-island"]
+    assert fresh[None].classes and not fresh[None].scenarios
 
 
 def test_a_result_the_index_lacks_is_computed_from_the_tables(library: Library) -> None:
-    index = pickle.loads(pickle.dumps(odds_index(library, None, False)))
+    index = pickle.loads(pickle.dumps(odds_index(library, None, False, "savo-island")))
     assert index.calc._tables is None
     got = answer(index, "Chokai", "Astoria", "BOW", "long", "savo-island")
     assert index.calc._tables is not None  # read again on the first miss
-    fresh = answer(odds_index(library, None, False), "Chokai", "Astoria", "BOW", "long",
-                   "savo-island")
+    fresh = answer(odds_index(library, None, False, "savo-island"), "Chokai", "Astoria",
+                   "BOW", "long", "savo-island")
     assert _figures(got) == _figures(fresh) and len(got.guns) == 1
 
 
@@ -112,12 +120,12 @@ def test_a_users_tables_file_is_read_again_for_a_result_the_index_lacks(
     loaded = cardtables.load_tables(house)
     with pytest.raises(ValueError, match="only with its source"):
         pickle.dumps(Calculator(loaded))
-    index = pickle.loads(pickle.dumps(odds_index(library, house, False)))
+    index = pickle.loads(pickle.dumps(odds_index(library, house, False, "savo-island")))
     assert index.calc.origin == "house.yaml"
     got = answer(index, "Chokai", "Astoria", None, None, "savo-island")
     assert index.calc.tables.origin == "house.yaml"
-    assert _figures(got) == _figures(answer(odds_index(library, house, False), "Chokai",
-                                            "Astoria", None, None, "savo-island"))
-    bundled = answer(odds_index(library, None, False), "Chokai", "Astoria", None, None,
-                     "savo-island")
+    assert _figures(got) == _figures(answer(odds_index(library, house, False, "savo-island"),
+                                            "Chokai", "Astoria", None, None, "savo-island"))
+    bundled = answer(odds_index(library, None, False, "savo-island"), "Chokai", "Astoria",
+                     None, None, "savo-island")
     assert got.guns[0].bands["close"].damage != bundled.guns[0].bands["close"].damage

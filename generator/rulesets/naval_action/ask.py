@@ -238,7 +238,8 @@ def print_answer(index: OddsIndex, firer: str, target: str, battery: str | None,
                   "are for one turn's fire at an undamaged target; steps: D 1, HD 2, sunk 3.")
 
 
-def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsIndex:
+def odds_index(library: Library, tables: Path | None, complete: bool,
+               scenario_id: str | None = None) -> OddsIndex:
     """Every ship of the library's NAVAL ACTION classes and scenarios, and a calculator.
 
     Args:
@@ -246,6 +247,9 @@ def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsInd
         tables: A user's tables file (None: the bundled tables).
         complete: Compute now every result a question about these ships can need (for
             an index kept in the user cache), rather than each when first asked.
+        scenario_id: For an index that is not ``complete`` (one question, not kept):
+            hold only what that question can name, the scenario's ships (or, with
+            None, the classes' ships).
 
     Raises:
         DataError: For every problem in the user's tables file.
@@ -259,13 +263,13 @@ def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsInd
     classes = library.classes_of(NAME)
     index = OddsIndex(Calculator(loaded, tables), {}, {}, tuple(library.scenarios))
     with cardtables.using(loaded):
-        for cid, entry in classes.items():
+        for cid, entry in (classes.items() if complete or scenario_id is None else ()):
             cls: ShipClass = entry.model
             index.classes[cid] = tuple(
                 Member(ship.name, spellings, party(ship_view(cls, ship, None, None)))
                 for ship, spellings in zip(cls.ships, spellings(cls.ships), strict=True))
         for sid, entry in library.scenarios.items():
-            if entry.of_ruleset() != NAME:
+            if entry.of_ruleset() != NAME or not (complete or sid == scenario_id):
                 continue
             scenario: Scenario = entry.model
             members = []

@@ -211,8 +211,11 @@ class NavalAction(Ruleset):
     def odds(self, library: Library, scenario: str | None, firer: str, target: str,
              weapon: str | None, band: str | None, tables: Path | None) -> None:
         """Print one matchup exactly (accuracy, hits, faces, damage) in the terminal."""
-        self.odds_index(library, tables, False).print_answer(firer, target, weapon, band,
-                                                            scenario)
+        from generator.rulesets.naval_action.ask import odds_index
+
+        # One question, not kept: the index holds only the ships it can name.
+        odds_index(library, tables, False, scenario).print_answer(firer, target, weapon, band,
+                                                                  scenario)
 
     def odds_index(self, library: Library, tables: Path | None, complete: bool) -> OddsIndex:
         """Every ship a question can name, with its calculator (``ask.OddsIndex``)."""
