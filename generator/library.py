@@ -498,8 +498,7 @@ def owner_name(library: Library, request: Request) -> str:
         raise UsageError(f"no scenario '{request.scenario}'"
                          f"{did_you_mean(request.scenario, library.scenarios)}; "
                          "`quarterdeck list scenarios` shows them")
-    name = entry.of_ruleset()
-    return name if name is not None else str(entry.model.ruleset)
+    return str(entry.of_ruleset())
 
 
 def raters(library: Library, class_id: str) -> list[str]:

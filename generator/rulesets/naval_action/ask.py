@@ -255,7 +255,7 @@ def odds_index(library: Library, tables: Path | None, complete: bool,
         DataError: For every problem in the user's tables file.
 
     """
-    from generator.rulesets.naval_action import cardtables, resolve
+    from generator.rulesets.naval_action import cardtables
     from generator.rulesets.naval_action.derive import party, ship_view
     from generator.rulesets.naval_action.schema import Scenario, ShipClass
 
@@ -266,8 +266,8 @@ def odds_index(library: Library, tables: Path | None, complete: bool,
         for cid, entry in (classes.items() if complete or scenario_id is None else ()):
             cls: ShipClass = entry.model
             index.classes[cid] = tuple(
-                Member(ship.name, spellings, party(ship_view(cls, ship, None, None)))
-                for ship, spellings in zip(cls.ships, spellings(cls.ships), strict=True))
+                Member(ship.name, names, party(ship_view(cls, ship, None, None)))
+                for ship, names in zip(cls.ships, spellings(cls.ships), strict=True))
         for sid, entry in library.scenarios.items():
             if entry.of_ruleset() != NAME or not (complete or sid == scenario_id):
                 continue
@@ -276,11 +276,12 @@ def odds_index(library: Library, tables: Path | None, complete: bool,
             for side in scenario.sides:
                 for ref in side.ships:
                     cls = classes[ref.class_].model
-                    ship = resolve.find_ship(cls, ref.name)
-                    assert ship is not None  # the library's check resolved every ship
-                    at = next(i for i, s in enumerate(cls.ships) if s is ship)
-                    view = ship_view(cls, ship, ref, scenario, side.id, side.name)
-                    members.append(Member(ref.name, spellings(cls.ships)[at], party(view)))
+                    # The ship roster.find_ship gives: the first that the name finds (the
+                    # library's check resolved every one).
+                    spelled = spellings(cls.ships)
+                    at = next(i for i, names in enumerate(spelled) if fold(ref.name) in names)
+                    view = ship_view(cls, cls.ships[at], ref, scenario, side.id, side.name)
+                    members.append(Member(ref.name, spelled[at], party(view)))
             index.scenarios[sid] = ScenarioShips(scenario.name, scenario.sea_state,
                                                  scenario.date.year, tuple(members))
     if complete:

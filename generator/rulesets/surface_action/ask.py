@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 NAME = "surface-action"
 ARCS = ("bow", "broadside", "stern", "torpedo")
+NEEDS_SCENARIO = "Surface Action odds come from a scenario's weapons table: give --scenario"
 AT_LEAST = (1, 2, 3)
 """The cumulative counts printed: chance of at least 1, 2 and 3 effective hits."""
 
@@ -84,8 +85,7 @@ class OddsIndex:
                      scenario: str | None) -> None:
         """Print the firer's chances against the target (``quarterdeck odds``)."""
         if scenario is None:
-            raise UsageError("Surface Action odds come from a scenario's weapons table: "
-                             "give --scenario")
+            raise UsageError(NEEDS_SCENARIO)
         odds = self.scenarios.get(scenario)
         if odds is None:
             from generator.rulesets.surface_action.ruleset import RULESET

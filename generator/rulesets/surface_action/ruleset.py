@@ -146,9 +146,10 @@ class SurfaceAction(Ruleset):
     def odds(self, library: Library, scenario: str | None, firer: str, target: str,
              weapon: str | None, band: str | None, tables: Path | None) -> None:
         """Print one firer's chances of effective hits on one target, band by band."""
-        if scenario is None:
-            raise UsageError("Surface Action odds come from a scenario's weapons table: "
-                             "give --scenario")
+        from generator.rulesets.surface_action.ask import NEEDS_SCENARIO
+
+        if scenario is None:  # before the charts are read, as the message asks
+            raise UsageError(NEEDS_SCENARIO)
         self.odds_index(library, tables, False).print_answer(firer, target, weapon, band,
                                                             scenario)
 
