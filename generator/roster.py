@@ -33,6 +33,23 @@ def find_ship(cls: Any, name: str) -> Ship | None:
     return None
 
 
+def requested_ship(cls: Any, name: str | None) -> Ship:
+    """The ship of ``cls`` a ``--class`` request names (its first ship when none).
+
+    Raises:
+        UsageError: No ship of the class is called ``name`` (with a suggestion).
+
+    """
+    from generator.errors import UsageError
+
+    wanted = name or cls.ships[0].name
+    found = find_ship(cls, wanted)
+    if found is None:
+        raise UsageError(f"no ship '{wanted}' in the {cls.name} class"
+                         f"{did_you_mean(wanted, [s.name for s in cls.ships])}")
+    return found
+
+
 def check_roster(entry: Entry, library: Library, ruleset: str,
                  extra: ShipCheck | None = None) -> tuple[list[Problem], list[str]]:
     """Check that a scenario's sides name known classes and ships, each once.

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from generator.errors import DataError, Problem, UsageError
 from generator.layout import Paper
 from generator.packets import Component
-from generator.roster import find_ship
+from generator.roster import find_ship, requested_ship
 from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.modern_naval import derive
 from generator.rulesets.modern_naval.model import Conditions, UnitView
@@ -231,11 +231,7 @@ class ModernNaval(Ruleset):
                derived: Derived) -> Context:
         assert request.class_id is not None
         cls: ModernClass = library.classes_of(NAME)[request.class_id].model
-        name = request.ship or cls.ships[0].name
-        ship = find_ship(cls, name)
-        if ship is None:
-            raise UsageError(f"no ship '{name}' in the {cls.name} class"
-                             f"{did_you_mean(name, [s.name for s in cls.ships])}")
+        ship = requested_ship(cls, request.ship)
         one = derive.unit(cls, ship.name, "ship", derived.tables)
         derived.units = {"ship": [one]}
         derived.views = {"ship": [one.view]}

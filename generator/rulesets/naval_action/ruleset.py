@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from generator.dice import derive_seed, scenario_seed
 from generator.errors import UsageError
-from generator.roster import owned_scenario, side_views
+from generator.roster import owned_scenario, requested_ship, side_views
 from generator.rulesets.base import (
     Components,
     Context,
@@ -152,11 +152,7 @@ class NavalAction(Ruleset):
         classes = library.classes_of(NAME)
         assert request.class_id is not None
         cls: ShipClass = classes[request.class_id].model
-        name = request.ship or cls.ships[0].name
-        found = resolve.find_ship(cls, name)
-        if found is None:
-            raise UsageError(f"no ship '{name}' in the {cls.name} class"
-                             f"{did_you_mean(name, [s.name for s in cls.ships])}")
+        found = requested_ship(cls, request.ship)
         ref = {"class": cls.id, "name": found.name}
         scenario = Scenario.model_validate({
             "kind": "scenario", "ruleset": NAME, "id": f"class-{cls.id}",

@@ -20,7 +20,7 @@ from generator.errors import UsageError
 from generator.layout import Paper
 from generator.packets import Component
 from generator.recipe import Recipe
-from generator.roster import find_ship, owned_scenario, side_views
+from generator.roster import owned_scenario, requested_ship, side_views
 from generator.rulesets.base import (
     Command,
     Components,
@@ -36,7 +36,6 @@ from generator.rulesets.surface_action.charts import Charts, load_charts
 from generator.rulesets.surface_action.derive import ShipView, ship_view
 from generator.rulesets.surface_action.schema import Scenario, ShipClass
 from generator.sprue import Sprue, user_or_bundled
-from generator.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from generator.errors import Problem
@@ -100,11 +99,7 @@ class SurfaceAction(Ruleset):
         if request.command == "class":
             assert request.class_id is not None
             cls: ShipClass = library.classes_of(NAME)[request.class_id].model
-            name = request.ship or cls.ships[0].name
-            found = find_ship(cls, name)
-            if found is None:
-                raise UsageError(f"no ship '{name}' in the {cls.name} class"
-                                 f"{did_you_mean(name, [s.name for s in cls.ships])}")
+            found = requested_ship(cls, request.ship)
             entry = library.classes_of(NAME)[request.class_id]
             derived.views = {"ship": [replace(ship_view(cls, found, None, None, "ship", charts),
                                               overrides=tuple(entry.overrides))]}
