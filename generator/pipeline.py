@@ -415,16 +415,17 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
     from generator.export import export_pngs, export_tts
 
     export = png is not None or tts is not None
-    # One transaction: the sheets, the PNGs and the TTS sheets are swapped in together
-    # once every one of them is written, so a failed export leaves the old kit whole.
+    # One transaction: the sheets, the PNGs and the TTS sheets are put in place together
+    # once every one of them is written, so a failed export leaves the old kit whole. The
+    # export folders are the user's: written into file by file, never swapped.
     with transaction() as txn:
         result = run(Request("markers", scenario=scenario_id), data=data, out=out,
                      paper=paper, options=options, export=export)
         if png is not None:
-            images = export_pngs(result.pieces, txn.stage(png), dpi)
+            images = export_pngs(result.pieces, txn.stage(png, named=True), dpi)
             result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi)")
         if tts is not None:
-            manifest = export_tts(result.pieces, txn.stage(tts), dpi)
+            manifest = export_tts(result.pieces, txn.stage(tts, named=True), dpi)
             result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator "
                                   f"sheets and {manifest.file})")
     return result

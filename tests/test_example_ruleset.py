@@ -17,6 +17,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from generator import dietable
+from generator.output import MARKER
 
 EXAMPLE = Path(__file__).resolve().parent / "example_ruleset"
 
@@ -47,8 +48,8 @@ def test_registered_through_the_entry_point_group() -> None:
 
 
 def test_recipe_gives_each_side_its_packet(built: Path) -> None:
-    assert sorted(p.name for p in built.iterdir()) == ["blue.pdf", "manifest.json",
-                                                       "red.pdf", "referee.pdf"]
+    assert sorted(p.name for p in built.iterdir() if p.name != MARKER) == [
+        "blue.pdf", "manifest.json", "red.pdf", "referee.pdf"]
     blue = _text(built / "blue.pdf")
     # page 1 is the shared print note; the recipe's contents follow
     assert "How to print this packet" in blue[0]

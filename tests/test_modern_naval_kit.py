@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import DataError
 from generator.library import load_library
+from generator.output import MARKER
 from generator.pipeline import build
 from generator.rulesets.modern_naval import RULESET, derive
 from generator.rulesets.modern_naval.model import UnitView
@@ -209,8 +210,8 @@ def test_side_crew_and_class_overrides() -> None:
 # --- cards and packets --------------------------------------------------------------------
 
 def test_each_side_sees_only_its_own_units(latakia: Path) -> None:
-    assert sorted(p.name for p in latakia.iterdir()) == ["israel.pdf", "manifest.json",
-                                                         "syria.pdf", "umpire.pdf"]
+    assert sorted(p.name for p in latakia.iterdir() if p.name != MARKER) == [
+        "israel.pdf", "manifest.json", "syria.pdf", "umpire.pdf"]
     israel = "\n".join(_text(latakia / "israel.pdf"))
     syria = "\n".join(_text(latakia / "syria.pdf"))
     umpire = "\n".join(_text(latakia / "umpire.pdf"))

@@ -14,14 +14,14 @@ import pytest
 
 from generator import output, parallel
 from generator.errors import OutputError, UsageError
-from generator.output import PREFIX, transaction, write_kit
+from generator.output import MARKER, MARKER_TEXT, PREFIX, transaction, write_kit
 
 EXTRA = {"generator": "test", "kit": "k", "paper": "a4"}
 
 
 def _on_disk(folder: Path) -> dict[str, bytes]:
-    """Every file in the folder (no temporaries may be among them)."""
-    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    """Every file in the folder but quarterdeck's marker (no temporaries among them)."""
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file() and p.name != MARKER}
 
 
 def _manifest_matches(folder: Path) -> dict[str, object]:
@@ -36,7 +36,7 @@ def _manifest_matches(folder: Path) -> dict[str, object]:
 
 
 def _no_temporaries(parent: Path) -> None:
-    left = [str(p) for p in parent.rglob(f"{PREFIX}*")]
+    left = [str(p) for p in parent.rglob(f"{PREFIX}*") if p.name != MARKER]
     assert left == []
 
 
@@ -108,10 +108,11 @@ def test_a_kill_between_the_renames_restores_the_old_kit(
         old_kit: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = _on_disk(old_kit)
 
-    def killed() -> None:
-        raise OSError(5, "Input/output error")
+    def killed(event: str) -> None:
+        if event == "renamed aside":
+            raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(output, "_between_renames", killed)
+    monkeypatch.setattr(output, "_step", killed)
     with pytest.raises(OutputError, match="Input/output error"):
         write_kit(old_kit, {"allied.pdf": b"new"}, {}, EXTRA)
     assert _on_disk(old_kit) == before
@@ -126,19 +127,18 @@ def test_a_failure_in_a_second_folder_rolls_back_the_first(
     pngs = tmp_path / "png"
     pngs.mkdir()
     (pngs / "old.png").write_bytes(b"old png")
-    calls = []
-
-    def second_fails() -> None:
-        calls.append(1)
-        if len(calls) == 2:
+    def second_fails(event: str) -> None:
+        if event == "renamed in":
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output, "_between_renames", second_fails)
+    (pngs / "new.png").write_bytes(b"the user's")
+    monkeypatch.setattr(output, "_step", second_fails)
     with pytest.raises(OutputError), transaction() as txn:
         write_kit(old_kit, {"allied.pdf": b"new"}, {}, EXTRA)
-        (txn.stage(pngs) / "new.png").write_bytes(b"new png")
+        (txn.stage(pngs, named=True) / "new.png").write_bytes(b"new png")
+        (txn.stage(pngs, named=True) / "added.png").write_bytes(b"new png")
     assert _on_disk(old_kit) == before
-    assert _on_disk(pngs) == {"old.png": b"old png"}
+    assert _on_disk(pngs) == {"old.png": b"old png", "new.png": b"the user's"}
     _no_temporaries(tmp_path)
 
 
@@ -146,7 +146,7 @@ def test_an_export_failure_leaves_the_old_kit(old_kit: Path, tmp_path: Path) -> 
     before = _on_disk(old_kit)
     with pytest.raises(OutputError, match="PNG export failed"), transaction() as txn:
         write_kit(old_kit, {"allied.pdf": b"new"}, {}, EXTRA)
-        txn.stage(tmp_path / "png")
+        txn.stage(tmp_path / "png" / "sub", named=True)
         raise OutputError("PNG export failed")
     assert _on_disk(old_kit) == before
     assert not (tmp_path / "png").exists()
@@ -205,36 +205,60 @@ def _dead_pid() -> int:
     return child.pid
 
 
+def _marked(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / MARKER).write_bytes(MARKER_TEXT)
+    return folder
+
+
 def test_stale_temporaries_are_cleaned_and_user_files_kept(tmp_path: Path) -> None:
+    """Only marked temporaries of dead runs go; nothing is removed by its name alone."""
     out = tmp_path / "out"
     out.mkdir()
     dead = _dead_pid()
-    stale_new = out / f"{PREFIX}new-{dead}-abc123"
-    stale_new.mkdir()
+    stale_new = _marked(out / f"{PREFIX}new-{dead}-abc123")
     (stale_new / "allied.pdf").write_bytes(b"half")
-    stale_file = out / f"{PREFIX}file-{dead}-xyz"
-    stale_file.write_bytes(b"half")
-    aside = out / f"{PREFIX}old-{dead}-q1w2-gone"  # killed between the two renames
-    aside.mkdir()
+    stale_tmp = _marked(out / f"{PREFIX}tmp-{dead}-t0k3n")
+    (stale_tmp / "file").write_bytes(b"half")
+    gone = _marked(out / f"{PREFIX}gone-{dead}-g0n3")  # killed while removing an old kit
+    aside = _marked(out / f"{PREFIX}old-{dead}-q1w2-lost")  # killed between the renames
     (aside / "allied.pdf").write_bytes(b"previous")
-    live = out / f"{PREFIX}new-{os.getpid()}-mine"  # this run's own: not stale
-    live.mkdir()
-    users = [out / ".quarterdeck", out / ".hidden.tmp", out / f"{PREFIX}notes"]
+    taken = _marked(out / f"{PREFIX}old-{dead}-e3r4-taken")  # ... and its name reused since
+    (taken / "allied.pdf").write_bytes(b"previous kit")
+    (out / "taken").mkdir()
+    (out / "taken" / "mine.txt").write_text("made since")
+    empty = out / f"{PREFIX}new-{dead}-empty"  # killed before its marker was written
+    empty.mkdir()
+    live = _marked(out / f"{PREFIX}new-{os.getpid()}-mine")  # this run's own: not stale
+    unmarked = out / f"{PREFIX}new-{dead}-users"  # looks like ours, holds no marker
+    unmarked.mkdir()
+    (unmarked / "thesis.tex").write_text("user")
+    fake = out / f"{PREFIX}tmp-{dead}-fake"  # a marker with other content is the user's
+    fake.mkdir()
+    (fake / MARKER).write_text("my own notes")
+    users = [out / ".quarterdeck", out / ".hidden.tmp", out / f"{PREFIX}notes",
+             out / f"{PREFIX}file-{dead}-xyz"]
     for path in users:
         path.write_text("user")
     past = output.STARTED - 60  # before this run began, however long the run has been
-    for path in (stale_new, stale_file, aside, live):
+    for path in (stale_new, stale_tmp, gone, aside, taken, empty, live, unmarked, fake,
+                 *users):
         os.utime(path, (past, past))
     write_kit(out / "savo", {"allied.pdf": b"new"}, {}, EXTRA)
-    assert not stale_new.exists() and not stale_file.exists()
-    assert (out / "gone" / "allied.pdf").read_bytes() == b"previous"
+    assert not stale_new.exists() and not stale_tmp.exists() and not gone.exists()
+    assert not empty.exists()
+    assert (out / "lost" / "allied.pdf").read_bytes() == b"previous"
+    assert (out / "taken.recovered-e3r4" / "allied.pdf").read_bytes() == b"previous kit"
+    assert (out / "taken" / "mine.txt").read_text() == "made since"
     assert live.exists()
+    assert (unmarked / "thesis.tex").read_text() == "user"
+    assert (fake / MARKER).read_text() == "my own notes"
     assert all(path.read_text() == "user" for path in users)
 
 
 def test_a_new_temporary_of_another_live_build_is_kept(tmp_path: Path) -> None:
-    fresh = tmp_path / f"{PREFIX}new-{_dead_pid()}-abc"
-    fresh.mkdir()  # made after this run started: another build's, still running
+    fresh = _marked(tmp_path / f"{PREFIX}new-{_dead_pid()}-abc")
+    # made after this run started: another build's, still running
     write_kit(tmp_path / "kit", {"a.pdf": b"a"}, {}, EXTRA)
     assert fresh.exists()
 
