@@ -4,8 +4,11 @@
 ``os.system``, ``os.exec*``, ``os.posix_spawn``, ``os.spawn*``; forking itself is allowed:
 the pipeline forks copies of itself, which run no other program) and every file it opens
 under a *canary* folder, a folder outside the data that hostile inputs point at (a font
-file, an image, a template, ``/etc/passwd``-like targets). ``assert_inert()`` fails if any
-happened.
+file, an image, a template, ``/etc/passwd``-like targets), and every file or folder it
+removes or renames away that is not its own: only quarterdeck's temporaries (a path with a
+``.quarterdeck-`` part), the folders it marked as its own, and the user cache may go
+(``os.rmdir`` is allowed anywhere: it removes only an empty folder). ``assert_inert()``
+fails if any of these happened.
 
 Builds run in this process while watched (``QUARTERDECK_JOBS=1``), so a forked worker's
 events cannot escape the hook.
@@ -43,11 +46,30 @@ class Watch:
     canaries: list[Path]
     processes: list[tuple[str, Any]] = field(default_factory=list)
     opened: list[str] = field(default_factory=list)
+    removed: list[tuple[str, str]] = field(default_factory=list)
 
     def assert_inert(self) -> None:
-        """Fail when a process was started or a canary file opened."""
+        """Fail when a process was started, a canary opened or a foreign file removed."""
         assert not self.processes, f"a process was started: {self.processes[:3]}"
         assert not self.opened, f"a file outside the data was opened: {self.opened[:3]}"
+        assert not self.removed, f"a file quarterdeck did not make was removed: " \
+                                 f"{self.removed[:3]}"
+
+
+def _own(path: str) -> bool:
+    """Whether quarterdeck may remove or rename away ``path``: a temporary, a marked
+    folder of its own, or the user cache."""
+    from generator.output import MARKER, PREFIX
+
+    if any(part.startswith(PREFIX) for part in Path(path).parts):
+        return True
+    if os.path.isdir(path) and not os.path.islink(path) and \
+            os.path.isfile(os.path.join(path, MARKER)):
+        return True
+    from generator.usercache import folder
+
+    cache = folder()
+    return cache is not None and path.startswith(os.path.abspath(cache) + os.sep)
 
 
 _ACTIVE: list[Watch] = []
@@ -60,6 +82,13 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
     current = _ACTIVE[-1]
     if event.startswith(PROCESS_EVENTS):
         current.processes.append((event, args[:2]))
+    elif event in ("os.remove", "os.rename", "shutil.rmtree") and len(args) >= 2 and \
+            isinstance(args[0], (str, bytes, os.PathLike)) and \
+            args[2 if event == "os.rename" else 1] in (None, -1):  # else relative to a folder fd:
+        # rmtree's own removals inside a folder it was allowed to remove
+        path = os.path.abspath(os.fsdecode(args[0]))
+        if not _own(path):
+            current.removed.append((event, path))
     elif event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
         try:
             path = os.path.abspath(os.fsdecode(args[0]))
