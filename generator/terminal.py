@@ -103,6 +103,13 @@ def _console_class() -> Any:
 
         def render(self, renderable: RenderableType,
                    options: ConsoleOptions | None = None) -> Iterable[Segment]:
+            if isinstance(renderable, Text) and not renderable.plain.isprintable():
+                # A Text made elsewhere: escaped before it is laid out, so a long escape
+                # wraps like any text instead of being cut at the edge of its cell.
+                made = renderable.blank_copy()
+                for part in renderable.render(self):
+                    made.append(inert(part.text), part.style)
+                renderable = made
             for segment in super().render(renderable, options):
                 if segment.control or segment.text.isprintable():
                     yield segment
