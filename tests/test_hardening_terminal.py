@@ -106,6 +106,8 @@ def test_hostile_text_reaches_the_terminal_escaped(path: Path, tmp_path: Path) -
     (["list", "classes", "--nation", "U\u202eS"],
      "error: --nation: no class of nation 'U\\u202eS'"),
     (["build", "night\x1b[2J\x08"], None),
+    (["build", "--seed", "1\x1b]0;t\x07"], "Error: Invalid value for '--seed': found "
+     "'1\\x1b]0;t\\x07', expected a whole number from 0 to 999,999,999 or 'random'"),
     (["odds", "--firer", "Nobody\x07", "--target", "Hughes"],
      "error: no ship 'Nobody\\x07' in the library (--firer)"),
 ])
@@ -197,6 +199,34 @@ def test_own_colours_survive_while_user_text_is_escaped(tmp_path: Path) -> None:
     assert_inert(SGR.sub("", result.stderr))
 
 
+def test_an_error_message_is_inert_wherever_it_is_printed() -> None:
+    from generator.errors import UsageError
+
+    # A ruleset's command that prints f"error: {exc}" itself gets it escaped too.
+    assert str(UsageError("no class 'a\x1b[31m\u202e'")) == "no class 'a\\x1b[31m\\u202e'"
+    code, stdout, stderr = run_cli(["merchant", "--raiders", "4 ev\x1b[31mil"])
+    assert code == 2
+    assert stderr.startswith("error: --raiders: found unit 'ev\\x1b[31mil' in "
+                             "'4 ev\\x1b[31mil', expected a unit type: ")
+    assert_inert(stdout + stderr)
+
+
+def test_paths_in_notes_and_results_are_escaped(tmp_path: Path) -> None:
+    data = tmp_path / "ev\x1b]0;t\x07il"
+    data.mkdir()
+    shutil.copy(Path(__file__).resolve().parent.parent / "shipdata/classes/us/sims.yaml", data)
+    shown = f"{tmp_path}/ev\\x1b]0;t\\x07il"
+    code, stdout, stderr = run_cli(["check", str(data)])  # tell: note lines
+    assert code == 0
+    assert stderr.splitlines()[0] == (f"note: {shown}/sims.yaml: replaces the bundled "
+                                      "ship-class 'sims' (naval-action)")
+    assert_inert(stdout + stderr)
+    code, stdout, stderr = run_cli(["new-class", "my-dd", "--out", str(data)])  # say
+    assert (code, stderr) == (0, "")
+    assert stdout == (f"wrote {shown}/my-dd.yaml; replace every '<fill in: ...>', then: "
+                      f"quarterdeck check {shown}/my-dd.yaml\n")
+
+
 def test_list_keeps_rich_styles_on_a_terminal(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
@@ -248,6 +278,23 @@ def test_the_console_escapes_strings_and_text_objects_alike() -> None:
     assert "│ Evil\\x1b[31m[bold]x[/] │ US     │" in out
     assert "\x1b[3mLink\\x1b]8;;http://x\\x1b\\C\\u202e\x1b[0m" in out
     assert_inert(SGR.sub("", out))
+
+
+def test_the_console_lays_out_text_as_escaped() -> None:
+    from rich.segment import Segment
+    from rich.text import Text
+
+    class Raw:
+        """A renderable that hands rich its segments as they are."""
+
+        def __rich_console__(self, console: object, options: object) -> object:
+            yield Segment("raw\x1b[31m\u202e")
+
+    console = user_console(width=20, highlight=False)
+    with console.capture() as captured:
+        console.print(Text("\x1b" * 10))  # 40 characters once escaped: two lines of 20
+        console.print(Raw())
+    assert captured.get() == "\\x1b" * 5 + "\n" + "\\x1b" * 5 + "\nraw\\x1b[31m\\u202e"
 
 
 # --- convert on an old file it has not validated -------------------------------------------
