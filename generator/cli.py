@@ -1238,8 +1238,31 @@ def _ruleset_commands() -> None:
             if command.name in main.commands:
                 raise RuntimeError(f"ruleset {ruleset.name} adds a command "
                                    f"'{command.name}' that already exists")
+            if command.callback is not None and not hasattr(command.callback, "inert"):
+                command.callback = _inert_output(command.callback)
             main.add_command(command)
             _RULESET_COMMANDS.append(str(command.name))
+
+
+def _inert_output(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """``callback`` with stdout and stderr inert while it runs (``terminal.InertStream``).
+
+    A ruleset's command may print user text (a label from a ``--tables`` file) with
+    ``click.echo`` rather than through ``say``, ``tell`` or ``user_console``.
+    """
+    from generator.terminal import InertStream
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = InertStream(saved[0]), InertStream(saved[1])
+        try:
+            return callback(*args, **kwargs)
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    run.inert = True  # type: ignore[attr-defined]
+    return run
 
 
 _RULESET_COMMANDS: list[str] = []

@@ -23,10 +23,12 @@ note that quotes one, and a backslash does nothing on a terminal; so the text
 from __future__ import annotations
 
 import functools
+import itertools
+import re
 import unicodedata
 from typing import Any
 
-__all__ = ["escaped", "inert", "user_console"]
+__all__ = ["InertStream", "escaped", "inert", "user_console"]
 
 _ALLOWED_FORMAT = frozenset("\u200c\u200d")
 """Format characters left as they are: zero-width non-joiner and joiner, which Persian,
@@ -71,6 +73,41 @@ def inert(text: str, keep: str = "\n\t") -> str:
                  or unicodedata.category(char) not in _SHOWN)
         else escaped(char)
         for char in text)
+
+
+_SGR = re.compile(r"(\x1b\[[0-9;:]*m)")
+"""A Select Graphic Rendition sequence (a colour, bold, reset): the only one let through."""
+
+
+class InertStream:
+    """A text stream that writes through to another with everything but colours inert.
+
+    For code that writes to ``sys.stdout`` directly (``click.echo`` in a ruleset's own
+    command) instead of through ``say``, ``tell`` or ``user_console``: every character
+    ``inert`` escapes is escaped, except whole SGR sequences (``ESC [ 1 ; 31 m``), so the
+    command's colours still show on a terminal. User text in such output can still change
+    colours (click drops them when the output is not a terminal), but it cannot move the
+    cursor, erase, set the title, make a hyperlink or reorder text. It holds no ``buffer``:
+    nothing can write bytes past it.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` made inert (SGR sequences kept); bytes are refused."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if not text.isprintable():
+            # re.split with a group alternates: text, sequence, text, sequence...
+            parts = zip(itertools.cycle((False, True)), _SGR.split(text), strict=False)
+            text = "".join(part if sequence else inert(part) for sequence, part in parts)
+        return int(self._stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding...
+        if name == "buffer":
+            raise AttributeError(name)
+        return getattr(self._stream, name)
 
 
 def user_console(**options: Any) -> Any:

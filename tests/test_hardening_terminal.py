@@ -211,6 +211,39 @@ def test_an_error_message_is_inert_wherever_it_is_printed() -> None:
     assert_inert(stdout + stderr)
 
 
+def test_a_ruleset_command_that_echoes_user_text_prints_it_inert(tmp_path: Path) -> None:
+    """modern-odds prints the tables' labels with click.echo; a --tables file sets them."""
+    rules = yaml.safe_load((Path(__file__).resolve().parent.parent / "generator" / "rulesets"
+                            / "modern_naval" / "tables" / "rules.yaml").read_text("utf-8"))
+    block = rules["basic_damage"]
+    block["levels"][1]["label"] = "Light\x1b]0;t\x07\x1b[31mDamage\u202e"
+    tables = tmp_path / "tables.yaml"
+    tables.write_text(yaml.safe_dump({"basic_damage": block}), encoding="utf-8")
+    code, stdout, stderr = run_cli(["modern-odds", "--kind", "gun", "--tables", str(tables)])
+    assert code == 0, stderr
+    assert "  Light\\x1b]0;t\\x07Damage\\u202e 30.0%" in stdout.splitlines()  # CSI: stripped
+    assert_inert(stdout + stderr)
+    # On a terminal, colours (SGR) pass, as the command's own would; nothing else does.
+    result = CliRunner().invoke(main, ["modern-odds", "--kind", "gun", "--tables", str(tables)],
+                                color=True)
+    assert "  Light\\x1b]0;t\\x07\x1b[31mDamage\\u202e 30.0%" in result.stdout.splitlines()
+
+
+def test_an_inert_stream_keeps_colours_only() -> None:
+    import io
+
+    from generator.terminal import InertStream
+
+    target = io.StringIO()
+    stream = InertStream(target)
+    stream.write("\x1b[1;31mred\x1b[0m \x1b]8;;http://x\x1b\\a\x1b[2J\x9b1m\r\n\tok")
+    assert target.getvalue() == (
+        "\x1b[1;31mred\x1b[0m \\x1b]8;;http://x\\x1b\\a\\x1b[2J\\x9b1m\\r\n\tok")
+    with pytest.raises(TypeError):
+        stream.write(b"\x1b[2J")  # type: ignore[arg-type]
+    assert not hasattr(stream, "buffer")
+
+
 def test_paths_in_notes_and_results_are_escaped(tmp_path: Path) -> None:
     data = tmp_path / "ev\x1b]0;t\x07il"
     data.mkdir()
