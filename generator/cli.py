@@ -181,7 +181,7 @@ def run() -> None:
         if done.code is None or isinstance(done.code, int):
             status = done.code or 0
         else:  # a message instead of a status, as sys.exit("...") gives
-            print(done.code, file=sys.stderr)
+            print(inert(str(done.code)), file=sys.stderr)
             status = 1
     for stream in (sys.stdout, sys.stderr):
         try:
