@@ -17,18 +17,28 @@ import click
 from generator import __version__
 from generator.errors import DataError, QuarterdeckError, UsageError
 from generator.pathargs import SafePath
+from generator.terminal import inert
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def say(message: str) -> None:
-    """Print a result line on stdout."""
-    click.echo(message)
+    """Print a result line on stdout; user text in it is shown inert (``terminal.inert``)."""
+    click.echo(inert(message))
 
 
 def tell(message: str) -> None:
-    """Print a message on stderr (click drops the colours when it is not a terminal)."""
-    click.echo(message, err=True)
+    """Print a message on stderr; user text in it is shown inert (``terminal.inert``)."""
+    click.echo(inert(message), err=True)
+
+
+def labelled(label: str, colour: str, message: str, *, bold: bool = False) -> None:
+    """Print ``label message`` on stderr, the label in colour on a terminal.
+
+    Only ``message`` is made inert: the label's colour is quarterdeck's own escape
+    sequence (click drops it when stderr is not a terminal).
+    """
+    click.echo(f"{click.style(label, fg=colour, bold=bold)} {inert(message)}", err=True)
 
 
 def data_option(func: F) -> F:
@@ -60,10 +70,10 @@ def reported(func: F) -> F:
         except DataError as exc:
             for problem in exc.problems:
                 tell(str(problem))
-            tell(f"{click.style('error:', fg='red', bold=True)} {exc}")
+            labelled("error:", "red", str(exc), bold=True)
             sys.exit(exc.exit_code)
         except QuarterdeckError as exc:
-            tell(f"{click.style('error:', fg='red', bold=True)} {exc}")
+            labelled("error:", "red", str(exc), bold=True)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             tell("interrupted; nothing half-written was left behind")
@@ -76,9 +86,10 @@ def reported(func: F) -> F:
         except Exception as exc:  # a bug: say so plainly, keep the details for a report
             if os.environ.get("QUARTERDECK_DEBUG"):
                 raise
-            tell(f"{click.style('internal error:', fg='red', bold=True)} "
-                 f"{type(exc).__name__}: {str(exc)[:300]}\nThis is a bug in quarterdeck; run "
-                 "again with QUARTERDECK_DEBUG=1 for the details and report them.")
+            labelled("internal error:", "red",
+                     f"{type(exc).__name__}: {str(exc)[:300]}\nThis is a bug in quarterdeck; "
+                     "run again with QUARTERDECK_DEBUG=1 for the details and report them.",
+                     bold=True)
             sys.exit(70)
 
     return wrapper  # type: ignore[return-value]
@@ -86,7 +97,7 @@ def reported(func: F) -> F:
 
 def warn(message: str) -> None:
     """Print a warning on stderr."""
-    tell(f"{click.style('warning:', fg='yellow')} {message}")
+    labelled("warning:", "yellow", message)
 
 
 class _Commands(click.Group):
@@ -118,12 +129,36 @@ class _Commands(click.Group):
             names |= set(super().list_commands(ctx))
         return sorted(names)
 
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        with _inert_usage_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _inert_usage_errors():
+            return super().invoke(ctx)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._listing = True
         try:
             super().format_commands(ctx, formatter)
         finally:
             self._listing = False
+
+
+@contextlib.contextmanager
+def _inert_usage_errors() -> Iterator[None]:
+    """Show click's own errors (``Error: No such command '...'``) with user text inert.
+
+    click quotes what was typed (a command, an option, a value) in its messages and
+    prints them itself; the message an error shows is made inert on its way out.
+    """
+    try:
+        yield
+    except click.ClickException as exc:
+        shown = exc.format_message
+        setattr(exc, "format_message", lambda: inert(shown()))  # noqa: B010 (a method)
+        raise
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -146,7 +181,7 @@ def run() -> None:
         if done.code is None or isinstance(done.code, int):
             status = done.code or 0
         else:  # a message instead of a status, as sys.exit("...") gives
-            print(done.code, file=sys.stderr)
+            print(inert(str(done.code)), file=sys.stderr)
             status = 1
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -1135,6 +1170,8 @@ def watch(folder: Path, class_id: str | None, ruleset: str | None, kind: str, pn
         return [f"wrote {target} ({made.seconds * 1000:.0f} ms)"]
 
     def show(outcome: Outcome) -> None:
+        for message in outcome.warnings:
+            warn(message)
         for line in outcome.lines:
             (say if outcome.ok else tell)(line)
 
@@ -1201,8 +1238,31 @@ def _ruleset_commands() -> None:
             if command.name in main.commands:
                 raise RuntimeError(f"ruleset {ruleset.name} adds a command "
                                    f"'{command.name}' that already exists")
+            if command.callback is not None and not hasattr(command.callback, "inert"):
+                command.callback = _inert_output(command.callback)
             main.add_command(command)
             _RULESET_COMMANDS.append(str(command.name))
+
+
+def _inert_output(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """``callback`` with stdout and stderr inert while it runs (``terminal.InertStream``).
+
+    A ruleset's command may print user text (a label from a ``--tables`` file) with
+    ``click.echo`` rather than through ``say``, ``tell`` or ``user_console``.
+    """
+    from generator.terminal import InertStream
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = InertStream(saved[0]), InertStream(saved[1])
+        try:
+            return callback(*args, **kwargs)
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    run.inert = True  # type: ignore[attr-defined]
+    return run
 
 
 _RULESET_COMMANDS: list[str] = []

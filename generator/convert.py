@@ -51,7 +51,7 @@ def convert_file(path: Path) -> str:
     """The shared class file text for an old per-ruleset class file.
 
     Raises:
-        DataError: The file is not a per-ruleset class file.
+        DataError: The file is not a per-ruleset class file, or not a valid one.
 
     """
     doc, problems = load_yaml(path, str(path))
@@ -65,4 +65,15 @@ def convert_file(path: Path) -> str:
         raise DataError([doc.problem(("ruleset",), f"found {describe(ruleset)}, expected a "
                                      f"class file of one ruleset ({', '.join(known)}) to "
                                      "convert")])
+    # The old file is validated as the library reads it (its ruleset's class model)
+    # before it is rewritten: a value of the wrong shape (``armor: abc``) is a located
+    # problem here, not a failure halfway through the conversion.
+    from generator.rulesets import REGISTRY
+    from generator.validation import validate
+
+    model = REGISTRY[str(ruleset)].data_kinds.get("ship-class")
+    if model is not None:
+        _, problems = validate(model, doc)
+        if problems:
+            raise DataError(problems)
     return HEADER.format(ruleset=ruleset) + dump(convert_data(data, str(ruleset)))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.terminal import escaped, inert
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -33,16 +35,24 @@ class Problem:
         if self.line:
             where += f":{self.line}:{self.column}"
         field = f" {self.path}:" if self.path else ""
-        # One problem, one line: user text quoted in it (a key, a value) may hold line
-        # breaks or other control characters, shown escaped.
-        return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                       for ch in f"{where}:{field} {self.message}")
+        # One problem, one line: user text quoted in it (a key, a value, a file name) may
+        # hold line breaks, control or invisible characters, or undecodable bytes, all
+        # shown escaped (see generator.terminal).
+        line = f"{where}:{field} {self.message}"
+        if line.isprintable():
+            return line
+        return "".join(ch if ch.isprintable() else escaped(ch) for ch in line)
 
 
 class QuarterdeckError(Exception):
     """Base of every error quarterdeck reports to a user."""
 
     exit_code = 1
+
+    def __str__(self) -> str:
+        # The message quotes user text (an id, a name, a path): printed wherever the
+        # error is reported, it must not act on the terminal.
+        return inert(super().__str__())
 
 
 class DataError(QuarterdeckError):

@@ -273,7 +273,7 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
     for root in roots:
         if not root.exists():
             continue
-        digest.update(f"{root.resolve()}\0".encode())
+        digest.update(os.fsencode(root.resolve()) + b"\0")
         for path in data_files(root):
             # Only regular files are hashed (a pipe would block; the loader reports it).
             try:
@@ -284,7 +284,8 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
                     content = handle.read()
             except OSError:
                 return None
-            digest.update(f"{path}\0{len(content)}\0".encode())
+            # A file name need not be UTF-8: its bytes, as the file system has them.
+            digest.update(os.fsencode(path) + f"\0{len(content)}\0".encode())
             digest.update(_content_digest(content))
     return digest.hexdigest()
 
@@ -549,6 +550,9 @@ def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> L
         base = root if root.is_dir() else root.parent
         for path in data_files(root):
             display = _display(path, base, is_bundled)
+            if not _decodable(path, base):
+                library.problems.append(Problem(display, 0, 0, "", UNDECODABLE))
+                continue
             entry = _load_entry(path, display, is_bundled, library)
             if entry is None:
                 continue
@@ -576,6 +580,29 @@ def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> L
                                        f"'{entry.model.id}'")
             table[entry.model.id] = entry
     return library
+
+
+UNDECODABLE = ("found a file or folder name that is not UTF-8 text, expected a name in "
+               "UTF-8 (a class or scenario file is named by its id); rename it")
+"""The problem of a data file whose name (below the data folder) is not UTF-8."""
+
+
+def _decodable(path: Path, base: Path) -> bool:
+    """Whether ``path``'s name below ``base`` is UTF-8 text.
+
+    Python reads a name that is not as lone surrogates (``surrogateescape``); such a name
+    cannot be a class or scenario id, nor be written into a manifest or a message as it
+    is. The user's own folder (``base``) may be named anything.
+    """
+    try:
+        relative = path.relative_to(base)
+    except ValueError:
+        relative = path
+    try:
+        str(relative).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) -> Entry | None:

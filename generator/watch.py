@@ -8,6 +8,9 @@ output where it was: the PNG and the kit are only ever replaced whole.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,26 +24,41 @@ MAX_FILES = 5000
 Snapshot = dict[str, tuple[int, int]]
 
 
+LOOP = (-1, -1)
+"""What a snapshot holds for a symbolic link that leads back to itself (no file to read)."""
+
+
 def snapshot(folder: Path, ignore: tuple[Path, ...] = ()) -> Snapshot:
     """Modification time and size of every file under ``folder`` (bounded).
 
     Files under ``ignore`` (the watcher's own output) are left out, so writing the output
-    inside the folder does not set off another rebuild.
+    inside the folder does not set off another rebuild. A symbolic link that loops (to
+    itself, or through others back to itself) is kept as ``LOOP``; a linked folder is not
+    entered, as the data loader does not enter one.
     """
     found: Snapshot = {}
-    skipped = [p.resolve() for p in ignore]
+    # realpath, unlike Path.resolve, never fails on a link that loops.
+    skipped = [os.path.realpath(p) for p in ignore]
     for path in sorted(folder.rglob("*")):
         if len(found) >= MAX_FILES:
             break
-        if any(path.resolve().is_relative_to(s) for s in skipped):
+        real = os.path.realpath(path)
+        if any(real == s or real.startswith(s.rstrip(os.sep) + os.sep) for s in skipped):
             continue
         try:
-            if path.is_file():
-                stat = path.stat()
-                found[str(path)] = (stat.st_mtime_ns, stat.st_size)
-        except OSError:  # removed between listing and looking: the next poll sees it
-            continue
+            info = os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                found[str(path)] = LOOP
+            continue  # removed between listing and looking: the next poll sees it
+        if stat.S_ISREG(info.st_mode):
+            found[str(path)] = (info.st_mtime_ns, info.st_size)
     return found
+
+
+def loop_warning(path: str) -> str:
+    """What the watcher says of a symbolic link that loops (it skips it)."""
+    return f"{path}: skipped a symbolic link that leads back to itself; remove it"
 
 
 @dataclass
@@ -49,6 +67,8 @@ class Outcome:
 
     ok: bool
     lines: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """Links in the folder that loop, found since the last outcome (each said once)."""
 
 
 @dataclass
@@ -68,26 +88,32 @@ class Watcher:
     ignore: tuple[Path, ...] = ()
     seen: Snapshot = field(default_factory=dict)
     last_good: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    """Warnings for the next outcome (links that newly loop)."""
 
     def changed(self) -> bool:
         """Whether any file was added, removed or modified since the last look."""
         now = snapshot(self.folder, self.ignore)
         different = now != self.seen
+        self.pending += [loop_warning(path) for path, seen in now.items()
+                         if seen == LOOP and self.seen.get(path) != LOOP]
         self.seen = now
         return different
 
     def rebuild(self) -> Outcome:
         """Build once; on bad data, the located problems and a word on the kept output."""
+        warnings, self.pending = self.pending, []
         try:
             lines = self.build()
         except DataError as exc:
             kept = ([f"kept the last good output: {line.removeprefix('wrote ')}"
                      for line in self.last_good] or ["nothing built yet"])
-            return Outcome(False, [*(str(p) for p in exc.problems), f"error: {exc}", *kept])
+            return Outcome(False, [*(str(p) for p in exc.problems), f"error: {exc}", *kept],
+                           warnings)
         except QuarterdeckError as exc:
-            return Outcome(False, [f"error: {exc}"])
+            return Outcome(False, [f"error: {exc}"], warnings)
         self.last_good = lines
-        return Outcome(True, lines)
+        return Outcome(True, lines, warnings)
 
     def run(self, show: Callable[[Outcome], None], *, interval: float = 0.5,
             iterations: int | None = None, sleep: Callable[[float], None] = time.sleep,
