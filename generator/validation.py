@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from generator.errors import DataError, Problem
 from generator.suggest import did_you_mean
+from generator.terminal import escaped
 from generator.yamlsource import Loc, SourceDoc, load_yaml
 
 M = TypeVar("M", bound=BaseModel)
@@ -47,8 +48,9 @@ def describe(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
-        # Control characters (a NUL, an escape, a newline) are shown, not sent to the console.
-        value = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in value[:60])
+        # Control characters (a NUL, an escape, a newline) are shown, not sent to the
+        # console: each as the escape a user would type in YAML (\x1b, \u202e).
+        value = "".join(ch if ch.isprintable() else escaped(ch) for ch in value[:60])
         return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -428,3 +428,10 @@ def test_the_watcher_notices_a_new_loop_once(tmp_path: Path) -> None:
         [f"{folder / n}: skipped a symbolic link that leads back to itself; remove it"
          for n in ("a.yaml", "b.yaml", "loop")],
         [f"{folder / 'ring'}: skipped a symbolic link that leads back to itself; remove it"]]
+
+
+def test_a_found_value_shows_each_hidden_character_as_its_yaml_escape() -> None:
+    """``validation.describe`` escaped U+202E as ``\\x202e`` (not what YAML reads back)."""
+    from generator.validation import describe
+
+    assert describe("a\u202eb\x1bc\n") == "'a\\u202eb\\x1bc\\n'"
