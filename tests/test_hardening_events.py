@@ -81,6 +81,10 @@ EXPECTED: dict[str, list[str] | None] = {
         f"6:7: logo: found '../../../../../../../../../../etc/passwd.png', {_INSIDE}"],
     "logo-nul": ["6:7: logo: found 'logo.png\\x00../../event-canary/logo.png', expected a "
                  "file name without NUL bytes"],
+    "logo-symlink-out": [f"6:7: logo: found 'logo-link.png', {_INSIDE}"],
+    "templates-symlink-out": [
+        "6:12: templates: found 'branding-link', expected a folder beside the event file or "
+        "below it"],
     "templates-etc": [
         "6:12: templates: found '/etc', expected a folder beside the event file or below it"],
     "templates-dotdot": [
@@ -112,6 +116,10 @@ def test_the_corpus_is_every_file_and_big_enough() -> None:
     found = sorted(p.stem for p in (ROOT / CORPUS).glob("*.yaml"))
     assert found == sorted(EXPECTED)
     assert len(found) >= 20
+    # The links the symlink cases name: inside the folder by name, outside by target.
+    for link in ("logo-link.png", "branding-link"):
+        assert (ROOT / CORPUS / link).is_symlink()
+        assert (ROOT / CORPUS / link).resolve().is_relative_to(CANARIES[0])
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
