@@ -17,6 +17,10 @@ Each table's dice come from its own seed (given in the file, or derived from the
 seed, the scenario and the table number), so no two tables roll the same dice, and the
 same event file rebuilds byte for byte. The builds run side by side on the CPUs this
 process may use; the library is loaded and checked once, before they start.
+
+An event file is untrusted input: besides each field's bounds, the event as a whole asks
+for at most ``MAX_BUILDS`` builds, checked before anything is built. A failed write (a
+full disk, a quota) is an ``OutputError`` naming the file, and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -68,7 +72,8 @@ MAX_BUILDS = 400
 """Most builds one event may ask for: every table and every scenario's extras, per paper.
 
 Each field alone is bounded, but their product is not small: 40 scenarios of 64 tables on
-two papers would be 5,120 table builds, and a 14-line file could ask for 1,280. A build
+two papers would be 5,120 table builds, and the ten bundled scenarios at 64 tables on two
+papers, a 16-line file, 1,280 (tests/hostile_corpus/events/). A build
 is one table on one paper (every side's packet and the referee's, about 130 pages) or one
 extra of one scenario on one paper. 400 is 200 tables on both A4 and Letter (or 400 on
 one): several times the largest naval-wargame convention, where a few dozen tables is a
