@@ -76,6 +76,8 @@ def _secret() -> tuple[Path, bytes] | None:
         return None
     try:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except FileExistsError:
+        pass  # something else of that name: _safe_folder says so
     except OSError:
         return None
     if not _safe_folder(where):

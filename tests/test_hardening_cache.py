@@ -92,6 +92,18 @@ def test_a_folder_someone_else_owns_is_not_used(
     assert usercache.load("probe", "k") == [1, 2]
 
 
+def test_a_file_in_the_folders_place_is_not_used(
+        cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    shutil.rmtree(cache)
+    cache.write_bytes(b"")
+    assert usercache.load("probe", "k") is None
+    usercache.store("probe", "k", [4])
+    assert cache.read_bytes() == b""
+    assert capsys.readouterr().err == _warning(cache, "it is not a folder")
+
+
 def test_the_warning_reaches_the_user_once_through_the_command_line(
         cache: Path) -> None:
     cache.chmod(0o777)
