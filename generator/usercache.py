@@ -108,13 +108,19 @@ def _safe_folder(where: Path) -> bool:
 
 
 def _warn_once(message: str) -> None:
-    """A warning on stderr, as the command line gives its own, the first time only."""
+    """A warning on stderr, the first time only, as the command line's ``warn`` gives it.
+
+    The label is coloured on a terminal and the message made inert (``terminal.inert``):
+    the folder's path comes from the environment and may hold control characters.
+    """
     if _warned:
         return
     _warned.append(message)
     import click
 
-    click.echo(f"{click.style('warning:', fg='yellow')} {message}", err=True)
+    from generator.terminal import inert
+
+    click.echo(f"{click.style('warning:', fg='yellow')} {inert(message)}", err=True)
 
 
 def _read(path: Path, limit: int, *, private: bool = False) -> bytes | None:

@@ -104,6 +104,20 @@ def test_a_file_in_the_folders_place_is_not_used(
     assert capsys.readouterr().err == _warning(cache, "it is not a folder")
 
 
+def test_the_warning_shows_a_control_character_in_the_path_inert(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    base = tmp_path / "x\x1b]0;owned\x07"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base))
+    monkeypatch.setattr(usercache, "_warned", [])
+    (base / "quarterdeck").mkdir(parents=True, mode=0o700)
+    (base / "quarterdeck").chmod(0o777)
+    assert usercache.load("probe", "k") is None
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert f"{tmp_path}/x\\x1b]0;owned\\x07/quarterdeck: others may write" in err
+
+
 def test_the_warning_reaches_the_user_once_through_the_command_line(
         cache: Path) -> None:
     cache.chmod(0o777)
