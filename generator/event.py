@@ -17,6 +17,10 @@ Each table's dice come from its own seed (given in the file, or derived from the
 seed, the scenario and the table number), so no two tables roll the same dice, and the
 same event file rebuilds byte for byte. The builds run side by side on the CPUs this
 process may use; the library is loaded and checked once, before they start.
+
+An event file is untrusted input: besides each field's bounds, the event as a whole asks
+for at most ``MAX_BUILDS`` builds, checked before anything is built. A failed write (a
+full disk, a quota) is an ``OutputError`` naming the file, and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import csv
 import datetime
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -35,9 +40,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 from pypdf import PdfReader, PdfWriter
 
 from generator import __version__, branding, fonts
@@ -47,7 +52,7 @@ from generator.errors import Problem
 from generator.grid import Grid, aligned
 from generator.layout import Paper, page_size
 from generator.library import Library
-from generator.output import MANIFEST, transaction
+from generator.output import MANIFEST, _oserror, transaction
 from generator.packets import BLANK, Component, PacketSpec, sheet_layout
 from generator.parallel import fork_map
 from generator.pdfstream import StreamedPdf
@@ -57,12 +62,25 @@ from generator.rulesets.base import KitOptions, Request
 from generator.safetext import text
 from generator.units import MM
 from generator.validation import load_model, name_problem
-from generator.yamlsource import SourceDoc
+from generator.yamlsource import Loc, SourceDoc
 
 Extra = Literal["tables", "markers", "rulers", "gauges", "strings"]
 """Commands whose output an event may add once per scenario (besides the table packs)."""
 MAX_TABLES = 64
 """Most tables one scenario may have at an event (a bound on untrusted input)."""
+MAX_BUILDS = 400
+"""Most builds one event may ask for: every table and every scenario's extras, per paper.
+
+Each field alone is bounded, but their product is not small: 40 scenarios of 64 tables on
+two papers would be 5,120 table builds, and the ten bundled scenarios at 64 tables on two
+papers, a 16-line file, 1,280 (tests/hostile_corpus/events/). A build
+is one table on one paper (every side's packet and the referee's, about 130 pages) or one
+extra of one scenario on one paper. 400 is 200 tables on both A4 and Letter (or 400 on
+one): several times the largest naval-wargame convention, where a few dozen tables is a
+big event, and still something a laptop finishes: about 50,000 pages of packets, plus the
+print-shop bundles that repeat them, at some 300 pages a second (bench/README.md) is
+minutes, not hours, and a few gigabytes of disk at most.
+"""
 SEED_LIMIT = 2**31 - 1
 LOGO_BOX = 30 * MM
 """The square a cover's logo is fitted into, 2 mm in from the masthead's top right."""
@@ -73,19 +91,13 @@ class EventScenario(Strict):
 
     id: str = Field(min_length=1, max_length=60, pattern=r"^[a-z0-9][a-z0-9-]*$")
     tables: int = Field(ge=1, le=MAX_TABLES)
-    seeds: list[int] | None = Field(default=None, max_length=MAX_TABLES)
-    """One seed per table (in table order); by default each is derived from the event seed."""
+    seeds: list[Annotated[int, Field(ge=0, le=SEED_LIMIT)]] | None = Field(
+        default=None, max_length=MAX_TABLES)
+    """One seed per table (in table order); by default each is derived from the event seed.
 
-    @model_validator(mode="after")
-    def _one_seed_per_table(self) -> EventScenario:
-        if self.seeds is not None:
-            if len(self.seeds) != self.tables:
-                raise ValueError(f"found {len(self.seeds)} seeds, expected one per table "
-                                 f"({self.tables})")
-            if any(not 0 <= s <= SEED_LIMIT for s in self.seeds):
-                raise ValueError(f"found a seed outside 0..{SEED_LIMIT}, expected seeds "
-                                 f"from 0 to {SEED_LIMIT}")
-        return self
+    That there is one per table is checked with the event (``load_event``), where the
+    problem can be located at the list.
+    """
 
 
 class Event(Strict):
@@ -106,18 +118,7 @@ class Event(Strict):
     templates: str | None = Field(default=None, min_length=1, max_length=200)
     """A template folder next to the event file (its ``branding.yaml`` brands every page)."""
     scenarios: list[EventScenario] = Field(min_length=1, max_length=40)
-
-    @model_validator(mode="after")
-    def _unique(self) -> Event:
-        named: list[tuple[str, list[str]]] = [
-            ("paper", list(self.paper)), ("extras", list(self.extras)),
-            ("scenarios", [s.id for s in self.scenarios])]
-        for what, values in named:
-            twice = sorted({v for v in values if values.count(v) > 1})
-            if twice:
-                raise ValueError(f"found {', '.join(twice)} twice in {what}, expected each "
-                                 "once")
-        return self
+    """Each scenario once (checked with the event, ``load_event``)."""
 
 
 @dataclass
@@ -164,8 +165,62 @@ def slug(name: str) -> str:
     return "-".join(words)[:60] or "event"
 
 
+@dataclass(frozen=True)
+class Build:
+    """One build an event asks for, and the field of the event file that asks for it."""
+
+    paper: Paper
+    scenario: EventScenario
+    number: int
+    """The table's number through the event (0 for an extra)."""
+    index: int
+    """The table's place among its scenario's tables, from 0 (or the extra's in extras)."""
+    extra: Extra | None
+    asked_by: Loc
+    """``paper.N`` past the first paper; else the scenario's ``tables`` or ``extras.N``."""
+
+
+def plan(event: Event) -> Iterator[Build]:
+    """Every build of the event, in the order they are made (paper by paper)."""
+    for nth, paper in enumerate(event.paper):
+        number = 0
+        for place, entry in enumerate(event.scenarios):
+            for index in range(entry.tables):
+                number += 1
+                yield Build(paper, entry, number, index, None,
+                            ("paper", nth) if nth else ("scenarios", place, "tables"))
+            for index, extra in enumerate(event.extras):
+                yield Build(paper, entry, 0, index, extra,
+                            ("paper", nth) if nth else ("extras", index))
+
+
+def builds_problem(event: Event, doc: SourceDoc) -> Problem | None:
+    """The problem when the event asks for more than ``MAX_BUILDS`` builds, else None.
+
+    It is located at the field whose build is the first one too many, in build order: a
+    scenario's ``tables``, one of the ``extras``, or the second ``paper``.
+    """
+    tables = sum(entry.tables for entry in event.scenarios)
+    extras = len(event.scenarios) * len(event.extras)
+    papers = len(event.paper)
+    total = papers * (tables + extras)
+    if total <= MAX_BUILDS:
+        return None
+    over = next(itertools.islice(plan(event), MAX_BUILDS, None))
+    return doc.problem(over.asked_by, (
+        f"found {total} builds, expected at most {MAX_BUILDS} ({_count(tables, 'table')} "
+        f"and {_count(extras, 'extra')}, times {_count(papers, 'paper')})"))
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path | None]:
     """Read and check an event file against the library's scenarios.
+
+    Besides each field's own bounds, the event as a whole may ask for at most
+    ``MAX_BUILDS`` builds (tables and extras, on every paper).
 
     Returns:
         The event, its checked logo's path and its template folder (None when not given).
@@ -177,10 +232,14 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
     found: list[Path | None] = [None, None]
 
     def check(event: Event, doc: SourceDoc) -> list[Problem]:
-        problems = [name_problem(doc, ("scenarios", i, "id"), s.id, sorted(library.scenarios),
+        problems = _shape_problems(event, doc)
+        problems += [name_problem(doc, ("scenarios", i, "id"), s.id, sorted(library.scenarios),
                                  "a scenario (quarterdeck list scenarios)")
                     for i, s in enumerate(event.scenarios) if s.id not in library.scenarios]
         problems.extend(_extras_problems(event, doc, library))
+        too_many = builds_problem(event, doc)
+        if too_many is not None:
+            problems.append(too_many)
         if event.logo is not None:
             logo, expected = branding.check_logo(path, path.parent, event.logo,
                                                  "the event file's folder")
@@ -198,6 +257,28 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
         return problems
 
     return load_model(Event, path, check=check), found[0], found[1]
+
+
+def _shape_problems(event: Event, doc: SourceDoc) -> list[Problem]:
+    """A value listed twice (each at its second place), a scenario's seeds not one a table."""
+    problems = []
+    named: list[tuple[str, str, list[str], tuple[str, ...]]] = [
+        ("paper", "paper size", list(event.paper), ()),
+        ("extras", "extra", list(event.extras), ()),
+        ("scenarios", "scenario", [s.id for s in event.scenarios], ("id",))]
+    for field_name, what, values, inside in named:
+        for index, value in enumerate(values):
+            first = values.index(value)
+            if first < index:
+                problems.append(doc.problem((field_name, index, *inside), (
+                    f"found {value!r} again, expected each {what} once (it is "
+                    f"{field_name}.{first} too)")))
+    for index, entry in enumerate(event.scenarios):
+        if entry.seeds is not None and len(entry.seeds) != entry.tables:
+            problems.append(doc.problem(("scenarios", index, "seeds"), (
+                f"found {_count(len(entry.seeds), 'seed')}, expected one per table "
+                f"({entry.tables})")))
+    return problems
 
 
 def _extras_problems(event: Event, doc: SourceDoc, library: Library) -> list[Problem]:
@@ -251,8 +332,8 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
     made = _missing_folders(root.parent)
     try:
         with transaction() as txn:
-            staging = txn.stage(root)
-            tasks = _tasks(library, event, logo, brand, templates, staging)
+            staged = Staged(txn.stage(root), root)
+            tasks = _tasks(library, event, logo, brand, templates, staged)
             done = [0]
 
             def finished(index: int, result: tuple[list[Pack], list[str]]) -> None:
@@ -264,7 +345,7 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
                                on_result=finished)
             packs = [pack for found, _ in results for pack in found]
             warnings = [w for _, found in results for w in found]
-            files = _finish(event, staging, packs, templates)
+            files = _finish(event, staged, packs, templates)
     except BaseException:
         for folder in made:  # nothing written: not even the empty output root
             with contextlib.suppress(OSError):
@@ -285,22 +366,20 @@ def _missing_folders(folder: Path) -> list[Path]:
 
 
 def _tasks(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
-           templates: Path | None, staging: Path,
+           templates: Path | None, out: Staged,
            ) -> list[Callable[[], tuple[list[Pack], list[str]]]]:
     """One build per table and paper, and one per extra, scenario and paper."""
     tasks: list[Callable[[], tuple[list[Pack], list[str]]]] = []
-    for paper in event.paper:
-        number = 0
-        for entry in event.scenarios:
-            for index in range(entry.tables):
-                number += 1
-                seed = (entry.seeds[index] if entry.seeds is not None
-                        else table_seed(event.seed, entry.id, number))
-                tasks.append(partial(_table, library, event, logo, brand, templates, paper,
-                                     entry.id, number, seed, staging))
-            for extra in event.extras:
-                tasks.append(partial(_extra, library, templates, paper, entry.id, extra,
-                                     staging))
+    for build in plan(event):
+        entry = build.scenario
+        if build.extra is not None:
+            tasks.append(partial(_extra, library, templates, build.paper, entry.id,
+                                 build.extra, out))
+            continue
+        seed = (entry.seeds[build.index] if entry.seeds is not None
+                else table_seed(event.seed, entry.id, build.number))
+        tasks.append(partial(_table, library, event, logo, brand, templates, build.paper,
+                             entry.id, build.number, seed, out))
     return tasks
 
 
@@ -335,8 +414,8 @@ def _single_process() -> Iterator[None]:
 
 def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
            templates: Path | None, paper: Paper, scenario: str, number: int,
-           seed: int, staging: Path) -> tuple[list[Pack], list[str]]:
-    """One table's packets, each behind its cover sheet, written into ``staging``."""
+           seed: int, out: Staged) -> tuple[list[Pack], list[str]]:
+    """One table's packets, each behind its cover sheet, written into the staging folder."""
     kit = compose(Request("kit", scenario=scenario), library=library, paper=paper,
                   options=KitOptions(seed=seed, templates=templates), note_pages=False)
     folder = f"table-{number:02d}-{scenario}"
@@ -351,20 +430,41 @@ def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | No
         pdf = _join([cover, kit.files[spec.filename]])
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
         name = f"{folder}/{spec.filename}"
-        packs.append(Pack(paper, name, _put(staging / paper / name, pdf), pages, scenario,
+        packs.append(Pack(paper, name, out.put(f"{paper}/{name}", pdf), pages, scenario,
                           number, side, sections, inventory))
     return packs, kit.warnings
 
 
-def _put(path: Path, data: bytes) -> str:
-    """Write one file of the event into the staging folder; its SHA-256."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)  # a re-run of a failed worker's build writes the same bytes
-    return hashlib.sha256(data).hexdigest()
+@dataclass(frozen=True)
+class Staged:
+    """The event's staging folder, and the folder it becomes (named in messages)."""
+
+    staging: Path
+    root: Path
+
+    @contextmanager
+    def writing(self, name: str) -> Iterator[Path]:
+        """The staged path of ``name``; a failure to write it is an ``OutputError``.
+
+        A full disk (ENOSPC), a quota (EDQUOT) or any other ``OSError`` while the block
+        runs is reported as ``build`` reports it, naming the file as the user will see
+        it; the transaction then removes everything staged, so nothing is left behind.
+        """
+        try:
+            yield self.staging / name
+        except OSError as exc:
+            raise _oserror(self.root / name, exc) from exc
+
+    def put(self, name: str, data: bytes) -> str:
+        """Write one file of the event into the staging folder; its SHA-256."""
+        with self.writing(name) as path:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)  # a re-run of a failed worker's build writes the same bytes
+        return hashlib.sha256(data).hexdigest()
 
 
 def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str,
-           command: Extra, staging: Path) -> tuple[list[Pack], list[str]]:
+           command: Extra, out: Staged) -> tuple[list[Pack], list[str]]:
     """A scenario's extra output (its tables, markers, aids) once for the whole event."""
     kit = compose(Request(command, scenario=scenario), library=library, paper=paper,
                   options=KitOptions(templates=templates), note_pages=False)
@@ -372,7 +472,7 @@ def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str
     for spec in kit.packets:
         sections = _sections(spec, kit.components, offset=0)
         name = f"extras/{scenario}/{spec.filename}"
-        packs.append(Pack(paper, name, _put(staging / paper / name, kit.files[spec.filename]),
+        packs.append(Pack(paper, name, out.put(f"{paper}/{name}", kit.files[spec.filename]),
                           kit.pages[spec.filename], scenario, 0, spec.title, sections,
                           _inventory(spec, kit.components)))
     return packs, kit.warnings
@@ -539,7 +639,7 @@ def _contents(kit: Kit, spec: PacketSpec, offset: int) -> list[tuple[str, int]]:
 # ---------------------------------------------------------------- writing
 
 
-def _finish(event: Event, staging: Path, packs: list[Pack],
+def _finish(event: Event, out: Staged, packs: list[Pack],
             templates: Path | None) -> dict[str, tuple[int, str]]:
     """The combined packs, bundles, inventory and manifest, from the packs already written.
 
@@ -559,24 +659,24 @@ def _finish(event: Event, staging: Path, packs: list[Pack],
             for number in sorted({p.table for p in tables}):
                 parts = [p for p in tables if p.table == number]
                 name = f"{paper}/{parts[0].path.split('/')[0]}.pdf"
-                with StreamedPdf(staging / name) as combined:
+                with out.writing(name) as path, StreamedPdf(path) as combined:
                     for part in parts:
-                        combined.append(staging / paper / part.path, part.side,
+                        combined.append(out.staging / paper / part.path, part.side,
                                         pad=blank if part.pages % 2 else None)
                 files[name] = (combined.pages, combined.sha256)
         name = f"{paper}/print-shop.pdf"
-        with StreamedPdf(staging / name) as bundle:
+        with out.writing(name) as path, StreamedPdf(path) as bundle:
             with branding.branded(templates):
                 summary = _summary(event, paper, mine)
             bundle.append(summary, "Summary")
             for part in mine:
                 where = f"Table {part.table}" if part.table else "Extra"
-                bundle.append(staging / paper / part.path,
+                bundle.append(out.staging / paper / part.path,
                               f"{where}: {part.scenario}, {part.side}",
                               pad=blank if part.pages % 2 else None)
         files[name] = (bundle.pages, bundle.sha256)
     inventory = _inventory_csv(packs)
-    files["inventory.csv"] = (0, _put(staging / "inventory.csv", inventory))
+    files["inventory.csv"] = (0, out.put("inventory.csv", inventory))
     manifest = {"generator": f"quarterdeck {__version__}", "event": event.name,
                 "date": event.date.isoformat(), "paper": list(event.paper),
                 "tables": [{"paper": p.paper, "table": p.table, "scenario": p.scenario,
@@ -584,8 +684,9 @@ def _finish(event: Event, staging: Path, packs: list[Pack],
                            for p in packs if p.table],
                 "files": [{"name": n, "pages": files[n][0], "sha256": files[n][1]}
                           for n in sorted(files)]}
-    (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False)
-                                    + "\n", encoding="utf-8")
+    with out.writing(MANIFEST) as path:
+        path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
     return files
 
 
@@ -630,21 +731,39 @@ def _summary(event: Event, paper: Paper, packs: list[Pack]) -> bytes:
 
 
 def _inventory_csv(packs: list[Pack]) -> bytes:
-    """Every piece of every packet, sheet by sheet, as a spreadsheet can read it."""
+    """Every piece of every packet, sheet by sheet, as a spreadsheet can read it.
+
+    Every cell goes through ``_csv_safe``: sides, sheet titles and pieces are the data's
+    text (a user's scenario may name a side ``=HYPERLINK(...)``), and no column is trusted
+    to stay numbers or ids. Rows end in CRLF (RFC 4180), so a line break of either kind
+    inside a cell is quoted: a bare CR in a name cannot start a row of its own.
+    """
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(["paper", "table", "scenario", "packet", "sheets", "sheet", "piece",
                      "copies"])
     for pack in packs:
         for title, sheet, piece, n in pack.inventory:
-            writer.writerow([pack.paper, pack.table or "", pack.scenario, pack.side, title,
-                             sheet, _csv_safe(piece), n])
+            writer.writerow([_csv_safe(str(cell)) for cell in (
+                pack.paper, pack.table or "", pack.scenario, pack.side, title, sheet, piece,
+                n)])
     return buffer.getvalue().encode("utf-8")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n",
+                  "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""First characters that make a spreadsheet read a cell as a formula (OWASP's list: equals,
+plus, minus, at, tab, carriage return; a line feed too), and their full-width forms, which
+East Asian spreadsheets may turn into the ASCII ones."""
+
+
 def _csv_safe(value: str) -> str:
-    """A cell a spreadsheet will not run as a formula (user text may start with '=')."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+    """A cell a spreadsheet will not run as a formula.
+
+    One that starts like a formula (after any spaces, which some spreadsheets skip) gets
+    a leading ``'``, as OWASP advises; the rest are written as they are.
+    """
+    return "'" + value if value.lstrip(" \u00a0\u3000")[:1] in FORMULA_STARTS else value
 
 
 __all__ = ["Event", "EventResult", "build_event", "load_event", "slug", "table_seed"]
