@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from tests.hostile import run_cli, watch
@@ -69,6 +69,7 @@ def _url(element: str, target: str) -> str:
 DOCTYPE = "expected an SVG without DOCTYPE or ENTITY declarations"
 TEXTS = "expected an SVG of at most 1,000 text elements (<text>, <tspan>), counting copies"
 FAR = "expected an SVG whose shapes lie within 1,000,000 units of its origin"
+FINITE = "expected an SVG whose figures are all finite numbers"
 
 CORPUS: dict[str, str | Callable[[Path], str] | None] = {
     # Fonts: each would open a canary file or run fc-match before the fix; now drawn in
@@ -134,6 +135,10 @@ CORPUS: dict[str, str | Callable[[Path], str] | None] = {
     "zero-size": "expected an SVG that can be drawn",
     "nested-too-deep": "expected SVG elements nested at most 64 deep",
     "shape-far-away": f"{FAR} (they reach 7.5e+299)",
+    # A group's bounds drop a NaN (found by test_fuzz_svg: ReportLab then failed mid-page).
+    "text-offset-infinite-nan-bounds": f"{FAR} (they reach no finite distance)",
+    "stroke-width-nan": f"{FINITE} (a Rect's strokeWidth is nan)",
+    "dash-infinite": f"{FINITE} (a Rect's strokeDashArray is [inf, 2.0])",
     # Not an SVG, or not only one.
     "utf16": "expected an SVG in UTF-8",
     "html-root": "expected an SVG image (its root element is not <svg>)",
@@ -306,6 +311,23 @@ def test_svg_text_is_set_in_the_bundled_faces(tmp_path: Path,
     assert faces == {"Regular": "QD-Sans", "Heavy": "QD-Sans-Bold",
                      "Slanted": "QD-Sans-Italic", "Narrowly": "QD-Narrow",
                      "Tight": "QD-Narrow-Bold", "Both": "QD-Sans-Bold"}
+
+
+def test_every_font_family_in_the_tree_is_rewritten() -> None:
+    """Attributes, ``style`` attributes and style sheets: svglib sees only bundled names."""
+    from lxml import etree
+
+    from generator.images import _bundle_fonts
+
+    root = etree.fromstring(
+        '<svg xmlns="http://www.w3.org/2000/svg"><style>a { font-family: "/x/y", serif }'
+        " b{font-family:Arial Narrow}</style><g font-family=\"'/x/y\"><text style=\"fill:red;"
+        'font-family: canary ;font-size:3\">t</text></g></svg>')
+    _bundle_fonts(root)
+    sheet, group = root
+    assert sheet.text == 'a { font-family: QD-Sans} b{font-family:QD-Narrow}'
+    assert group.get("font-family") == "QD-Sans"
+    assert group[0].get("style") == "fill:red;font-family: QD-Sans;font-size:3"
 
 
 def _embedded_fonts(pdf: Path) -> set[str]:
@@ -526,3 +548,4 @@ def test_fuzz_svg(tmp_path_factory: pytest.TempPathFactory, fuzz_canary: Path,
     seen.assert_inert()
     assert (found is None) == bool(expected)
     assert found is not None or expected.startswith("expected "), expected
+    event("drawn" if found is not None else expected.split(" (")[0][:60])
