@@ -433,11 +433,6 @@ def _bundle_fonts(root: Any) -> None:
             element.text = declarations(element.text)
 
 
-def _svg_refusal(data: bytes) -> str:
-    """Why an SVG's text is refused (``expected ...``), or "" when it is self-contained."""
-    return _svg_tree(data)[1]
-
-
 def _svg_tree(data: bytes) -> tuple[Any, str]:
     """The SVG parsed (an lxml root) and "" when it is self-contained, else None and why."""
     try:
