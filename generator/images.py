@@ -506,8 +506,13 @@ def _svg_tree_refusal(root: Any, etree: Any) -> str:
             refusal = _css_refusal(value, name)
             if refusal:
                 return refusal
+            if local == "style":
+                refusal = _declarations_refusal(value, name)
+                if refusal:
+                    return refusal
         if name == "style":
-            refusal = _css_refusal(element.text or "", name)
+            refusal = (_css_refusal(element.text or "", name)
+                       or _sheet_refusal(element.text or ""))
             if refusal:
                 return refusal
         if name == "svg":
@@ -525,6 +530,37 @@ def _css_refusal(text: str, where: str) -> str:
         if not target.startswith("#"):
             return (f"expected an SVG that refers to nothing outside itself (its <{where}> "
                     f"uses url({_short(target)}))")
+    return ""
+
+
+def _declarations_refusal(style: str, where: str) -> str:
+    """Why a ``style`` attribute is not ``name: value; ...`` as svglib reads it, or "".
+
+    svglib splits the attribute at ``;`` and each declaration at ``:``, and fails on one
+    that does not hold exactly one ``:``; this says so in the words of the file.
+    """
+    for declaration in style.split(";"):
+        declaration = declaration.strip()
+        if declaration and declaration.count(":") != 1:
+            return (f"expected an SVG whose style attributes hold 'name: value' declarations "
+                    f"(its <{where}> has '{_short(declaration)}')")
+    return ""
+
+
+def _sheet_refusal(sheet: str) -> str:
+    """Why a ``<style>`` sheet is not CSS svglib can apply (a broken rule or selector), or ""."""
+    import cssselect2  # type: ignore[import-untyped]
+    import tinycss2  # type: ignore[import-untyped]
+
+    for rule in tinycss2.parse_stylesheet(sheet, skip_comments=True, skip_whitespace=True):
+        if rule.type == "error":
+            return f"expected an SVG whose <style> is valid CSS ({rule.message[:80]})"
+        if rule.type == "qualified-rule":
+            try:
+                cssselect2.compile_selector_list(rule.prelude)
+            except Exception as exc:  # noqa: BLE001 - SelectorError, and what a bad prelude raises
+                return (f"expected an SVG whose <style> is valid CSS (a selector: "
+                        f"{_reason(exc)})")
     return ""
 
 

@@ -139,6 +139,14 @@ CORPUS: dict[str, str | Callable[[Path], str] | None] = {
     "text-offset-infinite-nan-bounds": f"{FAR} (they reach no finite distance)",
     "stroke-width-nan": f"{FINITE} (a Rect's strokeWidth is nan)",
     "dash-infinite": f"{FINITE} (a Rect's strokeDashArray is [inf, 2.0])",
+    # Styles svglib cannot read: said in the file's words, not svglib's.
+    "style-attribute-two-colons": ("expected an SVG whose style attributes hold 'name: value' "
+                                   "declarations (its <text> has 'font-family:a:b')"),
+    "style-sheet-not-css": ("expected an SVG whose <style> is valid CSS (EOF reached before {} "
+                            "block for a qualified rule.)"),
+    "style-sheet-bad-selector": ("expected an SVG whose <style> is valid CSS (a selector: "
+                                 "Invalid arguments for :nth-child())"),
+    "style-sheet-unclosed": None,  # CSS closes it at the end; the font is rewritten
     # Not an SVG, or not only one.
     "utf16": "expected an SVG in UTF-8",
     "html-root": "expected an SVG image (its root element is not <svg>)",
