@@ -270,7 +270,8 @@ def test_text_elements_are_bounded(corpus_run: CorpusRun, case: str) -> None:
 
 
 def test_a_font_attack_alone_is_inert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """One case on its own, so svglib cannot have cached the names from another case."""
+    """One case in a folder of its own: svglib's own font map is process-wide, so in the
+    corpus run a name another case had looked up first would not be looked up again."""
     canary = _canary(tmp_path)
     data, _ = _data(tmp_path, (CORPUS_DIR / "font-list-with-path.svg").read_bytes(), canary)
     monkeypatch.chdir(canary)
