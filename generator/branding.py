@@ -114,12 +114,14 @@ def check_logo(owner: Path, folder: Path, relative: str, where: str) -> tuple[Pa
         The resolved path and "" when usable, else None and ``expected ...``.
 
     """
-    from generator.images import check_image
+    from generator.images import LOOP, check_image, resolved
 
     if "\x00" in relative:
         return None, "expected a file name without NUL bytes"
-    path = (owner.parent / relative).resolve()
-    if not path.is_relative_to(folder.resolve()):
+    path, base = resolved(owner.parent / relative), resolved(folder)
+    if path is None or base is None:
+        return None, LOOP
+    if not path.is_relative_to(base):
         return None, f"expected a PNG or SVG inside {where}"
     if path.suffix.lower() not in (".png", ".svg"):
         return None, "expected a PNG or SVG file (named .png or .svg)"
