@@ -247,8 +247,14 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
                 problems.append(doc.problem(("logo",), f"found {event.logo!r}, {expected}"))
             found[0] = logo
         if event.templates is not None:
-            folder = (path.parent / event.templates).resolve()
-            if not folder.is_relative_to(path.parent.resolve()) or not folder.is_dir():
+            from generator.images import LOOP, resolved
+
+            folder = resolved(path.parent / event.templates)
+            base = resolved(path.parent)
+            if folder is None or base is None:
+                problems.append(doc.problem(("templates",), f"found {event.templates!r}, "
+                                            f"{LOOP.replace('a file', 'a folder')}"))
+            elif not folder.is_relative_to(base) or not folder.is_dir():
                 problems.append(doc.problem(("templates",), f"found {event.templates!r}, "
                                             "expected a folder beside the event file or "
                                             "below it"))

@@ -327,3 +327,20 @@ def test_side_and_sheet_names_from_user_data_are_neutralised(tmp_path: Path,
     sides = {row[3] for row in rows[1:]}
     assert sides == {"'=HYPERLINK(\"http://evil.example/\",\"x\")", "'+cmd|' /C calc'!A0",
                      "Referee"}
+
+
+def test_a_templates_folder_that_loops_is_a_located_error(tmp_path: Path) -> None:
+    """``templates: loop`` where ``loop`` links to itself crashed (RuntimeError) before."""
+    (tmp_path / "loop").symlink_to("loop")
+    event = tmp_path / "event.yaml"
+    text = (ROOT / "examples" / "convention.yaml").read_text(encoding="utf-8")
+    event.write_text(text.replace("templates: branding", "templates: loop"),
+                     encoding="utf-8")
+    line = next(n for n, row in enumerate(event.read_text().splitlines(), 1)
+                if row.startswith("templates:"))
+    code, _, err = run_cli(["event", str(event), "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert err.splitlines()[0] == (
+        f"{event}:{line}:12: templates: found 'loop', expected a folder, not a symbolic link "
+        "that loops (or a path that cannot be resolved)")
+    assert not (tmp_path / "out").exists()
