@@ -558,3 +558,20 @@ def test_fuzz_svg(tmp_path_factory: pytest.TempPathFactory, fuzz_canary: Path,
     assert (found is None) == bool(expected)
     assert found is not None or expected.startswith("expected "), expected
     event("drawn" if found is not None else expected.split(" (")[0][:60])
+
+
+def test_check_sees_an_image_edited_after_a_passing_check(tmp_path: Path) -> None:
+    """The library cache was keyed by the YAML alone: an SVG edited after a passing
+    ``check`` still passed, from the cache."""
+    data = tmp_path / "data"
+    data.mkdir()
+    good = b'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="10">' \
+           b'<rect width="40" height="10"/></svg>'
+    (data / "top.svg").write_bytes(good)
+    path = _class_file(data, "fletcher", "top.svg")
+    assert run_cli(["check", str(data)])[0] == 0
+    (data / "top.svg").write_bytes(good.replace(b"<rect", b'<image href="file:///etc/passwd"'
+                                                b' width="1" height="1"/><rect'))
+    code, _, err = run_cli(["check", str(data)])
+    assert code == 2
+    assert f"{path}:" in err and ": marker_image: found 'top.svg'" in err
