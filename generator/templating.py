@@ -62,19 +62,24 @@ MAX_OUTPUT_CHARS = 2_000_000
 MAX_ITEMS = 1_000_000
 """Most characters and items one value a template makes may hold (a string, a list, a
 ``range``, a macro's or block's output, a namespace's attributes together)."""
-MAX_STEPS = 100_000
-"""Most steps one rendering may take: each call (macro, filter, test, method), each loop
-item and each ``include``/``import``. A step costs a few microseconds, so a rendering
-ends (or is refused) well within a second whatever the template asks; the bundled
-templates take a few hundred."""
+MAX_STEPS = 50_000
+"""Most steps one rendering may take: each call (macro, filter, test, method), operator,
+attribute, loop item and ``include``/``import``, and a step for every BODY_NODES nodes
+of template a loop item, macro call, block or include runs. A step costs a few
+microseconds, so a rendering ends (or is refused) well within a second whatever the
+template asks; the bundled templates take under a thousand."""
 MAX_WORK = 5_000_000
 """Most characters and items one rendering may build, copy, compare or pass around (the
 bundled templates handle a few thousand)."""
+BODY_NODES = 10
+"""Nodes of a parsed template (names, operators, tags, text) that count as one step."""
 MACRO_STEPS = 10
 """Steps a macro call counts as: it costs about ten times a loop item."""
 MAX_DEPTH = 50
-"""Deepest nesting of macro calls (a macro calling itself): far above any real template,
-far below Python's own recursion limit."""
+"""Deepest nesting of macro calls (a macro calling itself) and recursive loops
+(``loop(...)``): far above any real template, far below Python's own recursion limit."""
+MAX_INCLUDE_DEPTH = 20
+"""Deepest nesting of includes (a template including itself)."""
 MAX_NESTING = 100
 """Deepest nesting of lists and dicts in a value a template makes."""
 MAX_INT_BITS = 4096
@@ -111,6 +116,7 @@ class _Budget:
     steps: int = MAX_STEPS
     work: int = MAX_WORK
     depth: int = 0
+    includes: int = 0
 
 
 _USER_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("user_templates",
@@ -325,6 +331,7 @@ _LOOP_FILTER = "qd.loop"
 _CONCAT_FILTER = "qd.concat"
 _SIZED_FILTER = "qd.sized"
 _MADE_FILTER = "qd.made"
+_CHARGE_FILTER = "qd.charge"
 
 
 def _spend(steps: int = 1, work: int = 0) -> None:
@@ -335,8 +342,8 @@ def _spend(steps: int = 1, work: int = 0) -> None:
     budget.steps -= steps
     budget.work -= work
     if budget.steps < 0:
-        raise TemplateRefused(f"more than {MAX_STEPS:,} steps (calls, loop items and "
-                              "includes) in one rendering")
+        raise TemplateRefused(f"more than {MAX_STEPS:,} steps (calls, operators, loop "
+                              "items and the template text they run) in one rendering")
     if budget.work < 0:
         raise TemplateRefused(f"more than {MAX_WORK:,} characters and items handled in "
                               "one rendering")
@@ -468,9 +475,16 @@ def _loop_filter(context: jinja2.runtime.Context, iterable: Any) -> Any:
     return _loop_items(iterable)
 
 
+def _made_filter(value: Any) -> Any:
+    """A literal list, tuple or dict: a step, and ``_made``."""
+    _spend(1)
+    return _made(value)
+
+
 @jinja2.pass_eval_context
 def _concat_filter(eval_ctx: jinja2.nodes.EvalContext, parts: tuple[Any, ...]) -> str:
-    """``a ~ b ~ c``: the sizes added up before the text is joined."""
+    """``a ~ b ~ c``: a step, the sizes added up before the text is joined."""
+    _spend(1)
     texts = [soft_str(part) for part in parts]
     _predict(sum(map(len, texts)), "a joined text")
     joined = (jinja2.runtime.markup_join(texts) if eval_ctx.autoescape
@@ -479,9 +493,16 @@ def _concat_filter(eval_ctx: jinja2.nodes.EvalContext, parts: tuple[Any, ...]) -
 
 
 def _sized_filter(value: Any) -> Any:
-    """A compared or sliced value: its length charged as work."""
-    _spend(0, _size(value))
+    """A compared or sliced value: a step, its length charged as work."""
+    _spend(1, _size(value))
     return value
+
+
+@jinja2.pass_context
+def _charge_filter(context: jinja2.runtime.Context, steps: int) -> str:
+    """Charge the steps a body costs (``_Meter._charged``); prints nothing."""
+    _spend(steps)
+    return ""
 
 
 class _Meter(jinja2.visitor.NodeTransformer):
@@ -495,10 +516,35 @@ class _Meter(jinja2.visitor.NodeTransformer):
     def _filter(node: jinja2.nodes.Node, name: str) -> jinja2.nodes.Filter:
         return jinja2.nodes.Filter(node, name, [], [], None, None, lineno=node.lineno)
 
+    @staticmethod
+    def _charged(body: list[jinja2.nodes.Node], lineno: int) -> list[jinja2.nodes.Node]:
+        """``body`` led by an output of nothing that charges a step per BODY_NODES nodes.
+
+        What a loop item, a macro call or a block costs grows with the template text it
+        runs, so a loop over a 10,000-line body costs accordingly.
+        """
+        nodes = sum(1 for node in body for _ in node.find_all(jinja2.nodes.Node)) + len(body)
+        charge = jinja2.nodes.Filter(jinja2.nodes.Const(nodes // BODY_NODES, lineno=lineno),
+                                     _CHARGE_FILTER, [], [], None, None, lineno=lineno)
+        return [jinja2.nodes.Output([charge], lineno=lineno), *body]
+
+    def visit_Template(self, node: jinja2.nodes.Template) -> jinja2.nodes.Node:
+        self.generic_visit(node)
+        node.body = self._charged(node.body, 1)  # each include or import runs it again
+        return node
+
     def visit_For(self, node: jinja2.nodes.For) -> jinja2.nodes.Node:
         self.generic_visit(node)
         node.iter = self._filter(node.iter, _LOOP_FILTER)
+        node.body = self._charged(node.body, node.lineno)
         return node
+
+    def _body(self, node: jinja2.nodes.Macro) -> jinja2.nodes.Node:
+        self.generic_visit(node)
+        node.body = self._charged(node.body, node.lineno)
+        return node
+
+    visit_Macro = visit_CallBlock = visit_Block = _body
 
     def visit_Concat(self, node: jinja2.nodes.Concat) -> jinja2.nodes.Node:
         self.generic_visit(node)
@@ -567,6 +613,22 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
         _Meter().visit(node)
         super().visit_Template(node, frame)
 
+    def visit_Include(self, node: jinja2.nodes.Include, frame: jinja2.compiler.Frame) -> None:
+        """An include as a step, nested at most MAX_INCLUDE_DEPTH deep.
+
+        A template that includes itself is refused with a message of its own, not
+        Python's recursion error.
+        """
+        self.writeline("environment.nest_include(1)")
+        self.writeline("try:")
+        self.indent()
+        super().visit_Include(node, frame)
+        self.outdent()
+        self.writeline("finally:")
+        self.indent()
+        self.writeline("environment.nest_include(-1)")
+        self.outdent()
+
     def buffer(self, frame: jinja2.compiler.Frame) -> None:
         """Collect output in a ``_Buffer`` (Jinja uses a plain list)."""
         frame.buffer = self.temporary_identifier()
@@ -607,7 +669,7 @@ def _check_format(text: object) -> None:
         raise TemplateRefused("a format with a width of 100,000 or more")
 
 
-_PERCENT_FIELD = re.compile(r"%[-#0 +]*(?:\*|\d*)(?:\.(?:\*|\d*))?[a-zA-Z%]")
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d*)(?:\.(?:\*|\d*))?[a-zA-Z%]")
 
 
 def _percent_bound(fmt: str, values: Any) -> int:
@@ -745,6 +807,28 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
         return bounded
 
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """``obj.attribute``, as a step (the sandbox's checks cost as much as a call)."""
+        _spend(1)
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        """``obj[argument]``, as a step."""
+        _spend(1)
+        return super().getitem(obj, argument)
+
+    @staticmethod
+    def nest_include(change: int) -> None:
+        """Count an include going in (1, a step) or coming out (-1)."""
+        budget = _BUDGET.get()
+        if budget is None:
+            return
+        if change > 0:
+            _spend(1)
+            if budget.includes >= MAX_INCLUDE_DEPTH:
+                raise TemplateRefused(f"includes nested more than {MAX_INCLUDE_DEPTH} deep")
+        budget.includes += change
+
     def get_template(self, name: str | jinja2.Template, parent: str | None = None,
                      globals: MutableMapping[str, Any] | None = None,  # noqa: A002
                      ) -> jinja2.Template:
@@ -767,11 +851,13 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             args = (_loop_items(args[0]), *args[1:])  # a recursive loop's next level
         args = _check_method(__obj, args, kwargs)
         budget = _BUDGET.get()
-        if budget is None or not isinstance(__obj, jinja2.runtime.Macro):
+        nests = (jinja2.runtime.Macro, jinja2.runtime.LoopContext)
+        if budget is None or not isinstance(__obj, nests):
             return _made(super().call(__context, __obj, *args, **kwargs))
         _spend(MACRO_STEPS - 1)
         if budget.depth >= MAX_DEPTH:
-            raise TemplateRefused(f"macro calls nested more than {MAX_DEPTH} deep")
+            raise TemplateRefused(f"calls of macros and recursive loops nested more than "
+                                  f"{MAX_DEPTH} deep")
         budget.depth += 1
         try:
             return _made(super().call(__context, __obj, *args, **kwargs))
@@ -961,7 +1047,8 @@ def _environment(user_dir: Path | None, escape: bool) -> jinja2.Environment:
     env.filters[_LOOP_FILTER] = _loop_filter
     env.filters[_CONCAT_FILTER] = _concat_filter
     env.filters[_SIZED_FILTER] = _sized_filter
-    env.filters[_MADE_FILTER] = _made
+    env.filters[_MADE_FILTER] = _made_filter
+    env.filters[_CHARGE_FILTER] = _charge_filter
     return env
 
 
@@ -1063,7 +1150,14 @@ def _located(env: jinja2.Environment, name: str, context: dict[str, Any]) -> Ite
     except jinja2.TemplateError as err:
         raise DataError([_runtime_problem(err, name, f"found {_sentence(str(err))}, "
                                           "expected a template that renders")]) from None
-    except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as err:
+    except RecursionError as err:
+        # Python's own message names whatever call ran out of room; what it means for a
+        # template is one thing (includes and macro calls have limits of their own)
+        raise DataError([_runtime_problem(err, name, "found templates nested too deep to "
+                                          "render (a template that extends or imports "
+                                          "itself), expected a template that renders")]
+                        ) from None
+    except (TypeError, ValueError, ArithmeticError, LookupError) as err:
         raise DataError([_runtime_problem(err, name, f"found {type(err).__name__}: "
                                           f"{_sentence(str(err))}, expected a template "
                                           "that renders")]) from None
