@@ -67,7 +67,7 @@ MAX_STEPS = 50_000
 attribute, loop item and ``include``/``import``, and a step for every BODY_NODES nodes
 of template a loop item, macro call, block or include runs. A step costs a few
 microseconds, so a rendering ends (or is refused) well within a second whatever the
-template asks; the bundled templates take under a thousand."""
+template asks; the bundled templates take at most about 1,200."""
 MAX_WORK = 5_000_000
 """Most characters and items one rendering may build, copy, compare or pass around (the
 bundled templates handle a few thousand)."""

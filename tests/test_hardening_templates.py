@@ -227,8 +227,8 @@ def test_ordinary_templates_still_render(tmp_path: Path, source: str, text: str)
 # --- fuzzing the bundled templates -----------------------------------------------------
 
 FRAGMENTS = [
-    "{{ 'x' * 999999 }}", "{% for i in range(99999) %}", "{% endfor %}", "{{ lipsum(99) }}",
-    "&#9999999;", "&#x110000;", "{{ ", " }}", "{% ", " %}", "- ", "\n", "\n\n", "# ",
+    "{{ 'x' * 999999 }}", "{% endfor %}", "{{ lipsum(99) }}", "{{ lipsum(10, max=1000) }}",
+    "&#9999999;", "&#x110000;", "{{ ", " }}", "- ", "\n", "\n\n", "# ",
     "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", "{{ ''.__class__ }}",
     "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}"
     "{% endfor %}", "{% include 'surface_action/reference.md.j2' %}", "| wordwrap(1)",
@@ -283,16 +283,22 @@ def mutants(draw: st.DrawFn) -> tuple[str, str]:
     name = draw(st.sampled_from(sorted(captured())))
     source = (templating.templates_dir() / name).read_text(encoding="utf-8")
     for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(source)))
-        kind = draw(st.sampled_from(["insert", "delete", "repeat"]))
+        # half the changes at a line's start, where an inserted tag still parses
+        starts = [0, *(i + 1 for i, char in enumerate(source) if char == "\n")]
+        at = draw(st.one_of(st.integers(0, len(source)), st.sampled_from(starts)))
+        kind = draw(st.sampled_from(["insert", "delete", "repeat", "loop"]))
+        size = draw(st.integers(1, 400))
+        piece = source[at:at + size]
         if kind == "insert":
             source = source[:at] + draw(st.sampled_from(FRAGMENTS)) + source[at:]
         elif kind == "delete":
-            source = source[:at] + source[at + draw(st.integers(1, 300)):]
-        else:
-            size = draw(st.integers(1, 400))
-            piece = source[at:at + size]
+            source = source[:at] + source[at + size:]
+        elif kind == "repeat":
             source = source[:at] + piece * draw(st.integers(2, 60)) + source[at + size:]
+        else:  # the piece run many times over
+            times = draw(st.sampled_from([2, 100, 9999, 99999]))
+            source = (f"{source[:at]}{{% for i in range({times}) %}}{piece}{{% endfor %}}"
+                      f"{source[at + size:]}")
     return name, source
 
 
