@@ -59,18 +59,23 @@ MAX_TEMPLATE_FILES = 200
 """Most template files a user's folder may hold."""
 MAX_OUTPUT_CHARS = 2_000_000
 """Most characters one rendering may produce."""
-MAX_ITEMS = 1_000_000
-"""Most characters and items one value a template makes may hold (a string, a list, a
-``range``, a macro's or block's output, a namespace's attributes together)."""
+MAX_ITEMS = 200_000
+"""Most characters one value a template makes may hold (a string, a list, a ``range``, a
+macro's or block's output, a namespace's attributes together), each item of a list or
+dict counting ITEM_WEIGHT characters."""
+ITEM_WEIGHT = 20
+"""Characters an item of a list, dict or range counts as: Python-level filters (``sort``,
+``unique``, ``pprint``, ``dictsort``...) spend about as long on an item as string work
+spends on twenty characters, so a list holds at most 10,000 items."""
 MAX_STEPS = 50_000
 """Most steps one rendering may take: each call (macro, filter, test, method), operator,
 attribute, loop item and ``include``/``import``, and a step for every BODY_NODES nodes
 of template a loop item, macro call, block or include runs. A step costs a few
 microseconds, so a rendering ends (or is refused) well within a second whatever the
 template asks; the bundled templates take at most about 1,200."""
-MAX_WORK = 5_000_000
-"""Most characters and items one rendering may build, copy, compare or pass around (the
-bundled templates handle a few thousand)."""
+MAX_WORK = 2_000_000
+"""Most characters one rendering may build, copy, compare or pass around, each item of a
+list or dict counting ITEM_WEIGHT (the bundled templates handle under 10,000)."""
 BODY_NODES = 10
 """Nodes of a parsed template (names, operators, tags, text) that count as one step."""
 MACRO_STEPS = 10
@@ -345,13 +350,18 @@ def _spend(steps: int = 1, work: int = 0) -> None:
         raise TemplateRefused(f"more than {MAX_STEPS:,} steps (calls, operators, loop "
                               "items and the template text they run) in one rendering")
     if budget.work < 0:
-        raise TemplateRefused(f"more than {MAX_WORK:,} characters and items handled in "
-                              "one rendering")
+        raise TemplateRefused(f"more than {MAX_WORK:,} characters handled in one rendering "
+                              f"(an item of a list or dict counting {ITEM_WEIGHT})")
 
 
 def _size(value: Any) -> int:
-    """A value's length when it has a cheap one (what a comparison or a copy costs)."""
-    return len(value) if isinstance(value, _SIZED) else 0
+    """What passing a value to a filter or method, comparing or slicing it costs.
+
+    Its length, each item of a list or dict counting ITEM_WEIGHT.
+    """
+    if isinstance(value, (str, bytes)):
+        return len(value)
+    return ITEM_WEIGHT * len(value) if isinstance(value, _SIZED) else 0
 
 
 def _weight(value: Any, memo: dict[int, int] | None = None, depth: int = 0) -> int:
@@ -365,8 +375,10 @@ def _weight(value: Any, memo: dict[int, int] | None = None, depth: int = 0) -> i
         TemplateRefused: The value nests deeper than MAX_NESTING.
 
     """
-    if isinstance(value, (str, bytes, range)):
+    if isinstance(value, (str, bytes)):
         return len(value)
+    if isinstance(value, range):
+        return ITEM_WEIGHT * len(value)
     if isinstance(value, jinja2.utils.Namespace):
         value = object.__getattribute__(value, "_Namespace__attrs")
     if not isinstance(value, (list, tuple, dict, set, frozenset, KeysView, ValuesView,
@@ -382,22 +394,24 @@ def _weight(value: Any, memo: dict[int, int] | None = None, depth: int = 0) -> i
     items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
     kinds = set(map(type, items))  # the common flat cases counted at C speed
     if kinds <= _SCALARS:
-        memo[key] = 1 + len(items)
+        memo[key] = 1 + ITEM_WEIGHT * len(items)
         return memo[key]
     if kinds <= {str, Markup}:
-        memo[key] = 1 + len(items) + sum(map(len, items))
+        memo[key] = 1 + ITEM_WEIGHT * len(items) + sum(map(len, items))
         return memo[key]
     total = 1
     for item in items:
-        total += _weight(item, memo, depth + 1)
+        total += ITEM_WEIGHT + _weight(item, memo, depth + 1)
         if total > MAX_ITEMS:
             break
     memo[key] = total
     return total
 
 
-def _too_big(what: str = "a value") -> TemplateRefused:
-    return TemplateRefused(f"{what} of more than {MAX_ITEMS:,} characters or items")
+def _too_big(what: str = "a value", items: bool = True) -> TemplateRefused:
+    """The refusal of a value above MAX_ITEMS (``items``: one that may be a list)."""
+    counting = f" (an item of a list or dict counting {ITEM_WEIGHT})" if items else ""
+    return TemplateRefused(f"{what} of more than {MAX_ITEMS:,} characters{counting}")
 
 
 def _made(value: Any) -> Any:
@@ -412,27 +426,29 @@ def _made(value: Any) -> Any:
 
 
 def _predict(size: int, what: str = "a value") -> None:
-    """Refuse an operation before it makes a value ``size`` long."""
+    """Refuse an operation before it makes a value ``size`` long (a text but for a sum)."""
     if size > MAX_ITEMS:
-        raise _too_big(what)
+        raise _too_big(what, what == "a sum")
     _spend(0, size)
 
 
 def _range(*args: int) -> range:
-    """``range`` of at most MAX_ITEMS items (each loop item is a step of its own)."""
+    """``range`` of at most MAX_ITEMS // ITEM_WEIGHT items (each loop item is a step)."""
     made = range(*args)
-    if len(made) > MAX_ITEMS:
-        raise TemplateRefused(f"a range of {len(made):,} items, above {MAX_ITEMS:,}")
+    if len(made) > MAX_ITEMS // ITEM_WEIGHT:
+        raise TemplateRefused(f"a range of {len(made):,} items, above "
+                              f"{MAX_ITEMS // ITEM_WEIGHT:,}")
     return made
 
 
 def _lipsum(n: int = 5, html: bool = True, min: int = 20,  # noqa: A002
             max: int = 100) -> str:  # noqa: A002
     """Jinja's ``lipsum`` with at most MAX_LIPSUM_WORDS words."""
-    if isinstance(n, int) and isinstance(max, int) and n * max > MAX_LIPSUM_WORDS:
-        raise TemplateRefused(f"lipsum of up to {n * max:,} words, above "
+    numbers = isinstance(n, (int, float)) and isinstance(max, (int, float))
+    if numbers and n * max > MAX_LIPSUM_WORDS:  # a float is as good as an int to lipsum
+        raise TemplateRefused(f"lipsum of up to {n * max:,g} words, above "
                               f"{MAX_LIPSUM_WORDS:,}")
-    _spend(n * max if isinstance(n, int) and isinstance(max, int) else 1)  # a step a word
+    _spend(int(n * max) if numbers else 1)  # a step a word
     return jinja2.utils.generate_lorem_ipsum(n, html, min, max)
 
 
@@ -589,7 +605,7 @@ class _Buffer(list[str]):
     def _grow(self, size: int) -> None:
         self.size += size
         if self.size > MAX_ITEMS:
-            raise _too_big("an output")
+            raise _too_big("an output", False)
         _spend(0, size)
 
     def append(self, chunk: str) -> None:
@@ -645,7 +661,7 @@ def _joined(chunks: Iterable[str]) -> str:
     for chunk in chunks:
         size += len(chunk)
         if size > MAX_ITEMS:
-            raise _too_big("an output")
+            raise _too_big("an output", False)
         out.append(chunk)
     _spend(0, size)
     return "".join(out)
@@ -775,8 +791,9 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         if operator_ == "*":
             for seq, count in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(count, int):
-                    if _weight(seq) * count > MAX_ITEMS:
-                        raise TemplateRefused(f"a repetition longer than {MAX_ITEMS:,}")
+                    weight = _weight(seq) if isinstance(seq, str) else _weight(seq) - 1
+                    if weight * count > MAX_ITEMS:
+                        raise _too_big("a repetition", not isinstance(seq, str))
             if isinstance(left, int) and isinstance(right, int):
                 _check_bits(abs(left).bit_length() + abs(right).bit_length())
         elif operator_ == "**":
@@ -844,7 +861,9 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         make a value above MAX_ITEMS and macro calls nested deeper than MAX_DEPTH are
         refused.
         """
-        _spend(1, len(args) + len(kwargs))
+        # a method works on its object (``s.count('b')`` reads all of s) and its arguments
+        _spend(1, len(args) + len(kwargs) + _size(getattr(__obj, "__self__", None))
+               + sum(_size(a) for a in (*args, *kwargs.values())))
         if __obj is not _range:
             _check_numbers((*args, *kwargs.values()))
         if isinstance(__obj, jinja2.runtime.LoopContext) and args:
@@ -946,12 +965,13 @@ def _wordwrap(environment: jinja2.Environment, s: str, width: int = 79,
     on a long word costs its length squared.
     """
     text = soft_str(s)
-    if isinstance(width, int) and width < MIN_WRAP_WIDTH:
+    if isinstance(width, (int, float)) and width < MIN_WRAP_WIDTH:
         raise TemplateRefused(f"a wordwrap width of {width}, below {MIN_WRAP_WIDTH}")
     if len(text) > MAX_WRAP_CHARS:
         raise TemplateRefused(f"a wordwrap of {len(text):,} characters, above "
                               f"{MAX_WRAP_CHARS:,}")
-    lines = 2 * len(text) // max(width, 1) + 2 if isinstance(width, int) else len(text)
+    lines = (int(2 * len(text) // max(width, 1)) + 2 if isinstance(width, (int, float))
+             else len(text))
     _predict(len(text) + lines * len(wrapstring or "\n"), "a wrapped text")
     return jinja2.filters.do_wordwrap(environment, s, width, break_long_words, wrapstring,
                                       break_on_hyphens)
