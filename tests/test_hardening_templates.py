@@ -157,6 +157,22 @@ def test_symlink_loop_in_an_event_template_folder(tmp_path: Path) -> None:
         "error: 1 problem in the data"])
 
 
+@pytest.mark.parametrize("name", ["macro-recursion-2-to-the-40", "string-doubling-tilde",
+                                  "character-reference-9999999"])
+def test_hostile_template_through_an_event_file(tmp_path: Path, name: str) -> None:
+    """The same attacks through an event file's ``templates:`` folder: located, exit 2."""
+    shutil.copytree(CORPUS / name, tmp_path / "brand", symlinks=True)
+    (tmp_path / "brand" / "expected.txt").unlink()
+    event = tmp_path / "event.yaml"
+    event.write_text("kind: event\nname: X\ndate: 2026-11-28\ntemplates: brand\n"
+                     "paper: [a4]\nscenarios:\n  - id: river-plate\n    tables: 1\n",
+                     encoding="utf-8")
+    with deadline():
+        code, _, stderr = run_cli(["event", str(event), "--out", str(tmp_path / "out")])
+    assert (code, stderr.splitlines()) == (2, [*expected(name, tmp_path / "brand"),
+                                               "error: 1 problem in the data"])
+
+
 @pytest.mark.xfail(strict=True, raises=AssertionError,
                    reason="generator/event.py resolves 'templates:' with Path.resolve(), "
                           "which raises RuntimeError on a link loop (exit 70); event.py is "
