@@ -236,23 +236,29 @@ _NOT_REGULAR = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a charac
 def _read(path: Path, name: str) -> str:
     """A template's text, refused when not a regular file, too large or not UTF-8.
 
-    The file is opened without blocking and checked on the open descriptor: opening a
-    FIFO for reading would wait for a writer forever, and a check before opening could
-    be outrun by a file swapped in between.
+    Opening a FIFO for reading would wait for a writer forever, and opening a device may
+    do something: the file is checked before it is opened, then opened without blocking
+    and checked again on the open descriptor (it may have been swapped in between).
     """
+
+    def refuse(found: str, expected: str) -> DataError:
+        return DataError([Problem(str(path), 0, 0, "", f"found {found}, expected {expected}")])
+
+    def check(info: os.stat_result) -> None:
+        kind = next((what for test, what in _NOT_REGULAR if test(info.st_mode)), None)
+        if kind is not None or not stat.S_ISREG(info.st_mode):
+            raise refuse(kind or "a special file", "a regular file")
+
     try:
+        check(os.stat(path))
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
         found = ("a symbolic link loop" if err.errno == errno.ELOOP
                  else _sentence(err.strerror or "an unreadable file"))
-        raise DataError([Problem(str(path), 0, 0, "", f"found {found}, expected a readable "
-                                                      "template file")]) from None
+        raise refuse(found, "a readable template file") from None
     with os.fdopen(fd, "rb") as file:
         info = os.fstat(fd)
-        kind = next((what for test, what in _NOT_REGULAR if test(info.st_mode)), None)
-        if kind is not None or not stat.S_ISREG(info.st_mode):
-            raise DataError([Problem(str(path), 0, 0, "", f"found {kind or 'a special file'}"
-                                                          ", expected a regular file")])
+        check(info)
         size = info.st_size
         if size > MAX_TEMPLATE_BYTES:
             raise DataError([Problem(str(path), 0, 0, "", f"found {size:,} bytes, expected "
@@ -285,17 +291,15 @@ class _Loader(jinja2.BaseLoader):
         pieces = jinja2.loaders.split_template_path(template)
         for folder in self.folders:
             path = folder.joinpath(*pieces)
-            if not path.is_file():
-                if path.is_symlink() or path.exists():  # a link loop, a FIFO: say so
-                    _read(path, template)
+            if not path.is_symlink() and not path.exists():
                 continue
             try:
                 inside = path.resolve().is_relative_to(folder.resolve())
-            except (RuntimeError, OSError):
-                inside = False
+            except (RuntimeError, OSError):  # a link loop: _read says so
+                inside = True
             if not inside:
                 raise jinja2.TemplateNotFound(template)
-            source = _read(path, template)
+            source = _read(path, template)  # a FIFO, a folder, a loop: refused, located
             mtime = path.stat().st_mtime
 
             def uptodate(path: Path = path, mtime: float = mtime) -> bool:
@@ -311,15 +315,17 @@ class _Loader(jinja2.BaseLoader):
 # macro calling itself twice 40 levels deep, a loop over a long string inside another,
 # a string doubled in a loop. Every rendering therefore gets a budget (``_Budget``):
 #
-# - a *step* for each call (macro, filter, test, method, global), each loop item and
-#   each include or import: MAX_STEPS in all;
-# - *work* for each character or item a step builds, copies, compares or passes on:
-#   MAX_WORK in all;
-# - no value a template makes may hold more than MAX_ITEMS characters and items, checked
-#   *before* an operation that multiplies sizes (``*``, ``+``, ``~``, ``%``, ``format``,
+# - a *step* for each call (macro, filter, test, method, global), operator, attribute,
+#   loop item and include, and for every BODY_NODES nodes of template text a loop item,
+#   macro call, block or include runs: MAX_STEPS in all;
+# - *work* for each character a step builds, copies, compares or passes on (an item of
+#   a list or dict counting ITEM_WEIGHT): MAX_WORK in all;
+# - no value a template makes may weigh more than MAX_ITEMS characters, checked *before*
+#   an operation that multiplies sizes (``*``, ``+``, ``~``, ``%``, ``format``,
 #   ``replace``, ``join``, ``indent``, ``wordwrap``, ...) and after every other one, so a
-#   list of a million references to one long string cannot be printed either;
-# - macro calls nest at most MAX_DEPTH deep.
+#   list of many references to one long string cannot be printed either;
+# - macro calls and recursive loops nest at most MAX_DEPTH deep, includes
+#   MAX_INCLUDE_DEPTH.
 #
 # Loops, ``~``, comparisons, slices and literal lists are metered by rewriting the
 # parsed template (``_Meter``) so they pass through the filters below; calls and
