@@ -183,6 +183,12 @@ def check_user_dir(folder: Path) -> None:
         DataError: The folder is missing, or its templates have problems (all listed).
 
     """
+    try:
+        os.stat(folder)
+    except OSError as err:  # is_dir() would call a link loop "no such folder"
+        if err.errno == errno.ELOOP:
+            raise DataError([Problem(str(folder), 0, 0, "", "found a symbolic link loop, "
+                                     "expected a folder of templates")]) from None
     if not folder.is_dir():
         raise DataError([Problem(str(folder), 0, 0, "", "found no such folder, expected a "
                                                         "folder of templates")])

@@ -157,6 +157,17 @@ def test_symlink_loop_in_an_event_template_folder(tmp_path: Path) -> None:
         "error: 1 problem in the data"])
 
 
+def test_templates_folder_that_is_a_symlink_loop(tmp_path: Path) -> None:
+    """``--templates DIR`` where DIR is a link to itself: located, exit 2."""
+    (tmp_path / "mine").symlink_to("mine")
+    with deadline():
+        code, _, stderr = run_cli([*BUILD, "--templates", str(tmp_path / "mine"),
+                                   "--out", str(tmp_path / "out")])
+    assert (code, stderr.splitlines()) == (2, [
+        f"{tmp_path}/mine: found a symbolic link loop, expected a folder of templates",
+        "error: 1 problem in the data"])
+
+
 @pytest.mark.parametrize("name", ["macro-recursion-2-to-the-40", "string-doubling-tilde",
                                   "character-reference-9999999"])
 def test_hostile_template_through_an_event_file(tmp_path: Path, name: str) -> None:
