@@ -31,7 +31,7 @@ from types import FrameType
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from generator import templating
@@ -304,11 +304,15 @@ def captured() -> dict[str, tuple[bool, Any, dict[str, Any]]]:
     return _CAPTURED
 
 
+def _bundled(name: str) -> str:
+    return (templating.templates_dir() / name).read_text(encoding="utf-8")
+
+
 @st.composite
 def mutants(draw: st.DrawFn) -> tuple[str, str]:
     """A bundled template (one a build renders), changed one to three times."""
     name = draw(st.sampled_from(sorted(captured())))
-    source = (templating.templates_dir() / name).read_text(encoding="utf-8")
+    source = _bundled(name)
     for _ in range(draw(st.integers(1, 3))):
         # half the changes at a line's start, where an inserted tag still parses
         starts = [0, *(i + 1 for i, char in enumerate(source) if char == "\n")]
@@ -333,6 +337,9 @@ def mutants(draw: st.DrawFn) -> tuple[str, str]:
           database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutants())
+# always tried (Phase.explicit): a reference to no character, an overlong word
+@example((REFERENCE, _bundled(REFERENCE) + "\nA ship &#9999999; apart.\n"))
+@example((REFERENCE, _bundled(REFERENCE) + "\n" + "x" * 600 + "\n"))
 def test_fuzz_templates(mutant: tuple[str, str]) -> None:
     name, source = mutant
     escape, required, context = captured()[name]
