@@ -184,21 +184,6 @@ def test_hostile_template_through_an_event_file(tmp_path: Path, name: str) -> No
                                                "error: 1 problem in the data"])
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="generator/event.py resolves 'templates:' with Path.resolve(), "
-                          "which raises RuntimeError on a link loop (exit 70); event.py is "
-                          "not this module's to change")
-def test_event_templates_folder_that_is_a_symlink_loop(tmp_path: Path) -> None:
-    (tmp_path / "brand").symlink_to("brand")
-    event = tmp_path / "event.yaml"
-    event.write_text("kind: event\nname: X\ndate: 2026-11-28\ntemplates: brand\n"
-                     "paper: [a4]\nscenarios:\n  - id: river-plate\n    tables: 1\n",
-                     encoding="utf-8")
-    with deadline():
-        code, _, _ = run_cli(["event", str(event), "--out", str(tmp_path / "out")])
-    assert code == 2
-
-
 def test_layout_limits_apply_to_block_templates(tmp_path: Path) -> None:
     """``render_blocks`` text (the chart notes) is bounded for the layout as well."""
     from generator.rulesets.surface_action.charts import load_charts
