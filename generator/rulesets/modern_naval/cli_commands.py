@@ -11,7 +11,9 @@ from pathlib import Path
 
 import click
 
+from generator.cli import reported
 from generator.dice import percent
+from generator.pathargs import SafePath
 from generator.rulesets.modern_naval import combat, damage
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.tables import LEVELS, SIZES, load_tables
@@ -51,8 +53,9 @@ def _gen(value: int | None) -> int | None:
 @click.option("--target-speed", type=click.IntRange(0, 6), default=2, show_default=True)
 @click.option("--fires", type=click.IntRange(0, 20), default=0, show_default=True,
               help="Fires burning aboard the shooter.")
-@click.option("--tables", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--tables", type=SafePath(dir_okay=False, path_type=Path),
               help="A YAML file replacing some of the rules tables.")
+@reported
 def modern_odds(kind: str, seeker: str | None, generation: int | None, shooter: str,
                 crew: int, fcs: int, mounts: int, weapon_damage: int, target: str, size: str,
                 ecm: int, target_fcs: int, target_damage: int, state: str, sea_state: int,
