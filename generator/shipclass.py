@@ -61,6 +61,10 @@ class ShipType(enum.StrEnum):
     LPD = "LPD"
 
 
+MISSILE_ERA_TYPES = (ShipType.FF, ShipType.LPD, ShipType.MS, ShipType.PG)
+"""Types only a missile-era rating reads: a class of one needs its ``modern:`` facts."""
+
+
 class Position(enum.StrEnum):
     """Battery positions; each bears through its own arc of fire."""
 
@@ -268,6 +272,13 @@ def cross_check(model: ShipClass, doc: SourceDoc) -> list[Problem]:
             problems.append(doc.problem((*loc, "turrets"), f"found {battery.turrets} mounts, "
                                         f"expected at most {battery.guns} (the battery's "
                                         "guns, one or more in each mount)"))
+    if model.modern is None and model.type in MISSILE_ERA_TYPES:
+        gun_era = [t.value for t in ShipType if t not in MISSILE_ERA_TYPES]
+        problems.append(doc.problem(("type",), (
+            f"found '{model.type.value}' in a class with no modern: block, expected a "
+            f"gun-era type ({', '.join(gun_era)}) or the class's missile-era facts under "
+            f"modern: ({', '.join(t.value for t in MISSILE_ERA_TYPES)} are rated only "
+            "from them)")))
     last = model.last_lost()
     if last is not None:
         for i, radar in enumerate(model.radar):
@@ -301,12 +312,39 @@ def rating_modules() -> dict[str, ModuleType]:
 
     found: dict[str, ModuleType] = {}
     for name, ruleset in REGISTRY.items():
-        package = _package(ruleset)
-        try:
-            found[name] = importlib.import_module(f"{package}.rating")
-        except ModuleNotFoundError:
-            continue
+        module = _rating_module(name, _package(ruleset))
+        if module is not None:
+            found[name] = module
     return found
+
+
+class RatingModuleError(ImportError):
+    """A ruleset's rating module exists but cannot be imported: a bug in that ruleset.
+
+    Not the user's data: the command line reports it as an internal error (exit 70),
+    naming the module, instead of every class of the ruleset as unknown.
+    """
+
+
+def _rating_module(ruleset: str, package: str) -> ModuleType | None:
+    """``<package>.rating``, or None when the ruleset has none.
+
+    Raises:
+        RatingModuleError: The module exists but importing it failed (a missing import
+            inside it, a syntax error, an exception at import time).
+
+    """
+    target = f"{package}.rating"
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as exc:
+        if exc.name == target:  # the ruleset rates no classes
+            return None
+        raise RatingModuleError(f"ruleset '{ruleset}': its rating module {target} cannot "
+                                f"be imported: {exc}") from exc
+    except Exception as exc:
+        raise RatingModuleError(f"ruleset '{ruleset}': its rating module {target} cannot "
+                                f"be imported: {type(exc).__name__}: {exc}") from exc
 
 
 def _package(ruleset: object) -> str:
@@ -330,15 +368,15 @@ def deriver(name: str) -> Deriver:
 
     Raises:
         KeyError: No ruleset of that name, or it has no rating module.
+        RatingModuleError: Its rating module cannot be imported.
 
     """
     from generator.rulesets import REGISTRY
 
-    package = _package(REGISTRY[name])
-    try:
-        return _era_filtered(importlib.import_module(f"{package}.rating"))
-    except ModuleNotFoundError:
-        raise KeyError(name) from None
+    module = _rating_module(name, _package(REGISTRY[name]))
+    if module is None:
+        raise KeyError(name)
+    return _era_filtered(module)
 
 
 def _era_filtered(module: ModuleType) -> Deriver:
