@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
 
 from generator import dice
 from generator.datamodel import Nation, Strict
@@ -99,19 +99,32 @@ class Fires(Strict):
     spread_on: list[DieFace] = Field(max_length=6)
 
 
+def _hit_counts(value: object) -> object:
+    """A threshold counts P or F hits, at least one of them: an empty one is never reached.
+
+    A user's file is checked first by ``threshold_problems``, which locates a bad letter
+    at its key; this keeps the model itself from holding one.
+    """
+    if isinstance(value, dict):
+        if not value:
+            raise ValueError("expected at least one hit count, such as {P: 3} or "
+                             "{P: 2, F: 3}")
+        if any(key not in ("P", "F") for key in value):
+            raise ValueError("expected hit counts of P or F hits")
+    return value
+
+
+HitCounts = Annotated[dict[str, Annotated[int, Field(ge=1, le=50)]],
+                      BeforeValidator(_hit_counts)]
+"""Hits of each letter (P, F) that reach a threshold, whichever comes first."""
+
+
 class Thresholds(Strict):
     """Hit counts that cripple, sink or abandon a ship."""
 
-    crippled: dict[str, Annotated[int, Field(ge=1, le=50)]]
-    sinks: dict[str, Annotated[int, Field(ge=1, le=50)]]
-    abandoned: dict[str, Annotated[int, Field(ge=1, le=50)]]
-
-    @model_validator(mode="after")
-    def _letters(self) -> Thresholds:
-        for limits in (self.crippled, self.sinks, self.abandoned):
-            if any(k not in ("P", "F") for k in limits):
-                raise ValueError("expected thresholds counted in P or F hits")
-        return self
+    crippled: HitCounts
+    sinks: HitCounts
+    abandoned: HitCounts
 
 
 class Check(Strict):
@@ -340,4 +353,30 @@ def load_charts(override: Path | None = None) -> Charts:
     if override is None:
         return bundled_charts()
     return bundled_charts().model_copy(update=load_overrides(override, Charts,
+                                                             precheck=threshold_problems,
                                                              check=reference_problems))
+
+
+THRESHOLD_LETTERS = ("P", "F")
+"""The hit letters a threshold counts."""
+
+
+def threshold_problems(doc: SourceDoc) -> list[Problem]:
+    """A file's thresholds that name a letter no threshold counts, or no letter at all.
+
+    Checked on the document before validation, so that each problem points at the key
+    with a did-you-mean ('p' for P) rather than at the model's reading of it.
+    """
+    thresholds = doc.data.get("thresholds") if isinstance(doc.data, dict) else None
+    if not isinstance(thresholds, dict):
+        return []
+    problems: list[Problem] = []
+    for name, limits in thresholds.items():
+        if not isinstance(limits, dict):
+            continue
+        if not limits:
+            problems.append(doc.problem(("thresholds", name), "found no hit counts, expected "
+                                        "at least one, such as {P: 3} or {P: 2, F: 3}"))
+        problems += key_problems(doc, ("thresholds", name), limits, THRESHOLD_LETTERS,
+                                 "hit letter", complete=False)
+    return problems
