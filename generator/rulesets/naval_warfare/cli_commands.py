@@ -27,6 +27,11 @@ ALIASES = {"USA": "US", "GB": "UK", "GERMANY": "DE", "GER": "DE", "ITALY": "IT",
 """Names of the game's nations a player may write instead of the code."""
 
 
+def _blank(text: str) -> bool:
+    """Whether a force names nothing: blank, or only the separators between units."""
+    return not text.strip(" \t\r\n,;+")
+
+
 def _nation(option: str, value: str | None, problems: list[str]) -> str:
     from generator.suggest import did_you_mean
 
@@ -37,7 +42,7 @@ def _nation(option: str, value: str | None, problems: list[str]) -> str:
     if code not in NATIONS:
         shown = value[:20].encode("unicode_escape").decode("ascii")
         problems.append(f"{option}: found '{shown}', expected a nation code: "
-                        f"{', '.join(NATIONS)}{did_you_mean(code, NATIONS)}")
+                        f"{', '.join(NATIONS)}{did_you_mean(code, [*NATIONS, *ALIASES])}")
     return code
 
 
@@ -91,7 +96,7 @@ def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
         _example(console, calc, example, bool(raiders or escorts))
         return
     problems: list[str] = []
-    if raiders is None or not raiders.strip():
+    if raiders is None or _blank(raiders):
         problems.append("--raiders: found nothing, expected the interdicting force, e.g. "
                         "\"4 submarine\"")
     r_code = _nation("--raider-nation", raider_nation, problems)
@@ -244,7 +249,7 @@ def _force_or_cv(text: str, air: int | None, option: str, calc: Any,
         if cv > MAX_CV:
             problems.append(f"{option}: found CV {cv}, expected at most {MAX_CV}")
         return "a force given by its CV", min(cv, MAX_CV), air or 0
-    if not stripped:
+    if _blank(stripped):
         problems.append(f"{option}: found nothing, expected a Task Force such as "
                         f"\"2 heavy-ship, 1 fleet-carrier, 1 air\" or a CV such as \"25\"")
         return "", 0, 0
