@@ -18,12 +18,14 @@ from generator.dietable import table_problems
 from generator.errors import Problem
 from generator.rulesets.naval_warfare.combat import CombatTables
 from generator.rulesets.naval_warfare.merchant import MerchantTables
-from generator.validation import load_model, load_overrides
+from generator.validation import key_problems, load_model, load_overrides
 from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
 COMBAT_FILE = TABLES / "combat.yaml"
 MERCHANT_FILE = TABLES / "merchant.yaml"
+COLOURS = ("Red", "Orange", "Yellow", "Blue", "Green")
+"""The colours of the merchant table; ``losses`` gives each one's cost."""
 
 
 def _colour_problems(doc: SourceDoc) -> list[Problem]:
@@ -32,7 +34,14 @@ def _colour_problems(doc: SourceDoc) -> list[Problem]:
     The die table's own faults first; then each DEFAULT cell must name a row and column
     of the table and repeat the cell it marks.
     """
-    if not isinstance(doc.data, dict) or "colour_table" not in doc.data:
+    if not isinstance(doc.data, dict):
+        return []
+    losses = doc.data.get("losses")
+    if isinstance(losses, dict):  # every colour the table can give costs something
+        found = key_problems(doc, ("losses",), losses, COLOURS, "colour")
+        if found:
+            return found
+    if "colour_table" not in doc.data:
         return []
     problems = table_problems(doc, ("colour_table", "table"))
     given = doc.data["colour_table"]
