@@ -245,9 +245,10 @@ def _force_or_cv(text: str, air: int | None, option: str, calc: Any,
                         "0-9, such as \"25\"")
         return "", 0, 0
     if stripped.isdigit():
-        cv = int(stripped[:6])
+        digits = stripped.lstrip("0") or "0"
+        cv = int(digits) if len(digits) <= 6 else MAX_CV + 1  # no int() of 10**100 digits
         if cv > MAX_CV:
-            problems.append(f"{option}: found CV {cv}, expected at most {MAX_CV}")
+            problems.append(f"{option}: found CV {quoted(digits)}, expected at most {MAX_CV}")
         return "a force given by its CV", min(cv, MAX_CV), air or 0
     if _blank(stripped):
         problems.append(f"{option}: found nothing, expected a Task Force such as "
