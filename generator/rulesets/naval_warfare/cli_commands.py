@@ -32,8 +32,16 @@ def _blank(text: str) -> bool:
     return not text.strip(" \t\r\n,;+")
 
 
-def _nation(option: str, value: str | None, problems: list[str]) -> str:
+def _nation_hint(code: str) -> str:
+    """A did-you-mean among the codes, or for a name (longer than a code) the names."""
     from generator.suggest import did_you_mean
+
+    hint = did_you_mean(code, NATIONS)
+    names = [name for name in ALIASES if len(name) > 3]
+    return hint or (did_you_mean(code, names) if len(code) > 3 else "")
+
+
+def _nation(option: str, value: str | None, problems: list[str]) -> str:
 
     if value is None:
         return ""
@@ -42,7 +50,7 @@ def _nation(option: str, value: str | None, problems: list[str]) -> str:
     if code not in NATIONS:
         shown = value[:20].encode("unicode_escape").decode("ascii")
         problems.append(f"{option}: found '{shown}', expected a nation code: "
-                        f"{', '.join(NATIONS)}{did_you_mean(code, [*NATIONS, *ALIASES])}")
+                        f"{', '.join(NATIONS)}{_nation_hint(code)}")
     return code
 
 

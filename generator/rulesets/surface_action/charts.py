@@ -100,17 +100,14 @@ class Fires(Strict):
 
 
 def _hit_counts(value: object) -> object:
-    """A threshold counts P or F hits, at least one of them: an empty one is never reached.
+    """A threshold counts some hits: an empty one would never be reached.
 
-    A user's file is checked first by ``threshold_problems``, which locates a bad letter
-    at its key; this keeps the model itself from holding one.
+    Which letters it may count (P and F) is checked with the other names in
+    ``reference_problems``, located at the key with a did-you-mean.
     """
-    if isinstance(value, dict):
-        if not value:
-            raise ValueError("expected at least one hit count, such as {P: 3} or "
-                             "{P: 2, F: 3}")
-        if any(key not in ("P", "F") for key in value):
-            raise ValueError("expected hit counts of P or F hits")
+    if isinstance(value, dict) and not value:
+        raise ValueError("expected at least one hit count (this one is empty), such as "
+                         "{P: 3} or {P: 2, F: 3}")
     return value
 
 
@@ -264,6 +261,8 @@ class Charts(Strict):
 TYPES = tuple(t.value for t in ShipType)
 NAVIES = tuple(n.value for n in Nation)
 GENERATIONS = ("early", "regular", "advanced")
+THRESHOLD_LETTERS = ("P", "F")
+"""The hit letters a threshold counts."""
 
 
 def reference_problems(given: dict[str, Any], doc: SourceDoc,
@@ -332,6 +331,11 @@ def reference_problems(given: dict[str, Any], doc: SourceDoc,
     if "maneuver" in given:
         problems += key_problems(doc, ("maneuver",), given["maneuver"], GENERATIONS,
                                  "fire-control generation")
+    if "thresholds" in given:
+        limits: Thresholds = given["thresholds"]
+        for name in Thresholds.model_fields:
+            problems += key_problems(doc, ("thresholds", name), getattr(limits, name),
+                                     THRESHOLD_LETTERS, "hit letter", complete=False)
     return problems
 
 
@@ -353,30 +357,4 @@ def load_charts(override: Path | None = None) -> Charts:
     if override is None:
         return bundled_charts()
     return bundled_charts().model_copy(update=load_overrides(override, Charts,
-                                                             precheck=threshold_problems,
                                                              check=reference_problems))
-
-
-THRESHOLD_LETTERS = ("P", "F")
-"""The hit letters a threshold counts."""
-
-
-def threshold_problems(doc: SourceDoc) -> list[Problem]:
-    """A file's thresholds that name a letter no threshold counts, or no letter at all.
-
-    Checked on the document before validation, so that each problem points at the key
-    with a did-you-mean ('p' for P) rather than at the model's reading of it.
-    """
-    thresholds = doc.data.get("thresholds") if isinstance(doc.data, dict) else None
-    if not isinstance(thresholds, dict):
-        return []
-    problems: list[Problem] = []
-    for name, limits in thresholds.items():
-        if not isinstance(limits, dict):
-            continue
-        if not limits:
-            problems.append(doc.problem(("thresholds", name), "found no hit counts, expected "
-                                        "at least one, such as {P: 3} or {P: 2, F: 3}"))
-        problems += key_problems(doc, ("thresholds", name), limits, THRESHOLD_LETTERS,
-                                 "hit letter", complete=False)
-    return problems
