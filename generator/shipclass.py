@@ -442,6 +442,11 @@ def rated_by(library: Any, class_id: str) -> list[str]:
     return [name for name in REGISTRY if class_id in library.classes_of(name)]
 
 
+_BOUNDS = {"greater_than": "a number greater than", "greater_than_equal": "a number of at least",
+           "less_than": "a number less than", "less_than_equal": "a number of at most"}
+"""How a bound a rating model refused is said (``found 9, expected a number of at most 6``)."""
+
+
 def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
                     ) -> list[tuple[Loc, str]]:
     """Located problems for a ruleset model that refused derived or overridden values.
@@ -456,8 +461,12 @@ def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
         path = ".".join(str(p) for p in loc)
         key = next((k for k in block if path == k or path.startswith(k + ".")), None)
         found = describe(err.get("input"))
+        bound = _BOUNDS.get(err["type"])
         if err["type"] == "value_error":
             message = str(err.get("ctx", {}).get("error", err["msg"]))
+        elif bound is not None:
+            limit = next(iter(err.get("ctx", {}).values()), "?")
+            message = f"expected {bound} {limit}"
         else:
             message = "expected " + str(err["msg"])[:1].lower() + str(err["msg"])[1:]
         if key is not None:
