@@ -140,7 +140,7 @@ def user_or_bundled(path: Path | None, bundled: Path, display: str) -> Sprue:
 
 
 def group_problems(sprue: Sprue, doc: SourceDoc, known: list[str]) -> list[Problem]:
-    """A layout's groups that no piece has, and the pieces' groups it places nowhere.
+    """A layout's groups that no piece has, or it places twice, and those it places nowhere.
 
     Args:
         sprue: The user's layout.
@@ -149,8 +149,16 @@ def group_problems(sprue: Sprue, doc: SourceDoc, known: list[str]) -> list[Probl
 
     """
     problems = []
+    first: dict[str, str] = {}
     for r, region in enumerate(sprue.regions):
         for g, group in enumerate(region.groups):
+            if group in first:  # its pieces would be printed once for each
+                problems.append(doc.problem(
+                    ("regions", r, "groups", g),
+                    f"found piece group '{group}' again (first in {first[group]}), expected "
+                    "each group in one region"))
+                continue
+            first[group] = f"regions.{r}.groups.{g}"
             if group not in known:
                 problems.append(doc.problem(
                     ("regions", r, "groups", g),
