@@ -247,7 +247,7 @@ def _too_large(pieces: list[Piece], sprue: Sprue, options: SheetOptions) -> Prob
                 f"{paper} inside the {sprue.margin / MM:g}mm margin, expected room for "
                 f"piece '{piece.id}' ({need_w / MM:.1f} x {need_h / MM:.1f} mm{with_bleed}): "
                 "a smaller margin or bleed, the other orientation, or a smaller piece "
-                "in --tables"))
+                "(its size in --tables, where the ruleset's tables give it)"))
     return None
 
 
