@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import importlib
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -447,6 +448,25 @@ _BOUNDS = {"greater_than": "a number greater than", "greater_than_equal": "a num
 """How a bound a rating model refused is said (``found 9, expected a number of at most 6``)."""
 
 
+def _expected(err: Any) -> str:
+    """The ``expected ...`` half of a message for one of pydantic's errors."""
+    kind, ctx = err["type"], err.get("ctx", {})
+    if kind == "value_error":
+        return str(ctx.get("error", err["msg"]))
+    if kind in _BOUNDS:
+        return f"expected {_BOUNDS[kind]} {next(iter(ctx.values()), '?')}"
+    if kind in ("literal_error", "enum"):
+        names = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        found = err.get("input")
+        hint = did_you_mean(found, names) if isinstance(found, str) else ""
+        return f"expected one of {', '.join(names)}{hint}"
+    if kind == "missing":
+        return "expected a value (required)"
+    if kind.startswith(("int_", "float_")):
+        return "expected a number"
+    return "expected " + str(err["msg"])[:1].lower() + str(err["msg"])[1:]
+
+
 def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
                     ) -> list[tuple[Loc, str]]:
     """Located problems for a ruleset model that refused derived or overridden values.
@@ -460,15 +480,8 @@ def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
                     if not (isinstance(p, str) and p.startswith("function-")))
         path = ".".join(str(p) for p in loc)
         key = next((k for k in block if path == k or path.startswith(k + ".")), None)
-        found = describe(err.get("input"))
-        bound = _BOUNDS.get(err["type"])
-        if err["type"] == "value_error":
-            message = str(err.get("ctx", {}).get("error", err["msg"]))
-        elif bound is not None:
-            limit = next(iter(err.get("ctx", {}).values()), "?")
-            message = f"expected {bound} {limit}"
-        else:
-            message = "expected " + str(err["msg"])[:1].lower() + str(err["msg"])[1:]
+        found = "nothing" if err["type"] == "missing" else describe(err.get("input"))
+        message = _expected(err)
         if key is not None:
             rest = path[len(key) + 1:].split(".") if path != key else []
             where: Loc = ("ratings", ruleset, key, *(int(p) if p.isdigit() else p
