@@ -3,7 +3,10 @@
 A sprue says how a ruleset's pieces are laid out on paper: orientation, margin,
 gutter, bleed, the default cut guides, and the regions of the sheet with the piece
 groups each one takes. Rulesets ship their sprues as YAML next to their tables; a
-user can pass their own file (``--sprue``) and gets located messages when it is wrong.
+user can pass their own file (``--sprue``) and gets located messages when it is wrong:
+its regions must place each of the piece groups the bundled sprue places, once, and no
+other (``group_problems``), and a piece larger than its printable area is located at its
+``margin`` (``generator.rulesets.base.sheet_component``).
 """
 
 from __future__ import annotations
