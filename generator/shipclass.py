@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import importlib
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +60,10 @@ class ShipType(enum.StrEnum):
     PG = "PG"
     MS = "MS"
     LPD = "LPD"
+
+
+MISSILE_ERA_TYPES = (ShipType.FF, ShipType.LPD, ShipType.MS, ShipType.PG)
+"""Types only a missile-era rating reads: a class of one needs its ``modern:`` facts."""
 
 
 class Position(enum.StrEnum):
@@ -268,6 +273,13 @@ def cross_check(model: ShipClass, doc: SourceDoc) -> list[Problem]:
             problems.append(doc.problem((*loc, "turrets"), f"found {battery.turrets} mounts, "
                                         f"expected at most {battery.guns} (the battery's "
                                         "guns, one or more in each mount)"))
+    if model.modern is None and model.type in MISSILE_ERA_TYPES:
+        gun_era = [t.value for t in ShipType if t not in MISSILE_ERA_TYPES]
+        problems.append(doc.problem(("type",), (
+            f"found '{model.type.value}' in a class with no modern: block, expected a "
+            f"gun-era type ({', '.join(gun_era)}) or the class's missile-era facts under "
+            f"modern: ({', '.join(t.value for t in MISSILE_ERA_TYPES)} are rated only "
+            "from them)")))
     last = model.last_lost()
     if last is not None:
         for i, radar in enumerate(model.radar):
@@ -301,12 +313,39 @@ def rating_modules() -> dict[str, ModuleType]:
 
     found: dict[str, ModuleType] = {}
     for name, ruleset in REGISTRY.items():
-        package = _package(ruleset)
-        try:
-            found[name] = importlib.import_module(f"{package}.rating")
-        except ModuleNotFoundError:
-            continue
+        module = _rating_module(name, _package(ruleset))
+        if module is not None:
+            found[name] = module
     return found
+
+
+class RatingModuleError(ImportError):
+    """A ruleset's rating module exists but cannot be imported: a bug in that ruleset.
+
+    Not the user's data: the command line reports it as an internal error (exit 70),
+    naming the module, instead of every class of the ruleset as unknown.
+    """
+
+
+def _rating_module(ruleset: str, package: str) -> ModuleType | None:
+    """``<package>.rating``, or None when the ruleset has none.
+
+    Raises:
+        RatingModuleError: The module exists but importing it failed (a missing import
+            inside it, a syntax error, an exception at import time).
+
+    """
+    target = f"{package}.rating"
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as exc:
+        if exc.name == target:  # the ruleset rates no classes
+            return None
+        raise RatingModuleError(f"ruleset '{ruleset}': its rating module {target} cannot "
+                                f"be imported: {exc}") from exc
+    except Exception as exc:
+        raise RatingModuleError(f"ruleset '{ruleset}': its rating module {target} cannot "
+                                f"be imported: {type(exc).__name__}: {exc}") from exc
 
 
 def _package(ruleset: object) -> str:
@@ -330,15 +369,15 @@ def deriver(name: str) -> Deriver:
 
     Raises:
         KeyError: No ruleset of that name, or it has no rating module.
+        RatingModuleError: Its rating module cannot be imported.
 
     """
     from generator.rulesets import REGISTRY
 
-    package = _package(REGISTRY[name])
-    try:
-        return _era_filtered(importlib.import_module(f"{package}.rating"))
-    except ModuleNotFoundError:
-        raise KeyError(name) from None
+    module = _rating_module(name, _package(REGISTRY[name]))
+    if module is None:
+        raise KeyError(name)
+    return _era_filtered(module)
 
 
 def _era_filtered(module: ModuleType) -> Deriver:
@@ -404,6 +443,30 @@ def rated_by(library: Any, class_id: str) -> list[str]:
     return [name for name in REGISTRY if class_id in library.classes_of(name)]
 
 
+_BOUNDS = {"greater_than": "a number greater than", "greater_than_equal": "a number of at least",
+           "less_than": "a number less than", "less_than_equal": "a number of at most"}
+"""How a bound a rating model refused is said (``found 9, expected a number of at most 6``)."""
+
+
+def _expected(err: Any) -> str:
+    """The ``expected ...`` half of a message for one of pydantic's errors."""
+    kind, ctx = err["type"], err.get("ctx", {})
+    if kind == "value_error":
+        return str(ctx.get("error", err["msg"]))
+    if kind in _BOUNDS:
+        return f"expected {_BOUNDS[kind]} {next(iter(ctx.values()), '?')}"
+    if kind in ("literal_error", "enum"):
+        names = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        found = err.get("input")
+        hint = did_you_mean(found, names) if isinstance(found, str) else ""
+        return f"expected one of {', '.join(names)}{hint}"
+    if kind == "missing":
+        return "expected a value (required)"
+    if kind.startswith(("int_", "float_")):
+        return "expected a number"
+    return "expected " + str(err["msg"])[:1].lower() + str(err["msg"])[1:]
+
+
 def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
                     ) -> list[tuple[Loc, str]]:
     """Located problems for a ruleset model that refused derived or overridden values.
@@ -417,11 +480,8 @@ def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
                     if not (isinstance(p, str) and p.startswith("function-")))
         path = ".".join(str(p) for p in loc)
         key = next((k for k in block if path == k or path.startswith(k + ".")), None)
-        found = describe(err.get("input"))
-        if err["type"] == "value_error":
-            message = str(err.get("ctx", {}).get("error", err["msg"]))
-        else:
-            message = "expected " + str(err["msg"])[:1].lower() + str(err["msg"])[1:]
+        found = "nothing" if err["type"] == "missing" else describe(err.get("input"))
+        message = _expected(err)
         if key is not None:
             rest = path[len(key) + 1:].split(".") if path != key else []
             where: Loc = ("ratings", ruleset, key, *(int(p) if p.isdigit() else p

@@ -3,19 +3,26 @@
 A sprue says how a ruleset's pieces are laid out on paper: orientation, margin,
 gutter, bleed, the default cut guides, and the regions of the sheet with the piece
 groups each one takes. Rulesets ship their sprues as YAML next to their tables; a
-user can pass their own file (``--sprue``) and gets located messages when it is wrong.
+user can pass their own file (``--sprue``) and gets located messages when it is wrong:
+its regions must place each of the piece groups the bundled sprue places, once, and no
+other (``group_problems``), and a piece larger than its printable area is located at its
+``margin`` (``generator.rulesets.base.sheet_component``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr
 
-from generator.errors import UsageError
+from generator.errors import DataError, Problem
+from generator.suggest import did_you_mean
 from generator.units import MM, parse_length
 from generator.validation import load_model
+
+if TYPE_CHECKING:
+    from generator.yamlsource import Loc, SourceDoc
 
 CutMode = Literal["lines", "marks", "both"]
 
@@ -70,6 +77,23 @@ class Sprue(_Strict):
     cut: CutMode = Field("lines", description="Default cut guides: lines, marks or both.")
     regions: list[Region] = Field(min_length=1, description="Regions in order down the sheets.")
 
+    _source: tuple[str, str] | None = PrivateAttr(None)
+    """The file it was read from and its name in messages (None when built in code)."""
+
+    def groups(self) -> list[str]:
+        """Every piece group the regions place, in order."""
+        return list(dict.fromkeys(g for region in self.regions for g in region.groups))
+
+    def problem(self, loc: Loc, message: str) -> Problem:
+        """A problem with this layout, located in its file when it was read from one."""
+        from generator.yamlsource import dotted, load_yaml
+
+        if self._source is not None:
+            path, display = self._source
+            doc, _ = load_yaml(Path(path), display)
+            return doc.problem(loc, message)
+        return Problem(f"sprue '{self.id}'", 0, 0, dotted(loc), message)
+
 
 def load_sprue(path: Path, display: str | None = None) -> Sprue:
     """Load and validate a sprue file.
@@ -85,18 +109,67 @@ def load_sprue(path: Path, display: str | None = None) -> Sprue:
         DataError: With every problem found, each located.
 
     """
-    return load_model(Sprue, path, display, cache=True)
+    return _sourced(load_model(Sprue, path, display, cache=True), path, display)
+
+
+def _sourced(sprue: Sprue, path: Path, display: str | None) -> Sprue:
+    sprue._source = (str(path), display or str(path))
+    return sprue
 
 
 def user_or_bundled(path: Path | None, bundled: Path, display: str) -> Sprue:
     """The user's sheet layout (``--sprue``), or the ruleset's bundled one.
 
+    The user's regions may place only the piece groups the bundled layout places (a
+    typo is located with a did-you-mean), and must place every one of them: a piece of
+    a group no region takes could not be printed.
+
     Raises:
-        UsageError: When the user's file does not exist.
+        DataError: The user's file is missing or invalid, each problem located.
 
     """
+    own = load_sprue(bundled, display)
     if path is None:
-        return load_sprue(bundled, display)
-    if not path.is_file():
-        raise UsageError(f"no sprue file '{path}'")
-    return load_sprue(path, str(path))
+        return own
+    if not path.exists() and not path.is_symlink():  # anything else: load_yaml says what
+        raise DataError([Problem(str(path), 0, 0, "", "found no such file, expected a "
+                                                      "sprue file (YAML)")])
+    known = own.groups()
+
+    def placed(sprue: Sprue, doc: SourceDoc) -> list[Problem]:
+        return group_problems(sprue, doc, known)
+
+    return _sourced(load_model(Sprue, path, str(path), check=placed), path, str(path))
+
+
+def group_problems(sprue: Sprue, doc: SourceDoc, known: list[str]) -> list[Problem]:
+    """A layout's groups that no piece has, or it places twice, and those it places nowhere.
+
+    Args:
+        sprue: The user's layout.
+        doc: Its file, for positions.
+        known: The groups the ruleset's pieces come in (its bundled layout's).
+
+    """
+    problems = []
+    first: dict[str, str] = {}
+    for r, region in enumerate(sprue.regions):
+        for g, group in enumerate(region.groups):
+            if group in first:  # its pieces would be printed once for each
+                problems.append(doc.problem(
+                    ("regions", r, "groups", g),
+                    f"found piece group '{group}' again (first in {first[group]}), expected "
+                    "each group in one region"))
+                continue
+            first[group] = f"regions.{r}.groups.{g}"
+            if group not in known:
+                problems.append(doc.problem(
+                    ("regions", r, "groups", g),
+                    f"found piece group '{group}', expected one of {', '.join(known)}"
+                    f"{did_you_mean(group, known)}"))
+    missing = [g for g in known if g not in sprue.groups()]
+    if missing:
+        problems.append(doc.problem(("regions",), (
+            f"found no region for piece group{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)}, expected every group placed: {', '.join(known)}")))
+    return problems

@@ -201,13 +201,54 @@ def sheet_component(ctx: Context, pieces: list[Piece], sprue: Sprue, key: str, t
         warnings: Warnings gathered while making the pieces (besides their own).
 
     """
+    from generator.errors import DataError, RenderError
     from generator.imposition import Options, as_component, impose
     from generator.pieces import piece_warnings
 
     options: Options = dataclasses.replace(ctx.options.sheets, paper=ctx.paper)
-    imposed = impose(pieces, sprue, options, title, footer)
+    try:
+        imposed = impose(pieces, sprue, options, title, footer)
+    except RenderError:
+        # A piece larger than the layout's printable area: the user's sprue (its margin,
+        # orientation, bleed) or tables (the piece's size) asked for it; say where.
+        problem = _too_large(pieces, sprue, options)
+        if problem is None:
+            raise
+        raise DataError([problem]) from None
     return Rendered(as_component(imposed, key, title, label),
                     [*(warnings or []), *piece_warnings(pieces)], pieces)
+
+
+def _too_large(pieces: list[Piece], sprue: Sprue, options: SheetOptions) -> Problem | None:
+    """The first piece larger than the sprue's printable area, located at its margin.
+
+    The area is the one ``imposition.layout`` places pieces in: the page less the margins,
+    the footer and the reach of crop marks, and a region heading above the first row.
+    None when every piece fits (the layout failed for another reason).
+    """
+    from generator.imposition import FOOTER, HEADING, MARK_CLEAR, cut_mode, mark_reach
+    from generator.layout import page_size
+    from generator.units import MM
+
+    landscape = sprue.orientation == "landscape"
+    page_w, page_h = page_size(options.paper, landscape)
+    bleed = sprue.bleed if options.bleed else 0.0
+    reach = mark_reach(cut_mode(options, sprue), sprue.gutter)
+    room_w = page_w - 2 * sprue.margin
+    room_h = page_h - 2 * sprue.margin - FOOTER - reach - HEADING - (
+        reach + MARK_CLEAR if reach else 0.0)
+    for piece in pieces:
+        need_w, need_h = piece.width + 2 * bleed, piece.height + 2 * bleed
+        if need_w > room_w + 1e-6 or need_h > room_h + 1e-6:
+            paper = f"{options.paper.upper()} {sprue.orientation}"
+            with_bleed = " with its bleed" if bleed else ""
+            return sprue.problem(("margin",), (
+                f"found room for {room_w / MM:.1f} x {max(room_h, 0) / MM:.1f} mm on "
+                f"{paper} inside the {sprue.margin / MM:g}mm margin, expected room for "
+                f"piece '{piece.id}' ({need_w / MM:.1f} x {need_h / MM:.1f} mm{with_bleed}): "
+                "a smaller margin or bleed, the other orientation, or a smaller piece "
+                "(its size in --tables, where the ruleset's tables give it)"))
+    return None
 
 
 SHARED = Components()

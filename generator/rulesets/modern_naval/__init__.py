@@ -171,6 +171,13 @@ class ModernNaval(Ruleset):
 
         return commands()
 
+    def odds(self, library: Library, scenario: str | None, firer: str, target: str,
+             weapon: str | None, band: str | None, tables: Path | None) -> None:
+        """No ship-against-ship matchups: say which command of its own answers instead."""
+        raise UsageError(f"{self.title} answers its odds with `quarterdeck modern-odds`"
+                         " (the weapon, shooter and target by their ratings), not "
+                         "`quarterdeck odds`")
+
     def prepare(self, library: Library, request: Request, paper: Paper,
                 options: KitOptions) -> Context:
         """Rate the scenario's units (or one class) with the tables in force."""

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import click
 
+from generator.cli import reported
 from generator.dice import percent
+from generator.errors import UsageError
+from generator.pathargs import SafePath
 from generator.rulesets.modern_naval import combat, damage
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.tables import LEVELS, SIZES, load_tables
@@ -51,20 +54,25 @@ def _gen(value: int | None) -> int | None:
 @click.option("--target-speed", type=click.IntRange(0, 6), default=2, show_default=True)
 @click.option("--fires", type=click.IntRange(0, 20), default=0, show_default=True,
               help="Fires burning aboard the shooter.")
-@click.option("--tables", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--tables", type=SafePath(dir_okay=False, path_type=Path),
               help="A YAML file replacing some of the rules tables.")
+@reported
 def modern_odds(kind: str, seeker: str | None, generation: int | None, shooter: str,
                 crew: int, fcs: int, mounts: int, weapon_damage: int, target: str, size: str,
                 ecm: int, target_fcs: int, target_damage: int, state: str, sea_state: int,
                 shooter_speed: int, target_speed: int, fires: int,
                 tables: Path | None) -> None:
     """Work out one attack exactly: every modifier, the chance to hit, what a hit does."""
+    if generation is not None and seeker is None:
+        raise UsageError(f"--generation: found {generation} without --seeker, expected "
+                         "--seeker with it (the generation is the seeker's)")
     rules = load_tables(tables)
     known = rules.seekers()
     if seeker is not None and generation not in known.get(seeker, []):
-        allowed = ", ".join("none" if g is None else str(g) for g in known.get(seeker, []))
-        raise click.UsageError(f"--generation: found {generation}, expected for {seeker}: "
-                               f"{allowed}")
+        allowed = ", ".join("none (leave it out)" if g is None else str(g)
+                            for g in known.get(seeker, [])) or "none in the tables"
+        shown = "nothing" if generation is None else str(generation)
+        raise UsageError(f"--generation: found {shown}, expected for {seeker}: {allowed}")
     weapon = WeaponView(name=kind, kind=kind, seeker=seeker, generation=generation,  # type: ignore[arg-type]
                         damage=weapon_damage, mounts=mounts,
                         targets=frozenset({TARGET_OF[target], "missile"}))
@@ -76,7 +84,8 @@ def modern_odds(kind: str, seeker: str | None, generation: int | None, shooter: 
                             target_speed=target_speed, shooter_fires=fires)
     shot = combat.shot(rules, firer, weapon, aim, conditions)
     if shot is None:
-        raise click.UsageError(f"a {kind} from a {shooter} has no table against a {target}")
+        raise UsageError(f"--target: found {target} for a {kind} from a {shooter}, expected "
+                         "a target the tables give that weapon against")
     click.echo(f"{shot.attack}: {rules.to_hit.die} + modifiers, {shot.needed}+ hits "
                f"(DEFAULT score)")
     for label, amount in shot.modifiers:

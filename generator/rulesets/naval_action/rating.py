@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from generator.rulesets.naval_action.schema import ShipClass
+from generator.rulesets.naval_action.schema import ShipClass, ShipType
 from generator.shipclass import Rating, override_errors, ratings_block
 from generator.shipclass import ShipClass as Facts
 
@@ -54,6 +54,9 @@ def derive(facts: Facts) -> Rating:
     block, refused = ratings_block(facts, NAME, rating_names(facts))
     if refused is not None:
         return refused
+    na_type = TYPES.get(facts.type.value, facts.type.value)
+    if na_type not in {t.value for t in ShipType}:
+        return Rating(None, unrated=f"the Master List has no ship type for {facts.type.value}")
     for i, battery in enumerate(facts.guns):
         if battery.max_range_yd is None or battery.rounds_per_gun is None:
             return Rating(None, unrated=f"guns.{i} gives no max_range_yd or rounds_per_gun "
@@ -61,7 +64,7 @@ def derive(facts: Facts) -> Rating:
     data = facts.model_dump(mode="python", by_alias=True, exclude_none=True,
                             exclude=set(SHARED_ONLY))
     data["ruleset"] = NAME
-    data["type"] = TYPES.get(facts.type.value, facts.type.value)
+    data["type"] = na_type
     for ship in data["ships"]:
         ship.pop("fits", None)
     for mount, source in zip(data["torpedoes"], facts.torpedoes, strict=True):

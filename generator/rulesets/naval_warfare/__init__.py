@@ -107,6 +107,13 @@ class NavalWarfare(Ruleset):
 
         return commands()
 
+    def odds(self, library: Library, scenario: str | None, firer: str, target: str,
+             weapon: str | None, band: str | None, tables: Path | None) -> None:
+        """No ship-against-ship matchups: say which command of its own answers instead."""
+        raise UsageError(f"{self.title} answers its odds with `quarterdeck naval-combat`"
+                         " and `quarterdeck merchant` (forces as units or CVs), not "
+                         "`quarterdeck odds`")
+
     def prepare(self, library: Library, request: Request, paper: Paper,
                 options: KitOptions) -> Context:
         """The campaign's nations, teams, routes and card deal, with the tables in force."""

@@ -8,18 +8,15 @@ the rule text's worked example N from the unit table and says where the text dif
 
 from __future__ import annotations
 
-import functools
-import sys
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import click
 
-from generator.errors import DataError, QuarterdeckError, UsageError
-
-F = TypeVar("F", bound=Callable[..., Any])
+from generator.cli import reported
+from generator.errors import UsageError
+from generator.pathargs import SafePath
 
 NATIONS = ("US", "UK", "AU", "CA", "NZ", "IN", "JP", "DE", "IT", "FR", "FF", "VF", "NL", "SU",
            "PL", "GR", "NO")
@@ -30,27 +27,21 @@ ALIASES = {"USA": "US", "GB": "UK", "GERMANY": "DE", "GER": "DE", "ITALY": "IT",
 """Names of the game's nations a player may write instead of the code."""
 
 
-def _reported(func: F) -> F:
-    """Errors as messages with exit status 2 (1 for others), never a traceback."""
+def _blank(text: str) -> bool:
+    """Whether a force names nothing: blank, or only the separators between units."""
+    return not text.strip(" \t\r\n,;+")
 
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except DataError as exc:
-            for problem in exc.problems:
-                click.echo(str(problem), err=True)
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(exc.exit_code)
-        except QuarterdeckError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(exc.exit_code)
 
-    return wrapper  # type: ignore[return-value]
+def _nation_hint(code: str) -> str:
+    """A did-you-mean among the codes, or for a name (longer than a code) the names."""
+    from generator.suggest import did_you_mean
+
+    hint = did_you_mean(code, NATIONS)
+    names = [name for name in ALIASES if len(name) > 3]
+    return hint or (did_you_mean(code, names) if len(code) > 3 else "")
 
 
 def _nation(option: str, value: str | None, problems: list[str]) -> str:
-    from generator.suggest import did_you_mean
 
     if value is None:
         return ""
@@ -59,7 +50,7 @@ def _nation(option: str, value: str | None, problems: list[str]) -> str:
     if code not in NATIONS:
         shown = value[:20].encode("unicode_escape").decode("ascii")
         problems.append(f"{option}: found '{shown}', expected a nation code: "
-                        f"{', '.join(NATIONS)}{did_you_mean(code, NATIONS)}")
+                        f"{', '.join(NATIONS)}{_nation_hint(code)}")
     return code
 
 
@@ -93,9 +84,9 @@ def _mean(value: Fraction) -> str:
               help="The escorts' d6, to resolve one result.")
 @click.option("--example", type=click.IntRange(1, 99), default=None,
               help="Redo the rule text's worked example N (1, 2 or 3).")
-@click.option("--tables", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--tables", type=SafePath(path_type=Path, dir_okay=False), default=None,
               help="YAML file replacing some tables with your own values.")
-@_reported
+@reported
 def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
              escort_nation: str | None, air_supremacy: Literal["raiders", "escorts"] | None,
              shift: int, modifier: int, raider_roll: int | None, escort_roll: int | None,
@@ -113,7 +104,7 @@ def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
         _example(console, calc, example, bool(raiders or escorts))
         return
     problems: list[str] = []
-    if raiders is None or not raiders.strip():
+    if raiders is None or _blank(raiders):
         problems.append("--raiders: found nothing, expected the interdicting force, e.g. "
                         "\"4 submarine\"")
     r_code = _nation("--raider-nation", raider_nation, problems)
@@ -256,12 +247,18 @@ def _force_or_cv(text: str, air: int | None, option: str, calc: Any,
     from generator.rulesets.naval_warfare.merchant import quoted
 
     stripped = text.strip()
+    if stripped.isnumeric() and not (stripped.isascii() and stripped.isdigit()):
+        # "²" or "½" is numeric to str.isnumeric (and "²" a digit to isdigit), not to int.
+        problems.append(f"{option}: found '{quoted(stripped)}', expected a CV in the digits "
+                        "0-9, such as \"25\"")
+        return "", 0, 0
     if stripped.isdigit():
-        cv = int(stripped[:6])
+        digits = stripped.lstrip("0") or "0"
+        cv = int(digits) if len(digits) <= 6 else MAX_CV + 1  # no int() of 10**100 digits
         if cv > MAX_CV:
-            problems.append(f"{option}: found CV {cv}, expected at most {MAX_CV}")
+            problems.append(f"{option}: found CV {quoted(digits)}, expected at most {MAX_CV}")
         return "a force given by its CV", min(cv, MAX_CV), air or 0
-    if not stripped:
+    if _blank(stripped):
         problems.append(f"{option}: found nothing, expected a Task Force such as "
                         f"\"2 heavy-ship, 1 fleet-carrier, 1 air\" or a CV such as \"25\"")
         return "", 0, 0
@@ -300,7 +297,8 @@ def _rolls(text: str | None, needed: int, option: str, problems: list[str]) -> l
     if text is None:
         return []
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if len(parts) > MAX_ROLLS or not all(p.isdigit() and 1 <= int(p[:3]) <= 6 for p in parts):
+    if len(parts) > MAX_ROLLS or not all(p.isascii() and p.isdigit() and 1 <= int(p[:3]) <= 6
+                                          for p in parts):
         problems.append(f"{option}: found '{quoted(text)}', expected d6 rolls from 1 to 6, "
                         "separated by commas")
         return []
@@ -329,9 +327,9 @@ def _rolls(text: str | None, needed: int, option: str, problems: list[str]) -> l
 @click.option("--rolls", default=None, help="Your d6 rolls (one per 20 CV or part), e.g. "
               "\"4,2\", to resolve one result.")
 @click.option("--enemy-rolls", default=None, help="The enemy's d6 rolls.")
-@click.option("--tables", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--tables", type=SafePath(path_type=Path, dir_okay=False), default=None,
               help="YAML file replacing some tables with your own values.")
-@_reported
+@reported
 def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: int | None,
                  with_: str, enemy_with: str, bonus: int, enemy_bonus: int,
                  rolls: str | None, enemy_rolls: str | None, tables: Path | None) -> None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from generator import dice
 from generator.datamodel import Strict
@@ -187,11 +187,23 @@ class Example(Strict):
     text: TextFigures
 
 
+Colour = Literal["Red", "Orange", "Yellow", "Blue", "Green"]
+
+
+def _every_colour(losses: dict[Colour, Losses]) -> dict[Colour, Losses]:
+    """Every colour the table can give costs something (in a --tables file too)."""
+    missing = [c for c in COLOURS if c not in losses]
+    if missing:
+        raise ValueError(f"expected losses for every colour ({', '.join(COLOURS)}), "
+                         f"missing {', '.join(missing)}")
+    return losses
+
+
 class MerchantTables(Strict):
     """``tables/merchant.yaml``: what a ``--tables`` file may replace, key by key."""
 
     colour_table: ColourTable
-    losses: dict[Literal["Red", "Orange", "Yellow", "Blue", "Green"], Losses]
+    losses: Annotated[dict[Colour, Losses], AfterValidator(_every_colour)]
     german_submarines: SubmarineLine
     national_submarines: dict[Annotated[str, Field(max_length=8)],
                               Annotated[str, Field(max_length=40)]] = Field(max_length=20)

@@ -8,16 +8,18 @@ located in the user's file.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from generator.dietable import table_problems
-from generator.errors import Problem
+from generator.errors import DataError, Problem
 from generator.rulesets.naval_warfare.combat import CombatTables
-from generator.rulesets.naval_warfare.merchant import MerchantTables
+from generator.rulesets.naval_warfare.merchant import COLOURS, MerchantTables
 from generator.validation import load_model, load_overrides
 from generator.yamlsource import SourceDoc
 
@@ -60,6 +62,23 @@ def _colour_problems(doc: SourceDoc) -> list[Problem]:
                 problems.append(doc.problem((*loc, "value"), f"found '{cell.get('value')}', "
                                             f"expected the table's own cell there ('{actual}')"))
     return problems
+
+
+def _colour_key(problem: Problem) -> Problem:
+    """A losses key that names no colour, said with the colours and a did-you-mean.
+
+    The model refuses the key by its type (a colour name); its own message names no
+    colour, so it is rewritten here, where it is still located at the key.
+    """
+    from generator.suggest import did_you_mean
+
+    match = re.fullmatch(r"losses\.(.+)\.\[key\]", problem.path)
+    if match is None:
+        return problem
+    key = match.group(1)
+    return dataclasses.replace(problem, path=f"losses.{key}", message=(
+        f"found unknown key '{key}', expected a colour: {', '.join(COLOURS)}"
+        f"{did_you_mean(key, COLOURS)}"))
 
 
 @dataclass(frozen=True)
@@ -106,8 +125,11 @@ def load(override: Path | None = None, others: tuple[type[BaseModel], ...] = ())
     base = bundled()
     if override is None:
         return base
-    given = load_overrides(override, CombatTables, MerchantTables, *others,
-                           precheck=_colour_problems)
+    try:
+        given = load_overrides(override, CombatTables, MerchantTables, *others,
+                               precheck=_colour_problems)
+    except DataError as exc:
+        raise DataError([_colour_key(p) for p in exc.problems]) from None
     combat = {k: v for k, v in given.items() if k in CombatTables.model_fields}
     merchant = {k: v for k, v in given.items() if k in MerchantTables.model_fields}
     return RuleTables(base.combat.model_copy(update=combat),

@@ -162,9 +162,12 @@ def distribution(units: Sequence[Unit], hits: int, order: Sequence[str],
             for new, p in _hit_one(groups, state, category):
                 key = (new, rest)
                 after[key] = after.get(key, Fraction(0)) + chance * p
-        if len(after) > MAX_STATES:
-            raise UsageError(f"--stack: found a stack and hits needing more than "
-                             f"{MAX_STATES} states to compute exactly, expected a smaller one")
+            # Checked as the round grows, not once it is whole: a round of a large stack
+            # can take a minute to fill before it would be refused.
+            if len(after) > MAX_STATES:
+                raise UsageError(f"--stack: found a stack and hits needing more than "
+                                 f"{MAX_STATES} states to compute exactly, expected a "
+                                 "smaller one")
         work = after
     for (state, _), chance in work.items():
         finished[state] = finished.get(state, Fraction(0)) + chance

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from generator.cli import data_option, report, reported, say, tables_options, write_options
+from generator.pathargs import SafePath
 
 
 @click.command()
@@ -20,7 +21,7 @@ from generator.cli import data_option, report, reported, say, tables_options, wr
               help="The stack, e.g. '8 NT, CL, DD' or 'BB/5+2, 2 CA/3': [COUNT] "
                    "TYPE[/STRENGTH][+HITS ALREADY TAKEN].")
 @click.option("--hits", type=int, required=True, help="Bombing hits to allocate.")
-@click.option("--tables", "tables", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
               default=None, help="YAML file replacing some of Rule 27's tables.")
 @reported
 def bombing(stack: str, hits: int, tables: Path | None) -> None:

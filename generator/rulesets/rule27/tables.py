@@ -11,9 +11,9 @@ import math
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from generator.datamodel import Strict
 from generator.validation import load_model, load_overrides
@@ -87,11 +87,31 @@ class Markers(Strict):
     cargo_each: int = Field(ge=0, le=40, description="Copies of each cargo marker per side.")
 
 
+def _every_category(rows: list[CategoryRow]) -> list[CategoryRow]:
+    order = [c.id for c in rows]
+    if sorted(order) != sorted(["NT", "AF", "CF", "SF"]):
+        raise ValueError(f"expected the categories NT, AF, CF and SF once each, found {', '.join(order)}")
+    return rows
+
+
+def _every_type(strengths: dict[TypeId, int]) -> dict[TypeId, int]:
+    missing = [t for t in TYPE_IDS if t not in strengths]
+    if missing:
+        raise ValueError(f"expected a default strength for every type, missing {', '.join(missing)}")
+    return strengths
+
+
+# The rules live in the fields' types, so that a --tables file meets them too (a model
+# validator does not come along to the override model, see validation.optional_fields).
+Categories = Annotated[list[CategoryRow], AfterValidator(_every_category)]
+DefaultStrengths = Annotated[dict[TypeId, Annotated[int, Field(ge=1, le=20)]], AfterValidator(_every_type)]
+
+
 class NavalTables(Strict):
     """The whole of ``tables/naval.yaml``."""
 
     kind: Literal["rule27-tables"] = Field(description="Always 'rule27-tables'.")
-    categories: list[CategoryRow] = Field(min_length=4, max_length=4, description="Categories in bombing-allocation order.")
+    categories: Categories = Field(min_length=4, max_length=4, description="Categories in bombing-allocation order.")
     types: dict[TypeId, TypeRow] = Field(min_length=10, max_length=10, description="Every counter type.")
     knots: dict[int, int] = Field(max_length=10, description="Cruising speed the text gives beside each movement rate.")
     half_round: Literal["down", "up", "nearest"] = Field(description="How a half-strength side rounds half the strength.")
@@ -101,21 +121,9 @@ class NavalTables(Strict):
     coast_defence_adjacent_from: int = Field(ge=1, le=10, description="Coast-defence strength from which the combat zone reaches adjacent hexes.")
     cargo: Cargo
     markers: Markers
-    default_strength: dict[TypeId, int] = Field(description="Strength `quarterdeck bombing` assumes for a type given without one.")
+    default_strength: DefaultStrengths = Field(description="Strength `quarterdeck bombing` assumes for a type given without one.")
     defaults_marked: list[str] = Field(max_length=20, description="Keys quarterdeck chose where the text is silent (printed as DEFAULT).")
 
-    @model_validator(mode="after")
-    def _whole(self) -> NavalTables:
-        order = [c.id for c in self.categories]
-        if sorted(order) != sorted(["NT", "AF", "CF", "SF"]):
-            raise ValueError(f"expected the categories NT, AF, CF and SF once each, found {', '.join(order)}")
-        missing = [t for t in TYPE_IDS if t not in self.default_strength]
-        if missing:
-            raise ValueError(f"expected a default strength for every type, missing {', '.join(missing)}")
-        for type_id, strength in self.default_strength.items():
-            if not 1 <= strength <= 20:
-                raise ValueError(f"expected default strengths from 1 to 20, found {type_id}: {strength}")
-        return self
 
     def category_of(self, type_id: str) -> Category:
         """The category of a type."""

@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
 
 from generator import dice
 from generator.datamodel import Nation, Strict
@@ -99,19 +99,29 @@ class Fires(Strict):
     spread_on: list[DieFace] = Field(max_length=6)
 
 
+def _hit_counts(value: object) -> object:
+    """A threshold counts some hits: an empty one would never be reached.
+
+    Which letters it may count (P and F) is checked with the other names in
+    ``reference_problems``, located at the key with a did-you-mean.
+    """
+    if isinstance(value, dict) and not value:
+        raise ValueError("expected at least one hit count (this one is empty), such as "
+                         "{P: 3} or {P: 2, F: 3}")
+    return value
+
+
+HitCounts = Annotated[dict[str, Annotated[int, Field(ge=1, le=50)]],
+                      BeforeValidator(_hit_counts)]
+"""Hits of each letter (P, F) that reach a threshold, whichever comes first."""
+
+
 class Thresholds(Strict):
     """Hit counts that cripple, sink or abandon a ship."""
 
-    crippled: dict[str, Annotated[int, Field(ge=1, le=50)]]
-    sinks: dict[str, Annotated[int, Field(ge=1, le=50)]]
-    abandoned: dict[str, Annotated[int, Field(ge=1, le=50)]]
-
-    @model_validator(mode="after")
-    def _letters(self) -> Thresholds:
-        for limits in (self.crippled, self.sinks, self.abandoned):
-            if any(k not in ("P", "F") for k in limits):
-                raise ValueError("expected thresholds counted in P or F hits")
-        return self
+    crippled: HitCounts
+    sinks: HitCounts
+    abandoned: HitCounts
 
 
 class Check(Strict):
@@ -251,6 +261,8 @@ class Charts(Strict):
 TYPES = tuple(t.value for t in ShipType)
 NAVIES = tuple(n.value for n in Nation)
 GENERATIONS = ("early", "regular", "advanced")
+THRESHOLD_LETTERS = ("P", "F")
+"""The hit letters a threshold counts."""
 
 
 def reference_problems(given: dict[str, Any], doc: SourceDoc,
@@ -319,6 +331,11 @@ def reference_problems(given: dict[str, Any], doc: SourceDoc,
     if "maneuver" in given:
         problems += key_problems(doc, ("maneuver",), given["maneuver"], GENERATIONS,
                                  "fire-control generation")
+    if "thresholds" in given:
+        limits: Thresholds = given["thresholds"]
+        for name in Thresholds.model_fields:
+            problems += key_problems(doc, ("thresholds", name), getattr(limits, name),
+                                     THRESHOLD_LETTERS, "hit letter", complete=False)
     return problems
 
 

@@ -256,6 +256,8 @@ def derive(facts: Facts) -> Rating:
     table = rules()
     if facts.type.value in table.unrated_types and "type" not in block:
         return Rating(None, unrated=table.unrated_types[facts.type.value])
+    if facts.type.value not in table.types and "type" not in block:
+        return Rating(None, unrated=f"Surface Action has no ship type for {facts.type.value}")
     values = derived(facts)
     applied = [key for key in block if key not in TEXTS]
     values.update({k: v for k, v in block.items() if k not in TEXTS})
