@@ -78,6 +78,8 @@ def reported(func: F) -> F:
         except KeyboardInterrupt:
             tell("interrupted; nothing half-written was left behind")
             sys.exit(130)
+        except click.ClickException:  # a usage error click reports itself (exit 2)
+            raise
         except BrokenPipeError:  # output piped into a reader that stopped (| head)
             # Nothing more can be said there: end as a pipe's writer does.
             with contextlib.suppress(OSError):
@@ -206,7 +208,9 @@ class SeedType(click.ParamType):  # type: ignore[type-arg]
         text = str(value).strip()
         if text.lower() == "random":
             return fresh_seed()
-        if text.isdigit() and int(text) < SEED_LIMIT:
+        # ASCII digits only ('²' is a digit to isdigit() but not to int()), and few of them
+        # (int() refuses more than 4,300 digits; no seed has more than nine).
+        if text.isascii() and text.isdigit() and len(text) <= 9 and int(text) < SEED_LIMIT:
             return int(text)
         self.fail(f"found '{text}', expected a whole number from 0 to {SEED_LIMIT - 1:,} "
                   "or 'random'", param, ctx)

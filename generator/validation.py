@@ -91,12 +91,15 @@ def _field_by_key(model: type[BaseModel], key: str) -> Any:
 
 
 def _unwrap(annotation: Any) -> Any:
-    """Strip Optional[...] / X | None down to X."""
+    """Strip Optional[...] / X | None down to X, and Annotated[X, ...] to X."""
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) == 1:
-            return args[0]
+            annotation = args[0]
+    # optional_fields wraps a field as Annotated[X | None, ...]: its choices are X's.
+    if typing.get_origin(annotation) is Annotated:
+        return _unwrap(typing.get_args(annotation)[0])
     return annotation
 
 

@@ -154,3 +154,30 @@ def test_the_reported_room_is_imposition_s(bleed: bool, cut: str) -> None:
             else:
                 with pytest.raises(RenderError, match="larger than the sheet"):
                     layout([one], sprue, options)
+
+
+@pytest.mark.parametrize("seed", ["²", "٣", "1234567890", "9" * 5000])
+def test_a_seed_that_is_no_ascii_number_in_range_is_a_usage_error(seed: str) -> None:
+    """``--seed ²`` was a ValueError traceback ('²' is a digit to isdigit(), not to int());
+    5,000 digits passed int()'s own limit the same way."""
+    code, _, err = run_cli(["tables", "--seed", seed, "--out", "/nonexistent-qd"])
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        f"Error: Invalid value for '--seed': found '{seed}', expected a whole number from 0 "
+        "to 999,999,999 or 'random'")
+
+
+def test_a_click_usage_error_inside_a_command_is_not_an_internal_error() -> None:
+    """``reported`` turned a click.ClickException raised in a command body into exit 70."""
+    import click
+
+    from generator.cli import reported
+
+    @click.command()
+    @reported
+    def command() -> None:
+        raise click.UsageError("found 'x', expected 'y'")
+
+    result = CliRunner().invoke(command, [])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "Error: found 'x', expected 'y'"
