@@ -337,7 +337,9 @@ def load_overrides(user_file: Path, *models: type[BaseModel],
 
     """
     if not user_file.exists():  # anything else that is not a regular file: load_yaml says what
-        raise DataError([Problem(str(user_file), 0, 0, "", "found no such file, expected a "
+        # exists() is False for a link that loops as for a missing file: say which it is.
+        found = "a symbolic link that loops" if user_file.is_symlink() else "no such file"
+        raise DataError([Problem(str(user_file), 0, 0, "", f"found {found}, expected a "
                                                            "YAML file of tables")])
     doc, problems = load_yaml(user_file, str(user_file))
     if problems:
