@@ -27,6 +27,11 @@ on demand::
 (add ``QUARTERDECK_FUZZ_RANDOM=1`` to draw fresh examples instead of the derandomized ones).
 Crashes found so far in files owned elsewhere are pinned below as strict xfail tests, with
 the exact input, so they turn into failures the day they are fixed.
+
+The newer surfaces are mutated here too (issue 35): user templates (rendered with a real
+build's values), marker SVGs (loaded and drawn by the real loader) and spreadsheets
+(imported by the real command). Their corpora of hand-made hostile inputs live in
+``tests/hostile_corpus/`` and run from the ``test_hardening_*`` files.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import os
 import re
 import signal
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -47,11 +53,24 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
 
+from generator import templating
 from generator.cli import main
+from generator.errors import DataError
 from generator.output import MARKER
+from tests.hostile import watch
+from tests.test_hardening_svg import SEED_SVG, _canary, _data
+from tests.test_hardening_templates import (
+    FRAGMENTS,
+    REFERENCE,
+    SECONDS,
+    _bundled,
+    captured,
+    deadline,
+)
+from tests.test_hardening_templates import LOCATED as TEMPLATE_LOCATED
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = int(os.environ.get("QUARTERDECK_FUZZ_EXAMPLES", "24"))
@@ -397,3 +416,180 @@ def test_a_key_with_a_line_break_stays_on_one_problem_line(tmp_path: Path) -> No
     assert result.exit_code == 2
     lines = [line for line in result.stderr.split("\n") if line.strip()]
     assert all(LOCATED.match(line) or USAGE.match(line) for line in lines), lines
+
+
+# --- user templates (issue 35 item 2) ----------------------------------------------------
+# A bundled template a build renders, mutated one to three times (fragments that recurse,
+# double strings, loop, break the markup), rendered with the values a real build gives it:
+# it renders (and ReportLab parses it) or is refused with a located problem, in seconds.
+
+@st.composite
+def mutants(draw: st.DrawFn) -> tuple[str, str]:
+    """A bundled template (one a build renders), changed one to three times."""
+    name = draw(st.sampled_from(sorted(captured())))
+    source = _bundled(name)
+    for _ in range(draw(st.integers(1, 3))):
+        # half the changes at a line's start, where an inserted tag still parses
+        starts = [0, *(i + 1 for i, char in enumerate(source) if char == "\n")]
+        at = draw(st.one_of(st.integers(0, len(source)), st.sampled_from(starts)))
+        kind = draw(st.sampled_from(["insert", "delete", "repeat", "loop"]))
+        size = draw(st.integers(1, 400))
+        piece = source[at:at + size]
+        if kind == "insert":
+            source = source[:at] + draw(st.sampled_from(FRAGMENTS)) + source[at:]
+        elif kind == "delete":
+            source = source[:at] + source[at + size:]
+        elif kind == "repeat":
+            source = source[:at] + piece * draw(st.integers(2, 60)) + source[at + size:]
+        else:  # the piece run many times over
+            times = draw(st.sampled_from([2, 100, 9999, 99999]))
+            source = (f"{source[:at]}{{% for i in range({times}) %}}{piece}{{% endfor %}}"
+                      f"{source[at + size:]}")
+    return name, source
+
+
+@settings(max_examples=EXAMPLES, derandomize=not os.environ.get("QUARTERDECK_FUZZ_RANDOM"),
+          database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutants())
+# always tried (Phase.explicit): a reference to no character, an overlong word
+@example((REFERENCE, _bundled(REFERENCE) + "\nA ship &#9999999; apart.\n"))
+@example((REFERENCE, _bundled(REFERENCE) + "\n" + "x" * 600 + "\n"))
+def test_mutated_templates_render_or_are_refused_quickly(mutant: tuple[str, str]) -> None:
+    name, source = mutant
+    escape, required, context = captured()[name]
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        (folder / name).parent.mkdir(parents=True)
+        (folder / name).write_text(source, encoding="utf-8")
+        started = time.monotonic()
+        try:
+            with deadline(), templating.user_templates(folder):
+                if required is None:
+                    text = templating.render_text(name, escape, **context)
+                    if escape:
+                        templating.markup_to_flowables(text)  # ReportLab parses each one
+                else:
+                    templating.render_blocks(name, required, escape, **context)
+        except DataError as err:
+            problems = [str(p) for p in err.problems]
+            assert problems, "a DataError without problems"
+            assert all(TEMPLATE_LOCATED.match(p) for p in problems), problems
+        took = time.monotonic() - started
+    assert took < SECONDS, f"{name} took {took:.1f} s"
+
+
+# --- SVG images (issue 35 item 3) --------------------------------------------------------
+# A marker SVG with one to four attributes, elements, texts or font names changed, loaded
+# by the real loader and drawn: drawn, or refused with a reason; never a process started,
+# never a file opened outside its folder.
+
+FONT_NAMES = ["@CANARY@/canary", "canary", "../canary/canary", "DejaVu Sans", "Sans:bold",
+              "--help", "http://127.0.0.1:9/f", "data:font/ttf;base64,AAAA", "'unclosed",
+              "a, b, c", "", " ", "QD-Sans", "Arial Narrow", "monospace", "x" * 300,
+              "Κύριλλος", "nul\x00byte"]
+NUMBERS = ["0", "-0", "1e308", "-1e308", "1e-308", "nan", "inf", "-inf", "1e999", "99999",
+           "100001", "-5", "3.5%", "12px", "1em", "1 2 3 4", "", "0 0 0 0", "1,2"]
+ATTRIBUTES = ["font-family", "font-weight", "font-style", "font-size", "style", "class",
+              "x", "y", "dx", "dy", "width", "height", "viewBox", "transform", "href", "id",
+              "fill", "r", "d", "xml:space", "text-anchor", "baseline-shift"]
+ELEMENTS = ["text", "tspan", "g", "use", "style", "rect", "svg", "symbol", "textPath",
+            "image", "a", "switch", "clipPath", "linearGradient"]
+
+attribute_values = st.one_of(
+    st.sampled_from(FONT_NAMES), st.sampled_from(NUMBERS),
+    st.sampled_from(["bold", "900", "bolder", "italic", "oblique 10deg", "#hull", "#nope",
+                     "url(#hull)", "font-family:@CANARY@/canary", "scale(1e308)",
+                     "rotate(nan)", "matrix(1 0 0 1 0 0)", "M 0 0 L nan 1"]),
+    st.text(max_size=12),
+)
+
+
+@st.composite
+def mutated_svg(draw: st.DrawFn) -> bytes:
+    """The seed SVG with one to four things changed: attributes, elements, text, names."""
+    from lxml import etree
+
+    root = etree.fromstring(SEED_SVG.encode())
+    for _ in range(draw(st.integers(1, 4))):
+        elements = list(root.iter(etree.Element))
+        element = elements[draw(st.integers(0, len(elements) - 1))]
+        how = draw(st.sampled_from(["set", "set", "set", "delete", "copy", "wrap", "add",
+                                    "text"]))
+        try:
+            if how == "set":
+                name = draw(st.sampled_from(ATTRIBUTES))
+                if name == "href" and draw(st.booleans()):
+                    name = "{http://www.w3.org/1999/xlink}href"
+                elif name == "xml:space":
+                    name = "{http://www.w3.org/XML/1998/namespace}space"
+                element.set(name, draw(attribute_values))
+            elif how == "delete" and element is not root:
+                element.getparent().remove(element)
+            elif how == "copy" and element is not root:
+                element.addnext(etree.fromstring(etree.tostring(element)))
+            elif how == "wrap" and element is not root:
+                wrapper = etree.Element(f"{{http://www.w3.org/2000/svg}}"
+                                        f"{draw(st.sampled_from(ELEMENTS))}")
+                element.addprevious(wrapper)
+                wrapper.append(element)
+            elif how == "add":
+                child = etree.SubElement(element, "{http://www.w3.org/2000/svg}"
+                                         f"{draw(st.sampled_from(ELEMENTS))}")
+                child.text = draw(st.sampled_from(["Hood", "", "x" * 200, "Ωmega",
+                                                   "text { font-family: canary }"]))
+                child.set(draw(st.sampled_from(ATTRIBUTES[:4])), draw(attribute_values))
+            elif how == "text":
+                element.text = draw(st.text(max_size=20))
+        except ValueError:  # lxml refuses a name or a control character: keep the rest
+            pass
+    return bytes(etree.tostring(root))
+
+
+SVG_FUZZ = settings(
+    max_examples=EXAMPLES,
+    derandomize=not os.environ.get("QUARTERDECK_FUZZ_RANDOM"),
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate]
+    + ([Phase.shrink] if os.environ.get("QUARTERDECK_FUZZ_SHRINK") else []),
+)
+
+
+@pytest.fixture(scope="module")
+def fuzz_canary(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _canary(tmp_path_factory.mktemp("fuzz"))
+
+
+@SVG_FUZZ
+@given(svg=mutated_svg())
+def test_mutated_svg_images_load_or_are_refused(tmp_path_factory: pytest.TempPathFactory,
+                                                fuzz_canary: Path, svg: bytes) -> None:
+    """A mutated SVG loads and draws, or is refused with a reason; never a crash or a process.
+
+    The real loader: ``check_image`` (what ``check`` runs), then ``load_image`` and
+    ``draw_fitted`` into a PDF canvas (what a marker sheet or a footer logo does).
+    """
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.images import check_image, draw_fitted, load_image
+
+    data, path = _data(tmp_path_factory.mktemp("fuzz"), svg, fuzz_canary)
+    cwd = Path.cwd()
+    os.chdir(fuzz_canary)
+    try:
+        with watch(fuzz_canary) as seen:
+            found, expected = check_image(path, data, "top.svg")
+            if found is not None:
+                canvas = Canvas(io.BytesIO())
+                draw_fitted(canvas, load_image(found), 10, 10, 200, 50)
+                canvas.save()
+    finally:
+        os.chdir(cwd)
+    seen.assert_inert()
+    assert (found is None) == bool(expected)
+    assert found is not None or expected.startswith("expected "), expected
+    event("drawn" if found is not None else expected.split(" (")[0][:60])

@@ -30,8 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, given, settings
-from hypothesis import strategies as st
 
 from tests.hostile import run_cli, watch
 
@@ -135,7 +133,7 @@ CORPUS: dict[str, str | Callable[[Path], str] | None] = {
     "zero-size": "expected an SVG that can be drawn",
     "nested-too-deep": "expected SVG elements nested at most 64 deep",
     "shape-far-away": f"{FAR} (they reach 7.5e+299)",
-    # A group's bounds drop a NaN (found by test_fuzz_svg: ReportLab then failed mid-page).
+    # A group's bounds drop a NaN (found by the SVG fuzz in tests/test_fuzz.py: ReportLab then failed mid-page).
     "text-offset-infinite-nan-bounds": f"{FAR} (they reach no finite distance)",
     "stroke-width-nan": f"{FINITE} (a Rect's strokeWidth is nan)",
     "dash-infinite": f"{FINITE} (a Rect's strokeDashArray is [inf, 2.0])",
@@ -449,115 +447,6 @@ SEED_SVG = """\
 </svg>
 """
 
-FONT_NAMES = ["@CANARY@/canary", "canary", "../canary/canary", "DejaVu Sans", "Sans:bold",
-              "--help", "http://127.0.0.1:9/f", "data:font/ttf;base64,AAAA", "'unclosed",
-              "a, b, c", "", " ", "QD-Sans", "Arial Narrow", "monospace", "x" * 300,
-              "Κύριλλος", "nul\x00byte"]
-NUMBERS = ["0", "-0", "1e308", "-1e308", "1e-308", "nan", "inf", "-inf", "1e999", "99999",
-           "100001", "-5", "3.5%", "12px", "1em", "1 2 3 4", "", "0 0 0 0", "1,2"]
-ATTRIBUTES = ["font-family", "font-weight", "font-style", "font-size", "style", "class",
-              "x", "y", "dx", "dy", "width", "height", "viewBox", "transform", "href", "id",
-              "fill", "r", "d", "xml:space", "text-anchor", "baseline-shift"]
-ELEMENTS = ["text", "tspan", "g", "use", "style", "rect", "svg", "symbol", "textPath",
-            "image", "a", "switch", "clipPath", "linearGradient"]
-
-attribute_values = st.one_of(
-    st.sampled_from(FONT_NAMES), st.sampled_from(NUMBERS),
-    st.sampled_from(["bold", "900", "bolder", "italic", "oblique 10deg", "#hull", "#nope",
-                     "url(#hull)", "font-family:@CANARY@/canary", "scale(1e308)",
-                     "rotate(nan)", "matrix(1 0 0 1 0 0)", "M 0 0 L nan 1"]),
-    st.text(max_size=12),
-)
-
-
-@st.composite
-def mutated_svg(draw: st.DrawFn) -> bytes:
-    """The seed SVG with one to four things changed: attributes, elements, text, names."""
-    from lxml import etree
-
-    root = etree.fromstring(SEED_SVG.encode())
-    for _ in range(draw(st.integers(1, 4))):
-        elements = list(root.iter(etree.Element))
-        element = elements[draw(st.integers(0, len(elements) - 1))]
-        how = draw(st.sampled_from(["set", "set", "set", "delete", "copy", "wrap", "add",
-                                    "text"]))
-        try:
-            if how == "set":
-                name = draw(st.sampled_from(ATTRIBUTES))
-                if name == "href" and draw(st.booleans()):
-                    name = "{http://www.w3.org/1999/xlink}href"
-                elif name == "xml:space":
-                    name = "{http://www.w3.org/XML/1998/namespace}space"
-                element.set(name, draw(attribute_values))
-            elif how == "delete" and element is not root:
-                element.getparent().remove(element)
-            elif how == "copy" and element is not root:
-                element.addnext(etree.fromstring(etree.tostring(element)))
-            elif how == "wrap" and element is not root:
-                wrapper = etree.Element(f"{{http://www.w3.org/2000/svg}}"
-                                        f"{draw(st.sampled_from(ELEMENTS))}")
-                element.addprevious(wrapper)
-                wrapper.append(element)
-            elif how == "add":
-                child = etree.SubElement(element, "{http://www.w3.org/2000/svg}"
-                                         f"{draw(st.sampled_from(ELEMENTS))}")
-                child.text = draw(st.sampled_from(["Hood", "", "x" * 200, "Ωmega",
-                                                   "text { font-family: canary }"]))
-                child.set(draw(st.sampled_from(ATTRIBUTES[:4])), draw(attribute_values))
-            elif how == "text":
-                element.text = draw(st.text(max_size=20))
-        except ValueError:  # lxml refuses a name or a control character: keep the rest
-            pass
-    return bytes(etree.tostring(root))
-
-
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    derandomize=not os.environ.get("QUARTERDECK_FUZZ_RANDOM"),
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    phases=[Phase.explicit, Phase.reuse, Phase.generate]
-    + ([Phase.shrink] if os.environ.get("QUARTERDECK_FUZZ_SHRINK") else []),
-)
-
-
-@pytest.fixture(scope="module")
-def fuzz_canary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _canary(tmp_path_factory.mktemp("fuzz"))
-
-
-@FUZZ
-@given(svg=mutated_svg())
-def test_fuzz_svg(tmp_path_factory: pytest.TempPathFactory, fuzz_canary: Path,
-                  svg: bytes) -> None:
-    """A mutated SVG loads and draws, or is refused with a reason; never a crash or a process.
-
-    The real loader: ``check_image`` (what ``check`` runs), then ``load_image`` and
-    ``draw_fitted`` into a PDF canvas (what a marker sheet or a footer logo does).
-    """
-    import io
-
-    from reportlab.pdfgen.canvas import Canvas
-
-    from generator.images import check_image, draw_fitted, load_image
-
-    data, path = _data(tmp_path_factory.mktemp("fuzz"), svg, fuzz_canary)
-    cwd = Path.cwd()
-    os.chdir(fuzz_canary)
-    try:
-        with watch(fuzz_canary) as seen:
-            found, expected = check_image(path, data, "top.svg")
-            if found is not None:
-                canvas = Canvas(io.BytesIO())
-                draw_fitted(canvas, load_image(found), 10, 10, 200, 50)
-                canvas.save()
-    finally:
-        os.chdir(cwd)
-    seen.assert_inert()
-    assert (found is None) == bool(expected)
-    assert found is not None or expected.startswith("expected "), expected
-    event("drawn" if found is not None else expected.split(" (")[0][:60])
 
 
 def test_check_sees_an_image_edited_after_a_passing_check(tmp_path: Path) -> None:

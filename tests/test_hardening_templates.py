@@ -10,10 +10,9 @@ renders a user template: a one-ship Surface Action proof kit, whose reference ca
 named pipe, made by the test where its ``MAKE-FIFO`` says) and, on checkouts without
 symbolic links, ``symlink-loop``.
 
-``test_fuzz_templates`` mutates the bundled templates and renders them with the values
-a real build gives them: every run ends in text the layout accepts or a located
-DataError, quickly. ``QUARTERDECK_FUZZ_EXAMPLES`` (default 24) sets how many, as in
-tests/test_fuzz.py.
+tests/test_fuzz.py mutates the bundled templates and renders them with the values a real
+build gives them (``captured`` and ``FRAGMENTS`` here): every run ends in text the layout
+accepts or a located DataError, quickly.
 """
 
 from __future__ import annotations
@@ -31,8 +30,6 @@ from types import FrameType
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings
-from hypothesis import strategies as st
 
 from generator import templating
 from generator.errors import DataError
@@ -291,59 +288,3 @@ def captured() -> dict[str, tuple[bool, Any, dict[str, Any]]]:
 
 def _bundled(name: str) -> str:
     return (templating.templates_dir() / name).read_text(encoding="utf-8")
-
-
-@st.composite
-def mutants(draw: st.DrawFn) -> tuple[str, str]:
-    """A bundled template (one a build renders), changed one to three times."""
-    name = draw(st.sampled_from(sorted(captured())))
-    source = _bundled(name)
-    for _ in range(draw(st.integers(1, 3))):
-        # half the changes at a line's start, where an inserted tag still parses
-        starts = [0, *(i + 1 for i, char in enumerate(source) if char == "\n")]
-        at = draw(st.one_of(st.integers(0, len(source)), st.sampled_from(starts)))
-        kind = draw(st.sampled_from(["insert", "delete", "repeat", "loop"]))
-        size = draw(st.integers(1, 400))
-        piece = source[at:at + size]
-        if kind == "insert":
-            source = source[:at] + draw(st.sampled_from(FRAGMENTS)) + source[at:]
-        elif kind == "delete":
-            source = source[:at] + source[at + size:]
-        elif kind == "repeat":
-            source = source[:at] + piece * draw(st.integers(2, 60)) + source[at + size:]
-        else:  # the piece run many times over
-            times = draw(st.sampled_from([2, 100, 9999, 99999]))
-            source = (f"{source[:at]}{{% for i in range({times}) %}}{piece}{{% endfor %}}"
-                      f"{source[at + size:]}")
-    return name, source
-
-
-@settings(max_examples=EXAMPLES, derandomize=not os.environ.get("QUARTERDECK_FUZZ_RANDOM"),
-          database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(mutants())
-# always tried (Phase.explicit): a reference to no character, an overlong word
-@example((REFERENCE, _bundled(REFERENCE) + "\nA ship &#9999999; apart.\n"))
-@example((REFERENCE, _bundled(REFERENCE) + "\n" + "x" * 600 + "\n"))
-def test_fuzz_templates(mutant: tuple[str, str]) -> None:
-    name, source = mutant
-    escape, required, context = captured()[name]
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch)
-        (folder / name).parent.mkdir(parents=True)
-        (folder / name).write_text(source, encoding="utf-8")
-        started = time.monotonic()
-        try:
-            with deadline(), templating.user_templates(folder):
-                if required is None:
-                    text = templating.render_text(name, escape, **context)
-                    if escape:
-                        templating.markup_to_flowables(text)  # ReportLab parses each one
-                else:
-                    templating.render_blocks(name, required, escape, **context)
-        except DataError as err:
-            problems = [str(p) for p in err.problems]
-            assert problems, "a DataError without problems"
-            assert all(LOCATED.match(p) for p in problems), problems
-        took = time.monotonic() - started
-    assert took < SECONDS, f"{name} took {took:.1f} s"
