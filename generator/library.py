@@ -572,9 +572,11 @@ def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> L
         if bundled:
             layers.append((bundled_data_dir(), True))
     for path in user_paths:
-        if not path.exists():
-            missing.append(Problem(str(path), 0, 0, "",
-                                   "found no such file or folder, expected a data folder"))
+        if not path.exists():  # also a link that loops or leads nowhere: say which
+            found = "a symbolic link that loops or leads nowhere" if path.is_symlink() \
+                else "no such file or folder"
+            missing.append(Problem(str(path), 0, 0, "", f"found {found}, expected a data "
+                                                        "folder"))
             continue
         layers.append((path, False))
     library.problems[0:0] = missing  # reported first, as before the bundled layer

@@ -435,3 +435,12 @@ def test_a_found_value_shows_each_hidden_character_as_its_yaml_escape() -> None:
     from generator.validation import describe
 
     assert describe("a\u202eb\x1bc\n") == "'a\\u202eb\\x1bc\\n'"
+
+
+def test_a_data_folder_that_is_a_looping_link_says_so(tmp_path: Path) -> None:
+    """``check LOOP`` said 'no such file or folder' for a link to itself."""
+    (tmp_path / "loop").symlink_to("loop")
+    code, _, err = run_cli(["check", str(tmp_path / "loop")])
+    assert code == 2
+    assert err.splitlines()[0] == (f"{tmp_path / 'loop'}: found a symbolic link that loops or "
+                                   "leads nowhere, expected a data folder")
