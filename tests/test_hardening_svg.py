@@ -133,7 +133,8 @@ CORPUS: dict[str, str | Callable[[Path], str] | None] = {
     "zero-size": "expected an SVG that can be drawn",
     "nested-too-deep": "expected SVG elements nested at most 64 deep",
     "shape-far-away": f"{FAR} (they reach 7.5e+299)",
-    # A group's bounds drop a NaN (found by the SVG fuzz in tests/test_fuzz.py: ReportLab then failed mid-page).
+    # A group's bounds drop a NaN (found by the SVG fuzz in tests/test_fuzz.py: ReportLab
+    # then failed mid-page).
     "text-offset-infinite-nan-bounds": f"{FAR} (they reach no finite distance)",
     "stroke-width-nan": f"{FINITE} (a Rect's strokeWidth is nan)",
     "dash-infinite": f"{FINITE} (a Rect's strokeDashArray is [inf, 2.0])",
