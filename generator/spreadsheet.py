@@ -837,7 +837,13 @@ def _missing_columns(table: Table, columns: list[Column]) -> list[Problem]:
 # --- cells to values -------------------------------------------------------------------
 
 def _cell_value(value: Cell, column: Column) -> Any:
-    """A cell as the field's type, or as found (validation then says what is wrong)."""
+    """A cell as the field's type, or as found (validation then says what is wrong).
+
+    Raises:
+        ValueError: A number that converted to the field's unit is out of range
+            (``found 1e+306 km, expected a length of at most 1e+09 ft``).
+
+    """
     target = _unwrap(column.annotation)
     if column.shape == "lines":
         text = _as_text(value)
@@ -1023,7 +1029,13 @@ def _one_class(table: Table, class_id: str, rows: list[tuple[int, dict[int, Cell
                     refused.add(_dotted(path))
                     continue
             else:
-                value = _cell_value(raw, column)
+                try:
+                    value = _cell_value(raw, column)
+                except ValueError as exc:  # a number out of range in the header's unit
+                    problems.append(table.problem(row, column.column, _dotted(path),
+                                                  str(exc)))
+                    refused.add(_dotted(path))
+                    continue
             if path in given:
                 if given[path][0] != value:
                     problems.append(table.problem(row, column.column, _dotted(path), f"found "
@@ -1103,10 +1115,21 @@ def class_dict(model: ShipClass) -> dict[str, Any]:
     return dict(_plain(dumped))
 
 
+def comment_text(text: str) -> str:
+    r"""``text`` made safe for one YAML comment line.
+
+    Every character that is not printable (a line break of any kind, a control character,
+    a lone surrogate from an undecodable file name) is written as its Python escape
+    (``\n``, ``\x1b``, ``\udcff``).
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 def class_yaml(model: ShipClass, origin: str) -> str:
-    """A class file's text, headed by where it was imported from."""
+    """A class file's text, headed by where it was imported from (one comment line)."""
     body = yaml.safe_dump(class_dict(model), sort_keys=False, allow_unicode=True, width=100)
-    return f"# Imported from {origin} by `quarterdeck import`.\n{body}"
+    return f"# Imported from {comment_text(origin)} by `quarterdeck import`.\n{body}"
 
 
 def import_table(path: Path, out: Path, rulesets: list[str] | None = None,
