@@ -166,7 +166,7 @@ def _read_xlsx(path: Path, shown: str) -> Table:
 
     The zip's parts are checked first (how many, how big, how compressed), then every XML
     part is streamed once through expat, bounded (no DOCTYPE, so no entities; at most
-    ``MAX_PART_ELEMENTS`` elements, ``MAX_STYLE_ELEMENTS`` in the styles). openpyxl then
+    ``MAX_ELEMENTS`` elements in all, ``MAX_STYLE_ELEMENTS`` in the styles). openpyxl then
     opens the workbook read-only (it never reads comments, drawings, validations or
     hyperlinks, none of which a sheet of classes needs), the first worksheet's cells are
     streamed by ``_scan_sheet`` (merged cells, formulas, values of the wrong type, cells
@@ -272,8 +272,9 @@ MAX_RATIO = 100
 """Most a part over ``RATIO_FLOOR`` may be compressed (real XML: about 5 to 1)."""
 RATIO_FLOOR = 1024 * 1024
 """Parts smaller than this are not judged by their compression."""
-MAX_PART_ELEMENTS = 1_000_000
-"""Most XML elements in any part (the whole library's sheet holds about 25,000)."""
+MAX_ELEMENTS = 2_000_000
+"""Most XML elements in the workbook's parts together (the whole library's workbook holds
+about 24,000), and in the sheet."""
 MAX_STYLE_ELEMENTS = 20_000
 """Most XML elements in ``xl/styles.xml`` (openpyxl builds an object for each: 20,000
 take it about a second; a plain sheet has about a hundred)."""
@@ -317,16 +318,27 @@ def _check_parts(archive: zipfile.ZipFile, shown: str) -> None:
                          f"{info.file_size // max(info.compress_size, 1)} to 1 "
                          f"({info.file_size / 1e6:.0f} MB), expected at most {MAX_RATIO} "
                          "to 1 (a zip bomb?)")
+    budget = [MAX_ELEMENTS]
     for info in infos:
-        if info.filename.lower().endswith((".xml", ".rels")):
-            limit = (MAX_STYLE_ELEMENTS if info.filename.lower().endswith("styles.xml")
-                     else MAX_PART_ELEMENTS)
-            _stream(archive, info, shown, limit, None)
+        # Every part is streamed: openpyxl finds the parts it reads through the content
+        # types and relationships, whatever their names. A part named .xml or .rels must
+        # be well-formed; any other (an image, Excel's VML, which is rarely well-formed
+        # XML) is read up to its first XML error, where any XML parser stops as well.
+        lowered = info.filename.lower()
+        _stream(archive, info, shown, budget, None,
+                strict=lowered.endswith((".xml", ".rels")),
+                limit=MAX_STYLE_ELEMENTS if lowered == "xl/styles.xml" else None)
 
 
-def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, limit: int,
-            scan: _SheetScan | None) -> None:
-    """Parse one XML part with expat, bounded; ``scan`` (if any) sees its elements."""
+def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, budget: list[int],
+            scan: _SheetScan | None, strict: bool = True, limit: int | None = None) -> None:
+    """Parse one part with expat, bounded; ``scan`` (if any) sees its elements.
+
+    ``budget`` holds how many more elements the workbook may hold (counted down);
+    ``limit`` bounds this part's own. No DOCTYPE is accepted (so no entity is ever
+    declared, let alone expanded or fetched). A part that is not well-formed XML is
+    refused when ``strict``, else read no further.
+    """
     import pyexpat
 
     def refuse(message: str) -> DataError:
@@ -345,9 +357,13 @@ def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, limit: 
     def start(tag: str, attrs: dict[str, str]) -> None:
         nonlocal count
         count += 1
-        if count > limit:
+        budget[0] -= 1
+        if limit is not None and count > limit:
             raise _Stop(f"found more than {limit:,} XML elements in the part {name}, "
                         f"expected at most {limit:,}")
+        if budget[0] < 0:
+            raise _Stop(f"found more than {MAX_ELEMENTS:,} XML elements (the part {name} "
+                        f"goes over), expected at most {MAX_ELEMENTS:,} in the workbook")
         if scan is not None:
             scan.start(tag, attrs)
 
@@ -365,6 +381,8 @@ def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, limit: 
     except _Stop as stop:
         raise refuse(stop.message) from None
     except pyexpat.ExpatError as exc:
+        if not strict:
+            return
         raise refuse(f"found XML that cannot be read in the part {name} (line "
                      f"{exc.lineno}, column {exc.offset + 1}: "
                      f"{pyexpat.ErrorString(exc.code)}), expected a well-formed workbook "
@@ -577,7 +595,7 @@ def _cell_type_problem(kind: str, value: str, strings: int) -> str | None:
 def _scan_sheet(archive: zipfile.ZipFile, info: zipfile.ZipInfo, table: Table,
                 strings: int) -> _SheetScan:
     scan = _SheetScan(table, strings)
-    _stream(archive, info, table.display, MAX_PART_ELEMENTS, scan)
+    _stream(archive, info, table.display, [MAX_ELEMENTS], scan)
     return scan
 
 
