@@ -159,9 +159,9 @@ def declared_size(data: bytes, name: str, size: int) -> bytes:
 
 
 DOCTYPE_FILE = '<!DOCTYPE x [<!ENTITY secret SYSTEM "file:///etc/passwd">]>'
-LAUGHS = ('<!DOCTYPE lolz [<!ENTITY lol "lol">'
-          + "".join(f'<!ENTITY lol{n} "{("&lol" + str(n - 1) + ";") * 10 if n > 1 else "&lol;" * 10}">'
-                    for n in range(1, 10)) + "]>")
+LAUGHS = ('<!DOCTYPE lolz [<!ENTITY lol0 "lol">'
+          + "".join(f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, 10))
+          + "]>")
 XLSX: dict[str, Callable[[], bytes]] = {
     # Bounded by what the sheet really holds.
     "far-cell-a1048576.xlsx": lambda: zipped(workbook(sheet_xml(
