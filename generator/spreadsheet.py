@@ -14,6 +14,10 @@ deeper (``ratings``, ``ships.fits``) is a cell of YAML such as
 Every cell is untrusted: the file, the rows, the columns and each cell's text are bounded,
 merged cells and formulas are refused, and every problem is reported at its cell
 (``ships.xlsx:Sheet1!C14`` or ``ships.csv:14:3``), all at once, before anything is written.
+An .xlsx is bounded by what it really holds before openpyxl reads any of it (its zip's
+parts, their XML, the cells of its first sheet that hold a value: ``_read_xlsx``), and
+whatever openpyxl still raises is a located problem, never a traceback. The sheet's file
+name is written into each class file only as one escaped comment line (``comment_text``).
 """
 
 from __future__ import annotations
@@ -239,10 +243,13 @@ def _read_first_sheet(archive: zipfile.ZipFile, book: Any, shown: str) -> Table:
                                                       "expected a value (paste the values "
                                                       "instead)"))
                         continue
-                    if kind == "e":  # an error, or a date serial out of range
-                        problems.append(table.problem(number, column, "", f"found the error "
-                                                      f"value {describe(str(value))}, "
-                                                      "expected a value (correct the cell)"))
+                    if kind == "e":  # _scan_sheet refused every error: a date serial
+                        serial = scan.styled_numbers.get((number, column))
+                        problems.append(table.problem(
+                            number, column, "", f"found the date serial number {serial}, "
+                            "expected a date from 1900 to 9999" if serial is not None else
+                            f"found the error value {describe(str(value))}, expected a "
+                            "value (correct the cell)"))
                         continue
                     if not isinstance(value, str | int | float | bool | dt.date | dt.datetime):
                         problems.append(table.problem(number, column, "", f"found "
@@ -410,6 +417,9 @@ class _SheetScan:
     max_row: int = 0
     max_col: int = 0
     cells: int = 0
+    styled_numbers: dict[tuple[int, int], str] = field(default_factory=dict)
+    """Numbers in formatted cells, as written: one openpyxl turns into an error is a
+    date serial number out of range."""
     _stack: list[str] = field(default_factory=list)
     _row: int = 0
     """The open row's number (0: none open, or refused)."""
@@ -554,6 +564,8 @@ class _SheetScan:
         why = _cell_type_problem(kind, value, self.strings)
         if why is not None:
             self._at(row, column, why)
+        elif kind == "n" and attrs.get("s"):  # a number in a date format becomes a date
+            self.styled_numbers[(row, column)] = value
 
 
 def _cell_type_problem(kind: str, value: str, strings: int) -> str | None:
@@ -575,6 +587,9 @@ def _cell_type_problem(kind: str, value: str, strings: int) -> str | None:
         if isinstance(number, float) and not math.isfinite(number):
             return f"found the number {describe(value)}, expected a finite number"
     elif kind == "s":
+        if not strings:
+            return (f"found the shared text number {describe(value)}, expected none (the "
+                    "workbook holds no shared texts)")
         if not value.strip().isdigit() or not 0 <= int(value) < strings:
             return (f"found the shared text number {describe(value)}, expected one of the "
                     f"workbook's {strings} texts (0 to {strings - 1})")

@@ -128,8 +128,13 @@ CASES: dict[str, list[str | re.Pattern[str]] | None] = {
         "date-t-d-out-of-range.xlsx:Sheet1!F2: found the date '99999-01-01', expected an "
         "ISO 8601 date such as 1940-01-31"],
     "date-serial-out-of-range.xlsx": [
-        "date-serial-out-of-range.xlsx:Sheet1!F2: found the error value '#VALUE!', expected "
-        "a value (correct the cell)"],
+        "date-serial-out-of-range.xlsx:Sheet1!F2: found the date serial number 1e12, "
+        "expected a date from 1900 to 9999"],
+    "cell-error-value.xlsx": ["cell-error-value.xlsx:Sheet1!H2: found the error value "
+                              "'#DIV/0!', expected a value (correct the cell)"],
+    "shared-string-without-strings.xlsx": [
+        "shared-string-without-strings.xlsx:Sheet1!B2: found the shared text number '0', "
+        "expected none (the workbook holds no shared texts)"],
     "bool-t-b-nan.xlsx": ["bool-t-b-nan.xlsx:Sheet1!I2: found the true/false value 'nan', "
                           "expected 0 or 1"],
     "number-nan.xlsx": ["number-nan.xlsx:Sheet1!H2: found the number 'nan', expected a "

@@ -248,6 +248,8 @@ XLSX: dict[str, Callable[[], bytes]] = {
     "date-t-d-out-of-range.xlsx": lambda: with_cell(
         6, '<c r="F2" t="d"><v>99999-01-01</v></c>'),
     "date-serial-out-of-range.xlsx": lambda: with_cell(6, '<c r="F2" s="1"><v>1e12</v></c>'),
+    "cell-error-value.xlsx": lambda: with_cell(8, '<c r="H2" t="e"><v>#DIV/0!</v></c>'),
+    "shared-string-without-strings.xlsx": lambda: with_cell(2, '<c r="B2" t="s"><v>0</v></c>'),
     "bool-t-b-nan.xlsx": lambda: with_cell(9, '<c r="I2" t="b"><v>nan</v></c>'),
     "number-nan.xlsx": lambda: with_cell(8, '<c r="H2"><v>nan</v></c>'),
     "number-1e999.xlsx": lambda: with_cell(8, '<c r="H2"><v>1e999</v></c>'),
