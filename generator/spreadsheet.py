@@ -117,10 +117,12 @@ def read_table(path: Path, display: str | None = None) -> Table:
     shown = display or str(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
-        raise UsageError(f"{shown}: found a '{suffix or 'nameless'}' file, expected a .csv "
+        raise UsageError(f"{comment_text(shown)}: found a "
+                         f"'{comment_text(suffix) or 'nameless'}' file, expected a .csv "
                          "or .xlsx spreadsheet")
     if not path.is_file():
-        raise UsageError(f"{shown}: found no such file, expected a .csv or .xlsx spreadsheet")
+        raise UsageError(f"{comment_text(shown)}: found no such file, expected a .csv or "
+                         ".xlsx spreadsheet")
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise DataError([Problem(shown, 0, 0, "", f"found a file of {size / 1e6:.1f} MB, "
@@ -1195,7 +1197,7 @@ def import_table(path: Path, out: Path, rulesets: list[str] | None = None,
     for item in imported:
         assert item.model is not None
         targets[out / item.model.nation.value.lower() / f"{item.model.id}.yaml"] = item
-    existing = [str(t) for t in targets if t.exists()]
+    existing = [comment_text(str(t)) for t in targets if t.exists()]
     if existing:
         raise UsageError(f"{', '.join(existing[:5])}{' ...' if len(existing) > 5 else ''} "
                          "already exist; not overwriting them (choose another --out)")

@@ -319,6 +319,30 @@ def test_the_file_name_is_escaped_in_the_class_file(tmp_path: Path,
     assert checked[0] == 0, checked
 
 
+@pytest.mark.parametrize(("name", "line"), [
+    ("no\nsuch: file.csv", "error: no\\nsuch: file.csv: found no such file, expected a .csv "
+                           "or .xlsx spreadsheet"),
+    ("a\nb.txt\x1b[2J", "error: a\\nb.txt\\x1b[2J: found a '.txt\\x1b[2j' file, expected a "
+                        ".csv or .xlsx spreadsheet"),
+])
+def test_a_hostile_name_is_one_escaped_line_in_a_usage_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, line: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _import(tmp_path, name)
+    assert (code, err) == (2, line + "\n")
+
+
+def test_an_existing_class_file_is_named_escaped(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(CORPUS / "good.csv", tmp_path / "good.csv")
+    out = "o\nut"
+    assert run_cli(["import", "good.csv", "--out", out])[0] == 0
+    code, _, err = run_cli(["import", "good.csv", "--out", out])
+    assert (code, err) == (2, "error: o\\nut/uk/my-dd.yaml already exist; not overwriting "
+                              "them (choose another --out)\n")
+
+
 def test_too_many_parts_and_elements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounds too costly to reach in a committed file, reached with smaller limits."""
     from generator import spreadsheet
