@@ -441,12 +441,14 @@ class _SheetScan:
         depth = len(self._stack)
         self._stack.append(tag)
         ns, _, local = tag.rpartition(" ")
+        if self._cell is None and self._row and depth == self._row_depth + 1:
+            # openpyxl reads every child of a row as a cell, whatever its name.
+            self._cell = {"attrs": attrs, "depth": depth, "v": None, "f": None, "is": False}
+            return
         if ns != MAIN_NS:
             return
         if local == "row":
             self._open_row(attrs, depth)
-        elif self._cell is None and self._row and depth == self._row_depth + 1:
-            self._cell = {"attrs": attrs, "depth": depth, "v": None, "f": None, "is": False}
         elif self._cell is not None and depth == self._cell["depth"] + 1:
             if local in ("v", "f") and self._cell[local] is None:
                 self._cell[local] = self._capture = []

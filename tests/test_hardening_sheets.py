@@ -431,6 +431,34 @@ CHANGES = ["cell-value"] * 6 + ["cell-type"] * 3 + ["cell-ref", "cell-formula", 
 CELL = re.compile(rb"<c r=\"[A-Z]+[0-9]+\"[^>]*?(?:/>|>.*?</c>)", re.S)
 
 
+def _changed_cell(draw: st.DrawFn, how: str, cell: bytes, escaped: bytes) -> bytes:
+    """One cell's XML changed: its value and type, its type, its reference or a formula."""
+    ref = re.search(rb'r="([A-Z]+[0-9]+)"', cell).group(1)  # type: ignore[union-attr]
+    if how == "cell-value":
+        kind = draw(st.sampled_from([b"n", b"s", b"b", b"d", b"e", b"str", b"x"]))
+        return b'<c r="' + ref + b'" t="' + kind + b'"><v>' + escaped + b"</v></c>"
+    if how == "cell-type":
+        kind = draw(st.sampled_from([b"n", b"b", b"d", b"s", b"e"]))
+        return re.sub(rb' t="[^"]*"', b"", cell).replace(b"<c ", b'<c t="' + kind + b'" ', 1)
+    if how == "cell-ref":
+        return cell.replace(b'r="' + ref + b'"', b'r="' + escaped.replace(b'"', b"&quot;")
+                            + b'"', 1)
+    return b'<c r="' + ref + b'"><f>' + escaped + b"</f></c>"
+
+
+def _changed_part(draw: st.DrawFn, how: str, data: bytes, escaped: bytes) -> bytes | None:
+    """A part's bytes changed (some bytes, cut short, an attribute's value), or None: dropped."""
+    if how == "part-bytes" and data:
+        at = draw(st.integers(0, len(data) - 1))
+        return data[:at] + draw(st.binary(min_size=1, max_size=8)) + data[at + 1:]
+    if how == "part-cut":
+        return data[:draw(st.integers(0, len(data)))]
+    if how == "attribute":
+        return re.sub(rb'="[^"]*"', b'="' + escaped.replace(b'"', b"&quot;") + b'"', data,
+                      count=1)
+    return None if how == "part-drop" else data
+
+
 @st.composite
 def mutated_workbook(draw: st.DrawFn) -> bytes:
     """The exported workbook with one to four changes to its cells, its XML or its bytes."""
@@ -438,39 +466,23 @@ def mutated_workbook(draw: st.DrawFn) -> bytes:
     sheet = "xl/worksheets/sheet1.xml"
     for _ in range(draw(st.integers(1, 4))):
         how = draw(st.sampled_from(CHANGES))
-        xml = parts[sheet]
-        cells = list(CELL.finditer(xml))
-        target = cells[draw(st.integers(0, len(cells) - 1))]
-        ref = re.search(rb'r="([A-Z]+[0-9]+)"', target.group()).group(1)  # type: ignore[union-attr]
         value = draw(VALUES).encode("utf-8", "surrogatepass")
         escaped = value.replace(b"&", b"&amp;").replace(b"<", b"&lt;")
-        if how == "cell-value":
-            kind = draw(st.sampled_from([b"n", b"s", b"b", b"d", b"e", b"str", b"x"]))
-            new = b'<c r="' + ref + b'" t="' + kind + b'"><v>' + escaped + b"</v></c>"
-        elif how == "cell-type":
-            new = re.sub(rb' t="[^"]*"', b"", target.group()).replace(
-                b"<c ", b'<c t="' + draw(st.sampled_from([b"n", b"b", b"d", b"s", b"e"]))
-                + b'" ', 1)
-        elif how == "cell-ref":
-            new = target.group().replace(b'r="' + ref + b'"', b'r="' + escaped + b'"', 1)
-        elif how == "cell-formula":
-            new = b'<c r="' + ref + b'"><f>' + escaped + b"</f></c>"
-        else:
-            new = target.group()
-        xml = xml[:target.start()] + new + xml[target.end():]
-        parts[sheet] = xml
+        if how.startswith("cell-"):
+            xml = parts.get(sheet, b"")
+            cells = list(CELL.finditer(xml))
+            if cells:  # else the sheet was dropped or broken already
+                target = cells[draw(st.integers(0, len(cells) - 1))]
+                parts[sheet] = (xml[:target.start()]
+                                + _changed_cell(draw, how, target.group(), escaped)
+                                + xml[target.end():])
+            continue
         name = draw(st.sampled_from(sorted(parts)))
-        data = parts[name]
-        if how == "part-bytes" and data:
-            at = draw(st.integers(0, len(data) - 1))
-            parts[name] = data[:at] + draw(st.binary(min_size=1, max_size=8)) + data[at + 1:]
-        elif how == "part-cut":
-            parts[name] = data[:draw(st.integers(0, len(data)))]
-        elif how == "part-drop" and len(parts) > 1:
+        changed = _changed_part(draw, how, parts[name], escaped)
+        if changed is None:
             del parts[name]
-        elif how == "attribute":
-            parts[name] = re.sub(rb'="[^"]*"', b'="' + escaped.replace(b'"', b"&quot;") + b'"',
-                                 data, count=1)
+        else:
+            parts[name] = changed
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in parts.items():
