@@ -202,6 +202,21 @@ CASES: dict[str, list[str | re.Pattern[str]] | None] = {
         "CVE, CA, CL, CLAA, DL, DD, DE, TB, SS, AK, AP, AKL, AKS, FF, PG, MS, LPD (required)",
         "csv-unclosed-quote.csv:2:2: name: found 'My DD,UK,DD,First,1940-01-01,100,36,0...', "
         "expected text of at most 60 character(s)"],
+    "csv-501-columns.csv": ["csv-501-columns.csv:1:501: found 501 columns, expected at most "
+                            "500"],
+    # A cell of YAML goes through the one bounded loader.
+    "yaml-cell-billion-laughs.csv": ["yaml-cell-billion-laughs.csv:2:16: ratings: found too "
+                                     "many values, expected a small YAML value"],
+    "yaml-cell-python-tag.csv": [
+        "yaml-cell-python-tag.csv:2:16: ratings: found YAML tag "
+        "'tag:yaml.org,2002:python/object/apply:os.system', expected plain YAML (tags that "
+        "construct objects are refused)"],
+    "yaml-cell-deep-nesting.csv": [
+        "yaml-cell-deep-nesting.csv:2:16: ratings: found YAML that cannot be read (exceeded "
+        "maximum nesting depth), expected YAML such as {key: value} or [a, b]"],
+    "yaml-cell-recursive-alias.csv": [
+        "yaml-cell-recursive-alias.csv:2:16: ratings: found an alias inside its own anchor (a "
+        "value that contains itself), expected data that ends"],
 }
 NAMES = {  # the good CSV under a hostile name: (name, the origin its class file records)
     "newline-injects-keys": ("evil\nkind: scenario\nid: pwned\n.csv",

@@ -289,6 +289,15 @@ XLSX: dict[str, Callable[[], bytes]] = {
 }
 
 GOOD_CSV = (",".join(HEADER) + "\n" + ",".join(str(v) for v in ROW) + "\n").encode()
+NESTED = "".join(f"{n}: &{n} [{', '.join([f'*{chr(ord(n) - 1)}'] * 9)}], " for n in "bcdef")
+
+
+def ratings_cell(value: str) -> bytes:
+    """The good CSV with a ``ratings`` column (a cell of YAML) holding ``value``."""
+    header, row = GOOD_CSV.decode().splitlines()
+    return f'{header},ratings\n{row},"{value.replace(chr(34), chr(34) * 2)}"\n'.encode()
+
+
 CSV: dict[str, Callable[[], bytes]] = {
     "good.csv": lambda: GOOD_CSV,
     "csv-not-utf8.csv": lambda: GOOD_CSV.replace(b"My DD", "Mÿ DD".encode("latin-1")),
@@ -298,6 +307,13 @@ CSV: dict[str, Callable[[], bytes]] = {
         b",100,", b",1e306,"),
     "csv-formula-dde.csv": lambda: GOOD_CSV.replace(b"My DD", b"\"=cmd|' /C calc'!A0\""),
     "csv-unclosed-quote.csv": lambda: GOOD_CSV.replace(b"My DD", b'"My DD'),
+    "csv-501-columns.csv": lambda: GOOD_CSV.replace(b"\n", b"," * 486 + b"x\n", 1),
+    "yaml-cell-billion-laughs.csv": lambda: ratings_cell(
+        "{a: &a [x, x, x, x, x, x, x, x, x], " + NESTED + "g: [*f, *f, *f, *f, *f]}"),
+    "yaml-cell-python-tag.csv": lambda: ratings_cell(
+        "!!python/object/apply:os.system ['touch /tmp/pwned']"),
+    "yaml-cell-deep-nesting.csv": lambda: ratings_cell("[" * 5000 + "]" * 5000),
+    "yaml-cell-recursive-alias.csv": lambda: ratings_cell("&a [*a]"),
 }
 
 
