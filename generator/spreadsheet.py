@@ -172,9 +172,11 @@ def _read_xlsx(path: Path, shown: str) -> Table:
 
     The zip's parts are checked first (how many, how big, how compressed), then every XML
     part is streamed once through expat, bounded (no DOCTYPE, so no entities; at most
-    ``MAX_ELEMENTS`` elements in all, ``MAX_STYLE_ELEMENTS`` in the styles). openpyxl then
-    opens the workbook read-only (it never reads comments, drawings, validations or
-    hyperlinks, none of which a sheet of classes needs), the first worksheet's cells are
+    ``MAX_ELEMENTS`` elements in all, ``MAX_STYLE_ELEMENTS`` in the styles, nested at most
+    ``MAX_DEPTH`` deep). openpyxl then opens the workbook read-only (so it never loads the
+    sheet's comments, drawings, images, tables or pivot tables, none of which a sheet of
+    classes needs; ``load_workbook`` in full did, and failed on any of them), the first
+    worksheet's cells are
     streamed by ``_scan_sheet`` (merged cells, formulas, values of the wrong type, cells
     beyond the bounds, all located) and only then are its values read, up to the last
     cell that really holds one. Anything openpyxl still raises is a located problem.
@@ -287,6 +289,8 @@ about 24,000), and in the sheet."""
 MAX_STYLE_ELEMENTS = 20_000
 """Most XML elements in ``xl/styles.xml`` (openpyxl builds an object for each: 20,000
 take it about a second; a plain sheet has about a hundred)."""
+MAX_DEPTH = 100
+"""Deepest nesting of XML elements (Excel's parts: about ten)."""
 MAX_CELLS = 200_000
 """Most cells holding a value (the whole library: about 12,000)."""
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -357,16 +361,20 @@ def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, budget:
 
     name = describe(info.filename)
     parser = pyexpat.ParserCreate(namespace_separator=" ")
-    count = 0
+    count = depth = 0
 
     def doctype(*_: Any) -> None:
         raise _Stop(f"found a DOCTYPE in the part {name}, expected none (a workbook's XML "
                     "declares no entities)")
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        nonlocal count
+        nonlocal count, depth
         count += 1
+        depth += 1
         budget[0] -= 1
+        if depth > MAX_DEPTH:
+            raise _Stop(f"found XML elements nested more than {MAX_DEPTH} deep in the part "
+                        f"{name}, expected at most {MAX_DEPTH}")
         if limit is not None and count > limit:
             raise _Stop(f"found more than {limit:,} XML elements in the part {name}, "
                         f"expected at most {limit:,}")
@@ -376,11 +384,17 @@ def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, budget:
         if scan is not None:
             scan.start(tag, attrs)
 
+    def end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+        if scan is not None:
+            scan.end(tag)
+
     parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = doctype
     parser.StartElementHandler = start
+    parser.EndElementHandler = end
     if scan is not None:
-        parser.EndElementHandler = scan.end
         parser.CharacterDataHandler = scan.text
     try:
         with archive.open(info) as stream:
@@ -575,7 +589,6 @@ class _SheetScan:
 def _cell_type_problem(kind: str, value: str, strings: int) -> str | None:
     """Why openpyxl would fail on (or misread) a cell of type ``kind`` holding ``value``."""
     from openpyxl.utils.datetime import from_ISO8601
-    from openpyxl.worksheet._reader import _cast_number
 
     if kind not in CELL_TYPES:
         return f"found the cell type {describe(kind)}, expected one of {', '.join(CELL_TYPES)}"
@@ -584,9 +597,9 @@ def _cell_type_problem(kind: str, value: str, strings: int) -> str | None:
     if len(value) > MAX_CELL_CHARS:
         return f"found {len(value)} characters or more, expected at most {MAX_CELL_CHARS}"
     if kind == "n":
-        try:
-            number = _cast_number(value)
-        except (ValueError, TypeError):
+        try:  # as openpyxl reads it (worksheet._reader._cast_number)
+            number: float = float(value) if any(c in value for c in ".Ee") else int(value)
+        except ValueError:
             return f"found the number {describe(value)}, expected a number such as 12.5"
         if isinstance(number, float) and not math.isfinite(number):
             return f"found the number {describe(value)}, expected a finite number"
@@ -878,7 +891,7 @@ def _cell_value(value: Cell, column: Column) -> Any:
 
     Raises:
         ValueError: A number that converted to the field's unit is out of range
-            (``found 1e+306 km, expected a length of at most 1e+09 ft``).
+            (``found 1e+306 km, expected a length from -1e+09 to 1e+09 ft``).
 
     """
     target = _unwrap(column.annotation)

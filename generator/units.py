@@ -82,6 +82,6 @@ def convert(value: float, unit: str, to: str) -> float:
         raise ValueError(f"found {unit} to convert to {to}, expected units of one quantity")
     result = value * QUANTITIES[kind][unit] / QUANTITIES[kind][to]
     if not math.isfinite(result) or abs(result) > MAX_QUANTITY:
-        raise ValueError(f"found {value:g} {unit}, expected a {kind} of at most "
-                         f"{MAX_QUANTITY:g} {to}")
+        raise ValueError(f"found {value:g} {unit}, expected a {kind} from "
+                         f"{-MAX_QUANTITY:g} to {MAX_QUANTITY:g} {to}")
     return result

@@ -183,6 +183,8 @@ XLSX: dict[str, Callable[[], bytes]] = {
         300_000_000),
     "zip-lying-size-bad-crc.xlsx": lambda: declared_size(
         zipped(workbook()), "xl/worksheets/sheet1.xml", 100),
+    "deep-nesting-in-sheet.xlsx": lambda: zipped(workbook(sheet_xml(
+        before="<x>" * 100_000 + "</x>" * 100_000))),
     "not-a-zip.xlsx": lambda: b"id,name\nmy-dd,My DD\n",
     "empty-file.xlsx": lambda: b"",
     # XML that declares entities, anywhere.
