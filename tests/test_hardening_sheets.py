@@ -444,9 +444,13 @@ VALUES = st.one_of(
     st.integers(-10**20, 10**20).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
 )
-CHANGES = ["cell-value"] * 6 + ["cell-type"] * 3 + ["cell-ref", "cell-formula", "attribute",
-                                                    "part-bytes", "part-cut", "part-drop"]
+CHANGES = ["cell-value"] * 6 + ["cell-type"] * 3 + ["header-unit"] * 2 + [
+    "cell-ref", "cell-formula", "attribute", "part-bytes", "part-cut", "part-drop"]
 """Mostly cells (each mutant of a part's XML is refused as a whole, whatever else it holds)."""
+UNITS = [(b"length_ft", b"km"), (b"length_ft", b"nmi"), (b"length_ft", b"mm"),
+         (b"speed_kn", b"km/h"), (b"speed_kn", b"mph"), (b"displacement_t", b"kg"),
+         (b"guns.0.bore_in", b"mm"), (b"armor.belt_in", b"yd"), (b"length_ft", b"kg")]
+"""Header fields given a unit (the last of the wrong kind)."""
 CELL = re.compile(rb"<c r=\"[A-Z]+[0-9]+\"[^>]*?(?:/>|>.*?</c>)", re.S)
 
 
@@ -487,6 +491,13 @@ def mutated_workbook(draw: st.DrawFn) -> bytes:
         how = draw(st.sampled_from(CHANGES))
         value = draw(VALUES).encode("utf-8", "surrogatepass")
         escaped = value.replace(b"&", b"&amp;").replace(b"<", b"&lt;")
+        if how == "header-unit":  # the numbers below it now read in another unit
+            field, unit = draw(st.sampled_from(UNITS))
+            sheet_xml = parts.get(sheet, b"")
+            parts[sheet] = sheet_xml.replace(b"<t>" + field + b"</t>",
+                                             b"<t>" + field.rsplit(b"_", 1)[0] + b" (" + unit
+                                             + b")</t>", 1)
+            continue
         if how.startswith("cell-"):
             xml = parts.get(sheet, b"")
             cells = list(CELL.finditer(xml))
