@@ -14,6 +14,10 @@ deeper (``ratings``, ``ships.fits``) is a cell of YAML such as
 Every cell is untrusted: the file, the rows, the columns and each cell's text are bounded,
 merged cells and formulas are refused, and every problem is reported at its cell
 (``ships.xlsx:Sheet1!C14`` or ``ships.csv:14:3``), all at once, before anything is written.
+An .xlsx is bounded by what it really holds before openpyxl reads any of it (its zip's
+parts, their XML, the cells of its first sheet that hold a value: ``_read_xlsx``), and
+whatever openpyxl still raises is a located problem, never a traceback. The sheet's file
+name is written into each class file only as one escaped comment line (``comment_text``).
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ import math
 import re
 import types
 import typing
+import warnings
 import zipfile
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,10 +117,12 @@ def read_table(path: Path, display: str | None = None) -> Table:
     shown = display or str(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
-        raise UsageError(f"{shown}: found a '{suffix or 'nameless'}' file, expected a .csv "
+        raise UsageError(f"{comment_text(shown)}: found a "
+                         f"'{comment_text(suffix) or 'nameless'}' file, expected a .csv "
                          "or .xlsx spreadsheet")
     if not path.is_file():
-        raise UsageError(f"{shown}: found no such file, expected a .csv or .xlsx spreadsheet")
+        raise UsageError(f"{comment_text(shown)}: found no such file, expected a .csv or "
+                         ".xlsx spreadsheet")
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise DataError([Problem(shown, 0, 0, "", f"found a file of {size / 1e6:.1f} MB, "
@@ -160,79 +168,467 @@ def _read_csv(path: Path, shown: str) -> Table:
 
 
 def _read_xlsx(path: Path, shown: str) -> Table:
+    """Read the first worksheet, every part bounded before openpyxl reads any of it.
+
+    The zip's parts are checked first (how many, how big, how compressed), then every XML
+    part is streamed once through expat, bounded (no DOCTYPE, so no entities; at most
+    ``MAX_ELEMENTS`` elements in all, ``MAX_STYLE_ELEMENTS`` in the styles, nested at most
+    ``MAX_DEPTH`` deep). openpyxl then opens the workbook read-only (so it never loads the
+    sheet's comments, drawings, images, tables or pivot tables, none of which a sheet of
+    classes needs; ``load_workbook`` in full did, and failed on any of them), the first
+    worksheet's cells are
+    streamed by ``_scan_sheet`` (merged cells, formulas, values of the wrong type, cells
+    beyond the bounds, all located) and only then are its values read, up to the last
+    cell that really holds one. Anything openpyxl still raises is a located problem.
+    """
     import openpyxl
-    from openpyxl.utils import get_column_letter
 
     try:
-        with zipfile.ZipFile(path) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError) as exc:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         raise DataError([Problem(shown, 0, 0, "", f"found a file that is not an .xlsx "
                                  f"workbook ({str(exc)[:80]}), expected an Excel .xlsx "
                                  "file")]) from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise DataError([Problem(shown, 0, 0, "", f"found {unpacked / 1e6:.0f} MB inside the "
-                                 f"workbook, expected at most "
-                                 f"{MAX_UNPACKED_BYTES // (1024 * 1024)} MB")])
-    # First pass streams the sheet (read-only) so a huge one is refused before it is
-    # loaded; the second loads it whole, which is what sees merged cells.
-    try:
-        streamed = openpyxl.load_workbook(path, read_only=True, data_only=False)
-    except Exception as exc:  # openpyxl raises many kinds for a broken workbook
-        raise DataError([Problem(shown, 0, 0, "", f"found an unreadable workbook "
-                                 f"({type(exc).__name__}: {str(exc)[:80]}), expected an "
-                                 "Excel .xlsx file")]) from None
-    try:
-        sheet = streamed.worksheets[0]
-        table = Table(shown, sheet.title)
-        declared_rows = sheet.max_row or 0
-        if declared_rows > MAX_ROWS + 1:
-            raise DataError([table.problem(MAX_ROWS + 2, 1, "", f"found {declared_rows} rows, "
-                                           f"expected at most {MAX_ROWS} rows of classes and "
-                                           "ships after the header (split the sheet)")])
-        if (sheet.max_column or 0) > MAX_COLUMNS:
-            raise DataError([table.problem(1, MAX_COLUMNS + 1, "", f"found {sheet.max_column} "
-                                           f"columns, expected at most {MAX_COLUMNS}")])
-        for count, _ in enumerate(sheet.iter_rows(values_only=True)):
-            if count > MAX_ROWS:  # the sheet's own size record may understate it
-                raise DataError([table.problem(count + 1, 1, "", f"found more than "
-                                               f"{MAX_ROWS} rows, expected at most {MAX_ROWS} "
-                                               "rows of classes and ships after the header")])
-    finally:
-        streamed.close()
-    book = openpyxl.load_workbook(path, data_only=False)
+    with archive:
+        _check_parts(archive, shown)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                book = openpyxl.load_workbook(path, read_only=True, data_only=False,
+                                              keep_links=False)
+        except Exception as exc:  # openpyxl raises many kinds for a broken workbook
+            raise DataError([Problem(shown, 0, 0, "", f"found an unreadable workbook "
+                                     f"({_why(exc)}), expected an Excel .xlsx file")]) from None
+        try:
+            return _read_first_sheet(archive, book, shown)
+        finally:
+            book.close()
+
+
+def _why(exc: BaseException) -> str:
+    """An exception as a short, one-line reason."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:80]}"
+
+
+def _read_first_sheet(archive: zipfile.ZipFile, book: Any, shown: str) -> Table:
+    from openpyxl.utils import get_column_letter
+
+    if not book.worksheets:
+        raise DataError([Problem(shown, 0, 0, "", "found a workbook without a worksheet, "
+                                 "expected the classes on its first sheet")])
     sheet = book.worksheets[0]
+    table = Table(shown, str(sheet.title))
+    part = getattr(sheet, "_worksheet_path", None)
+    strings = getattr(sheet, "_shared_strings", None)
+    if not isinstance(part, str) or part not in archive.namelist() or strings is None:
+        raise DataError([table.problem(0, 0, "", "found a worksheet openpyxl cannot locate, "
+                                       "expected an Excel .xlsx file")])
+    scan = _scan_sheet(archive, archive.getinfo(part), table, len(strings))
+    if scan.problems:
+        raise DataError(scan.problems)
     problems: list[Problem] = []
-    for merged in sorted(sheet.merged_cells.ranges, key=lambda r: (r.min_row, r.min_col)):
-        problems.append(table.problem(merged.min_row, merged.min_col, "", f"found merged "
-                                      f"cells {merged.coord}, expected one value in each "
-                                      "cell (unmerge them)"))
-    for row in sheet.iter_rows(max_col=MAX_COLUMNS):
-        cells: dict[int, Cell] = {}
-        for cell in row:
-            value = cell.value
-            if value is None or (isinstance(value, str) and not value.strip()):
-                continue
-            if cell.data_type == "f":
-                formula = str(value) if not hasattr(value, "text") else str(value.text)
-                problems.append(table.problem(cell.row, cell.column, "", f"found the formula "
-                                              f"{describe(formula)}, expected a value (paste "
-                                              "the values instead)"))
-                continue
-            if not isinstance(value, str | int | float | bool | dt.date | dt.datetime):
-                problems.append(table.problem(cell.row, cell.column, "", f"found "
-                                              f"{type(value).__name__} in cell "
-                                              f"{get_column_letter(cell.column)}{cell.row}, "
-                                              "expected text, a number or a date"))
-                continue
-            cells[cell.column] = value
-        if row and row[0].row == 1:
-            table.header = cells
-        elif cells:
-            table.rows.append((row[0].row, cells))
+    if not scan.max_row:
+        return table
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rows = sheet.iter_rows(min_row=1, max_row=scan.max_row, min_col=1,
+                                   max_col=scan.max_col)
+            for number, row in enumerate(rows, start=1):
+                cells: dict[int, Cell] = {}
+                for column, cell in enumerate(row, start=1):
+                    value = cell.value
+                    if value is None or (isinstance(value, str) and not value.strip()):
+                        continue
+                    kind = getattr(cell, "data_type", None)
+                    if kind == "f":  # _scan_sheet refused every formula: a second guard
+                        problems.append(table.problem(number, column, "", f"found the "
+                                                      f"formula {describe(str(value))}, "
+                                                      "expected a value (paste the values "
+                                                      "instead)"))
+                        continue
+                    if kind == "e":  # _scan_sheet refused every error: a date serial
+                        serial = scan.styled_numbers.get((number, column))
+                        problems.append(table.problem(
+                            number, column, "", f"found the date serial number {serial}, "
+                            "expected a date from 1900 to 9999" if serial is not None else
+                            f"found the error value {describe(str(value))}, expected a "
+                            "value (correct the cell)"))
+                        continue
+                    if not isinstance(value, str | int | float | bool | dt.date | dt.datetime):
+                        problems.append(table.problem(number, column, "", f"found "
+                                                      f"{type(value).__name__} in cell "
+                                                      f"{get_column_letter(column)}{number}, "
+                                                      "expected text, a number or a date"))
+                        continue
+                    cells[column] = value
+                if number == 1:
+                    table.header = cells
+                elif cells:
+                    table.rows.append((number, cells))
+    except Exception as exc:  # anything openpyxl raises on a sheet _scan_sheet let through
+        raise DataError([table.problem(0, 0, "", f"found a sheet that cannot be read "
+                                       f"({_why(exc)}), expected an Excel .xlsx "
+                                       "worksheet")]) from None
     if problems:
         raise DataError(problems)
     return table
+
+
+# --- the workbook's parts, bounded before openpyxl reads them ---------------------------
+
+MAX_PARTS = 1_000
+"""Most parts (files) inside an .xlsx (Excel writes about ten for a plain sheet)."""
+MAX_RATIO = 100
+"""Most a part over ``RATIO_FLOOR`` may be compressed (real XML: about 5 to 1)."""
+RATIO_FLOOR = 1024 * 1024
+"""Parts smaller than this are not judged by their compression."""
+MAX_ELEMENTS = 2_000_000
+"""Most XML elements in the workbook's parts together (the whole library's workbook holds
+about 24,000), and in the sheet."""
+MAX_STYLE_ELEMENTS = 20_000
+"""Most XML elements in ``xl/styles.xml`` (openpyxl builds an object for each: 20,000
+take it about a second; a plain sheet has about a hundred)."""
+MAX_DEPTH = 100
+"""Deepest nesting of XML elements (Excel's parts: about ten)."""
+MAX_CELLS = 200_000
+"""Most cells holding a value (the whole library: about 12,000)."""
+MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+CELL_TYPES = ("b", "d", "e", "inlineStr", "n", "s", "str")
+"""The cell types (``t=``) of the format."""
+
+
+class _Stop(Exception):
+    """Raised from an expat handler: the part is refused with ``message``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _check_parts(archive: zipfile.ZipFile, shown: str) -> None:
+    """Refuse a workbook whose parts are too many, too big or too compressed.
+
+    And one whose XML is broken, declares a DOCTYPE or holds too many elements: all
+    before openpyxl reads any of it.
+    """
+
+    def refuse(message: str) -> DataError:
+        return DataError([Problem(shown, 0, 0, "", message)])
+
+    infos = archive.infolist()
+    if len(infos) > MAX_PARTS:
+        raise refuse(f"found {len(infos)} parts inside the workbook, expected at most "
+                     f"{MAX_PARTS}")
+    unpacked = sum(info.file_size for info in infos)
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise refuse(f"found {unpacked / 1e6:.0f} MB inside the workbook, expected at most "
+                     f"{MAX_UNPACKED_BYTES // (1024 * 1024)} MB")
+    for info in infos:
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(
+                info.compress_size, 1):
+            raise refuse(f"found the part {describe(info.filename)} compressed "
+                         f"{info.file_size // max(info.compress_size, 1)} to 1 "
+                         f"({info.file_size / 1e6:.0f} MB), expected at most {MAX_RATIO} "
+                         "to 1 (a zip bomb?)")
+    budget = [MAX_ELEMENTS]
+    for info in infos:
+        # Every part is streamed: openpyxl finds the parts it reads through the content
+        # types and relationships, whatever their names. A part named .xml or .rels must
+        # be well-formed; any other (an image, Excel's VML, which is rarely well-formed
+        # XML) is read up to its first XML error, where any XML parser stops as well.
+        lowered = info.filename.lower()
+        _stream(archive, info, shown, budget, None,
+                strict=lowered.endswith((".xml", ".rels")),
+                limit=MAX_STYLE_ELEMENTS if lowered == "xl/styles.xml" else None)
+
+
+def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, budget: list[int],
+            scan: _SheetScan | None, strict: bool = True, limit: int | None = None) -> None:
+    """Parse one part with expat, bounded; ``scan`` (if any) sees its elements.
+
+    ``budget`` holds how many more elements the workbook may hold (counted down);
+    ``limit`` bounds this part's own. No DOCTYPE is accepted (so no entity is ever
+    declared, let alone expanded or fetched). A part that is not well-formed XML is
+    refused when ``strict``, else read no further.
+    """
+    import pyexpat
+
+    def refuse(message: str) -> DataError:
+        if scan is not None:
+            return DataError([scan.table.problem(0, 0, "", message)])
+        return DataError([Problem(shown, 0, 0, "", message)])
+
+    name = describe(info.filename)
+    parser = pyexpat.ParserCreate(namespace_separator=" ")
+    count = depth = 0
+
+    def doctype(*_: Any) -> None:
+        raise _Stop(f"found a DOCTYPE in the part {name}, expected none (a workbook's XML "
+                    "declares no entities)")
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal count, depth
+        count += 1
+        depth += 1
+        budget[0] -= 1
+        if depth > MAX_DEPTH:
+            raise _Stop(f"found XML elements nested more than {MAX_DEPTH} deep in the part "
+                        f"{name}, expected at most {MAX_DEPTH}")
+        if limit is not None and count > limit:
+            raise _Stop(f"found more than {limit:,} XML elements in the part {name}, "
+                        f"expected at most {limit:,}")
+        if budget[0] < 0:
+            raise _Stop(f"found more than {MAX_ELEMENTS:,} XML elements (the part {name} "
+                        f"goes over), expected at most {MAX_ELEMENTS:,} in the workbook")
+        if scan is not None:
+            scan.start(tag, attrs)
+
+    def end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+        if scan is not None:
+            scan.end(tag)
+
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = doctype
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    if scan is not None:
+        parser.CharacterDataHandler = scan.text
+    try:
+        with archive.open(info) as stream:
+            while chunk := stream.read(1 << 16):
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+    except _Stop as stop:
+        raise refuse(stop.message) from None
+    except pyexpat.ExpatError as exc:
+        if not strict:
+            return
+        raise refuse(f"found XML that cannot be read in the part {name} (line "
+                     f"{exc.lineno}, column {exc.offset + 1}: "
+                     f"{pyexpat.ErrorString(exc.code)}), expected a well-formed workbook "
+                     "part") from None
+    except DataError:
+        raise
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
+            ValueError, zlib.error) as exc:
+        raise refuse(f"found a part that cannot be unpacked ({name}: {_why(exc)}), "
+                     "expected an Excel .xlsx file") from None
+
+
+@dataclass
+class _SheetScan:
+    """What a worksheet's XML really holds, streamed.
+
+    Where its values are, and every merged cell, formula and value openpyxl would misread
+    or fail on, each at its cell.
+    """
+
+    table: Table
+    strings: int
+    """How many shared strings the workbook holds (``t="s"`` cells index them)."""
+    problems: list[Problem] = field(default_factory=list)
+    max_row: int = 0
+    max_col: int = 0
+    cells: int = 0
+    styled_numbers: dict[tuple[int, int], str] = field(default_factory=dict)
+    """Numbers in formatted cells, as written: one openpyxl turns into an error is a
+    date serial number out of range."""
+    _stack: list[str] = field(default_factory=list)
+    _row: int = 0
+    """The open row's number (0: none open, or refused)."""
+    _row_depth: int = -1
+    _last_row: int = 0
+    _col: int = 0
+    """openpyxl's column counter in the open row."""
+    _last_col: int = 0
+    _cell: dict[str, Any] | None = None
+    _capture: list[str] | None = None
+    _captured: int = 0
+
+    def _at(self, row: int, col: int, message: str) -> None:
+        self.problems.append(self.table.problem(row, col, "", message))
+
+    def start(self, tag: str, attrs: dict[str, str]) -> None:
+        depth = len(self._stack)
+        self._stack.append(tag)
+        ns, _, local = tag.rpartition(" ")
+        if self._cell is None and self._row and depth == self._row_depth + 1:
+            # openpyxl reads every child of a row as a cell, whatever its name.
+            self._cell = {"attrs": attrs, "depth": depth, "v": None, "f": None, "is": False}
+            return
+        if ns != MAIN_NS:
+            return
+        if local == "row":
+            self._open_row(attrs, depth)
+        elif self._cell is not None and depth == self._cell["depth"] + 1:
+            if local in ("v", "f") and self._cell[local] is None:
+                self._cell[local] = self._capture = []
+                self._captured = 0
+                if local == "f":
+                    self._cell["f_type"] = attrs.get("t")
+            elif local == "is":
+                self._cell["is"] = True
+        elif local == "mergeCell":
+            self._merged(attrs.get("ref", ""))
+
+    def text(self, data: str) -> None:
+        if self._capture is not None and self._captured <= MAX_CELL_CHARS:
+            self._capture.append(data)
+            self._captured += len(data)
+
+    def end(self, tag: str) -> None:
+        self._stack.pop()
+        depth = len(self._stack)
+        self._capture = None
+        if self._cell is not None and depth == self._cell["depth"]:
+            cell, self._cell = self._cell, None
+            self._one_cell(cell)
+        elif self._row and depth == self._row_depth:
+            self._row, self._row_depth = 0, -1
+
+    def _open_row(self, attrs: dict[str, str], depth: int) -> None:
+        if self._row:
+            self._at(self._row, 1, "found a row inside a row, expected rows side by side")
+            return
+        written = attrs.get("r")
+        number = self._last_row + 1
+        if written is not None:
+            try:
+                number = int(written)
+            except ValueError:
+                try:
+                    whole = float(written)
+                except ValueError:
+                    whole = math.nan
+                if not whole.is_integer():
+                    self._at(0, 0, f"found the row number {describe(written)}, expected a "
+                                   "whole number")
+                    self._row_depth = depth  # its cells are skipped
+                    return
+                number = int(whole)
+        if number <= self._last_row:
+            self._at(self._last_row, 1, f"found row {number} after row {self._last_row}, "
+                                        "expected rows in increasing order")
+            return
+        self._row, self._row_depth, self._last_row = number, depth, number
+        self._col = self._last_col = 0
+
+    def _merged(self, ref: str) -> None:
+        from openpyxl.utils.cell import range_boundaries
+
+        try:
+            min_col, min_row, _, _ = range_boundaries(ref)
+        except Exception:  # noqa: BLE001 - any reference openpyxl cannot read
+            self._at(0, 0, f"found merged cells {describe(ref)} (not a range), expected one "
+                           "value in each cell (unmerge them)")
+            return
+        self._at(min_row or 0, min_col or 1, f"found merged cells {ref}, expected one value "
+                                             "in each cell (unmerge them)")
+
+    def _one_cell(self, cell: dict[str, Any]) -> None:
+        from openpyxl.utils.cell import coordinate_to_tuple
+
+        attrs = cell["attrs"]
+        row = self._row
+        written = attrs.get("r")
+        if written:
+            try:
+                row, self._col = coordinate_to_tuple(written)
+            except Exception:  # noqa: BLE001 - any reference openpyxl cannot read
+                self._at(self._row, min(self._col + 1, MAX_COLUMNS), f"found the cell "
+                         f"reference {describe(written)}, expected one such as 'B2'")
+                self._col += 1
+                return
+            if row != self._row:
+                self._at(self._row, min(self._col, 18_278), f"found the cell {written} in "
+                         f"row {self._row}, expected each cell in its own row")
+                return
+        else:
+            self._col += 1
+        column = self._col
+        value = "".join(cell["v"]) if cell["v"] is not None else ""
+        kind = attrs.get("t", "n")
+        holds = bool(value) or cell["f"] is not None or (kind == "inlineStr" and cell["is"])
+        if not holds:
+            return
+        if row > MAX_ROWS + 1:
+            raise DataError([self.table.problem(row, 1, "", f"found more than {MAX_ROWS} rows, "
+                                                f"expected at most {MAX_ROWS} rows of classes "
+                                                "and ships after the header")])
+        if column > MAX_COLUMNS:
+            raise DataError([self.table.problem(row, column, "", f"found a value in column "
+                                                f"{column}, expected at most {MAX_COLUMNS} "
+                                                "columns")])
+        self.cells += 1
+        if self.cells > MAX_CELLS:
+            raise DataError([self.table.problem(row, column, "", f"found more than "
+                                                f"{MAX_CELLS:,} cells holding values, "
+                                                f"expected at most {MAX_CELLS:,}")])
+        if column <= self._last_col:
+            self._at(row, column, "found the cell again or out of order, expected cells "
+                                  "left to right")
+            return
+        self._last_col = column
+        self.max_row, self.max_col = max(self.max_row, row), max(self.max_col, column)
+        if cell["f"] is not None:
+            formula = "".join(cell["f"])
+            self._at(row, column, (f"found the formula {describe('=' + formula)}" if formula
+                                   else "found a formula shared from another cell")
+                     + ", expected a value (paste the values instead)")
+            return
+        why = _cell_type_problem(kind, value, self.strings)
+        if why is not None:
+            self._at(row, column, why)
+        elif kind == "n" and attrs.get("s"):  # a number in a date format becomes a date
+            self.styled_numbers[(row, column)] = value
+
+
+def _cell_type_problem(kind: str, value: str, strings: int) -> str | None:
+    """Why openpyxl would fail on (or misread) a cell of type ``kind`` holding ``value``."""
+    from openpyxl.utils.datetime import from_ISO8601
+
+    if kind not in CELL_TYPES:
+        return f"found the cell type {describe(kind)}, expected one of {', '.join(CELL_TYPES)}"
+    if not value or kind in ("str", "inlineStr"):
+        return None
+    if len(value) > MAX_CELL_CHARS:
+        return f"found {len(value)} characters or more, expected at most {MAX_CELL_CHARS}"
+    if kind == "n":
+        try:  # as openpyxl reads it (worksheet._reader._cast_number)
+            number: float = float(value) if any(c in value for c in ".Ee") else int(value)
+        except ValueError:
+            return f"found the number {describe(value)}, expected a number such as 12.5"
+        if isinstance(number, float) and not math.isfinite(number):
+            return f"found the number {describe(value)}, expected a finite number"
+    elif kind == "s":
+        if not strings:
+            return (f"found the shared text number {describe(value)}, expected none (the "
+                    "workbook holds no shared texts)")
+        if not value.strip().isdigit() or not 0 <= int(value) < strings:
+            return (f"found the shared text number {describe(value)}, expected one of the "
+                    f"workbook's {strings} texts (0 to {strings - 1})")
+    elif kind == "b":
+        if value.strip() not in ("0", "1"):
+            return f"found the true/false value {describe(value)}, expected 0 or 1"
+    elif kind == "d":
+        try:
+            from_ISO8601(value)
+        except Exception:  # noqa: BLE001 - anything the date parser raises
+            return f"found the date {describe(value)}, expected an ISO 8601 date such as " \
+                   "1940-01-31"
+    elif kind == "e":
+        return f"found the error value {describe(value)}, expected a value (correct the cell)"
+    return None
+
+
+def _scan_sheet(archive: zipfile.ZipFile, info: zipfile.ZipInfo, table: Table,
+                strings: int) -> _SheetScan:
+    scan = _SheetScan(table, strings)
+    _stream(archive, info, table.display, [MAX_ELEMENTS], scan)
+    return scan
 
 
 # --- the header: which field each column fills ------------------------------------------
@@ -491,7 +887,13 @@ def _missing_columns(table: Table, columns: list[Column]) -> list[Problem]:
 # --- cells to values -------------------------------------------------------------------
 
 def _cell_value(value: Cell, column: Column) -> Any:
-    """A cell as the field's type, or as found (validation then says what is wrong)."""
+    """A cell as the field's type, or as found (validation then says what is wrong).
+
+    Raises:
+        ValueError: A number that converted to the field's unit is out of range
+            (``found 1e+306 km, expected a length from -1e+09 to 1e+09 ft``).
+
+    """
     target = _unwrap(column.annotation)
     if column.shape == "lines":
         text = _as_text(value)
@@ -677,7 +1079,13 @@ def _one_class(table: Table, class_id: str, rows: list[tuple[int, dict[int, Cell
                     refused.add(_dotted(path))
                     continue
             else:
-                value = _cell_value(raw, column)
+                try:
+                    value = _cell_value(raw, column)
+                except ValueError as exc:  # a number out of range in the header's unit
+                    problems.append(table.problem(row, column.column, _dotted(path),
+                                                  str(exc)))
+                    refused.add(_dotted(path))
+                    continue
             if path in given:
                 if given[path][0] != value:
                     problems.append(table.problem(row, column.column, _dotted(path), f"found "
@@ -757,10 +1165,21 @@ def class_dict(model: ShipClass) -> dict[str, Any]:
     return dict(_plain(dumped))
 
 
+def comment_text(text: str) -> str:
+    r"""``text`` made safe for one YAML comment line.
+
+    Every character that is not printable (a line break of any kind, a control character,
+    a lone surrogate from an undecodable file name) is written as its Python escape
+    (``\n``, ``\x1b``, ``\udcff``).
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 def class_yaml(model: ShipClass, origin: str) -> str:
-    """A class file's text, headed by where it was imported from."""
+    """A class file's text, headed by where it was imported from (one comment line)."""
     body = yaml.safe_dump(class_dict(model), sort_keys=False, allow_unicode=True, width=100)
-    return f"# Imported from {origin} by `quarterdeck import`.\n{body}"
+    return f"# Imported from {comment_text(origin)} by `quarterdeck import`.\n{body}"
 
 
 def import_table(path: Path, out: Path, rulesets: list[str] | None = None,
@@ -793,7 +1212,7 @@ def import_table(path: Path, out: Path, rulesets: list[str] | None = None,
     for item in imported:
         assert item.model is not None
         targets[out / item.model.nation.value.lower() / f"{item.model.id}.yaml"] = item
-    existing = [str(t) for t in targets if t.exists()]
+    existing = [comment_text(str(t)) for t in targets if t.exists()]
     if existing:
         raise UsageError(f"{', '.join(existing[:5])}{' ...' if len(existing) > 5 else ''} "
                          "already exist; not overwriting them (choose another --out)")

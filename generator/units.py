@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 MM = 72.0 / 25.4
@@ -28,11 +29,16 @@ def parse_length(text: str | float | int) -> float:
 
     """
     if isinstance(text, int | float):
-        return float(text)
-    match = _PATTERN.match(text)
-    if not match:
+        points = float(text)
+    else:
+        match = _PATTERN.match(text)
+        if not match:
+            raise ValueError(f"expected a length such as '63mm', '2.5in' or '12pt', not "
+                             f"{text!r}")
+        points = float(match.group(1)) * _UNITS[match.group(2)]
+    if not math.isfinite(points):  # "1" and 400 zeros reads as infinity
         raise ValueError(f"expected a length such as '63mm', '2.5in' or '12pt', not {text!r}")
-    return float(match.group(1)) * _UNITS[match.group(2)]
+    return points
 
 
 def to_mm(points: float) -> float:
@@ -53,6 +59,8 @@ QUANTITIES: dict[str, dict[str, float]] = {
     "speed": {"kn": 1.0, "km/h": 1 / 1.852, "mph": 1609.344 / 1852},
 }
 """Each kind of quantity: unit name -> how many of the kind's first unit it is."""
+MAX_QUANTITY = 1e9
+"""Largest converted quantity (a ship of a billion feet, tons or knots is a typo)."""
 
 
 def unit_kind(unit: str) -> str | None:
@@ -64,10 +72,16 @@ def convert(value: float, unit: str, to: str) -> float:
     """``value`` in ``unit`` expressed in ``to`` (both of one kind in ``QUANTITIES``).
 
     Raises:
-        ValueError: The units are unknown or measure different things.
+        ValueError: The units are unknown or measure different things, or the value (or
+            the result) is not finite or is larger than ``MAX_QUANTITY``; the message is
+            ``found X, expected Y``.
 
     """
     kind = unit_kind(unit)
     if kind is None or to not in QUANTITIES[kind]:
-        raise ValueError(f"cannot convert {unit} to {to}")
-    return value * QUANTITIES[kind][unit] / QUANTITIES[kind][to]
+        raise ValueError(f"found {unit} to convert to {to}, expected units of one quantity")
+    result = value * QUANTITIES[kind][unit] / QUANTITIES[kind][to]
+    if not math.isfinite(result) or abs(result) > MAX_QUANTITY:
+        raise ValueError(f"found {value:g} {unit}, expected a {kind} from "
+                         f"{-MAX_QUANTITY:g} to {MAX_QUANTITY:g} {to}")
+    return result
