@@ -9,9 +9,8 @@ XML elements, the cells holding values), not by what it declares; every failure 
 openpyxl is a located problem; a number out of range in a header's unit is refused at its
 cell; the sheet's file name is escaped where the class file names it.
 
-``test_fuzz_sheets`` mutates a valid exported workbook (cells' values and types, the XML
-of its parts, its bytes) with hypothesis, derandomized, ``QUARTERDECK_FUZZ_EXAMPLES``
-examples (default 24), each import ending in success or a located exit 2.
+tests/test_fuzz.py mutates a valid exported workbook (cells' values and types, the XML of
+its parts, its bytes), each import ending in success or a located exit 2.
 """
 
 from __future__ import annotations
@@ -28,8 +27,6 @@ from types import ModuleType
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, Phase, event, given, settings
-from hypothesis import strategies as st
 
 from tests.hostile import run_cli
 
@@ -403,141 +400,3 @@ def test_units_bound_every_number() -> None:
         parse_length("1" + "0" * 400 + "mm")
     with pytest.raises(ValueError, match="expected a length"):
         parse_length(float("inf"))
-
-
-# --- fuzzing ---------------------------------------------------------------------------
-
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    derandomize=not os.environ.get("QUARTERDECK_FUZZ_RANDOM"),
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.function_scoped_fixture],
-    print_blob=True,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate]
-    + ([Phase.shrink] if os.environ.get("QUARTERDECK_FUZZ_SHRINK") else []),
-)
-_EXPORTED: dict[str, dict[str, bytes]] = {}
-
-
-def _exported_parts() -> dict[str, bytes]:
-    """The parts of the workbook ``export classes`` writes for four bundled classes."""
-    if not _EXPORTED:
-        from generator.shipclass import ShipClass
-        from generator.spreadsheet import export_xlsx
-        from generator.validation import validate
-        from generator.yamlsource import load_yaml
-
-        models = []
-        for name in ("us/fletcher", "us/atlanta", "au/perth", "us/casablanca"):
-            doc, problems = load_yaml(ROOT / "shipdata" / "classes" / f"{name}.yaml")
-            model, invalid = validate(ShipClass, doc)
-            assert model is not None and not problems and not invalid, name
-            models.append(model)
-        with zipfile.ZipFile(io.BytesIO(export_xlsx(models))) as archive:
-            _EXPORTED["parts"] = {i.filename: archive.read(i) for i in archive.infolist()}
-    return _EXPORTED["parts"]
-
-
-VALUES = st.one_of(
-    st.sampled_from(["nan", "inf", "-inf", "1e999", "1e306", "-1", "0", "", "9" * 400,
-                     "99999-01-01", "1940-13-01", "=1+1", "true", "#REF!", "\x00", "\ud800",
-                     "A1048576", "-0", "1e-400", " 12 "]),
-    st.text(max_size=12),
-    st.integers(-10**20, 10**20).map(str),
-    st.floats(allow_nan=True, allow_infinity=True).map(repr),
-)
-CHANGES = ["cell-value"] * 6 + ["cell-type"] * 3 + ["header-unit"] * 2 + [
-    "cell-ref", "cell-formula", "attribute", "part-bytes", "part-cut", "part-drop"]
-"""Mostly cells (each mutant of a part's XML is refused as a whole, whatever else it holds)."""
-UNITS = [(b"length_ft", b"km"), (b"length_ft", b"nmi"), (b"length_ft", b"mm"),
-         (b"speed_kn", b"km/h"), (b"speed_kn", b"mph"), (b"displacement_t", b"kg"),
-         (b"guns.0.bore_in", b"mm"), (b"armor.belt_in", b"yd"), (b"length_ft", b"kg")]
-"""Header fields given a unit (the last of the wrong kind)."""
-CELL = re.compile(rb"<c r=\"[A-Z]+[0-9]+\"[^>]*?(?:/>|>.*?</c>)", re.S)
-
-
-def _changed_cell(draw: st.DrawFn, how: str, cell: bytes, escaped: bytes) -> bytes:
-    """One cell's XML changed: its value and type, its type, its reference or a formula."""
-    ref = re.search(rb'r="([A-Z]+[0-9]+)"', cell).group(1)  # type: ignore[union-attr]
-    if how == "cell-value":
-        kind = draw(st.sampled_from([b"n", b"s", b"b", b"d", b"e", b"str", b"x"]))
-        return b'<c r="' + ref + b'" t="' + kind + b'"><v>' + escaped + b"</v></c>"
-    if how == "cell-type":
-        kind = draw(st.sampled_from([b"n", b"b", b"d", b"s", b"e"]))
-        return re.sub(rb' t="[^"]*"', b"", cell).replace(b"<c ", b'<c t="' + kind + b'" ', 1)
-    if how == "cell-ref":
-        return cell.replace(b'r="' + ref + b'"', b'r="' + escaped.replace(b'"', b"&quot;")
-                            + b'"', 1)
-    return b'<c r="' + ref + b'"><f>' + escaped + b"</f></c>"
-
-
-def _changed_part(draw: st.DrawFn, how: str, data: bytes, escaped: bytes) -> bytes | None:
-    """A part's bytes changed (some bytes, cut short, an attribute's value), or None: dropped."""
-    if how == "part-bytes" and data:
-        at = draw(st.integers(0, len(data) - 1))
-        return data[:at] + draw(st.binary(min_size=1, max_size=8)) + data[at + 1:]
-    if how == "part-cut":
-        return data[:draw(st.integers(0, len(data)))]
-    if how == "attribute":
-        return re.sub(rb'="[^"]*"', b'="' + escaped.replace(b'"', b"&quot;") + b'"', data,
-                      count=1)
-    return None if how == "part-drop" else data
-
-
-@st.composite
-def mutated_workbook(draw: st.DrawFn) -> bytes:
-    """The exported workbook with one to four changes to its cells, its XML or its bytes."""
-    parts = dict(_exported_parts())
-    sheet = "xl/worksheets/sheet1.xml"
-    for _ in range(draw(st.integers(1, 4))):
-        how = draw(st.sampled_from(CHANGES))
-        value = draw(VALUES).encode("utf-8", "surrogatepass")
-        escaped = value.replace(b"&", b"&amp;").replace(b"<", b"&lt;")
-        if how == "header-unit":  # the numbers below it now read in another unit
-            field, unit = draw(st.sampled_from(UNITS))
-            sheet_xml = parts.get(sheet, b"")
-            parts[sheet] = sheet_xml.replace(b"<t>" + field + b"</t>",
-                                             b"<t>" + field.rsplit(b"_", 1)[0] + b" (" + unit
-                                             + b")</t>", 1)
-            continue
-        if how.startswith("cell-"):
-            xml = parts.get(sheet, b"")
-            cells = list(CELL.finditer(xml))
-            if cells:  # else the sheet was dropped or broken already
-                target = cells[draw(st.integers(0, len(cells) - 1))]
-                parts[sheet] = (xml[:target.start()]
-                                + _changed_cell(draw, how, target.group(), escaped)
-                                + xml[target.end():])
-            continue
-        name = draw(st.sampled_from(sorted(parts)))
-        changed = _changed_part(draw, how, parts[name], escaped)
-        if changed is None:
-            del parts[name]
-        else:
-            parts[name] = changed
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in parts.items():
-            archive.writestr(name, data)
-    blob = buffer.getvalue()
-    if draw(st.sampled_from([False] * 7 + [True])):  # now and then a byte of the zip itself
-        at = draw(st.integers(0, len(blob) - 1))
-        blob = blob[:at] + bytes([draw(st.integers(0, 255))]) + blob[at + 1:]
-    return blob
-
-
-@FUZZ
-@given(blob=mutated_workbook())
-def test_fuzz_sheets(tmp_path_factory: pytest.TempPathFactory, blob: bytes) -> None:
-    folder = tmp_path_factory.mktemp("fuzz")
-    sheet = folder / "fuzz.xlsx"
-    sheet.write_bytes(blob)
-    start = time.perf_counter()
-    code, _, err = run_cli(["import", str(sheet), "--out", str(folder / "out")], *CANARIES)
-    assert time.perf_counter() - start < 10
-    event(f"exit {code}")
-    if code == 2:
-        assert not (folder / "out").exists(), err
-        event(re.sub(r"'[^']*'|\d+", "_", err.splitlines()[0].split(": ", 1)[-1])[:70])
