@@ -756,20 +756,15 @@ def _inventory_csv(packs: list[Pack]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n",
-                  "\uff1d", "\uff0b", "\uff0d", "\uff20")
-"""First characters that make a spreadsheet read a cell as a formula (OWASP's list: equals,
-plus, minus, at, tab, carriage return; a line feed too), and their full-width forms, which
-East Asian spreadsheets may turn into the ASCII ones."""
-
-
 def _csv_safe(value: str) -> str:
     """A cell a spreadsheet will not run as a formula.
 
     One that starts like a formula (after any spaces, which some spreadsheets skip) gets
     a leading ``'``, as OWASP advises; the rest are written as they are.
     """
-    return "'" + value if value.lstrip(" \u00a0\u3000")[:1] in FORMULA_STARTS else value
+    from generator.spreadsheet import FORMULA_START
+
+    return "'" + value if value.lstrip(" \u00a0\u3000")[:1] in FORMULA_START else value
 
 
 __all__ = ["Event", "EventResult", "build_event", "load_event", "slug", "table_seed"]

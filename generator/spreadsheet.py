@@ -62,8 +62,13 @@ EMPTY_TEXT = '""'
 """A cell holding this is the empty text (an empty cell is no value at all)."""
 ROW_LIST = "ships"
 """The one list whose items may be given a row each (``ships.name``)."""
-FORMULA_START = ("=", "+", "-", "@")
-"""What a spreadsheet program might read as a formula: such text is written after a '."""
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n",
+                 "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""First characters that make a spreadsheet program read a cell as a formula (OWASP's list:
+equals, plus, minus, at, tab, carriage return; a line feed too), and their full-width forms,
+which East Asian spreadsheets may turn into the ASCII ones: such text is written after a
+'. One list for every spreadsheet quarterdeck writes (exported classes, an event's
+inventory)."""
 
 Cell = str | int | float | bool | dt.date | dt.datetime | None
 

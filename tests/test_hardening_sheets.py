@@ -400,3 +400,13 @@ def test_units_bound_every_number() -> None:
         parse_length("1" + "0" * 400 + "mm")
     with pytest.raises(ValueError, match="expected a length"):
         parse_length(float("inf"))
+
+
+@pytest.mark.parametrize("text", ["\tcmd", "\rcmd", "\uff1dHYPERLINK(1)", "=1+1", "@SUM(1)"])
+def test_exported_text_that_reads_as_a_formula_is_quoted_and_read_back(text: str) -> None:
+    """export_csv quoted = + - @ only; OWASP lists tab and CR too (and full-width forms)."""
+    from generator.spreadsheet import _as_text, _csv_cell
+
+    written = _csv_cell(text)
+    assert written == "'" + text
+    assert _as_text(written) == text  # the import strips the quote again: a round trip
