@@ -138,17 +138,22 @@ def test_fifo_appearing_after_the_check(tmp_path: Path,
         "file"]
 
 
+def _run_event(tmp_path: Path) -> tuple[int, str, str]:
+    """``event`` on a one-table event file naming the template folder ``brand``."""
+    event = tmp_path / "event.yaml"
+    event.write_text("kind: event\nname: X\ndate: 2026-11-28\ntemplates: brand\n"
+                     "paper: [a4]\nscenarios:\n  - id: river-plate\n    tables: 1\n",
+                     encoding="utf-8")
+    return run_cli(["event", str(event), "--out", str(tmp_path / "out")])
+
+
 def test_symlink_loop_in_an_event_template_folder(tmp_path: Path) -> None:
     """A link loop inside the folder an event file names: located, exit 2."""
     brand = tmp_path / "brand" / "surface_action"
     brand.mkdir(parents=True)
     (brand / "reference.md.j2").symlink_to("reference.md.j2")
-    event = tmp_path / "event.yaml"
-    event.write_text("kind: event\nname: X\ndate: 2026-11-28\ntemplates: brand\n"
-                     "paper: [a4]\nscenarios:\n  - id: river-plate\n    tables: 1\n",
-                     encoding="utf-8")
     with deadline():
-        code, _, stderr = run_cli(["event", str(event), "--out", str(tmp_path / "out")])
+        code, _, stderr = _run_event(tmp_path)
     assert (code, stderr.splitlines()) == (2, [
         f"{brand}/reference.md.j2: found a symbolic link loop, expected a template file",
         "error: 1 problem in the data"])
@@ -171,12 +176,8 @@ def test_hostile_template_through_an_event_file(tmp_path: Path, name: str) -> No
     """The same attacks through an event file's ``templates:`` folder: located, exit 2."""
     shutil.copytree(CORPUS / name, tmp_path / "brand", symlinks=True)
     (tmp_path / "brand" / "expected.txt").unlink()
-    event = tmp_path / "event.yaml"
-    event.write_text("kind: event\nname: X\ndate: 2026-11-28\ntemplates: brand\n"
-                     "paper: [a4]\nscenarios:\n  - id: river-plate\n    tables: 1\n",
-                     encoding="utf-8")
     with deadline():
-        code, _, stderr = run_cli(["event", str(event), "--out", str(tmp_path / "out")])
+        code, _, stderr = _run_event(tmp_path)
     assert (code, stderr.splitlines()) == (2, [*expected(name, tmp_path / "brand"),
                                                "error: 1 problem in the data"])
 

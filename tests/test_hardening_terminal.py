@@ -26,6 +26,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.terminal import inert, user_console
 from tests.hostile import run_cli
+from tests.test_shiplib import OLD_NA as SHIPLIB_OLD_NA
 
 CORPUS = Path(__file__).resolve().parent / "hostile_corpus" / "terminal"
 CASES = sorted(CORPUS.glob("*.yaml"))
@@ -332,21 +333,9 @@ def test_the_console_lays_out_text_as_escaped() -> None:
 
 # --- convert on an old file it has not validated -------------------------------------------
 
-OLD_NA = """kind: ship-class
-ruleset: naval-action
-id: my-cruiser
-name: My Cruiser
-nation: US
-type: CA
-ships:
-  - {name: First Ship, commissioned: 1940-01-01}
-length_ft: 600
-armor: abc
-speed_kn: 32
-guns:
-  - {position: BOW, guns: 6, bore_in: 8, max_range_yd: 30000, rounds_per_gun: 150}
-sources: ["a book"]
-"""
+# test_shiplib's old NAVAL ACTION file (which converts) with a value it never checked.
+OLD_NA = SHIPLIB_OLD_NA.replace("armor: {belt_in: 5, deck_in: 2, factor: 4}", "armor: abc")
+assert OLD_NA != SHIPLIB_OLD_NA
 OLD_SA = """kind: ship-class
 ruleset: surface-action
 id: my-cruiser
