@@ -980,11 +980,33 @@ def convert(path: Path, out: Path | None) -> None:
     from generator.output import write_atomic
 
     text = convert_file(path)
+    kept = ""
     if out is None:
-        write_atomic(path.with_name(path.name + ".bak"), path.read_bytes())
+        old = path.read_bytes()
+        backup = _backup_name(path, old)
+        write_atomic(backup, old)
+        kept = f" (the old file is {backup})"
         out = path
     write_atomic(out, text.encode())
-    say(f"wrote {out}; check it with: quarterdeck check {out}")
+    say(f"wrote {out}{kept}; check it with: quarterdeck check {out}")
+
+
+def _backup_name(path: Path, content: bytes) -> Path:
+    """``PATH.bak``, or ``PATH.bak.N`` when a different file already has that name.
+
+    A ``.bak`` from an earlier conversion, or the user's own, is never overwritten; one
+    that already holds these very bytes is simply written again.
+    """
+    for number in range(1000):
+        backup = path.with_name(path.name + (".bak" if number == 0 else f".bak.{number}"))
+        try:
+            if not os.path.lexists(backup) or (backup.is_file() and not backup.is_symlink()
+                                               and backup.read_bytes() == content):
+                return backup
+        except OSError:
+            continue
+    raise UsageError(f"{path}: found 1,000 backups beside it, expected room for one more; "
+                     "move some away")
 
 
 # --- designers (issue 19): scaffolds, spreadsheets, previews -----------------------------

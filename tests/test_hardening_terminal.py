@@ -433,3 +433,16 @@ def test_a_data_folder_that_is_a_looping_link_says_so(tmp_path: Path) -> None:
     assert code == 2
     assert err.splitlines()[0] == (f"{tmp_path / 'loop'}: found a symbolic link that loops or "
                                    "leads nowhere, expected a data folder")
+
+
+def test_convert_never_overwrites_an_existing_backup(tmp_path: Path) -> None:
+    """``convert FILE`` wrote FILE.bak over whatever had that name (a user's own backup)."""
+    path = tmp_path / "my-cruiser.yaml"
+    path.write_text(SHIPLIB_OLD_NA, encoding="utf-8")
+    (tmp_path / "my-cruiser.yaml.bak").write_text("the user's own backup", encoding="utf-8")
+    code, out, _ = run_cli(["convert", str(path)])
+    assert code == 0
+    assert (tmp_path / "my-cruiser.yaml.bak").read_text() == "the user's own backup"
+    assert (tmp_path / "my-cruiser.yaml.bak.1").read_text() == SHIPLIB_OLD_NA
+    assert out == (f"wrote {path} (the old file is {path}.bak.1); check it with: "
+                   f"quarterdeck check {path}\n")
