@@ -104,7 +104,7 @@ def main() -> None:
 
     from floor_reportlab import pages_of, specs_from_views, specs_to_json
 
-    from generator.library import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets import REGISTRY, default_scenario
 
     with tempfile.TemporaryDirectory() as tmp_name:

@@ -17,7 +17,7 @@ same fonts, sizes, strings, colours and geometry, one canvas call per primitive:
   5 texts and 8 tick boxes of damage control, 1 rule text
 * notes: 1 title, one text per note; the light closing rule (a 0.5 pt rect)
 * per ship a dashed cut line (when its gap fits on the page); per page a footer of 2
-  texts; each side on new pages. Pages break where ``generator.pages.Flow`` breaks
+  texts; each side on new pages. Pages break where ``generator.pages.pages.Flow`` breaks
   them, using each block's height as the status sheet draws it (measured untimed)
 
 What it leaves out is quarterdeck's own work: text fitting and clipping (the string
@@ -43,7 +43,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
+from generator.pages import fonts
 
 MM = 72 / 25.4
 GREY = colors.Color(0.55, 0.55, 0.55)
@@ -67,7 +67,7 @@ HEADER_H = 13 * MM
 FACTORS_H = 15 * MM
 ROW_MIN = 10.5 * MM
 GAP_BLOCKS = 6 * MM
-FOOTER_SPACE = 6 * MM  # generator.pages.FOOTER_SPACE: a one-line footer's room
+FOOTER_SPACE = 6 * MM  # generator.pages.pages.FOOTER_SPACE: a one-line footer's room
 CLOSING_RULE = 0.5  # status_sheet.CLOSING_RULE: the light rule that ends every block
 COLUMNS = [("Bty", 11), ("Arc", 11), ("Guns", 17), ("CF", 8), ("Seq", 8),
            ("Close to yd", 15), ("Medium to", 15), ("Long to", 15)]
@@ -390,7 +390,7 @@ def render_floor(ships: list[ShipSpec], out: str | Path | BinaryIO, *,
     side = ships[0].side if ships else ""
     bottom = BOX_Y + FOOTER_SPACE
     for s in ships:
-        # The page flow of generator.pages.Flow: a block that does not fit starts a page;
+        # The page flow of generator.pages.pages.Flow: a block that does not fit starts a page;
         # the gap after it never does, and its cut line is drawn only when it fits.
         new_side = s.side != side
         if used and (new_side or s.height > top - bottom + 1e-6):
@@ -424,7 +424,7 @@ def fleet_specs(ships: int, folder: Path) -> list[ShipSpec]:
     """Specs of a generated fleet of ``ships`` ships (see ``bench/fleet.py``), all sides."""
     from fleet import write_fleet
 
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
     from generator.rulesets.naval_action import RULESET
 
     sid = write_fleet(folder, ships, validated_library([]))

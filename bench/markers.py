@@ -26,15 +26,15 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.imposition import CUT_GREY, CUT_WIDTH, Options, impose, layout
-from generator.pieces import Piece
-from generator.pipeline import validated_library
+from generator.kit.pipeline import validated_library
+from generator.pages import fonts
+from generator.pieces.imposition import CUT_GREY, CUT_WIDTH, Options, impose, layout
+from generator.pieces.pieces import Piece
+from generator.pieces.sprue import load_sprue
 from generator.rulesets.naval_action import NAME, SPRUE
 from generator.rulesets.naval_action.cardtables import load_tables
 from generator.rulesets.naval_action.components.markers import MarkerMaker
 from generator.rulesets.naval_action.derive import ship_view
-from generator.sprue import load_sprue
 
 COUNT = 1200
 RATIO = 1.3
@@ -152,7 +152,7 @@ def main() -> None:
           f"(median {statistics.median(t_ours):.3f}), floor {min(t_floor):.3f} s "
           f"(median {statistics.median(t_floor):.3f}): {ratio:.2f} x "
           f"[{'ok' if ratio <= RATIO else 'MISSED'} <= {RATIO}]")
-    from generator.export import export_pngs
+    from generator.pieces.export import export_pngs
 
     pieces = make_pieces(all_views)
     with tempfile.TemporaryDirectory() as tmp:

@@ -86,7 +86,7 @@ def fleet_run(ships: int, work: Path) -> dict[str, Any]:
     data.mkdir()
     code = (f"import sys; sys.path.insert(0, {str(HERE)!r})\n"
             "from fleet import write_fleet\n"
-            "from generator.pipeline import validated_library\n"
+            "from generator.kit.pipeline import validated_library\n"
             f"print(write_fleet(__import__('pathlib').Path({str(data)!r}), {ships}, "
             "validated_library([])))")
     scenario = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,

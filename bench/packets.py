@@ -18,7 +18,7 @@ import re
 import sys
 from pathlib import Path
 
-from generator import pipeline
+from generator.kit import pipeline
 from generator.rulesets.base import Request
 
 TARGET = 1.1

@@ -40,7 +40,7 @@ CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
 from pathlib import Path
-from generator.pipeline import build
+from generator.kit.pipeline import build
 t1 = time.perf_counter()
 result = build(sys.argv[1], data=[Path(p) for p in sys.argv[3:]], out=Path(sys.argv[2]))
 t2 = time.perf_counter()
@@ -125,7 +125,7 @@ def warm(scenario: str, data: list[Path], repeat: int) -> float:
     process; it is emptied before every timed build, so repeating a build cannot reuse
     the previous build's compressed pages.
     """
-    from generator.pipeline import build
+    from generator.kit.pipeline import build
 
     with tempfile.TemporaryDirectory() as tmp:
         build(scenario, data=data, out=Path(tmp) / "warm-up")
@@ -168,7 +168,7 @@ def counting_canvas() -> Iterator[Counter[str]]:
 
 def bench_scenarios(ids: list[str], repeat: int, env: dict[str, str]) -> list[dict[str, Any]]:
     """Part a: every bundled scenario: cold and warm build time, pages, pages per second."""
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
 
     library = validated_library([])
     rows = []
@@ -192,7 +192,7 @@ def bench_packet(ships: int, folder: Path, repeat: int, env: dict[str, str]) -> 
     """Part b: a generated fleet of ``ships`` ships: cold build time, pages, peak memory."""
     from fleet import write_fleet
 
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
 
     print(f"  packet of {ships} ships ...", file=sys.stderr, flush=True)
     sid = write_fleet(folder, ships, validated_library([]))
@@ -233,7 +233,7 @@ def bench_floor(ships: int, folder: Path, repeat: int) -> dict[str, Any]:
     from fleet import scenario_id, write_fleet
     from floor_reportlab import render_floor, specs_from_views
 
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
     from generator.rulesets.naval_action import RULESET
     from generator.rulesets.naval_action.components.status_sheet import render_sheets
 
@@ -401,7 +401,7 @@ def main() -> None:
 
     from fleet import ship_pairs
 
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
     from generator.rulesets import default_scenario
 
     DEFAULT_SCENARIO = default_scenario()

@@ -18,7 +18,7 @@ TARGET_S = 0.2
 
 def largest_scenario() -> tuple[Any, Any, dict[str, list[Any]]]:
     """The bundled scenario with the most ships, its library and its derived ships."""
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
     from generator.rulesets.naval_action import RULESET
 
     library = validated_library([])
@@ -29,7 +29,7 @@ def largest_scenario() -> tuple[Any, Any, dict[str, list[Any]]]:
 
 def compute_all(scenario: Any, views: dict[str, list[Any]]) -> tuple[Any, int]:
     """Every figure the tables print, from a fresh calculator."""
-    from generator.dice import distribution
+    from generator.rules.dice import distribution
     from generator.rulesets.naval_action.cardtables import load_tables
     from generator.rulesets.naval_action.components.resolution import MODES
     from generator.rulesets.naval_action.matchups import ship_matchups

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pypdfium2
 
-from generator.pipeline import validated_library
+from generator.kit.pipeline import validated_library
 from generator.rulesets.naval_action import RULESET
 from generator.rulesets.naval_action.components.status_sheet import render_sheets
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from generator.pipeline import Kit, compose
+from generator.kit.pipeline import Kit, compose
 from generator.rulesets.base import Request
 from tests.pdftext import Page, open_pages, page_texts
 

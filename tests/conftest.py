@@ -21,8 +21,8 @@ import pytest
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="qd-test-cache-")
 os.environ.pop("QUARTERDECK_NO_CACHE", None)
 
-from generator.pipeline import BuildResult, build  # noqa: E402
-from generator.pipeline import _write as write_composed  # noqa: E402
+from generator.kit.pipeline import BuildResult, build  # noqa: E402
+from generator.kit.pipeline import _write as write_composed  # noqa: E402
 from generator.rulesets.base import KitOptions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

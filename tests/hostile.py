@@ -59,14 +59,14 @@ class Watch:
 def _own(path: str) -> bool:
     """Whether quarterdeck may remove or rename away ``path``: a temporary, a marked
     folder of its own, or the user cache."""
-    from generator.output import MARKER, PREFIX
+    from generator.kit.output import MARKER, PREFIX
 
     if any(part.startswith(PREFIX) for part in Path(path).parts):
         return True
     if os.path.isdir(path) and not os.path.islink(path) and \
             os.path.isfile(os.path.join(path, MARKER)):
         return True
-    from generator.usercache import folder
+    from generator.cache.usercache import folder
 
     cache = folder()
     return cache is not None and path.startswith(os.path.abspath(cache) + os.sep)
@@ -128,7 +128,7 @@ def run_cli(args: list[str], *canaries: Path) -> tuple[int, str, str]:
     """
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     with watch(*canaries) as seen:
         result = CliRunner().invoke(main, args, catch_exceptions=True)

@@ -397,7 +397,7 @@ def _reportlab_font(name: str) -> str | None:
     if name not in _FONTS:
         from reportlab.pdfbase import pdfmetrics
 
-        from generator import fonts
+        from generator.pages import fonts
 
         fonts.register()
         for registered in pdfmetrics.getRegisteredFontNames():

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from generator.library import Library, load_library
+from generator.data.library import Library, load_library
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.derive import speed_inches
 

@@ -18,10 +18,13 @@ import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from generator.calibration import bar_positions
-from generator.cli import main
-from generator.layout import safe_box
-from generator.pipeline import BuildResult, build, build_aids
+from generator.aids.strips import OVERLAP, SegmentView
+from generator.cli.main import main
+from generator.core.scales import NAMED_SCALES, parse_scale
+from generator.core.units import MM
+from generator.kit.pipeline import BuildResult, build, build_aids
+from generator.pages.calibration import bar_positions
+from generator.pages.layout import safe_box
 from generator.rulesets.naval_action.aids import range_strings
 from generator.rulesets.naval_action.cardtables import load_tables
 from generator.rulesets.naval_action.components.aids import (
@@ -30,9 +33,6 @@ from generator.rulesets.naval_action.components.aids import (
     render_tapes,
 )
 from generator.rulesets.naval_action.rules import bundled_rules
-from generator.scales import NAMED_SCALES, parse_scale
-from generator.strips import OVERLAP, SegmentView
-from generator.units import MM
 from tests import builds
 from tests.pdftext import Page
 
@@ -180,7 +180,7 @@ def test_takao_string_rounds_up_as_the_text_says(tmp_path: Path) -> None:
 
 
 def test_tape_knots_equal_the_strings(tables, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
     from generator.rulesets.naval_action import RULESET
 
     library = validated_library([])
@@ -493,7 +493,7 @@ def test_split_pieces_fit_join_and_keep_clear_of_knots() -> None:
     """Random strips: pieces fit the row, meet end to end, and no cut lands on a knot."""
     import random
 
-    from generator.strips import CLEAR, LEAD, TAIL, split
+    from generator.aids.strips import CLEAR, LEAD, TAIL, split
 
     rng = random.Random(4)
     width = 259.4 * MM

@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from generator.boardaids import (
+from generator.aids.boardaids import (
     BoardAids,
     Rendered,
     content_area,
     load_board_aids,
     render_board_aids,
 )
-from generator.errors import DataError
-from generator.layout import safe_box
-from generator.units import INCH, MM
+from generator.core.errors import DataError
+from generator.core.units import INCH, MM
+from generator.pages.layout import safe_box
 from tests.pdftext import Page, open_pages
 
 TOL = 0.01 * MM

@@ -11,9 +11,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from generator.cli import main
-from generator.dice import pairs, percent
-from generator.pipeline import BuildResult, build_tables, compose, validated_library
+from generator.cli.main import main
+from generator.kit.pipeline import BuildResult, build_tables, compose, validated_library
+from generator.rules.dice import pairs, percent
 from generator.rulesets.base import KitOptions, Request
 from generator.rulesets.naval_action import RULESET
 from generator.rulesets.naval_action.cardtables import TABLES, load_tables

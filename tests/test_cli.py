@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from generator import __version__
-from generator.cli import main
+from generator.cli.main import main
 from tests.pdftext import open_pages, page_texts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +78,7 @@ def test_user_data_overrides_bundled_class(tmp_path: Path) -> None:
 
 
 def test_catalog_lists_every_class(tmp_path: Path) -> None:
-    from generator.library import load_library
+    from generator.data.library import load_library
 
     code, out, err = invoke(["catalog", "--out", "out"], tmp_path)
     assert code == 0, err

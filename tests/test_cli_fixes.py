@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from generator.cli import main
-from generator.pipeline import validated_library
+from generator.cli.main import main
+from generator.core.suggest import did_you_mean
+from generator.kit.pipeline import validated_library
 from generator.rulesets import REGISTRY
-from generator.suggest import did_you_mean
 
 
 def run(*args: str, columns: int = 80) -> Result:
@@ -195,7 +195,7 @@ def test_output_into_a_pipe_that_closed_ends_quietly(monkeypatch: pytest.MonkeyP
 
 def test_the_command_leaves_with_clicks_status(monkeypatch: pytest.MonkeyPatch) -> None:
     # ``run`` (the console script) ends the process at once, with the status click gave.
-    import generator.cli as cli
+    import generator.cli.main as cli
 
     left: list[int] = []
     monkeypatch.setattr(cli.os, "_exit", left.append)

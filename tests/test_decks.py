@@ -8,12 +8,12 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator import decks
-from generator.decks import Deck, TemplateError, card_pieces, fill, load_deck
-from generator.errors import DataError, RenderError
-from generator.imposition import Options, impose
-from generator.sprue import load_sprue
-from generator.units import MM
+from generator.core.errors import DataError, RenderError
+from generator.core.units import MM
+from generator.pieces import decks
+from generator.pieces.decks import Deck, TemplateError, card_pieces, fill, load_deck
+from generator.pieces.imposition import Options, impose
+from generator.pieces.sprue import load_sprue
 
 TOL = 0.01 * MM
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from generator.library import load_library
+from generator.data.library import load_library
 from generator.rulesets.naval_action import derive
 from generator.rulesets.naval_action.schema import ShipClass
 

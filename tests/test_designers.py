@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from generator.cli import main
-from generator.datamodel import Nation
-from generator.shipclass import ShipClass, ShipType
+from generator.cli.main import main
+from generator.data.datamodel import Nation
+from generator.data.shipclass import ShipClass, ShipType
 from tests.scaffolds import fill
 
 # The code lists come from the one model, so a navy or type added for a new ruleset is
@@ -172,10 +172,10 @@ my-dd,My DD,UK,DD,First,1940-01-01,100,36,0,BOW,4,120,16000,200,Test (test): all
 
 
 def _classes_in(folder: Path) -> dict[str, object]:
-    from generator.library import data_files
-    from generator.shipclass import ShipClass
-    from generator.validation import validate
-    from generator.yamlsource import load_yaml
+    from generator.data.library import data_files
+    from generator.data.shipclass import ShipClass
+    from generator.data.validation import validate
+    from generator.data.yamlsource import load_yaml
 
     found = {}
     for path in data_files(folder):
@@ -188,7 +188,7 @@ def _classes_in(folder: Path) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def library_models() -> list[object]:
-    from generator.spreadsheet import library_classes
+    from generator.data.spreadsheet import library_classes
 
     return library_classes([])  # type: ignore[return-value]
 
@@ -389,7 +389,7 @@ def test_preview_renders_one_component_to_png(tmp_path: Path, ruleset: str, kind
                                               landscape: bool) -> None:
     from PIL import Image
 
-    from generator.preview import preview
+    from generator.kit.preview import preview
 
     made = preview("takao", ruleset=ruleset, kind=kind, dpi=150)  # type: ignore[arg-type]
     assert made.ruleset == ruleset
@@ -426,9 +426,9 @@ def test_preview_names_what_does_not_exist(tmp_path: Path) -> None:
 
 
 def test_watch_rebuilds_on_change_and_keeps_the_last_good_output(tmp_path: Path) -> None:
-    from generator.output import write_atomic
-    from generator.preview import preview
-    from generator.watch import Watcher
+    from generator.kit.output import write_atomic
+    from generator.kit.preview import preview
+    from generator.kit.watch import Watcher
 
     folder = tmp_path / "mine"
     folder.mkdir()
@@ -493,7 +493,7 @@ def test_watch_once_shows_located_errors_and_exits_2(tmp_path: Path) -> None:
 def proof(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
-    from generator.pipeline import build_class
+    from generator.kit.pipeline import build_class
 
     out = tmp_path_factory.mktemp("proof")
     texts: dict[str, list[str]] = {}
@@ -506,7 +506,7 @@ def proof(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
 
 
 def test_proof_kit_for_every_ruleset_that_rates_the_class(proof: dict[str, list[str]]) -> None:
-    from generator.pipeline import raters, validated_library
+    from generator.kit.pipeline import raters, validated_library
 
     rating = raters(validated_library([]), "takao")
     assert {"naval-action", "surface-action"} <= set(rating)
@@ -547,7 +547,7 @@ def test_surface_action_proof_has_counters_catalog_entry_and_matchups(
 
 
 def test_a_proof_without_a_weapons_table_says_why(tmp_path: Path) -> None:
-    from generator.pipeline import build_class
+    from generator.kit.pipeline import build_class
 
     (result,) = build_class("bismarck", rulesets=["surface-action"], out=tmp_path)
     assert result.warnings == [
@@ -583,9 +583,9 @@ def test_import_reads_numbers_as_written_and_can_require_a_ruleset(tmp_path: Pat
 
 
 def test_every_class_ruleset_scaffolds_the_shared_class(tmp_path: Path) -> None:
-    from generator.library import load_library
+    from generator.data.library import load_library
+    from generator.data.shipclass import new_class_yaml
     from generator.rulesets import REGISTRY
-    from generator.shipclass import new_class_yaml
 
     for ruleset in REGISTRY.values():
         if ruleset.class_model is None:

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from generator import dice
+from generator.rules import dice
 
 
 def brute(sides: int, count: int) -> dict[int, Fraction]:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from generator import dice, dietable
-from generator.canvasdoc import CanvasDoc
-from generator.dietable import DieTable, load_die_table
-from generator.errors import DataError, UsageError
+from generator.core.errors import DataError, UsageError
+from generator.pages.canvasdoc import CanvasDoc
+from generator.rules import dice, dietable
+from generator.rules.dietable import DieTable, load_die_table
 from generator.rulesets.naval_action.cardtables import load_tables
 from generator.rulesets.surface_action.charts import bundled_charts
 
@@ -253,7 +253,7 @@ def test_each_bad_table_is_located(tmp_path: Path, old: str, new: str,
 
 
 def test_a_table_inside_a_ruleset_file_is_located(tmp_path: Path) -> None:
-    from generator.yamlsource import load_yaml
+    from generator.data.yamlsource import load_yaml
     path = tmp_path / "rules.yaml"
     path.write_text("tables:\n  fire:\n" + textwrap.indent(GOOD.replace("2-5: [NE, D, D]",
                                                                         "2-5: [NE]"), "    "),

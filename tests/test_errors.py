@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from generator.cli import main
+from generator.cli.main import main
 
 BAD = Path(__file__).parent / "bad"
 

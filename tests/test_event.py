@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.event import build_event, slug, table_seed
-from generator.units import MM
+from generator.cli.main import main
+from generator.core.units import MM
+from generator.kit.event import build_event, slug, table_seed
 
 if TYPE_CHECKING:
     from tests.conftest import Kits
@@ -243,7 +243,7 @@ def _brand_folder(tmp_path: Path, extra: str = "") -> Path:
 
 @pytest.mark.parametrize("scenario", ["river-plate", "komandorski"])
 def test_branding_puts_the_club_on_every_page(tmp_path: Path, scenario: str) -> None:
-    from generator.pipeline import build
+    from generator.kit.pipeline import build
     from generator.rulesets.base import KitOptions
 
     folder = _brand_folder(tmp_path)
@@ -297,7 +297,7 @@ def test_fork_map_hands_each_result_over_as_it_finishes(monkeypatch: pytest.Monk
     import os
     from functools import partial
 
-    from generator.parallel import fork_map
+    from generator.kit.parallel import fork_map
 
     monkeypatch.setenv("QUARTERDECK_JOBS", jobs)
     seen: list[tuple[int, tuple[int, int]]] = []
@@ -414,8 +414,8 @@ def _forms(page: pdfium.PdfPage) -> list[tuple[float, ...]]:
 
 
 def test_an_svg_logo_is_on_the_cover_and_every_page(svg_event: Path) -> None:
-    from generator.canvasdoc import CanvasDoc
-    from generator.pages import FOOTER_LOGO
+    from generator.pages.canvasdoc import CanvasDoc
+    from generator.pages.pages import FOOTER_LOGO
 
     head = CanvasDoc("a4", "", "")
     right, top = (head.box.x + head.box.width) / MM, head.y / MM
@@ -525,7 +525,7 @@ def _small_pdf(label: str, pages: int) -> bytes:
 
 
 def test_streamed_pdf_joins_parts_with_their_outlines(tmp_path: Path) -> None:
-    from generator.pdfstream import StreamedPdf
+    from generator.pages.pdfstream import StreamedPdf
 
     (tmp_path / "a.pdf").write_bytes(_small_pdf("A", 3))
     outputs = []

@@ -16,15 +16,15 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator import dietable
-from generator.output import MARKER
+from generator.kit.output import MARKER
+from generator.rules import dietable
 
 EXAMPLE = Path(__file__).resolve().parent / "example_ruleset"
 
 
 def _run(package: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(package), "QUARTERDECK_JOBS": "1"}
-    return subprocess.run([sys.executable, "-c", "from generator.cli import main; main()",
+    return subprocess.run([sys.executable, "-c", "from generator.cli.main import main; main()",
                            *args], capture_output=True, text=True, env=env, check=False)
 
 

@@ -11,11 +11,11 @@ import pytest
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.errors import RenderError, UsageError
-from generator.export import _grid, export_pngs, export_tts
-from generator.pieces import Art, Piece
-from generator.units import MM
+from generator.core.errors import RenderError, UsageError
+from generator.core.units import MM
+from generator.pages import fonts
+from generator.pieces.export import _grid, export_pngs, export_tts
+from generator.pieces.pieces import Art, Piece
 
 RGB = tuple[float, float, float]
 

@@ -8,21 +8,21 @@ from pathlib import Path
 import pytest
 from test_sa_counters import read_cells
 
-from generator import fonts
-from generator.autofit import LABEL_FLOOR, LabelFitter, abbreviations, fit_label
-from generator.errors import DataError, RenderError
-from generator.faces import (
+from generator.core.errors import DataError, RenderError
+from generator.core.units import MM
+from generator.pages import fonts
+from generator.pages.autofit import LABEL_FLOOR, LabelFitter, abbreviations, fit_label
+from generator.pieces.faces import (
     derived_values,
     face_piece,
     fill_template,
     load_faces,
     template_names,
 )
-from generator.imposition import Options, impose
-from generator.pieces import piece_warnings
+from generator.pieces.imposition import Options, impose
+from generator.pieces.pieces import piece_warnings
+from generator.pieces.sprue import Sprue
 from generator.rulesets.surface_action.countertables import COUNTERS_FILE, bundled_counters
-from generator.sprue import Sprue
-from generator.units import MM
 from tests.pdftext import open_pages
 
 TOL = 0.01 * MM

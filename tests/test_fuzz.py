@@ -58,10 +58,10 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
 
-from generator import templating
-from generator.cli import main
-from generator.errors import DataError
-from generator.output import MARKER
+from generator.cli.main import main
+from generator.core.errors import DataError
+from generator.kit.output import MARKER
+from generator.pages import templating
 from tests.hostile import run_cli, watch
 from tests.test_hardening_sheets import CANARIES
 from tests.test_hardening_svg import SEED_SVG, _canary, _data
@@ -578,7 +578,7 @@ def test_mutated_svg_images_load_or_are_refused(tmp_path_factory: pytest.TempPat
 
     from reportlab.pdfgen.canvas import Canvas
 
-    from generator.images import check_image, draw_fitted, load_image
+    from generator.data.images import check_image, draw_fitted, load_image
 
     data, path = _data(tmp_path_factory.mktemp("fuzz"), svg, fuzz_canary)
     cwd = Path.cwd()
@@ -620,10 +620,10 @@ _EXPORTED: dict[str, dict[str, bytes]] = {}
 def _exported_parts() -> dict[str, bytes]:
     """The parts of the workbook ``export classes`` writes for four bundled classes."""
     if not _EXPORTED:
-        from generator.shipclass import ShipClass
-        from generator.spreadsheet import export_xlsx
-        from generator.validation import validate
-        from generator.yamlsource import load_yaml
+        from generator.data.shipclass import ShipClass
+        from generator.data.spreadsheet import export_xlsx
+        from generator.data.validation import validate
+        from generator.data.yamlsource import load_yaml
 
         models = []
         for name in ("us/fletcher", "us/atlanta", "au/perth", "us/casablanca"):

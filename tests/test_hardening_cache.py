@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import usercache
-from generator.cli import main
+from generator.cache import usercache
+from generator.cli.main import main
 
 ROOT_ONLY = pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0,
                                reason="giving a file to another user takes root")
@@ -178,7 +178,7 @@ def test_the_bound_is_far_above_the_entries_a_build_writes() -> None:
     # The session's cache (tests/conftest.py) holds what the suite's builds stored so
     # far; the bound was chosen from a cache after building every bundled scenario, whose
     # largest entry (the font subsets) kitdoc keeps near 3 MB.
-    from generator.kitdoc import _Subsets
+    from generator.pages.kitdoc import _Subsets
 
     assert usercache.MAX_ENTRY >= 20 * _Subsets.LIMIT
     where = usercache.folder()

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import main
-from generator.errors import OutputError
-from generator.event import MAX_BUILDS, Pack, _inventory_csv, load_event, slug
-from generator.library import load_library
+from generator.cli.main import main
+from generator.core.errors import OutputError
+from generator.data.library import load_library
+from generator.kit.event import MAX_BUILDS, Pack, _inventory_csv, load_event, slug
 from tests.hostile import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,7 +130,7 @@ def test_a_hostile_event_file_is_inert(name: str, tmp_path: Path,
     out = tmp_path / "out"
     expected = EXPECTED[name]
     if expected is not None:  # a check that let it through fails here, not hours later
-        monkeypatch.setattr("generator.event.fork_map", _refused_yet_built)
+        monkeypatch.setattr("generator.kit.event.fork_map", _refused_yet_built)
     code, _, err = run_cli(["event", str(path), "--out", str(out), "--quiet"], *CANARIES)
     if expected is None:
         assert code == 0, err
@@ -198,7 +198,7 @@ def test_an_event_of_exactly_the_bound_is_accepted(tmp_path: Path, tables: list[
 
 def test_one_build_over_the_bound_is_refused_at_the_field_that_adds_it(
         tmp_path: Path) -> None:
-    from generator.errors import DataError
+    from generator.core.errors import DataError
 
     path = _event_file(tmp_path, [64] * 6 + [17])
     with pytest.raises(DataError) as raised:
@@ -228,7 +228,7 @@ scenarios:
 
 def _fail_writing(monkeypatch: pytest.MonkeyPatch, name: str, code: int) -> None:
     """Writing the file called ``name`` fails with ``code`` (after some bytes went out)."""
-    from generator import pdfstream
+    from generator.pages import pdfstream
 
     error = OSError(code, os.strerror(code))
     write_bytes, write_text = Path.write_bytes, Path.write_text

@@ -20,8 +20,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from generator.cli import main
-from generator.pathargs import NUL_MESSAGE, SafePath
+from generator.cli.main import main
+from generator.core.pathargs import NUL_MESSAGE, SafePath
 
 ROOT = Path(__file__).resolve().parents[1]
 FLETCHER = (ROOT / "shipdata" / "classes" / "us" / "fletcher.yaml").read_text(encoding="utf-8")
@@ -353,7 +353,7 @@ def test_scale_with_a_zero_divisor_is_refused(tmp_path: Path) -> None:
 
 
 def test_clipping_a_long_label_takes_logarithmic_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator import fonts
+    from generator.pages import fonts
 
     calls: list[str] = []
     measure = fonts.string_width

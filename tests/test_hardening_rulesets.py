@@ -83,7 +83,7 @@ def _importing(monkeypatch: pytest.MonkeyPatch, error: ImportError) -> None:
 def test_a_failing_import_inside_a_rating_module_fails_loudly(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A bug in a ruleset is an internal error naming the module, not 'unknown class' x 73."""
-    from generator.cli import main
+    from generator.cli.main import main
 
     # A class folder of this test alone: no library in the user cache answers for it.
     name = "syrian-destroyer.yaml"
@@ -100,7 +100,7 @@ def test_a_failing_import_inside_a_rating_module_fails_loudly(
 
 def test_a_ruleset_without_a_rating_module_is_passed_by(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.shipclass import deriver, rating_modules
+    from generator.data.shipclass import deriver, rating_modules
 
     _importing(monkeypatch, ModuleNotFoundError(f"No module named '{SA_RATING}'",
                                                 name=SA_RATING))
@@ -112,7 +112,7 @@ def test_a_ruleset_without_a_rating_module_is_passed_by(
 
 def test_an_exception_while_importing_a_rating_module_names_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.shipclass import RatingModuleError, deriver
+    from generator.data.shipclass import RatingModuleError, deriver
 
     _importing(monkeypatch, ImportError("cannot import name 'Rating'"))
     with pytest.raises(RatingModuleError, match=f"ruleset 'surface-action': its rating "
@@ -126,12 +126,12 @@ def test_an_exception_while_importing_a_rating_module_names_it(
 @pytest.mark.parametrize("cut", ["lines", "marks"])
 def test_the_reported_room_is_imposition_s(bleed: bool, cut: str) -> None:
     """A piece just inside the room is imposed; one just outside is reported, located."""
-    from generator.errors import RenderError
-    from generator.imposition import Options, layout
-    from generator.pieces import Piece
+    from generator.core.errors import RenderError
+    from generator.core.units import MM
+    from generator.pieces.imposition import Options, layout
+    from generator.pieces.pieces import Piece
+    from generator.pieces.sprue import load_sprue
     from generator.rulesets.base import _too_large
-    from generator.sprue import load_sprue
-    from generator.units import MM
 
     sprue = load_sprue(CORPUS / "sprues" / "wide-margin.yaml", "wide-margin.yaml")
     options = Options(paper="a4", bleed=bleed, cut=cut)  # type: ignore[arg-type]
@@ -171,7 +171,7 @@ def test_a_click_usage_error_inside_a_command_is_not_an_internal_error() -> None
     """``reported`` turned a click.ClickException raised in a command body into exit 70."""
     import click
 
-    from generator.cli import reported
+    from generator.cli.main import reported
 
     @click.command()
     @reported

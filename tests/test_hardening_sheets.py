@@ -365,7 +365,7 @@ def test_an_existing_class_file_is_named_escaped(tmp_path: Path,
 
 def test_too_many_parts_and_elements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounds too costly to reach in a committed file, reached with smaller limits."""
-    from generator import spreadsheet
+    from generator.data import spreadsheet
 
     monkeypatch.chdir(tmp_path)
     make = _make()
@@ -387,7 +387,7 @@ def test_too_many_parts_and_elements(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_units_bound_every_number() -> None:
-    from generator.units import convert, parse_length
+    from generator.core.units import convert, parse_length
 
     assert convert(100, "m", "ft") == pytest.approx(328.084, abs=1e-3)
     for value in (1e306, float("inf"), float("nan"), -1e10):
@@ -405,7 +405,7 @@ def test_units_bound_every_number() -> None:
 @pytest.mark.parametrize("text", ["\tcmd", "\rcmd", "\uff1dHYPERLINK(1)", "=1+1", "@SUM(1)"])
 def test_exported_text_that_reads_as_a_formula_is_quoted_and_read_back(text: str) -> None:
     """export_csv quoted = + - @ only; OWASP lists tab and CR too (and full-width forms)."""
-    from generator.spreadsheet import _as_text, _csv_cell
+    from generator.data.spreadsheet import _as_text, _csv_cell
 
     written = _csv_cell(text)
     assert written == "'" + text

@@ -4,7 +4,7 @@ svglib resolves a ``font-family`` it does not know by opening ``<name>.ttf`` (an
 path, one relative to the working folder, ReportLab's font path, even a URL) and by
 running ``fc-match`` with the name; a font from outside the data folder then ends up
 embedded in the PDF. quarterdeck rewrites every SVG font to a bundled one and gives
-svglib a font map that never looks anything up (``generator.images``).
+svglib a font map that never looks anything up (``generator.data.images``).
 
 Every file of ``tests/hostile_corpus/svg/`` (named for its attack; ``@CANARY@`` stands for
 the canary folder's absolute path) is a class's ``marker_image`` in a data folder, and
@@ -42,11 +42,11 @@ EXAMPLES = int(os.environ.get("QUARTERDECK_FUZZ_EXAMPLES", "24"))
 
 BUNDLED_FACES = {"PTSans-Regular", "PTSans-Bold", "PTSans-Italic", "PTSans-Narrow",
                  "PTSans-NarrowBold"}
-"""PostScript names of the faces ``generator.fonts`` registers."""
+"""PostScript names of the faces ``generator.pages.fonts`` registers."""
 
 
 def _short(text: str) -> str:
-    """A long value as a message quotes it (``generator.images`` cuts at 40 characters)."""
+    """A long value as a message quotes it (``generator.data.images`` cuts at 40 characters)."""
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -305,7 +305,7 @@ def _strings(node: Any) -> list[Any]:
 
 def test_svg_text_is_set_in_the_bundled_faces(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.images import check_image, load_image
+    from generator.data.images import check_image, load_image
 
     canary = _canary(tmp_path)
     data, path = _data(tmp_path, FONT_ATTACKS.encode(), canary)
@@ -325,7 +325,7 @@ def test_every_font_family_in_the_tree_is_rewritten() -> None:
     """Attributes, ``style`` attributes and style sheets: svglib sees only bundled names."""
     from lxml import etree
 
-    from generator.images import _bundle_fonts
+    from generator.data.images import _bundle_fonts
 
     root = etree.fromstring(
         '<svg xmlns="http://www.w3.org/2000/svg"><style>a { font-family: "/x/y", serif }'

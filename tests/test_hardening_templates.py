@@ -31,8 +31,8 @@ from typing import Any
 
 import pytest
 
-from generator import templating
-from generator.errors import DataError
+from generator.core.errors import DataError
+from generator.pages import templating
 from tests.hostile import run_cli
 
 CORPUS = Path(__file__).resolve().parent / "hostile_corpus" / "templates"

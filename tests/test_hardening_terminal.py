@@ -23,8 +23,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from generator.cli import main
-from generator.terminal import inert, user_console
+from generator.cli.main import main
+from generator.core.terminal import inert, user_console
 from tests.hostile import run_cli
 from tests.test_shiplib import OLD_NA as SHIPLIB_OLD_NA
 
@@ -201,7 +201,7 @@ def test_own_colours_survive_while_user_text_is_escaped(tmp_path: Path) -> None:
 
 
 def test_an_error_message_is_inert_wherever_it_is_printed() -> None:
-    from generator.errors import UsageError
+    from generator.core.errors import UsageError
 
     # A ruleset's command that prints f"error: {exc}" itself gets it escaped too.
     assert str(UsageError("no class 'a\x1b[31m\u202e'")) == "no class 'a\\x1b[31m\\u202e'"
@@ -233,7 +233,7 @@ def test_a_ruleset_command_that_echoes_user_text_prints_it_inert(tmp_path: Path)
 def test_an_inert_stream_keeps_colours_only() -> None:
     import io
 
-    from generator.terminal import InertStream
+    from generator.core.terminal import InertStream
 
     target = io.StringIO()
     stream = InertStream(target)
@@ -402,7 +402,7 @@ def test_watch_skips_links_that_loop_with_a_warning(tmp_path: Path) -> None:
 
 
 def test_the_watcher_notices_a_new_loop_once(tmp_path: Path) -> None:
-    from generator.watch import LOOP, Watcher, snapshot
+    from generator.kit.watch import LOOP, Watcher, snapshot
 
     folder = looping_folder(tmp_path)
     # With something to ignore, every path is resolved: a loop once failed there.
@@ -421,7 +421,7 @@ def test_the_watcher_notices_a_new_loop_once(tmp_path: Path) -> None:
 
 def test_a_found_value_shows_each_hidden_character_as_its_yaml_escape() -> None:
     """``validation.describe`` escaped U+202E as ``\\x202e`` (not what YAML reads back)."""
-    from generator.validation import describe
+    from generator.data.validation import describe
 
     assert describe("a\u202eb\x1bc\n") == "'a\\u202eb\\x1bc\\n'"
 

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from generator import fonts
-from generator.autofit import LABEL_FLOOR, abbreviations, fit_label
-from generator.errors import DataError, RenderError
-from generator.imposition import CUT_GREY, Options, back_piece, impose, layout
-from generator.layout import page_size
-from generator.packets import Component, PacketSpec, assemble_drawn, packet_pages
-from generator.pieces import Piece
-from generator.sprue import Sprue, load_sprue
-from generator.units import MM
+from generator.core.errors import DataError, RenderError
+from generator.core.units import MM
+from generator.kit.packets import Component, PacketSpec, assemble_drawn, packet_pages
+from generator.pages import fonts
+from generator.pages.autofit import LABEL_FLOOR, abbreviations, fit_label
+from generator.pages.layout import page_size
+from generator.pieces.imposition import CUT_GREY, Options, back_piece, impose, layout
+from generator.pieces.pieces import Piece
+from generator.pieces.sprue import Sprue, load_sprue
 from tests.pdftext import Page, open_pages
 
 TOL = 0.01 * MM
@@ -210,9 +210,9 @@ def test_sprue_lengths_take_units():
 
 
 def test_recto_components_start_on_an_odd_page():
-    from generator import kitdoc
-    from generator.imposition import as_component
-    from generator.layout import new_canvas
+    from generator.pages import kitdoc
+    from generator.pages.layout import new_canvas
+    from generator.pieces.imposition import as_component
 
     # Drawn and written as a build does: on one document, then a packet from its pages.
     with kitdoc.drawing() as kit:

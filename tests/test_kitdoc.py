@@ -18,11 +18,12 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from generator import fonts, kitdoc, parallel, pipeline
-from generator.errors import UsageError
-from generator.library import load_library
-from generator.packets import sheet_layout
-from generator.printnote import NOTE_LABEL, NOTE_TITLE
+from generator.core.errors import UsageError
+from generator.data.library import load_library
+from generator.kit import parallel, pipeline
+from generator.kit.packets import sheet_layout
+from generator.kit.printnote import NOTE_LABEL, NOTE_TITLE
+from generator.pages import fonts, kitdoc
 from generator.rulesets.base import Request
 
 SCENARIO = "savo-island"
@@ -162,7 +163,7 @@ def test_rebuilds_are_byte_identical(drawn: tuple[pipeline.Kit, int]) -> None:
 
 
 def test_a_build_is_dealt_to_workers_only_when_it_pays(monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.recipe import plan
+    from generator.kit.recipe import plan
     from generator.rulesets.base import KitOptions
 
     library = pipeline.validated_library([])

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from generator import usercache
-from generator.errors import DataError
-from generator.validation import load_model
+from generator.cache import usercache
+from generator.core.errors import DataError
+from generator.data.validation import load_model
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASS = ROOT / "shipdata" / "classes" / "us" / "fletcher.yaml"
@@ -32,7 +32,7 @@ ODDS = ["odds", "--firer", "Chokai", "--battery", "BOW", "--target", "Astoria",
 
 RUN = """
 import json, sys
-from generator.cli import main
+from generator.cli.main import main
 code = 0
 try:
     main({args!r})
@@ -59,10 +59,10 @@ def run(args: list[str], cache: Path, cwd: Path = ROOT,
 SERVER = """
 import json, os, sys, traceback
 import importlib
-from generator.cli import main
+from generator.cli.main import main
 # What a command that computes imports (every bundled ruleset, the library, the
 # validation): imported once here, so each forked command pays only for its own work.
-import generator.library, generator.pipeline, generator.validation
+import generator.data.library, generator.kit.pipeline, generator.data.validation
 from generator.rulesets import BUNDLED
 for target in BUNDLED.values():
     importlib.import_module(target.partition(":")[0])
@@ -157,7 +157,7 @@ def cache(tmp_path_factory: pytest.TempPathFactory, forked: Forked) -> Path:
 
 
 HEAVY = ("reportlab", "pypdf", "pypdfium2", "icepool", "jinja2", "pydantic", "yaml", "PIL",
-         "generator.pipeline", "generator.packets", "generator.shipclass",
+         "generator.kit.pipeline", "generator.kit.packets", "generator.data.shipclass",
          "generator.rulesets.", "importlib.metadata")
 
 
@@ -204,10 +204,11 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
     assert other == []
     # Odds draw no page: no PDF writer, no platypus, no templates, no pipeline.
     drawn = [m for m in modules if m.startswith(("pypdf", "reportlab.platypus", "jinja2",
-                                                 "generator.pipeline", "generator.packets",
-                                                 "generator.pages", "generator.gauges",
-                                                 "generator.strips", "generator.imposition",
-                                                 "generator.templating"))]
+                                                 "generator.kit.pipeline", "generator.kit.packets",
+                                                 "generator.pages.pages", "generator.aids.gauges",
+                                                 "generator.aids.strips",
+                                                 "generator.pieces.imposition",
+                                                 "generator.pages.templating"))]
     assert drawn == []
     assert "generator.rulesets.naval_action.aids" not in modules
     # The same question asked again is written from the cache: nothing heavy at all.
@@ -366,7 +367,7 @@ def test_a_cached_table_is_read_again_when_its_file_changes(
 
 def test_library_entries_thaw_to_what_a_fresh_load_gives(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.library import load_library
+    from generator.data.library import load_library
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     load_library([])
@@ -419,7 +420,7 @@ def test_only_output_fully_seen_is_replayed(tmp_path: Path, monkeypatch: pytest.
                                            capsys: pytest.CaptureFixture[str]) -> None:
     from rich.console import Console
 
-    from generator.cli import _Replay
+    from generator.cli.main import _Replay
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     seen = _Replay("probe", Console(), "key", "seen")

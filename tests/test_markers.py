@@ -12,12 +12,12 @@ import yaml
 from click.testing import CliRunner
 from PIL import Image
 
-from generator.cli import main
-from generator.imposition import CUT_GREY, ID_SIZE
-from generator.pipeline import BuildResult, build_markers
+from generator.cli.main import main
+from generator.core.units import MM
+from generator.kit.pipeline import BuildResult, build_markers
+from generator.pieces.imposition import CUT_GREY, ID_SIZE
 from generator.rulesets.base import KitOptions
 from generator.rulesets.naval_action.components.markers import TURRET_FILL
-from generator.units import MM
 from tests import builds
 from tests.pdftext import page_texts
 
@@ -267,7 +267,8 @@ def test_cli_markers_options_and_errors(tmp_path):
 
 def test_duplex_off_puts_backs_beside_fronts_and_no_check_sheet(tmp_path):
     result = build_markers("savo-island", out=tmp_path, options=KitOptions(
-        sheets=__import__("generator.imposition", fromlist=["Options"]).Options(duplex="off")))
+        sheets=__import__("generator.pieces.imposition",
+                          fromlist=["Options"]).Options(duplex="off")))
     assert "back-offset-check.pdf" not in result.files
     ids = [c["id"] for c in read_cells(result.folder / "markers-japanese.pdf")]
     assert ids.count("damage.back") == ids.count("damage") == 8

@@ -2,7 +2,7 @@
 
 A matchup grid is computed once per firing fit and target set (``Calculator.remember``);
 the pages draw their repeated pieces (grid headers, rules, legends, recurring rows) as
-form XObjects (``generator.gridforms``) and must look and read exactly as the plain
+form XObjects (``generator.pages.gridforms``) and must look and read exactly as the plain
 ``Grid.draw`` pages did.
 """
 
@@ -19,15 +19,15 @@ from pypdf import PdfReader
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.grid import Grid, aligned
-from generator.gridforms import FormGrid, form_name
-from generator.pipeline import validated_library
+from generator.core.units import MM
+from generator.kit.pipeline import validated_library
+from generator.pages.grid import Grid, aligned
+from generator.pages.gridforms import FormGrid, form_name
 from generator.rulesets.base import Context, KitOptions, Request
 from generator.rulesets.naval_action import RULESET, side_matchup_pages
 from generator.rulesets.naval_action.components.matchup_sheet import gun_grid, render_matchups
 from generator.rulesets.naval_action.matchups import share_pages, ship_matchups
 from generator.rulesets.naval_action.odds import Calculator
-from generator.units import MM
 
 
 @pytest.fixture(scope="module")

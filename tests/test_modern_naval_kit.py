@@ -18,15 +18,15 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from generator.cli import main
-from generator.errors import DataError
-from generator.library import load_library
-from generator.output import MARKER
-from generator.pipeline import build
+from generator.cli.main import main
+from generator.core.errors import DataError
+from generator.core.units import MM
+from generator.data.library import load_library
+from generator.kit.output import MARKER
+from generator.kit.pipeline import build
 from generator.rulesets.modern_naval import RULESET, derive
 from generator.rulesets.modern_naval.model import UnitView
 from generator.rulesets.modern_naval.schema import reach_km
-from generator.units import MM
 
 if TYPE_CHECKING:
     from tests.conftest import Kits

@@ -300,7 +300,7 @@ def test_tables_override_changes_the_hit_score(tmp_path: Path, saar: UnitView,
 
 
 def test_tables_override_error_is_located(tmp_path: Path) -> None:
-    from generator.errors import DataError
+    from generator.core.errors import DataError
 
     user = tmp_path / "t.yaml"
     user.write_text("to_hit:\n  die: d20\n  score: 99\n")
@@ -557,8 +557,8 @@ def test_generic_markers(ctx: Context) -> None:
 
 
 def test_movement_bands_are_five_cm(tables: Tables) -> None:
+    from generator.core.units import MM
     from generator.rulesets.modern_naval.aids import movement_strip
-    from generator.units import MM
 
     strip = movement_strip(tables)
     assert len(strip.bands) == 6
@@ -570,8 +570,8 @@ def test_movement_bands_are_five_cm(tables: Tables) -> None:
 
 
 def test_turning_and_range_gauges(tables: Tables) -> None:
+    from generator.core.units import MM
     from generator.rulesets.modern_naval.aids import search_strip, turning_strip
-    from generator.units import MM
 
     turning = {round(m.at / MM, 2): m.label for m in turning_strip(tables).marks if m.label}
     assert turning == {0.0: "0", 20.0: "MVR 2", 40.0: "MVR 4", 60.0: "MVR 6",
@@ -607,7 +607,7 @@ def resolution_lines(ctx: Context) -> list[str]:
 
 def pct(p: Fraction) -> str:
     """As printed."""
-    from generator.dice import percent
+    from generator.rules.dice import percent
 
     return percent(p)
 
@@ -713,7 +713,7 @@ def test_modern_odds_command() -> None:
 
 
 def test_tables_override_unknown_factor(tmp_path: Path) -> None:
-    from generator.errors import DataError
+    from generator.core.errors import DataError
 
     user = tmp_path / "t.yaml"
     user.write_text(

@@ -17,8 +17,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from generator import fonts
-from generator.cli import main
+from generator.cli.main import main
+from generator.pages import fonts
 from generator.rulesets.naval_action.components.markers import MarkerMaker
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,8 +18,9 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from generator import faces
-from generator.pipeline import BuildResult, validated_library
+from generator.core.units import INCH, MM
+from generator.kit.pipeline import BuildResult, validated_library
+from generator.pieces import faces
 from generator.rulesets import REGISTRY
 from generator.rulesets.base import KitOptions, Rendered, Request
 from generator.rulesets.naval_warfare import CONTROL, Derived
@@ -27,7 +28,6 @@ from generator.rulesets.naval_warfare.campaign import chart_rows, load_supply
 from generator.rulesets.naval_warfare.components.counters import layouts
 from generator.rulesets.naval_warfare.schema import COUNTER_SIZES
 from generator.rulesets.naval_warfare.units import load_units
-from generator.units import INCH, MM
 
 if TYPE_CHECKING:
     from tests.conftest import Kits
@@ -409,7 +409,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     relative to it), as a finished process: exit code, stdout, stderr."""
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     with contextlib.chdir(cwd):
         result = CliRunner().invoke(main, list(args))

@@ -18,7 +18,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from generator.packets import Component
+from generator.kit.packets import Component
 from generator.rulesets.naval_warfare import combat, merchant, ruletables
 from generator.rulesets.naval_warfare.cli_commands import commands
 from generator.rulesets.naval_warfare.units import load_units
@@ -601,7 +601,7 @@ def test_card_follows_a_tables_file(tmp_path: Path, rules: ruletables.RuleTables
 
 
 def test_resolution_steps_grids_read_back_exactly(odds_pages: list[str]) -> None:
-    from generator.dice import percent
+    from generator.rules.dice import percent
 
     text = "\n".join(odds_pages)
     for modifier, label in ((-3, "-3"), (0, "0"), (4, "+4")):
@@ -615,7 +615,7 @@ def test_resolution_steps_grids_read_back_exactly(odds_pages: list[str]) -> None
 
 
 def test_resolution_merchant_grids_read_back_exactly(odds_pages: list[str]) -> None:
-    from generator.dice import percent
+    from generator.rules.dice import percent
 
     text = "\n".join(odds_pages)
     for column, label in ((7, "3:1"), (3, "1:1"), (0, "1:3 or less")):
@@ -659,7 +659,7 @@ def test_naval_combat_command_matches_brute_force(cli: click.Group) -> None:
                 if x > y), Fraction(0))
     tie = sum((p * q for (x, p), (y, q) in itertools.product(mine.items(), theirs.items())
                if x == y), Fraction(0))
-    from generator.dice import percent
+    from generator.rules.dice import percent
 
     assert lines[-1] == (f"You inflict more: {percent(more, 1)}; the enemy inflicts more: –; "
                          f"equal: {percent(tie, 1)}")
@@ -700,7 +700,7 @@ def test_naval_combat_bad_input(cli: click.Group) -> None:
 def test_a_broken_colour_table_is_located(tmp_path: Path, rules: ruletables.RuleTables) -> None:
     import yaml
 
-    from generator.errors import DataError
+    from generator.core.errors import DataError
 
     table = rules.merchant.colour_table.model_dump(mode="json")
     table["table"]["rows"]["0"] = table["table"]["rows"]["0"][:8]
@@ -723,7 +723,7 @@ def test_a_default_cell_must_match_the_table(tmp_path: Path,
                                              rules: ruletables.RuleTables) -> None:
     import yaml
 
-    from generator.errors import DataError
+    from generator.core.errors import DataError
 
     table = rules.merchant.colour_table.model_dump(mode="json")
     table["defaults"][0]["value"] = "Green"

@@ -2,7 +2,7 @@
 
 The reference below reads the raw ``action-card.yaml`` with ``yaml.safe_load`` (not the
 pydantic models) and counts every die combination with ``itertools.product`` and exact
-fractions; it never touches icepool or ``generator.dice`` for its own numbers. Every
+fractions; it never touches icepool or ``generator.rules.dice`` for its own numbers. Every
 probability the calculator gives must equal the count exactly.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 import yaml
 
-from generator import dice
-from generator.errors import DataError
+from generator.core.errors import DataError
+from generator.rules import dice
 from generator.rulesets.naval_action.cardtables import TABLES, load_tables
 from generator.rulesets.naval_action.odds import Calculator, Damage, Face
 

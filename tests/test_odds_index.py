@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import UsageError
-from generator.library import Library, checked_key, validated_library
+from generator.core.errors import UsageError
+from generator.data.library import Library, checked_key, validated_library
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.ask import Answer, OddsIndex, answer, odds_index
 from generator.rulesets.naval_action.odds import Calculator

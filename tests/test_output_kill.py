@@ -1,6 +1,6 @@
 """A kill at any instant loses nothing that existed before (issue 35, item 1).
 
-Each test first runs a write once to learn its steps (``generator.output._step`` is called
+Each test first runs a write once to learn its steps (``generator.kit.output._step`` is called
 at every one), then, for every step, forks a child that does the same write and kills
 itself with SIGKILL at that step, as a power cut, Ctrl-C or the OOM killer would. The
 parent then acts as the next quarterdeck run (its stale-temporary cleanup) and checks that
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import output
-from generator.output import MARKER, PREFIX, transaction, write_atomic, write_kit
+from generator.kit import output
+from generator.kit.output import MARKER, PREFIX, transaction, write_atomic, write_kit
 
 EXTRA = {"generator": "test", "kit": "savo", "paper": "a4"}
 
@@ -323,7 +323,7 @@ def test_a_kill_at_each_kind_of_step_of_a_real_png_export_loses_nothing(
     """``markers --png DIR`` itself, killed at the first and last step of every kind."""
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     monkeypatch.setenv("QUARTERDECK_JOBS", "1")  # one process: the seam sees every step
 

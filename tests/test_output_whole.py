@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import output, parallel
-from generator.errors import OutputError, UsageError
-from generator.output import MARKER, MARKER_TEXT, PREFIX, transaction, write_kit
+from generator.core.errors import OutputError, UsageError
+from generator.kit import output, parallel
+from generator.kit.output import MARKER, MARKER_TEXT, PREFIX, transaction, write_kit
 
 EXTRA = {"generator": "test", "kit": "k", "paper": "a4"}
 
@@ -270,7 +270,7 @@ def test_forked_children_die_with_their_parent(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     script = f"""
 import os, time
-from generator import parallel
+from generator.kit import parallel
 def child():
     with open({str(pids)!r}, "a") as f:
         f.write(str(os.getpid()) + "\\n")
@@ -329,9 +329,9 @@ def test_a_png_export_failure_leaves_the_previous_markers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
-    from generator import export
-    from generator.cli import main
-    from generator.errors import RenderError
+    from generator.cli.main import main
+    from generator.core.errors import RenderError
+    from generator.pieces import export
 
     args = ["markers", "carrier-test", "--data", str(MARKER_DATA), "--out", str(tmp_path),
             "--png", str(tmp_path / "png"), "--dpi", "72"]
@@ -358,7 +358,7 @@ def test_a_png_export_failure_leaves_the_previous_markers(
 def test_rulers_gauges_and_strings_share_one_manifest(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     for command in ("rulers", "gauges", "strings"):
         result = CliRunner().invoke(main, [command, "savo-island", "--out", str(tmp_path)])

@@ -17,13 +17,14 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
-from generator import fonts
-from generator.calibration import calibration_height
-from generator.canvasdoc import CanvasDoc
-from generator.duplexcheck import render_duplex_check
-from generator.grid import Grid
-from generator.layout import Paper, SafeBox, new_canvas, safe_box
-from generator.pages import (
+from generator.core.units import MM
+from generator.kit.pipeline import validated_library
+from generator.pages import fonts
+from generator.pages.calibration import calibration_height
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid
+from generator.pages.layout import Paper, SafeBox, new_canvas, safe_box
+from generator.pages.pages import (
     FOOTER_BASELINE,
     Block,
     Document,
@@ -35,7 +36,8 @@ from generator.pages import (
     Recorded,
     Spacer,
 )
-from generator.pipeline import validated_library
+from generator.pages.tablestyle import render_flow, styles
+from generator.pieces.duplexcheck import render_duplex_check
 from generator.rulesets.naval_action import RULESET as NAVAL
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.cardtables import load_tables
@@ -50,8 +52,6 @@ from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.surface_action import RULESET as SURFACE
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.components.data_sheet import render_data_sheet
-from generator.tablestyle import render_flow, styles
-from generator.units import MM
 
 TOL = 0.01 * MM
 

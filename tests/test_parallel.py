@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import parallel
-from generator.parallel import can_fork, fork_map, fork_safe
-from generator.pipeline import build
+from generator.kit import parallel
+from generator.kit.parallel import can_fork, fork_map, fork_safe
+from generator.kit.pipeline import build
 
 
 @pytest.mark.skipif(not fork_safe(), reason="needs fork")

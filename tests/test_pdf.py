@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.autofit import LABEL_FLOOR
-from generator.imposition import ID_SIZE
-from generator.pipeline import BuildResult, build
+from generator.core.units import MM
+from generator.kit.pipeline import BuildResult, build
+from generator.pages.autofit import LABEL_FLOOR
+from generator.pieces.imposition import ID_SIZE
 from generator.rulesets.naval_action.aids import PALETTE
-from generator.units import MM
 from tests import builds
 from tests.pdftext import Page
 
@@ -59,7 +59,7 @@ def packet_text(scenario: str, name: str, request: pytest.FixtureRequest) -> str
 def test_no_enemy_ship_named_in_a_side_packet(scenario: str,
                                               request: pytest.FixtureRequest) -> None:
     """Hidden information: not in sheets, not in the briefing, not in any spelling."""
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
     from generator.rulesets.naval_action.resolve import find_ship
 
     library = validated_library([])

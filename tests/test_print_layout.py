@@ -14,12 +14,12 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 
-from generator.pipeline import BuildResult, validated_library
+from generator.core.units import MM
+from generator.kit.pipeline import BuildResult, validated_library
 from generator.rulesets.naval_action.cardtables import active
 from generator.rulesets.naval_action.components.status_sheet import old_deck_note
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.components.catalog import render_catalog
-from generator.units import MM
 
 if TYPE_CHECKING:
     from tests.conftest import Kits

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from generator import fonts
-from generator.autofit import LABEL_FLOOR, SAFE_INSET
-from generator.imposition import (
+from generator.core.units import MM
+from generator.kit.pipeline import run
+from generator.pages import fonts
+from generator.pages.autofit import LABEL_FLOOR, SAFE_INSET
+from generator.pieces.imposition import (
     FOOTER,
     HEADING,
     ID_SIZE,
@@ -26,11 +28,9 @@ from generator.imposition import (
     fold_lines,
     impose,
 )
-from generator.pieces import Piece
-from generator.pipeline import run
+from generator.pieces.pieces import Piece
+from generator.pieces.sprue import Sprue, load_sprue
 from generator.rulesets.base import Request
-from generator.sprue import Sprue, load_sprue
-from generator.units import MM
 from tests.pdftext import Page, open_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,7 +194,7 @@ def test_strip_labels_keep_1mm_inside_the_cut_and_clear_of_the_colour_bars(
         aid_pages: list[tuple[Path, list[Page]]]) -> None:
     """Every label on a strip (ticks, knots, bands, the title along its foot) lies 1 mm
     inside the segment's cut outline, and none is hidden under a colour-code bar."""
-    from generator.strips import BAR_WIDTH
+    from generator.aids.strips import BAR_WIDTH
 
     near, under = [], []
     labels = bars = 0

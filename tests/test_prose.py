@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 import pypdfium2 as pdfium
 import pytest
 
-from generator import templating
-from generator.errors import DataError
-from generator.pipeline import BuildResult, build
+from generator.core.errors import DataError
+from generator.kit.pipeline import BuildResult, build
+from generator.pages import templating
 from generator.rulesets.base import KitOptions
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ Sea: {{ tables.card.seas.rough[0].accuracy }}. Packet for
 
 def referee_briefing() -> str:
     """Second Sirte's referee briefing, rendered by its component alone (no whole kit)."""
-    from generator.pipeline import validated_library
+    from generator.kit.pipeline import validated_library
     from generator.rulesets.base import Request
     from generator.rulesets.naval_action import RULESET
 

@@ -14,12 +14,12 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import main
-from generator.pipeline import BuildResult, build, validated_library
+from generator.cli.main import main
+from generator.core.units import MM
+from generator.kit.pipeline import BuildResult, build, validated_library
 from generator.rulesets.rule27.bombing import Unit, allocation_order, fates, parse_stack
 from generator.rulesets.rule27.rating import rules
 from generator.rulesets.rule27.tables import bundled_tables
-from generator.units import MM
 
 if TYPE_CHECKING:
     from tests.conftest import Kits
@@ -174,7 +174,7 @@ def test_overlay_is_five_map_hexes_across(kit: BuildResult) -> None:
 
 
 def test_half_side_rounding_comes_from_the_tables(tmp_path: Path) -> None:
-    from generator.faces import derived_values
+    from generator.pieces.faces import derived_values
     from generator.rulesets.rule27.pieces import layouts
     from generator.rulesets.rule27.tables import load_tables
 

@@ -17,7 +17,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from generator import fonts
+from generator.core.units import MM
+from generator.pages import fonts
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.components.aids import (
     inches_text,
@@ -26,7 +27,6 @@ from generator.rulesets.surface_action.components.aids import (
     render_turn_guide,
     speed_entries,
 )
-from generator.units import MM
 
 IN_MM = 25.4
 PT_PER_IN = 72.0

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import DataError, RenderError
-from generator.imposition import CUT_GREY, ID_SIZE, Imposed, Options, impose, layout
-from generator.pieces import Piece
+from generator.core.errors import DataError, RenderError
+from generator.core.units import MM
+from generator.pieces.imposition import CUT_GREY, ID_SIZE, Imposed, Options, impose, layout
+from generator.pieces.pieces import Piece
+from generator.pieces.sprue import Sprue, load_sprue
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.components.counters import (
     deal_numbers,
@@ -31,8 +33,6 @@ from generator.rulesets.surface_action.countertables import COUNTERS_FILE, bundl
 from generator.rulesets.surface_action.derive import ShipView, ship_view
 from generator.rulesets.surface_action.events import Deck, load_deck
 from generator.rulesets.surface_action.schema import ShipClass, parse_torpedoes
-from generator.sprue import Sprue, load_sprue
-from generator.units import MM
 from tests.pdftext import open_pages
 
 SPRUES = Path(__file__).resolve().parent.parent / "generator/rulesets/surface_action/sprues"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import DataError
+from generator.core.errors import DataError
 from generator.rulesets.surface_action.events import (
     DECK_PATH,
     Card,

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from generator.errors import DataError
-from generator.parallel import fork_safe
-from generator.pipeline import BuildResult, build, build_markers, validated_library
-from generator.recipe import load_recipes, plan
+from generator.core.errors import DataError
+from generator.kit.parallel import fork_safe
+from generator.kit.pipeline import BuildResult, build, build_markers, validated_library
+from generator.kit.recipe import load_recipes, plan
 from generator.rulesets import REGISTRY, default_ruleset, default_scenario
 from generator.rulesets.base import Request
 
@@ -184,7 +184,7 @@ def test_rulesets_register_through_the_entry_point_group() -> None:
 def test_odds_works_for_surface_action() -> None:
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     run = CliRunner().invoke(main, ["odds", "--scenario", "river-plate", "--firer", "Exeter",
                                     "--target", "Admiral Graf Spee", "--battery", "broadside",
@@ -195,7 +195,7 @@ def test_odds_works_for_surface_action() -> None:
 
 
 def test_odds_on_a_ruleset_without_odds_says_so() -> None:
-    from generator.errors import UsageError
+    from generator.core.errors import UsageError
     from generator.rulesets.base import Ruleset
 
     class Bare(Ruleset):

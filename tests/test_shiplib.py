@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.convert import convert_file, unrated_note
-from generator.library import Entry, load_library
-from generator.pipeline import build
+from generator.data.convert import convert_file, unrated_note
+from generator.data.library import Entry, load_library
+from generator.data.shipclass import rated_by
+from generator.kit.pipeline import build
 from generator.rulesets.naval_action import rating as na_rating
 from generator.rulesets.surface_action import rating as sa_rating
-from generator.shipclass import rated_by
 from tests.pdftext import page_texts
 from tests.shiplib_snapshot import SNAPSHOT, naval_action, snapshot, surface_action
 
@@ -197,7 +197,7 @@ def test_override_of_a_rating_the_ruleset_lacks(tmp_path: Path) -> None:
 
 def test_ratings_for_an_unknown_ruleset(tmp_path: Path) -> None:
     text = TAKAO.replace("ratings:\n", "ratings:\n  surface-acton: {size: 5/5}\n")
-    from generator.shipclass import rating_modules
+    from generator.data.shipclass import rating_modules
 
     # The rulesets that rate ship classes (a rating module each), in registry order.
     raters = list(rating_modules())
@@ -303,7 +303,7 @@ def test_old_file_loads_with_a_warning_and_converts_equal(tmp_path: Path, text: 
 
 
 def test_convert_refuses_a_scenario(tmp_path: Path) -> None:
-    from generator.errors import DataError
+    from generator.core.errors import DataError
 
     path = tmp_path / "s.yaml"
     path.write_text("kind: scenario\nruleset: naval-action\nid: s\n", encoding="utf-8")
@@ -350,7 +350,7 @@ def test_na_rating_names_include_each_battery() -> None:
 
 
 def test_new_class_scaffold_is_rated_by_both(tmp_path: Path) -> None:
-    from generator.shipclass import new_class_yaml
+    from generator.data.shipclass import new_class_yaml
     from tests.scaffolds import fill
 
     # Untouched, the scaffold is refused (tests/test_designers.py); filled in, both rate it.
@@ -366,7 +366,7 @@ def test_new_class_scaffold_is_rated_by_both(tmp_path: Path) -> None:
 def test_convert_command_rewrites_in_place(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     path = tmp_path / "my-cruiser.yaml"
     path.write_text(OLD_NA, encoding="utf-8")
@@ -381,7 +381,7 @@ def test_convert_command_rewrites_in_place(tmp_path: Path) -> None:
 def test_check_names_every_class_a_ruleset_cannot_rate(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     result = CliRunner().invoke(main, ["check"])
     assert result.exit_code == 0, result.output
@@ -407,7 +407,7 @@ def test_a_ships_fit_explains_a_hand_rating() -> None:
     """Takao's hand rating (her 1942 fit) follows from her fit by the rules alone."""
     import datetime as dt
 
-    from generator.shipclass import facts_at
+    from generator.data.shipclass import facts_at
 
     facts = LIBRARY.classes_of("surface-action")["takao"].facts
     hand = LIBRARY.model_at("surface-action", "takao", "Takao", dt.date(1942, 11, 15))
@@ -426,7 +426,7 @@ def test_overrides_are_printed_on_the_sheet_and_in_the_catalog(tmp_path: Path) -
     import pypdfium2 as pdfium
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     entry = LIBRARY.classes_of("surface-action")["atlanta"]
     assert entry.overrides == ["radar"]

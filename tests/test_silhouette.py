@@ -18,7 +18,7 @@ import yaml
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.rulesets.naval_action.silhouette import (
+from generator.pieces.silhouette import (
     CARRIERS,
     POSITIONS,
     SHIP_TYPES,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import usercache
-from generator.library import load_library
+from generator.cache import usercache
+from generator.data.library import load_library
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASS = ROOT / "shipdata" / "classes" / "us" / "fletcher.yaml"
@@ -107,7 +107,7 @@ def test_user_layers_on_the_cached_bundled_layer_equal_a_fresh_load(
 def test_a_library_with_user_files_leaves_the_bundled_one_cached(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # (XDG_CACHE_HOME is the session's own folder, tests/conftest.py.)
-    import generator.library as library
+    import generator.data.library as library
 
     monkeypatch.chdir(tmp_path)
     folder = _user_folder(tmp_path)

@@ -16,15 +16,15 @@ import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from generator import dice
-from generator.autofit import LABEL_FLOOR
-from generator.cli import main
-from generator.imposition import ID_SIZE
-from generator.pipeline import Kit, validated_library
+from generator.cli.main import main
+from generator.core.units import MM
+from generator.kit.pipeline import Kit, validated_library
+from generator.pages.autofit import LABEL_FLOOR
+from generator.pieces.imposition import ID_SIZE
+from generator.rules import dice
 from generator.rulesets.surface_action import odds
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.schema import Weapon, Weapons
-from generator.units import MM
 from tests import builds
 from tests.pdftext import Page
 
@@ -405,8 +405,8 @@ def test_rulesets_do_not_import_each_other() -> None:
     assert not [m for m in sa if "naval_action" in m]
     assert not [m for m in na if "surface_action" in m]
     # and Surface Action really does stand on the shared machinery
-    for shared in ("generator.rulesets.base", "generator.dice", "generator.validation",
-                   "generator.roster", "generator.canvasdoc", "generator.packets"):
+    for shared in ("generator.rulesets.base", "generator.rules.dice", "generator.data.validation",
+                   "generator.data.roster", "generator.pages.canvasdoc", "generator.kit.packets"):
         assert shared in sa, shared
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pypdfium2 as pdfium
 import pytest
 
-from generator.pipeline import BuildResult, build, validated_library
+from generator.kit.pipeline import BuildResult, build, validated_library
 from generator.rulesets.naval_action import RULESET
 from generator.rulesets.naval_action.rules import load_rules
 from generator.rulesets.naval_action.victory import loss_multipliers, strength_totals
@@ -175,9 +175,9 @@ def test_modifiers_3_and_7_are_defaults_and_9_is_text() -> None:
 
 
 def _radar_strip_labels(tables_file: Path | None) -> list[str]:
+    from generator.core.scales import parse_scale
     from generator.rulesets.naval_action.aids import gauge_strips
     from generator.rulesets.naval_action.cardtables import load_tables
-    from generator.scales import parse_scale
 
     strips = gauge_strips(parse_scale("tabletop"), load_tables(tables_file), [], 200.0)
     return [b.label for s in strips if s.key.startswith("radar-") for b in s.bands]
@@ -254,10 +254,10 @@ def test_sirte_status_sheets_print_the_cut_speed(sirte: BuildResult) -> None:
 def test_submarines_print_the_texts_surface_and_submerged_speeds() -> None:
     import datetime as dt
 
+    from generator.core.scales import parse_scale
     from generator.rulesets.naval_action.cardtables import load_tables, using
     from generator.rulesets.naval_action.components.status_sheet import render_sheets
     from generator.rulesets.naval_action.derive import ship_view
-    from generator.scales import parse_scale
 
     library = validated_library([])
     gato = library.classes_of("naval-action")["gato"].model
@@ -425,7 +425,7 @@ def _dice_page(path: Path) -> str:
 
 
 def test_each_packet_rolls_its_own_dice(savo_seeded: BuildResult) -> None:
-    from generator.dice import derive_seed, pairs
+    from generator.rules.dice import derive_seed, pairs
 
     manifest = _manifest(savo_seeded.folder)
     assert manifest["seed"] == 5
@@ -461,7 +461,7 @@ def test_the_same_seed_rebuilds_byte_for_byte(savo_seeded: BuildResult,
 def test_seed_random_draws_a_seed_that_is_recorded_and_reproduces(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     runner = CliRunner()
     drawn = runner.invoke(main, ["tables", "komandorski", "--seed", "random",
@@ -483,7 +483,7 @@ def test_seed_random_draws_a_seed_that_is_recorded_and_reproduces(tmp_path: Path
 
 
 def test_table_numbers_give_their_own_seeds() -> None:
-    from generator.dice import derive_seed
+    from generator.rules.dice import derive_seed
 
     one, two = derive_seed(5, "allied", table=1), derive_seed(5, "allied", table=2)
     assert len({one, two, derive_seed(5, "allied")}) == 3
@@ -491,7 +491,7 @@ def test_table_numbers_give_their_own_seeds() -> None:
 
 
 def test_surface_action_sides_deal_counters_from_their_own_seeds(kits: Kits) -> None:
-    from generator.dice import derive_seed, scenario_seed
+    from generator.rules.dice import derive_seed, scenario_seed
 
     result = kits.build("river-plate")
     manifest = _manifest(result.folder)

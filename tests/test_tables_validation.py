@@ -14,7 +14,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator.datamodel import Nation
+from generator.data.datamodel import Nation
 from generator.rulesets.naval_action.cardtables import load_tables
 from tests.test_hardening_load import invoke
 

@@ -27,10 +27,10 @@ import pytest
 import yaml
 from PIL import Image
 
-from generator.errors import DataError
-from generator.pipeline import BuildResult, build
+from generator.core.errors import DataError
+from generator.core.safetext import Trusted, clean, markup, text
+from generator.kit.pipeline import BuildResult, build
 from generator.rulesets.base import KitOptions
-from generator.safetext import Trusted, clean, markup, text
 
 ROOT = Path(__file__).resolve().parent.parent
 NA_TABLES = ROOT / "generator/rulesets/naval_action/tables"
@@ -242,7 +242,7 @@ def _tables(files: list[Path], scenario_id: str, keep: Callable[[str], bool] = l
 
 def _sprue(tmp: Path, bait: Path) -> tuple[Poisoned, Callable[[Poisoned], None],
                                            Callable[[], BuildResult]]:
-    from generator.pipeline import build_markers
+    from generator.kit.pipeline import build_markers
 
     sprue = yaml.safe_load(
         (ROOT / "generator/rulesets/surface_action/sprues/counters.yaml").read_text("utf-8"))
@@ -363,7 +363,7 @@ def test_markup_escapes_values_and_keeps_its_own_tags() -> None:
 
 def test_an_obeyed_img_tag_would_be_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The image check can fail: markup left unescaped draws the bait and is counted."""
-    from generator.canvasdoc import CanvasDoc
+    from generator.pages.canvasdoc import CanvasDoc
 
     (tmp_path / "work").mkdir()
     monkeypatch.chdir(tmp_path / "work")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.pipeline import build
+from generator.kit.pipeline import build
 from tests.pdftext import page_texts
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.scales import NAMED_SCALES, marker_length_mm, parse_scale
-from generator.units import INCH, MM, parse_length, to_mm
+from generator.core.scales import NAMED_SCALES, marker_length_mm, parse_scale
+from generator.core.units import INCH, MM, parse_length, to_mm
 
 
 def test_parse_length() -> None:

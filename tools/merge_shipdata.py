@@ -24,9 +24,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.convert import HEADER, convert_data, dump  # noqa: E402
+from generator.data.convert import HEADER, convert_data, dump  # noqa: E402
+from generator.data.shipclass import ShipClass  # noqa: E402
 from generator.rulesets.surface_action import rating as sa_rating  # noqa: E402
-from generator.shipclass import ShipClass  # noqa: E402
 
 OLD = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
 """Where the old per-ruleset folders are (a checkout of the commit before the merge)."""

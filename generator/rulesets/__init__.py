@@ -46,7 +46,7 @@ def _targets() -> dict[str, str]:
     installed distribution; the answer is kept in the user cache under a stamp of what it
     depends on (``_distributions_stamp``), so a light command does neither.
     """
-    from generator import usercache
+    from generator.cache import usercache
 
     stamp = _distributions_stamp()
     cached = usercache.load("entry-points", stamp) if stamp is not None else None
@@ -196,7 +196,7 @@ class _Registry(MutableMapping[str, "Ruleset"]):
             return self._order
         key = self.cache_key()
         if key is not None:
-            from generator import usercache
+            from generator.cache import usercache
 
             targets = self._pending()
             cached = usercache.load("rulesets", key)

@@ -4,7 +4,7 @@ A ruleset is a folder ``generator/rulesets/<name>/`` (or a package of its own, f
 through the ``quarterdeck.rulesets`` entry-point group) holding its schema, its tables
 as YAML, its recipe (``kit.yaml``) and small component modules. The class below is the
 whole seam: a ruleset names its data kinds, derives a context for a request, and
-registers components by name; the pipeline does the rest (see ``generator.pipeline``).
+registers components by name; the pipeline does the rest (see ``generator.kit.pipeline``).
 """
 
 from __future__ import annotations
@@ -16,25 +16,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
-from generator.errors import Problem, UsageError
+from generator.core.errors import Problem, UsageError
 
 if TYPE_CHECKING:  # imported where used: a ruleset loaded for `odds` needs no page engine
     import click
     from pydantic import BaseModel
 
-    from generator.imposition import Options as SheetOptions
-    from generator.layout import Paper
-    from generator.library import Entry, Library
-    from generator.packets import Component
-    from generator.pieces import Piece
-    from generator.recipe import KitRecipes, Recipe
-    from generator.sprue import Sprue
+    from generator.data.library import Entry, Library
+    from generator.kit.packets import Component
+    from generator.kit.recipe import KitRecipes, Recipe
+    from generator.pages.layout import Paper
+    from generator.pieces.imposition import Options as SheetOptions
+    from generator.pieces.pieces import Piece
+    from generator.pieces.sprue import Sprue
 
-_MOVED = {"BaseModel": "pydantic", "SheetOptions": "generator.imposition:Options",
-          "Paper": "generator.layout", "Component": "generator.packets",
-          "Piece": "generator.pieces", "COMMANDS": "generator.recipe",
-          "KitRecipes": "generator.recipe", "Recipe": "generator.recipe",
-          "load_recipes": "generator.recipe", "Sprue": "generator.sprue"}
+_MOVED = {"BaseModel": "pydantic", "SheetOptions": "generator.pieces.imposition:Options",
+          "Paper": "generator.pages.layout", "Component": "generator.kit.packets",
+          "Piece": "generator.pieces.pieces", "COMMANDS": "generator.kit.recipe",
+          "KitRecipes": "generator.kit.recipe", "Recipe": "generator.kit.recipe",
+          "load_recipes": "generator.kit.recipe", "Sprue": "generator.pieces.sprue"}
 """Names this module used to import at the top, still importable from it."""
 
 
@@ -48,7 +48,7 @@ def __getattr__(name: str) -> Any:
 
 
 def _sheet_options() -> SheetOptions:
-    from generator.imposition import Options
+    from generator.pieces.imposition import Options
 
     return Options()
 
@@ -201,9 +201,9 @@ def sheet_component(ctx: Context, pieces: list[Piece], sprue: Sprue, key: str, t
         warnings: Warnings gathered while making the pieces (besides their own).
 
     """
-    from generator.errors import DataError, RenderError
-    from generator.imposition import Options, as_component, impose
-    from generator.pieces import piece_warnings
+    from generator.core.errors import DataError, RenderError
+    from generator.pieces.imposition import Options, as_component, impose
+    from generator.pieces.pieces import piece_warnings
 
     options: Options = dataclasses.replace(ctx.options.sheets, paper=ctx.paper)
     try:
@@ -226,9 +226,9 @@ def _too_large(pieces: list[Piece], sprue: Sprue, options: SheetOptions) -> Prob
     the footer and the reach of crop marks, and a region heading above the first row.
     None when every piece fits (the layout failed for another reason).
     """
-    from generator.imposition import FOOTER, HEADING, MARK_CLEAR, cut_mode, mark_reach
-    from generator.layout import page_size
-    from generator.units import MM
+    from generator.core.units import MM
+    from generator.pages.layout import page_size
+    from generator.pieces.imposition import FOOTER, HEADING, MARK_CLEAR, cut_mode, mark_reach
 
     landscape = sprue.orientation == "landscape"
     page_w, page_h = page_size(options.paper, landscape)
@@ -258,7 +258,7 @@ SHARED = Components()
 @SHARED("duplex-check")
 def _duplex_check(ctx: Context, arg: str | None) -> Component:
     """The back-offset calibration sheet for double-sided printing."""
-    from generator.duplexcheck import render_duplex_check
+    from generator.pieces.duplexcheck import render_duplex_check
 
     return render_duplex_check(ctx.paper, ctx.options.sheets.duplex,
                                ctx.options.sheets.back_offset,
@@ -319,8 +319,9 @@ class Ruleset:
         """The ruleset's ``kit.yaml``, checked against the registered components."""
         import hashlib
 
-        from generator import __version__, usercache
-        from generator.recipe import KitRecipes, load_recipes
+        from generator import __version__
+        from generator.cache import usercache
+        from generator.kit.recipe import KitRecipes, load_recipes
 
         names = [*self.components.names(), *SHARED.names()]
         path = self.folder / "kit.yaml"
@@ -345,7 +346,7 @@ class Ruleset:
 
     def recipe(self, command: Command) -> Recipe:
         """The recipe for ``command``, or a UsageError saying the ruleset has none."""
-        from generator.recipe import COMMANDS
+        from generator.kit.recipe import COMMANDS
 
         assert command in COMMANDS
         found: Recipe | None = getattr(self.recipes, "class_" if command == "class" else command)
@@ -410,10 +411,10 @@ class Ruleset:
         A ruleset that reads ship classes shares the one class file (and its scaffold,
         ``shipclass/new-class.yaml.j2``); another uses its own ``new-class.yaml.j2``.
         """
-        from generator.templating import render_text
+        from generator.pages.templating import render_text
 
         if self.class_model is not None:
-            from generator.shipclass import new_class_yaml
+            from generator.data.shipclass import new_class_yaml
 
             return new_class_yaml(class_id, nation, ship_type)
         if self.templates is None:
@@ -423,13 +424,13 @@ class Ruleset:
 
     def schema_reference(self) -> str:
         """The Markdown reference page for the data schema (generic: one table a model)."""
-        from generator.schemadoc import generic_reference
+        from generator.data.schemadoc import generic_reference
 
         return generic_reference(self.title, self.data_kinds)
 
     def catalog(self, library: Library, paper: Paper) -> Component:
         """The list of every class (generic: id, name, nation and type)."""
-        from generator.catalog import render_listing
+        from generator.kit.catalog import render_listing
 
         rows = [self.describe_class(e) for e in library.classes_of(self.name).values()]
         return render_listing(f"{self.title}: ship classes", rows, paper)

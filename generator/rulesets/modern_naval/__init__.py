@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import click
 from pydantic import BaseModel
 
-from generator.errors import DataError, Problem, UsageError
-from generator.layout import Paper
-from generator.packets import Component
-from generator.roster import find_ship, requested_ship
+from generator.core.errors import DataError, Problem, UsageError
+from generator.core.suggest import did_you_mean, fold
+from generator.data.roster import find_ship, requested_ship
+from generator.kit.packets import Component
+from generator.pages.layout import Paper
 from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.modern_naval import derive
 from generator.rulesets.modern_naval.model import Conditions, UnitView
@@ -31,10 +32,9 @@ from generator.rulesets.modern_naval.schema import (
     ModernClass,
     Scenario,
 )
-from generator.suggest import did_you_mean, fold
 
 if TYPE_CHECKING:
-    from generator.library import Entry, Library
+    from generator.data.library import Entry, Library
 
 NAME = "modern-naval"
 FOLDER = Path(__file__).parent

@@ -1,6 +1,6 @@
 """Table aids in centimetres: movement bands, MVR turning, detection ranges, fire light.
 
-All are strips for the shared strip engine (``generator.strips``): split across pages
+All are strips for the shared strip engine (``generator.aids.strips``): split across pages
 with glue tabs, calibration bars on every page, every length exact in points. The
 numbers come from ``rules.yaml`` (bands, minimum moves, ranges, aircraft bonuses, fog,
 the light of a burning ship), so a ``--tables`` file changes the aids too.
@@ -11,13 +11,13 @@ from __future__ import annotations
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.packets import Component
+from generator.aids.strips import TICK_LENGTH, Band, Extra, Mark, SegmentView, Strip, render_strips
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages import fonts
 from generator.rulesets.base import Context
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import Search, Tables, context_tables, data_value
-from generator.strips import TICK_LENGTH, Band, Extra, Mark, SegmentView, Strip, render_strips
-from generator.units import MM
 
 CM = 10 * MM
 ZERO = Mark(0.0, "major", "0")

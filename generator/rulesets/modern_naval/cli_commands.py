@@ -11,10 +11,10 @@ from pathlib import Path
 
 import click
 
-from generator.cli import reported
-from generator.dice import percent
-from generator.errors import UsageError
-from generator.pathargs import SafePath
+from generator.cli.main import reported
+from generator.core.errors import UsageError
+from generator.core.pathargs import SafePath
+from generator.rules.dice import percent
 from generator.rulesets.modern_naval import combat, damage
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.tables import LEVELS, SIZES, load_tables

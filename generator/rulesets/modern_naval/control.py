@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from generator import dice
+from generator.rules import dice
 from generator.rulesets.modern_naval.tables import Tables, die_sides
 
 

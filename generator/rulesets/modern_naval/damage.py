@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from generator import dice
+from generator.rules import dice
 from generator.rulesets.modern_naval.modifiers import Breakdown, at_least, evaluate, total
 from generator.rulesets.modern_naval.tables import LEVELS, Tables, die_sides
 

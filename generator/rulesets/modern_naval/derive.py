@@ -17,7 +17,9 @@ from typing import Any
 
 from pydantic import Field
 
-from generator.datamodel import NATION_NAMES, Strict
+from generator.data.datamodel import NATION_NAMES, Strict
+from generator.data.shipclass import ModernSystem, ModernWeapon
+from generator.data.validation import load_model, load_overrides
 from generator.rulesets.modern_naval.model import Category, UnitView, WeaponView
 from generator.rulesets.modern_naval.schema import (
     WEAPON_ID,
@@ -30,8 +32,6 @@ from generator.rulesets.modern_naval.schema import (
     WeaponSpec,
     reach_km,
 )
-from generator.shipclass import ModernSystem, ModernWeapon
-from generator.validation import load_model, load_overrides
 
 TABLES = Path(__file__).parent / "tables"
 ROLES = ("fcs", "eo", "esm", "ecm")

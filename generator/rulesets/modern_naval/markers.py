@@ -1,6 +1,6 @@
 """Modern naval markers for one side: contacts and dummies, speed, damage and the rest.
 
-Every marker is drawn from a face layout in ``tables/markers.yaml`` (``generator/faces.py``)
+Every marker is drawn from a face layout in ``tables/markers.yaml`` (``generator/pieces/faces.py``)
 and imposed on sheets by the shared engine (``base.sheet_component``). Numbers printed
 on markers come from ``rules.yaml``: the 5 cm band of each speed marker, the knock-out
 score of each damage level, the fire's light radius.
@@ -19,17 +19,17 @@ from pathlib import Path
 
 from pydantic import Field
 
-from generator.autofit import LabelFitter
-from generator.datamodel import Strict
-from generator.dice import scenario_seed
-from generator.faces import Face, face_art, face_piece, faces_precheck
-from generator.pieces import Piece
+from generator.data.datamodel import Strict
+from generator.data.validation import load_model
+from generator.pages.autofit import LabelFitter
+from generator.pieces.faces import Face, face_art, face_piece, faces_precheck
+from generator.pieces.pieces import Piece
+from generator.pieces.sprue import Sprue, user_or_bundled
+from generator.rules.dice import scenario_seed
 from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.modern_naval.model import UnitView, WeaponView
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import Tables, context_tables, data_value
-from generator.sprue import Sprue, user_or_bundled
-from generator.validation import load_model
 
 HERE = Path(__file__).parent
 MARKERS_FILE = HERE / "tables" / "markers.yaml"

@@ -18,11 +18,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from generator.canvasdoc import CanvasDoc
-from generator.dice import percent
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
+from generator.rules.dice import percent
 from generator.rulesets.base import Context
 from generator.rulesets.modern_naval import combat, damage
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
@@ -33,7 +34,6 @@ from generator.rulesets.modern_naval.tables import (
     context_tables,
     data_value,
 )
-from generator.units import MM
 
 SPEEDS = range(0, 7)
 OUT = "—"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from generator import dice
+from generator.rules import dice
 from generator.rulesets.modern_naval.tables import Match, Modifier
 
 Breakdown = tuple[tuple[str, int], ...]

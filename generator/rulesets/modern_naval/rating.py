@@ -2,7 +2,7 @@
 
 Only classes with missile-era facts (``modern:``) are this ruleset's; a gun-era class is
 passed by without a word (the gun-era rulesets pass missile-era classes by in the same
-way, see ``generator.shipclass.derivers``). The class file's
+way, see ``generator.data.shipclass.derivers``). The class file's
 ``ratings: {modern-naval: ...}`` block is checked here, so a bad hand rating (an MVR the
 turning table lacks) is a located error when the library loads. The game values
 themselves are computed at build time by ``derive.py`` from the rating rules in force.
@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from generator.data.shipclass import Rating, override_errors, ratings_block
+from generator.data.shipclass import ShipClass as Facts
 from generator.rulesets.modern_naval.schema import ModernClass, Overrides
-from generator.shipclass import Rating, override_errors, ratings_block
-from generator.shipclass import ShipClass as Facts
 
 NAME = "modern-naval"
 RATES_MISSILE_ERA = True

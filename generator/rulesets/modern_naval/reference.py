@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from generator.canvasdoc import CanvasDoc
-from generator.grid import Align, Grid
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Align, Grid
+from generator.pages.layout import Paper
 from generator.rulesets.base import Context
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import (
@@ -29,7 +30,6 @@ from generator.rulesets.modern_naval.tables import (
     data_value,
     signed,
 )
-from generator.units import MM
 
 NA = "n/a"
 DASH = "—"

@@ -1,6 +1,6 @@
 """The calculator's pages: exact chances for every roll the rules make, and dice sheets.
 
-Every number is exact (icepool fractions through ``generator.dice``), computed by the
+Every number is exact (icepool fractions through ``generator.rules.dice``), computed by the
 calculator modules from ``rules.yaml`` (``--tables`` honoured), the data the reference
 card prints. Per-scenario matchups are in ``matchups.py``.
 """
@@ -11,11 +11,12 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from generator.canvasdoc import CanvasDoc
-from generator.dice import percent, scenario_seed
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
+from generator.rules.dice import percent, scenario_seed
 from generator.rulesets.base import Context
 from generator.rulesets.modern_naval import combat, control, damage, detection
 from generator.rulesets.modern_naval.model import Conditions, UnitView
@@ -27,7 +28,6 @@ from generator.rulesets.modern_naval.tables import (
     data_value,
     die_sides,
 )
-from generator.units import MM
 
 CREWS = range(-2, 3)
 SEA = ((3, "3 or less"), (4, "4"), (5, "5"), (6, "6"))

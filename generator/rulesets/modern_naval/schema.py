@@ -17,9 +17,9 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from generator.datamodel import Line, Nation, Ship, SideBase, Strict, once
-from generator.shipclass import ModernSystem, ModernWeapon, ShipType
-from generator.suggest import did_you_mean
+from generator.core.suggest import did_you_mean
+from generator.data.datamodel import Line, Nation, Ship, SideBase, Strict, once
+from generator.data.shipclass import ModernSystem, ModernWeapon, ShipType
 
 SIZES = ("very-small", "small", "medium", "large", "very-large")
 """Size classes, as the text's modifier tables name them."""

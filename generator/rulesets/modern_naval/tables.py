@@ -14,9 +14,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.datamodel import Strict
-from generator.dietable import parse_die
-from generator.validation import load_model, load_overrides
+from generator.data.datamodel import Strict
+from generator.data.validation import load_model, load_overrides
+from generator.rules.dietable import parse_die
 
 TABLES_FILE = Path(__file__).parent / "tables" / "rules.yaml"
 SIZES = ("very-small", "small", "medium", "large", "very-large")

@@ -1,7 +1,7 @@
 """NAVAL ACTION's precision aids as data: range strings, rulers, tapes and gauge strips.
 
-Everything here is in yards and table units; ``generator.strips`` and
-``generator.gauges`` put it on paper. The text rounds both range limits and in-game
+Everything here is in yards and table units; ``generator.aids.strips`` and
+``generator.aids.gauges`` put it on paper. The text rounds both range limits and in-game
 measurements up to the next whole unit, so every knot sits at a whole unit: a
 close-range limit of 10,717 yd is a knot at 33 cm (32.15 rounded up) on the tabletop
 scale, and a ship measured at 32.4 cm (which counts as 33) is at close range.
@@ -16,13 +16,13 @@ from fractions import Fraction
 
 from reportlab.lib import colors
 
-from generator.gauges import Ring, fan_strips
+from generator.aids.gauges import Ring, fan_strips
+from generator.aids.strips import Band, Mark, Strip
+from generator.core.scales import Scale
+from generator.core.units import MM
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import DerivationRules
-from generator.scales import Scale
-from generator.strips import Band, Mark, Strip
-from generator.units import MM
 
 PALETTE: tuple[tuple[str, colors.Color], ...] = (
     ("red", colors.Color(0.85, 0.1, 0.1)),

@@ -16,7 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.errors import UsageError
+from generator.core.errors import UsageError
+from generator.core.suggest import did_you_mean, fold, spellings
 from generator.rulesets.naval_action.matchups import (
     GunMatchup,
     TargetGroup,
@@ -27,10 +28,9 @@ from generator.rulesets.naval_action.matchups import (
 )
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.views import BANDS, Band, Party
-from generator.suggest import did_you_mean, fold, spellings
 
 if TYPE_CHECKING:
-    from generator.library import Library
+    from generator.data.library import Library
 
 NAME = "naval-action"
 
@@ -183,7 +183,7 @@ def print_answer(index: OddsIndex, firer: str, target: str, battery: str | None,
     from rich.markup import escape
     from rich.table import Table
 
-    from generator.terminal import user_console
+    from generator.core.terminal import user_console
 
     if band is not None and band not in BANDS:
         raise UsageError(f"--range: found '{band}', expected one of {', '.join(BANDS)}"

@@ -19,8 +19,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.dietable import DieTable, build, width_message
-from generator.errors import Problem
+from generator.core.errors import Problem
+from generator.data.validation import key_problems, load_model, load_overrides
+from generator.data.yamlsource import SourceDoc
+from generator.rules.dietable import DieTable, build, width_message
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.markertables import (
     MarkerTables,
@@ -30,8 +32,6 @@ from generator.rulesets.naval_action.markertables import (
 from generator.rulesets.naval_action.rules import DerivationRules
 from generator.rulesets.naval_action.schema import ShipType
 from generator.rulesets.naval_action.views import Band
-from generator.validation import key_problems, load_model, load_overrides
-from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
 Result = Literal["-", "(D)", "D", "HD", "S"]

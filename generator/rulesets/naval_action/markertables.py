@@ -9,12 +9,12 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from generator.datamodel import Nation
-from generator.errors import Problem
-from generator.faces import Face, faces_precheck
-from generator.units import parse_length
-from generator.validation import key_problems, load_model, name_problem
-from generator.yamlsource import SourceDoc
+from generator.core.errors import Problem
+from generator.core.units import parse_length
+from generator.data.datamodel import Nation
+from generator.data.validation import key_problems, load_model, name_problem
+from generator.data.yamlsource import SourceDoc
+from generator.pieces.faces import Face, faces_precheck
 
 TABLES = Path(__file__).parent / "tables"
 _SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
@@ -96,7 +96,7 @@ class NationColours(_Strict):
 
 
 class MarkerFaces(_Strict):
-    """Face layouts of the simple pool markers (``generator/faces.py``); they bind no values."""
+    """Face layouts of the pool markers (``generator/pieces/faces.py``); they bind no values."""
 
     smoke: Face = Field(description="A smoke screen.")
     burning: Face = Field(description="A ship on fire.")

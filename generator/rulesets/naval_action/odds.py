@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from generator import dice
+from generator.rules import dice
 from generator.rulesets.naval_action.views import Band
 
 if TYPE_CHECKING:  # imported where a die is made: the kit's other pages do not wait
@@ -287,7 +287,7 @@ class Calculator:
     def spread(self, torpedoes: int) -> icepool.Die[int]:
         """Number of hits on the first ship a spread of ``torpedoes`` crosses."""
         def make() -> icepool.Die[int]:
-            from generator import dietable
+            from generator.rules import dietable
 
             hits = self.card.torpedo_hits
             return dietable.roll(hits.table, hits.column(torpedoes)).map(lambda cell: int(cell))
@@ -318,14 +318,14 @@ class Calculator:
 
     def aa(self, column: int, shift: int = 0) -> icepool.Die[int]:
         """Groups shot down for an AA column (index) read ``shift`` columns to the right."""
-        from generator import dietable
+        from generator.rules import dietable
 
         table = self.card.aa_results
         return dietable.roll(table.table, column, shift=shift).map(table.groups)
 
     def damage_control(self, quality: Literal["good", "poor"]) -> dict[str, Fraction]:
         """Final outcome probabilities (R, C, O, W) with the re-rolls resolved."""
-        from generator import dietable
+        from generator.rules import dietable
 
         table = self.card.damage_control
 

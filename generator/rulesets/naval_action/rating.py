@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from generator.data.shipclass import Rating, override_errors, ratings_block
+from generator.data.shipclass import ShipClass as Facts
 from generator.rulesets.naval_action.schema import ShipClass, ShipType
-from generator.shipclass import Rating, override_errors, ratings_block
-from generator.shipclass import ShipClass as Facts
 
 NAME = "naval-action"
 TORPEDO_SIZES = (18, 21, 24)

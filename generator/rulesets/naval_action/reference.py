@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from generator.data.schemadoc import sections
+from generator.pages.templating import render_text
 from generator.rulesets.naval_action import schema
 from generator.rulesets.naval_action.rules import load_rules
-from generator.schemadoc import sections
-from generator.templating import render_text
 
 CLASS_MODELS: list[type[BaseModel]] = [
     schema.ShipClass, schema.Ship, schema.Armor, schema.GunBattery, schema.AAGuns,

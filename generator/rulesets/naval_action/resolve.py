@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import Problem
-from generator.images import check_image
-from generator.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship
+from generator.core.errors import Problem
+from generator.core.suggest import fold
+from generator.data.images import check_image
+from generator.data.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship
+from generator.data.validation import describe
 from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef
-from generator.suggest import fold
-from generator.validation import describe
 
 if TYPE_CHECKING:
-    from generator.library import Entry, Library
+    from generator.data.library import Entry, Library
 
 RULESET = "naval-action"
 

@@ -11,11 +11,11 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.datamodel import Nation
-from generator.errors import Problem
+from generator.core.errors import Problem
+from generator.data.datamodel import Nation
+from generator.data.validation import key_problems, load_model, name_problem
+from generator.data.yamlsource import SourceDoc
 from generator.rulesets.naval_action.schema import Position, ShipType
-from generator.validation import key_problems, load_model, name_problem
-from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
 

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from generator.dice import derive_seed, scenario_seed
-from generator.errors import UsageError
-from generator.roster import owned_scenario, requested_ship, side_views
+from generator.core.errors import UsageError
+from generator.core.scales import Scale, parse_scale
+from generator.core.suggest import did_you_mean
+from generator.data.roster import owned_scenario, requested_ship, side_views
+from generator.rules.dice import derive_seed, scenario_seed
 from generator.rulesets.base import (
     Components,
     Context,
@@ -32,17 +34,15 @@ from generator.rulesets.naval_action.cardtables import Tables, load_tables
 from generator.rulesets.naval_action.derive import ShipView, ship_view
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.schema import Scenario, ShipClass
-from generator.scales import Scale, parse_scale
-from generator.suggest import did_you_mean
 
 if TYPE_CHECKING:  # the page engine is imported by the components that draw
-    from generator.errors import Problem
-    from generator.layout import Paper
-    from generator.library import Library
-    from generator.packets import Component
+    from generator.core.errors import Problem
+    from generator.data.library import Library
+    from generator.kit.packets import Component
+    from generator.pages.layout import Paper
+    from generator.pieces.sprue import Sprue
     from generator.rulesets.naval_action.ask import OddsIndex
     from generator.rulesets.naval_action.matchups import ShipMatchups
-    from generator.sprue import Sprue
 
 NAME = "naval-action"
 FOLDER = Path(__file__).parent
@@ -250,7 +250,7 @@ def _scale(text: str) -> Scale:
 
 def _sprue(path: Path | None) -> Sprue:
     """The user's sheet layout, or the bundled one."""
-    from generator.sprue import user_or_bundled
+    from generator.pieces.sprue import user_or_bundled
 
     return user_or_bundled(path, SPRUE, "naval_action/sprues/markers.yaml")
 
@@ -404,7 +404,7 @@ class ReferenceClasses(BaseModel):
 
 def reference_views(d: Derived, own: ShipView) -> list[ShipView]:
     """The proof kit's reference classes of the other side, as of the proof's date."""
-    from generator.validation import load_model
+    from generator.data.validation import load_model
 
     chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml",
                         cache=True)

@@ -12,9 +12,9 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
-from generator.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
-from generator.shipclass import AAGuns, Aircraft, Position
-from generator.shipclass import Armor as FactArmor
+from generator.data.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
+from generator.data.shipclass import AAGuns, Aircraft, Position
+from generator.data.shipclass import Armor as FactArmor
 
 __all__ = ["NATION_NAMES", "AAGuns", "Aircraft", "Nation", "Position", "Ship", "Strict"]
 
@@ -197,7 +197,7 @@ class Scenario(Strict):
     @field_validator("scale")
     @classmethod
     def _scale(cls, value: str) -> str:
-        from generator.scales import parse_scale
+        from generator.core.scales import parse_scale
 
         parse_scale(value)
         return value

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, ClassVar
 import click
 from pydantic import BaseModel
 
-from generator.dice import scenario_seed
-from generator.errors import UsageError
-from generator.layout import Paper
-from generator.roster import check_scenarios, owned_scenario
+from generator.core.errors import UsageError
+from generator.data.roster import check_scenarios, owned_scenario
+from generator.pages.layout import Paper
+from generator.rules.dice import scenario_seed
 from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.naval_warfare.campaign import (
     CounterMix,
@@ -32,8 +32,8 @@ from generator.rulesets.naval_warfare.schema import Campaign, NationForces, Team
 from generator.rulesets.naval_warfare.units import UnitType, load_units
 
 if TYPE_CHECKING:
-    from generator.errors import Problem
-    from generator.library import Library
+    from generator.core.errors import Problem
+    from generator.data.library import Library
 
 NAME = "naval-warfare"
 TITLE = "Naval Warfare 1942–45"
@@ -95,7 +95,7 @@ class NavalWarfare(Ruleset):
 
     def schema_reference(self) -> str:
         """The generic reference, with the bounded counts named as what they are."""
-        from generator.schemadoc import generic_reference
+        from generator.data.schemadoc import generic_reference
 
         text = generic_reference(self.title, self.data_kinds)
         return (text.replace("mapping text → Annotated", "mapping unit type → integer")

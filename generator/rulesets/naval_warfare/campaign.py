@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from generator.datamodel import Strict
-from generator.errors import Problem
+from generator.core.errors import Problem
+from generator.data.datamodel import Strict
+from generator.data.validation import load_model, load_overrides
 from generator.rulesets.naval_warfare.schema import Campaign, Route
-from generator.validation import load_model, load_overrides
 
 if TYPE_CHECKING:
-    from generator.library import Entry, Library
-    from generator.yamlsource import SourceDoc
+    from generator.data.library import Entry, Library
+    from generator.data.yamlsource import SourceDoc
 
 SUPPLY_FILE = Path(__file__).parent / "tables" / "supply.yaml"
 COUNTERS_FILE = Path(__file__).parent / "tables" / "counters.yaml"

@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 import click
 
-from generator.cli import reported
-from generator.errors import UsageError
-from generator.pathargs import SafePath
+from generator.cli.main import reported
+from generator.core.errors import UsageError
+from generator.core.pathargs import SafePath
 
 NATIONS = ("US", "UK", "AU", "CA", "NZ", "IN", "JP", "DE", "IT", "FR", "FF", "VF", "NL", "SU",
            "PL", "GR", "NO")
@@ -34,7 +34,7 @@ def _blank(text: str) -> bool:
 
 def _nation_hint(code: str) -> str:
     """A did-you-mean among the codes, or for a name (longer than a code) the names."""
-    from generator.suggest import did_you_mean
+    from generator.core.suggest import did_you_mean
 
     hint = did_you_mean(code, NATIONS)
     names = [name for name in ALIASES if len(name) > 3]
@@ -55,7 +55,7 @@ def _nation(option: str, value: str | None, problems: list[str]) -> str:
 
 
 def _pct(p: Fraction) -> str:
-    from generator.dice import percent
+    from generator.rules.dice import percent
 
     return percent(p, 1) if p else "–"
 
@@ -92,10 +92,10 @@ def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
              shift: int, modifier: int, raider_roll: int | None, escort_roll: int | None,
              example: int | None, tables: Path | None) -> None:
     """Resolve a merchant-warfare engagement exactly (Naval Warfare 1942-45)."""
+    from generator.core.terminal import user_console
     from generator.rulesets.naval_warfare import ruletables
     from generator.rulesets.naval_warfare.merchant import Calculator, Engagement
     from generator.rulesets.naval_warfare.units import load_units
-    from generator.terminal import user_console
 
     rules = ruletables.load(tables)
     calc = Calculator(rules.merchant, load_units())
@@ -273,8 +273,8 @@ def _force_or_cv(text: str, air: int | None, option: str, calc: Any,
 
 def _situational(text: str, option: str, modifiers: dict[str, Any],
                  problems: list[str]) -> tuple[str, ...]:
+    from generator.core.suggest import did_you_mean
     from generator.rulesets.naval_warfare.merchant import quoted
-    from generator.suggest import did_you_mean
 
     chosen = [w.strip() for w in text.split(",") if w.strip()]
     free = [k for k, m in modifiers.items() if m.of is None]
@@ -337,10 +337,10 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
     from rich.markup import escape
     from rich.table import Table
 
+    from generator.core.terminal import user_console
     from generator.rulesets.naval_warfare import combat, ruletables
     from generator.rulesets.naval_warfare.merchant import Calculator
     from generator.rulesets.naval_warfare.units import load_units
-    from generator.terminal import user_console
 
     rules = ruletables.load(tables)
     calc = Calculator(rules.merchant, load_units())

@@ -22,9 +22,9 @@ from typing import Annotated, Literal
 import icepool
 from pydantic import Field, model_validator
 
-from generator import dice
-from generator.datamodel import Strict
-from generator.dietable import DieTable, build, parse_ratio
+from generator.data.datamodel import Strict
+from generator.rules import dice
+from generator.rules.dietable import DieTable, build, parse_ratio
 
 MAX_CV = 2000
 """The largest CV the calculator takes (100 dice)."""

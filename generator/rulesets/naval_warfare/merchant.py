@@ -35,12 +35,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from generator import dice
-from generator.datamodel import Strict
-from generator.dietable import DieTable, parse_rolls
-from generator.errors import UsageError
+from generator.core.errors import UsageError
+from generator.core.suggest import did_you_mean
+from generator.data.datamodel import Strict
+from generator.rules import dice
+from generator.rules.dietable import DieTable, parse_rolls
 from generator.rulesets.naval_warfare.units import UnitType
-from generator.suggest import did_you_mean
 
 MAX_UNITS = 500
 """The most units of one force the calculator takes."""

@@ -12,17 +12,17 @@ import re
 
 from reportlab.lib import colors
 
-from generator.canvasdoc import CanvasDoc
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
+from generator.pages.templating import markup_blocks, render_text
 from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare.merchant import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType
-from generator.templating import markup_blocks, render_text
-from generator.units import MM
 
 TEMPLATE = "naval_warfare/reference.md.j2"
 DEFAULT = "DEFAULT"

@@ -12,21 +12,21 @@ from fractions import Fraction
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.canvasdoc import CanvasDoc
-from generator.dice import percent
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
-from generator.pages import Recorded
+from generator.core.safetext import text
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages import fonts
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
+from generator.pages.pages import Recorded
+from generator.rules.dice import percent
 from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare import combat
 from generator.rulesets.naval_warfare.merchant import COLOURS, Calculator
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType
-from generator.safetext import text
-from generator.units import MM
 
 NONE = "–"
 BATTLE_CVS = (2, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60)

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from generator.dietable import table_problems
-from generator.errors import DataError, Problem
+from generator.core.errors import DataError, Problem
+from generator.data.validation import load_model, load_overrides
+from generator.data.yamlsource import SourceDoc
+from generator.rules.dietable import table_problems
 from generator.rulesets.naval_warfare.combat import CombatTables
 from generator.rulesets.naval_warfare.merchant import COLOURS, MerchantTables
-from generator.validation import load_model, load_overrides
-from generator.yamlsource import SourceDoc
 
 TABLES = Path(__file__).parent / "tables"
 COMBAT_FILE = TABLES / "combat.yaml"
@@ -70,7 +70,7 @@ def _colour_key(problem: Problem) -> Problem:
     The model refuses the key by its type (a colour name); its own message names no
     colour, so it is rewritten here, where it is still located at the key.
     """
-    from generator.suggest import did_you_mean
+    from generator.core.suggest import did_you_mean
 
     match = re.fullmatch(r"losses\.(.+)\.\[key\]", problem.path)
     if match is None:

@@ -23,9 +23,9 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from generator.datamodel import Strict
-from generator.suggest import did_you_mean
-from generator.units import INCH, parse_length
+from generator.core.suggest import did_you_mean
+from generator.core.units import INCH, parse_length
+from generator.data.datamodel import Strict
 
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,19}$")]
 Name = Annotated[str, Field(min_length=1, max_length=60)]

@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from generator.datamodel import Strict
-from generator.validation import load_model
+from generator.data.datamodel import Strict
+from generator.data.validation import load_model
 
 UNITS_FILE = Path(__file__).parent / "tables" / "units.yaml"
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
-from generator.errors import DataError, Problem, UsageError
-from generator.layout import Paper
+from generator.core.errors import DataError, Problem, UsageError
+from generator.pages.layout import Paper
 from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.rule27.model import (
     COUNTER_MAX_MM,
@@ -35,8 +35,8 @@ from generator.rulesets.rule27.tables import NavalTables, bundled_tables, load_t
 if TYPE_CHECKING:
     import click
 
-    from generator.faces import FaceLayout
-    from generator.library import Entry, Library
+    from generator.data.library import Entry, Library
+    from generator.pieces.faces import FaceLayout
 
 FOLDER = Path(__file__).parent
 
@@ -125,9 +125,9 @@ class Rule27(Ruleset):
     def _class_proof(self, library: Library, request: Request, paper: Paper,
                      options: KitOptions) -> Context:
         """One class's counter and how its rating was derived (``build --class``)."""
+        from generator.core.suggest import did_you_mean
         from generator.rulesets.rule27.model import CounterView, ShipOf, rate_counter
         from generator.rulesets.rule27.pieces import layouts
-        from generator.suggest import did_you_mean
 
         assert request.class_id is not None
         entry = library.classes_of(self.name)[request.class_id]
@@ -189,8 +189,8 @@ def _size_problems(scenario: Scenario, doc: Any, oob: OrderOfBattle, tables: Nav
             return Problem(f"--{option}", 0, 0, "", message)
         return doc.problem((key,), message)  # type: ignore[no-any-return]
 
-    from generator.autofit import LABEL_FLOOR
-    from generator.boardaids import AidError, content_area, hex_grid
+    from generator.aids.boardaids import AidError, content_area, hex_grid
+    from generator.pages.autofit import LABEL_FLOOR
     from generator.rulesets.rule27.pieces import counter_values, fit_problems, layouts
 
     problems: list[Problem] = []

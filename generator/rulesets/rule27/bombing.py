@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from generator.errors import UsageError
+from generator.core.errors import UsageError
+from generator.core.suggest import did_you_mean
 from generator.rulesets.rule27.tables import TYPE_IDS, NavalTables
-from generator.suggest import did_you_mean
 
 MAX_COUNTERS = 60
 MAX_HITS = 60

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from generator.cli import data_option, report, reported, say, tables_options, write_options
-from generator.pathargs import SafePath
+from generator.cli.main import data_option, report, reported, say, tables_options, write_options
+from generator.core.pathargs import SafePath
 
 
 @click.command()
@@ -26,7 +26,7 @@ from generator.pathargs import SafePath
 @reported
 def bombing(stack: str, hits: int, tables: Path | None) -> None:
     """Exact chances that each counter of STACK is hit, flipped or sunk by HITS bombs."""
-    from generator.dice import percent
+    from generator.rules.dice import percent
     from generator.rulesets.rule27.bombing import allocation_order, fates, parse_stack
     from generator.rulesets.rule27.tables import load_tables
 
@@ -62,8 +62,8 @@ def rule27(scenario: str, hex_size: str | None, counter_size: str | None,
            data: tuple[Path, ...], out: Path, paper: str, tables: Path | None,
            seed: int | None, templates: Path | None) -> None:
     """Build a Rule 27 SCENARIO's kit with a chosen map hex size and counter size."""
-    from generator.errors import UsageError
-    from generator.pipeline import build, validated_library
+    from generator.core.errors import UsageError
+    from generator.kit.pipeline import build, validated_library
     from generator.rulesets.base import KitOptions
 
     entry = validated_library(list(data)).scenarios.get(scenario)

@@ -12,31 +12,31 @@ import io
 from collections import Counter as Tally
 from typing import Any
 
-from generator.autofit import LabelFitter
-from generator.boardaids import (
+from generator.aids.boardaids import (
     BoardAids,
     TrackSpec,
     draw_hex_grid,
     hex_grid,
     render_board_aids,
 )
-from generator.canvasdoc import CanvasDoc
-from generator.dice import percent
-from generator.faces import face_piece
-from generator.grid import Grid, aligned
-from generator.layout import SafeBox, new_canvas, page_size, safe_box
-from generator.packets import Bookmark, Component
-from generator.pieces import Piece
+from generator.aids.strips import start_page
+from generator.core.safetext import markup, text
+from generator.core.units import MM
+from generator.kit.packets import Bookmark, Component
+from generator.pages.autofit import LabelFitter
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import SafeBox, new_canvas, page_size, safe_box
+from generator.pieces.faces import face_piece
+from generator.pieces.pieces import Piece
+from generator.pieces.sprue import user_or_bundled
+from generator.rules.dice import percent
 from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.rule27.bombing import Unit, allocation_order, fates
 from generator.rulesets.rule27.model import CounterView
 from generator.rulesets.rule27.pieces import FOLDER, counter_piece
 from generator.rulesets.rule27.registry import COMPONENTS
 from generator.rulesets.rule27.tables import NavalTables
-from generator.safetext import markup, text
-from generator.sprue import user_or_bundled
-from generator.strips import start_page
-from generator.units import MM
 
 ZONE_WORDS = {"adjacent": "its hex and every adjacent hex along a water route",
               "hex": "its own hex only", "none": "none"}

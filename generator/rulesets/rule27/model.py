@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from generator.errors import Problem
+from generator.core.errors import Problem
+from generator.core.suggest import did_you_mean
+from generator.core.units import MM, parse_length
+from generator.data.yamlsource import Loc, SourceDoc
 from generator.rulesets.rule27.rating import rules
 from generator.rulesets.rule27.schema import COMBAT, Counter, Rule27Class, Scenario, ShipRef
 from generator.rulesets.rule27.tables import NavalTables
-from generator.suggest import did_you_mean
-from generator.units import MM, parse_length
-from generator.yamlsource import Loc, SourceDoc
 
 PAIR_WORDS = {2: "a pair", 4: "four"}
 HEX_MIN_MM = 5.0

@@ -14,10 +14,17 @@ from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 
-from generator import fonts
-from generator.autofit import LabelFitter, fit_label
-from generator.faces import FONTS, FaceField, FaceLayout, face_piece, fill_template, load_faces
-from generator.pieces import Piece
+from generator.pages import fonts
+from generator.pages.autofit import LabelFitter, fit_label
+from generator.pieces.faces import (
+    FONTS,
+    FaceField,
+    FaceLayout,
+    face_piece,
+    fill_template,
+    load_faces,
+)
+from generator.pieces.pieces import Piece
 from generator.rulesets.rule27.model import CounterView
 from generator.rulesets.rule27.tables import NavalTables
 

@@ -18,11 +18,11 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from generator.datamodel import Strict
+from generator.data.datamodel import Strict
+from generator.data.shipclass import Rating, override_errors, ratings_block
+from generator.data.shipclass import ShipClass as Facts
+from generator.data.validation import load_model
 from generator.rulesets.rule27.schema import Rule27Class
-from generator.shipclass import Rating, override_errors, ratings_block
-from generator.shipclass import ShipClass as Facts
-from generator.validation import load_model
 
 NAME = "rule-27"
 TABLE = Path(__file__).parent / "tables" / "rating.yaml"

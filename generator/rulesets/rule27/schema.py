@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from generator.datamodel import Name, SideBase, Strict, once
+from generator.data.datamodel import Name, SideBase, Strict, once
 from generator.rulesets.rule27.tables import TypeId
 
 COMBAT = ("BB", "BC", "CA", "CL", "DD", "CV", "CVE")

@@ -15,8 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from generator.datamodel import Strict
-from generator.validation import load_model, load_overrides
+from generator.data.datamodel import Strict
+from generator.data.validation import load_model, load_overrides
 
 FOLDER = Path(__file__).parent
 TABLES = FOLDER / "tables" / "naval.yaml"

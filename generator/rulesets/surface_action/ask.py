@@ -18,11 +18,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.errors import UsageError
-from generator.suggest import did_you_mean, fold, spellings
+from generator.core.errors import UsageError
+from generator.core.suggest import did_you_mean, fold, spellings
 
 if TYPE_CHECKING:
-    from generator.library import Library
+    from generator.data.library import Library
     from generator.rulesets.surface_action.charts import Charts
     from generator.rulesets.surface_action.derive import ShipView
     from generator.rulesets.surface_action.schema import Scenario
@@ -122,7 +122,7 @@ def print_answer(odds: ScenarioOdds, firer: str, target: str, arc: str | None,
     from rich.markup import escape
     from rich.table import Table
 
-    from generator.terminal import user_console
+    from generator.core.terminal import user_console
 
     at = _find(odds, firer, "--firer")
     aim_at = _find(odds, target, "--target")

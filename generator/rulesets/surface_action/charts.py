@@ -13,13 +13,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
 
-from generator import dice
-from generator.datamodel import Nation, Strict
-from generator.dietable import DieTable, build
-from generator.errors import Problem
+from generator.core.errors import Problem
+from generator.data.datamodel import Nation, Strict
+from generator.data.validation import key_problems, load_model, load_overrides, name_problem
+from generator.data.yamlsource import SourceDoc
+from generator.rules import dice
+from generator.rules.dietable import DieTable, build
 from generator.rulesets.surface_action.schema import ShipType
-from generator.validation import key_problems, load_model, load_overrides, name_problem
-from generator.yamlsource import SourceDoc
 
 CHARTS_FILE = Path(__file__).parent / "tables" / "charts.yaml"
 HIT_LETTERS = ("P", "M", "S", "T", "A")

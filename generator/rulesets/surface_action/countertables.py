@@ -13,9 +13,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from generator.datamodel import Nation, Strict
-from generator.faces import Face, faces_precheck, size_between
-from generator.validation import load_model
+from generator.data.datamodel import Nation, Strict
+from generator.data.validation import load_model
+from generator.pieces.faces import Face, faces_precheck, size_between
 
 TABLES = Path(__file__).parent / "tables"
 COUNTERS_FILE = TABLES / "counters.yaml"
@@ -51,7 +51,7 @@ class Fire(Strict):
 
 
 class CounterFaces(Strict):
-    """The face layouts of the open counters (see ``generator/faces.py``).
+    """The face layouts of the open counters (see ``generator/pieces/faces.py``).
 
     Values each face may bind: ``turn``: number, legend, fill, ink; ``hit``: letter,
     meaning, fill, ink; ``fire``: fill, ink (``fill``/``ink`` are the side's navy colours).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.datamodel import NATION_NAMES, Ship
+from generator.data.datamodel import NATION_NAMES, Ship
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.schema import (
     CARRIERS,

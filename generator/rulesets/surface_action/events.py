@@ -2,7 +2,7 @@
 
 The rules say event cards carry their own timing and effect but print none, so
 quarterdeck bundles a default deck (``tables/events.yaml``) in the shared deck format
-(``generator.decks``). A Surface Action card must say when it is played, and may be
+(``generator.pieces.decks``). A Surface Action card must say when it is played, and may be
 marked for night or day scenarios only.
 """
 
@@ -14,7 +14,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, model_validator
 from reportlab.lib.colors import HexColor, white
 
-from generator import decks
+from generator.pieces import decks
 
 DECK_PATH = Path(__file__).parent / "tables" / "events.yaml"
 """The bundled default deck."""

@@ -15,7 +15,7 @@ from typing import Literal
 
 import icepool
 
-from generator import dice, dietable
+from generator.rules import dice, dietable
 from generator.rulesets.surface_action.charts import Charts, Check
 from generator.rulesets.surface_action.schema import CARRIERS, Weapon, Weapons
 

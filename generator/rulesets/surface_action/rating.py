@@ -17,11 +17,11 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from generator.datamodel import Strict
+from generator.data.datamodel import Strict
+from generator.data.shipclass import Rating, override_errors, ratings_block
+from generator.data.shipclass import ShipClass as Facts
+from generator.data.validation import load_model
 from generator.rulesets.surface_action.schema import ShipClass
-from generator.shipclass import Rating, override_errors, ratings_block
-from generator.shipclass import ShipClass as Facts
-from generator.validation import load_model
 
 NAME = "surface-action"
 TABLE = Path(__file__).parent / "tables" / "rating.yaml"

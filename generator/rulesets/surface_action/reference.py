@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from generator.data.schemadoc import sections
+from generator.pages.templating import render_text
 from generator.rulesets.surface_action import schema
-from generator.schemadoc import sections
-from generator.templating import render_text
 
 CLASS_MODELS: list[type[BaseModel]] = [
     schema.ShipClass, schema.Ship, schema.Facts, schema.GunBattery, schema.Torpedoes,

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from generator.errors import Problem
-from generator.roster import Loc, check_roster, check_scenarios
+from generator.core.errors import Problem
+from generator.core.suggest import did_you_mean
+from generator.data.roster import Loc, check_roster, check_scenarios
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.schema import CARRIERS, Scenario, ShipClass, ShipRef
-from generator.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from generator.library import Entry, Library
+    from generator.data.library import Entry, Library
 
 RULESET = "surface-action"
 

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from generator.dice import derive_seed, scenario_seed
-from generator.errors import UsageError
-from generator.layout import Paper
-from generator.packets import Component
-from generator.recipe import Recipe
-from generator.roster import owned_scenario, requested_ship, side_views
+from generator.core.errors import UsageError
+from generator.data.roster import owned_scenario, requested_ship, side_views
+from generator.kit.packets import Component
+from generator.kit.recipe import Recipe
+from generator.pages.layout import Paper
+from generator.pieces.sprue import Sprue, user_or_bundled
+from generator.rules.dice import derive_seed, scenario_seed
 from generator.rulesets.base import (
     Command,
     Components,
@@ -35,11 +36,10 @@ from generator.rulesets.surface_action import resolve
 from generator.rulesets.surface_action.charts import Charts, load_charts
 from generator.rulesets.surface_action.derive import ShipView, ship_view
 from generator.rulesets.surface_action.schema import Scenario, ShipClass
-from generator.sprue import Sprue, user_or_bundled
 
 if TYPE_CHECKING:
-    from generator.errors import Problem
-    from generator.library import Library
+    from generator.core.errors import Problem
+    from generator.data.library import Library
     from generator.rulesets.surface_action.ask import OddsIndex
 
 NAME = "surface-action"
@@ -278,7 +278,7 @@ def _build_seed(ctx: Context) -> int:
 @COMPONENTS("dice")
 def _dice(ctx: Context, side: str | None) -> Component:
     """A packet's own pre-rolled dice: each side and the referee roll differently."""
-    from generator.dicesheet import render_dice_sheet
+    from generator.aids.dicesheet import render_dice_sheet
 
     seed = _build_seed(ctx)
     owner = side or REFEREE
@@ -355,8 +355,8 @@ def _reference_matchups(ctx: Context, arg: str | None) -> Component | Rendered:
     The rule text prints no hit values (each scenario has its own table), so the first
     bundled scenario whose table rates every weapon involved is used, and named.
     """
+    from generator.data.validation import load_model
     from generator.rulesets.surface_action.components.tables import render_matchups
-    from generator.validation import load_model
 
     d = _d(ctx)
     assert d.library is not None, "the class recipe names this component"
@@ -376,7 +376,7 @@ def _reference_matchups(ctx: Context, arg: str | None) -> Component | Rendered:
         # A valid class still gets its proof: the page says why it holds no matchups.
         from xml.sax.saxutils import escape
 
-        from generator.canvasdoc import CanvasDoc
+        from generator.pages.canvasdoc import CanvasDoc
 
         why = (f"No scenario's weapons table rates every weapon of the {own[0].cls.name} "
                f"class and its reference classes ({', '.join(sorted(guns | torpedoes))}), "

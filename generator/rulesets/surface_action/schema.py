@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from generator.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
+from generator.data.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
 
 __all__ = ["NATION_NAMES", "Nation", "Ship"]
 

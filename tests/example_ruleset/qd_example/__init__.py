@@ -13,13 +13,14 @@ from xml.sax.saxutils import escape
 
 from pydantic import BaseModel, Field
 
-from generator import dietable, faces
-from generator.canvasdoc import CanvasDoc
-from generator.datamodel import Strict
-from generator.dice import percent
-from generator.packets import Component
+from generator.data.datamodel import Strict
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pieces import faces
+from generator.pieces.sprue import load_sprue
+from generator.rules import dietable
+from generator.rules.dice import percent
 from generator.rulesets.base import Components, Context, Rendered, Ruleset, sheet_component
-from generator.sprue import load_sprue
 
 FOLDER = Path(__file__).parent
 COMPONENTS = Components()

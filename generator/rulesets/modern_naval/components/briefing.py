@@ -6,12 +6,12 @@ and gives no enemy set-up: only what the scenario's author wrote in that side's 
 
 from __future__ import annotations
 
-from generator.canvasdoc import CanvasDoc
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.safetext import markup
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.layout import Paper
 from generator.rulesets.modern_naval.derive import Unit
 from generator.rulesets.modern_naval.schema import Scenario, Side
-from generator.safetext import markup
 
 
 def _conditions(scenario: Scenario) -> str:

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout import Paper, Pen, new_canvas, safe_box
-from generator.packets import Bookmark, Component
-from generator.pages import Furniture, finish_page
+from generator.core.units import MM
+from generator.kit.packets import Bookmark, Component
+from generator.pages.layout import Paper, Pen, new_canvas, safe_box
+from generator.pages.pages import Furniture, finish_page
 from generator.rulesets.modern_naval.derive import Unit
-from generator.units import MM
 
 PAD = 3 * MM
 """Text stays this far inside the card's cut frame (at least 1 mm)."""

@@ -31,11 +31,14 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from generator import dice, fonts
-from generator.errors import DataError
-from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
-from generator.packets import Bookmark, Component
-from generator.pages import Furniture
+from generator.core.errors import DataError
+from generator.core.scales import NAMED_SCALES
+from generator.core.units import MM
+from generator.kit.packets import Bookmark, Component
+from generator.pages import fonts
+from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
+from generator.pages.pages import Furniture
+from generator.rules import dice
 from generator.rulesets.naval_action.cardtables import (
     RadarDetection,
     Tables,
@@ -44,8 +47,6 @@ from generator.rulesets.naval_action.cardtables import (
 from generator.rulesets.naval_action.components.status_sheet import arc_icon
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.rulesets.naval_action.views import Band
-from generator.scales import NAMED_SCALES
-from generator.units import MM
 
 KEY = "card"
 TITLE = "Action Card"

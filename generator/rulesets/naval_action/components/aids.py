@@ -9,10 +9,13 @@ from xml.sax.saxutils import escape
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 
-from generator.canvasdoc import CanvasDoc
-from generator.gauges import draw_protractor, draw_turn_gauge
-from generator.layout import Paper, Pen, new_canvas, safe_box
-from generator.packets import Bookmark, Component
+from generator.aids.gauges import draw_protractor, draw_turn_gauge
+from generator.aids.strips import SegmentView, max_strip_height, render_strips, start_page
+from generator.core.scales import Scale
+from generator.core.units import MM
+from generator.kit.packets import Bookmark, Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.layout import Paper, Pen, new_canvas, safe_box
 from generator.rulesets.naval_action.aids import (
     RangeString,
     gauge_strips,
@@ -22,9 +25,6 @@ from generator.rulesets.naval_action.aids import (
     tape,
 )
 from generator.rulesets.naval_action.cardtables import Tables
-from generator.scales import Scale
-from generator.strips import SegmentView, max_strip_height, render_strips, start_page
-from generator.units import MM
 
 TIE_ALLOWANCE_CM = 10
 """Extra thread at each end to hold and to tie off, in cm (4 in on inch scales)."""

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.layout import Paper
-from generator.packets import Bookmark, Component
+from generator.core.scales import parse_scale
+from generator.kit.packets import Bookmark, Component
+from generator.pages.layout import Paper
+from generator.pages.tablestyle import render_flow
+from generator.pages.templating import markup_to_flowables, render_text
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import load_rules
 from generator.rulesets.naval_action.schema import Scenario, Side
 from generator.rulesets.naval_action.victory import number, strength_totals
-from generator.scales import parse_scale
-from generator.tablestyle import render_flow
-from generator.templating import markup_to_flowables, render_text
 
 
 @dataclass

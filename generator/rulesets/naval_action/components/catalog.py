@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
-from generator.layout import Paper
-from generator.packets import Bookmark, Component
+from generator.core.safetext import text
+from generator.core.units import MM
+from generator.kit.packets import Bookmark, Component
+from generator.pages.layout import Paper
+from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
 from generator.rulesets.naval_action.derive import (
     aa_factor,
     armor_factor,
@@ -14,9 +17,6 @@ from generator.rulesets.naval_action.derive import (
     format_fraction,
 )
 from generator.rulesets.naval_action.schema import NATION_NAMES, ShipClass, ShipType
-from generator.safetext import text
-from generator.tablestyle import Anchor, data_table, render_flow, styles
-from generator.units import MM
 
 HEADER = ["Class", "Type", "Ships", "Length ft", "Armor", "Speed",
           "Gun batteries (guns × bore, CF)",

@@ -2,9 +2,9 @@
 
 Each function here returns ``Piece`` objects for the shared imposition engine (and the
 PNG and Tabletop Simulator exports). Smoke, fire and damage markers are drawn from the
-face layouts in ``tables/markers.yaml`` (``generator/faces.py``); the damage marker's
+face layouts in ``tables/markers.yaml`` (``generator/pieces/faces.py``); the damage marker's
 heavy-damage back is derived from its front there. Labels are fitted by the one rule of
-``generator/autofit.py`` when the piece is made; a label that only fits by its last
+``generator/pages/autofit.py`` when the piece is made; a label that only fits by its last
 resort is reported as a warning naming the piece.
 """
 
@@ -21,19 +21,19 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.autofit import LABEL_FLOOR, SAFE_INSET, Fitted, LabelFitter
-from generator.faces import face_piece
-from generator.pieces import Art, Piece
-from generator.rulesets.naval_action.derive import ShipView
-from generator.rulesets.naval_action.markers import SidePool, Spread, ship_slug
-from generator.rulesets.naval_action.markertables import MarkerTables
-from generator.rulesets.naval_action.silhouette import (
+from generator.core.units import MM
+from generator.pages import fonts
+from generator.pages.autofit import LABEL_FLOOR, SAFE_INSET, Fitted, LabelFitter
+from generator.pieces.faces import face_piece
+from generator.pieces.pieces import Art, Piece
+from generator.pieces.silhouette import (
     build_silhouette,
     default_funnels,
     draw_silhouette,
 )
-from generator.units import MM
+from generator.rulesets.naval_action.derive import ShipView
+from generator.rulesets.naval_action.markers import SidePool, Spread, ship_slug
+from generator.rulesets.naval_action.markertables import MarkerTables
 
 INSET = SAFE_INSET * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
@@ -365,10 +365,10 @@ class MarkerMaker:
 def _load_image(path: Path) -> object:
     """An image ready to draw: a ReportLab ImageReader (PNG) or a Drawing (SVG).
 
-    Loaded from the bytes ``generator.images`` checks, so a file that changed since
+    Loaded from the bytes ``generator.data.images`` checks, so a file that changed since
     ``check`` is refused, not drawn.
     """
-    from generator.images import load_image
+    from generator.data.images import load_image
 
     return load_image(path)
 

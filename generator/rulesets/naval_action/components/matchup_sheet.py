@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from generator.canvasdoc import CanvasDoc
-from generator.dice import percent
-from generator.grid import Grid, aligned
-from generator.gridforms import FormGrid, FormGridBlock, FormParagraph, repeated_rules
-from generator.layout import Paper
-from generator.packets import Component
-from generator.pages import ParagraphBlock, Spacer
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.gridforms import FormGrid, FormGridBlock, FormParagraph, repeated_rules
+from generator.pages.layout import Paper
+from generator.pages.pages import ParagraphBlock, Spacer
+from generator.pages.tablestyle import RESULT_TINTS
+from generator.rules.dice import percent
 from generator.rulesets.naval_action.matchups import ShipMatchups, expected_text, share_pages
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.views import BANDS
-from generator.tablestyle import RESULT_TINTS
-from generator.units import MM
 
 BAND_TITLES = {"close": "Close range", "medium": "Medium range", "long": "Long range"}
 FACES = ["1", "2", "3", "4", "5", "6"]
@@ -91,7 +91,7 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
     armed = share_pages([p for p in pages if p.guns or p.torpedoes])
     grids = [(FormGrid(gun_grid(p)) if p.guns else None,
               FormGrid(torpedo_grid(p)) if p.torpedoes else None) for p in armed]
-    # Pieces that recur are drawn once as forms (generator.gridforms): the grid
+    # Pieces that recur are drawn once as forms (generator.pages.gridforms): the grid
     # headers, the legends, and the rule skeletons drawn more than once. Body rows stay
     # on the page: measured in deflated packets, a form per recurring row (or per row
     # part) costs more in object and placement overhead than it saves.

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from generator.canvasdoc import CanvasDoc
-from generator.dice import distribution, mean, percent
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.safetext import markup
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
+from generator.pages.tablestyle import RESULT_TINTS
+from generator.rules.dice import distribution, mean, percent
 from generator.rulesets.naval_action.odds import Calculator, Mode
-from generator.safetext import markup
-from generator.tablestyle import RESULT_TINTS
-from generator.units import MM
 
 FACES = ["1", "2", "3", "4", "5", "6"]
 

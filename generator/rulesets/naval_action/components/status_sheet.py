@@ -17,14 +17,14 @@ from fractions import Fraction
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout import Paper, Pen, SafeBox
-from generator.packets import Bookmark, Component
-from generator.pages import Document, Furniture, Recorded, Spacer
+from generator.core.units import MM
+from generator.kit.packets import Bookmark, Component
+from generator.pages.layout import Paper, Pen, SafeBox
+from generator.pages.pages import Document, Furniture, Recorded, Spacer
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import BatteryView, ShipView, format_fraction, knots
 from generator.rulesets.naval_action.schema import NATION_NAMES, TYPE_NAMES
-from generator.units import MM
 
 GREY = colors.Color(0.55, 0.55, 0.55)
 LIGHT = colors.Color(0.86, 0.86, 0.86)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 from xml.sax.saxutils import escape
 
-from generator.canvasdoc import CanvasDoc
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import load_rules
 from generator.rulesets.naval_action.schema import Scenario
@@ -20,7 +21,6 @@ from generator.rulesets.naval_action.victory import (
     ship_values,
     strength_totals,
 )
-from generator.units import MM
 
 
 def render_victory(scenario: Scenario, views: dict[str, list[ShipView]],

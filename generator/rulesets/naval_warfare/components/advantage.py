@@ -1,6 +1,6 @@
 """The Advantage Card deck: the default deck, each team's dealt hand, the deal list.
 
-The deck is a ``generator.decks`` file (``decks/advantage.yaml``). Each team is dealt
+The deck is a ``generator.pieces.decks`` file (``decks/advantage.yaml``). Each team is dealt
 its allotment from the shuffled deck (seeded, so a kit prints the same hands again);
 a team's packet holds its own hand only, and game control's holds the deal list.
 """
@@ -12,14 +12,14 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator import decks
-from generator.canvasdoc import CanvasDoc
-from generator.grid import Grid, aligned
-from generator.packets import Component
+from generator.core.safetext import markup
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pieces import decks
+from generator.pieces.sprue import user_or_bundled
 from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.naval_warfare.registry import COMPONENTS
-from generator.safetext import markup
-from generator.sprue import user_or_bundled
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generator.canvasdoc import CanvasDoc
-from generator.grid import Grid, aligned
-from generator.packets import Component
+from generator.core.safetext import markup, text
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
 from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare.registry import COMPONENTS
-from generator.safetext import markup, text
-from generator.units import MM
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived

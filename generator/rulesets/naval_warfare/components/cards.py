@@ -15,12 +15,12 @@ from reportlab.lib import colors
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout import Pen
-from generator.pieces import Art, Piece
+from generator.core.units import MM
+from generator.pages.layout import Pen
+from generator.pieces.pieces import Art, Piece
+from generator.pieces.sprue import user_or_bundled
 from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.naval_warfare.registry import COMPONENTS
-from generator.sprue import user_or_bundled
-from generator.units import MM
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived

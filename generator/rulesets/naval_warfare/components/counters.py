@@ -11,17 +11,17 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator import faces
-from generator.autofit import LabelFitter
-from generator.canvasdoc import CanvasDoc
-from generator.faces import FaceField, FaceLayout
-from generator.packets import Component
-from generator.pieces import Piece
+from generator.core.safetext import markup
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.autofit import LabelFitter
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pieces import faces
+from generator.pieces.faces import FaceField, FaceLayout
+from generator.pieces.pieces import Piece
+from generator.pieces.sprue import user_or_bundled
 from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.naval_warfare.registry import COMPONENTS
-from generator.safetext import markup
-from generator.sprue import user_or_bundled
-from generator.units import MM
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived

@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.canvasdoc import CanvasDoc
-from generator.grid import Grid, aligned
-from generator.layout import Pen
-from generator.packets import Component
-from generator.pages import Recorded
+from generator.core.safetext import markup
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Pen
+from generator.pages.pages import Recorded
 from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare.campaign import ChartRow, chart_rows
 from generator.rulesets.naval_warfare.registry import COMPONENTS
-from generator.safetext import markup
-from generator.units import MM
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived

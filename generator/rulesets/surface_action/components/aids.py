@@ -3,8 +3,8 @@
 Both are printed at the table's own scale, 1 in of paper per inch of table (72 pt), and
 every number on them comes from ``tables/charts.yaml`` through ``Charts``: a house rule
 that changes a turning circle or a cost changes the guide with it. The shared modules do
-the paper work: ``generator.strips`` splits and joins the ruler, ``generator.gauges``
-places points by bearing and ``generator.calibration`` prints the check bars.
+the paper work: ``generator.aids.strips`` splits and joins the ruler, ``generator.aids.gauges``
+places points by bearing and ``generator.pages.calibration`` prints the check bars.
 """
 
 from __future__ import annotations
@@ -18,14 +18,8 @@ from fractions import Fraction
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.gauges import point
-from generator.layout import Paper, Pen, SafeBox, new_canvas, safe_box
-from generator.packets import Bookmark, Component
-from generator.rulesets.surface_action.charts import Charts
-from generator.rulesets.surface_action.schema import BIG_TURNERS
-from generator.scales import Scale, parse_scale
-from generator.strips import (
+from generator.aids.gauges import point
+from generator.aids.strips import (
     BAND_Y,
     Band,
     Extra,
@@ -35,7 +29,13 @@ from generator.strips import (
     render_strips,
     start_page,
 )
-from generator.units import INCH, MM
+from generator.core.scales import Scale, parse_scale
+from generator.core.units import INCH, MM
+from generator.kit.packets import Bookmark, Component
+from generator.pages import fonts
+from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
+from generator.rulesets.surface_action.charts import Charts
+from generator.rulesets.surface_action.schema import BIG_TURNERS
 
 # -- shared ------------------------------------------------------------------------------------
 
@@ -68,7 +68,7 @@ def yards_text(scale: Scale) -> str:
 
 
 def table_scale(charts: Charts) -> Scale:
-    """The table's ground scale (1,000 yd per inch in the text), as ``generator.scales`` has it.
+    """The table's ground scale (1,000 yd per inch in the text), as ``generator.core.scales`` says.
 
     Reading yards through ``Scale`` keeps this ruler's yard labels in step with every other
     ruler the kit prints.

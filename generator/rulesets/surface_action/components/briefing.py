@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.canvasdoc import CanvasDoc
-from generator.layout import Paper
-from generator.packets import Component
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.layout import Paper
+from generator.pages.templating import markup_blocks, render_text
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.schema import Scenario, Side
-from generator.templating import markup_blocks, render_text
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.canvasdoc import CanvasDoc
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import speed_inches
 from generator.rulesets.surface_action.schema import ShipClass
-from generator.units import MM
 
 
 def render_catalog(classes: Sequence[ShipClass], charts: Charts, paper: Paper) -> Component:

@@ -2,8 +2,8 @@
 
 Each function returns ``Piece`` objects for the shared imposition engine (and the PNG and
 Tabletop Simulator exports). Turn, hit and fire counters are drawn from the face layouts
-in ``tables/counters.yaml`` (``generator/faces.py``). Labels are fitted by the one rule
-of ``generator/autofit.py`` when a piece is made; a label that only fits by its last
+in ``tables/counters.yaml`` (``generator/pieces/faces.py``). Labels are fitted by the one rule
+of ``generator/pages/autofit.py`` when a piece is made; a label that only fits by its last
 resort is reported as a warning naming the piece (``Piece.warnings``).
 
 Blanks and torpedo markers hide information from the opponent: a real formation blank
@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.autofit import SAFE_INSET, Fitted, LabelFitter
-from generator.faces import face_piece
-from generator.pieces import Art, Piece
+from generator.core.units import MM
+from generator.pages import fonts
+from generator.pages.autofit import SAFE_INSET, Fitted, LabelFitter
+from generator.pieces.faces import face_piece
+from generator.pieces.pieces import Art, Piece
 from generator.rulesets.surface_action.countertables import CounterTables, bundled_counters
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.schema import TorpedoFactors
-from generator.units import MM
 
 INSET = SAFE_INSET * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""

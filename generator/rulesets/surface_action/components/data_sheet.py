@@ -13,14 +13,14 @@ from reportlab.lib import colors
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.layout import Paper, Pen
-from generator.packets import Component
-from generator.pages import Block, Document, Furniture, Recorded
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages import fonts
+from generator.pages.layout import Paper, Pen
+from generator.pages.pages import Block, Document, Furniture, Recorded
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.components.aids import inches_text
 from generator.rulesets.surface_action.derive import ShipView
-from generator.units import MM
 
 ROW = 12.5 * MM
 HEAD = 9 * MM

@@ -1,6 +1,6 @@
 """Surface Action event cards as pieces: 63 x 88 mm (poker size), one piece per card.
 
-The shared deck renderer (``generator.decks``) sets the face: the title in a band, when
+The shared deck renderer (``generator.pieces.decks``) sets the face: the title in a band, when
 the card is played (after an italic "When:") and what it does, as large as the card
 allows and never below 6.5 pt. Surface Action adds a tag for cards that only work at
 night or by day.
@@ -8,11 +8,11 @@ night or by day.
 
 from __future__ import annotations
 
-from generator import decks
-from generator.decks import TEXT_FLOOR
-from generator.pieces import Piece
+from generator.core.units import MM
+from generator.pieces import decks
+from generator.pieces.decks import TEXT_FLOOR
+from generator.pieces.pieces import Piece
 from generator.rulesets.surface_action.events import time_tag
-from generator.units import MM
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "GROUP", "TEXT_FLOOR", "event_card_pieces"]
 

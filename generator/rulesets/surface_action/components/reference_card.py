@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
-from generator.datamodel import NATION_NAMES
-from generator.layout import Paper
-from generator.packets import Bookmark, Component
+from generator.core.safetext import text as plain_text
+from generator.core.units import MM
+from generator.data.datamodel import NATION_NAMES
+from generator.kit.packets import Bookmark, Component
+from generator.pages.layout import Paper
+from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
+from generator.pages.templating import markup_to_flowables, render_blocks, render_text, safe_markup
 from generator.rulesets.surface_action.charts import Chart, Charts
-from generator.safetext import text as plain_text
-from generator.tablestyle import Anchor, data_table, render_flow, styles
-from generator.templating import markup_to_flowables, render_blocks, render_text, safe_markup
-from generator.units import MM
 
 BLANK = "—"
 """Printed for a blank chart cell (no effect apart from a fire on a natural 6)."""

@@ -10,18 +10,18 @@ from collections.abc import Sequence
 from fractions import Fraction
 from xml.sax.saxutils import escape
 
-from generator.canvasdoc import CanvasDoc
-from generator.dice import percent
-from generator.grid import Grid, aligned
-from generator.layout import Paper
-from generator.packets import Component
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
+from generator.rules.dice import percent
 from generator.rulesets.surface_action import odds
 from generator.rulesets.surface_action.ask import AT_LEAST
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.matchups import Line, ship_lines
 from generator.rulesets.surface_action.schema import ShipType, Weapon, Weapons
-from generator.units import MM
 
 ARMORS = range(-4, 3)
 SIZES = range(1, 7)

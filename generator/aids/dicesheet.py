@@ -1,0 +1,86 @@
+"""Pre-rolled dice: seeded white/coloured pairs for a table with no dice to hand.
+
+Shared by every ruleset; the ruleset says how its players read the pairs (``how``).
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+
+from generator.core.units import MM
+from generator.kit.packets import Component
+from generator.pages import fonts
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.layout import Paper
+from generator.rules.dice import pairs
+
+RED = colors.Color(0.75, 0.1, 0.1)
+COLUMNS = 8
+ROWS = 30
+
+
+HOW = ("The <b>white</b> number is the accuracy or hit die, the "
+       "<font color='#bf1a1a'><b>red</b></font> number the coloured penetration or damage "
+       "die. Use one pair per roll of two dice, the white number alone for one die.")
+"""The default reading of the pairs (a white die and a coloured die)."""
+
+
+def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
+                      build_seed: int | None = None, whose: str | None = None,
+                      key: str = "dice", how: str = HOW) -> Component:
+    """One page of numbered, seeded dice pairs; the seed regenerates the same page.
+
+    Args:
+        seed: This sheet's own seed, printed on it.
+        paper: Paper size.
+        footer: Footer text.
+        command: The command that regenerates this sheet, printed on it.
+        build_seed: The build's seed this sheet's seed was derived from (None: the same).
+        whose: Whose sheet it is (a side's name, or the referee), printed on it.
+        key: The component key (``dice`` or ``dice:SIDE``).
+        how: How the ruleset's players read the pairs (markup, trusted: from code).
+
+    Returns:
+        The component.
+
+    """
+    doc = CanvasDoc(paper, "Pre-rolled dice", footer)
+    doc.anchor("Pre-rolled dice")
+    doc.paragraph("Pre-rolled dice" + (f": {escape(whose)}" if whose else ""), "h1")
+    origin = (f", drawn from build seed <b>{build_seed}</b>"
+              + (f" for {escape(whose)}" if whose else "")
+              if build_seed is not None and build_seed != seed else "")
+    doc.paragraph(
+        f"Seed <b>{seed}</b>{origin} (<font face='{fonts.NARROW}'>{escape(command)}</font> "
+        "prints this same sheet again; every packet has its own sheet, so no two roll the "
+        "same dice). Work down each column in turn and strike out each pair as you "
+        f"use it. {how}")
+    doc.space(3)
+    c = doc.canvas
+    col_w = doc.box.width / COLUMNS
+    row_h = min(7.6 * MM, (doc.room - 2 * MM) / ROWS)
+    top = doc.y
+    for i, (white, red) in enumerate(pairs(seed, COLUMNS * ROWS)):
+        col, row = divmod(i, ROWS)
+        x = doc.box.x + col * col_w
+        y = top - (row + 1) * row_h
+        c.setFillColor(colors.Color(0.45, 0.45, 0.45))
+        c.setFont(fonts.NARROW, 7)
+        c.drawRightString(x + 6.5 * MM, y + 2 * MM, str(i + 1))
+        c.setStrokeColor(colors.black)
+        c.setLineWidth(0.6)
+        c.setFillColor(colors.white)
+        c.rect(x + 8 * MM, y + 0.7 * MM, 5.6 * MM, 5.6 * MM, stroke=1, fill=1)
+        c.setFillColor(RED)
+        c.rect(x + 14.6 * MM, y + 0.7 * MM, 5.6 * MM, 5.6 * MM, stroke=0, fill=1)
+        c.setFont(fonts.BOLD, 11)
+        c.setFillColor(colors.black)
+        c.drawCentredString(x + 10.8 * MM, y + 2.2 * MM, str(white))
+        c.setFillColor(colors.white)
+        c.drawCentredString(x + 17.4 * MM, y + 2.2 * MM, str(red))
+    c.setFillColor(colors.black)
+    doc.y = top - ROWS * row_h
+    pdf, pages = doc.finish()
+    return Component(key, "Pre-rolled dice", "Dice-", pdf, pages, doc.bookmarks[1:])

@@ -1,0 +1,4 @@
+"""The command line: ``quarterdeck`` and ``python -m generator``.
+
+The top layer: it may import every other, the rulesets included.
+"""

@@ -1,0 +1,749 @@
+"""The data library: every YAML file of the bundled data and the user's folders.
+
+Files describe themselves (``kind:`` and ``ruleset:``), so a user's folder may be laid
+out any way they like. A user's class or scenario with the same id as a bundled one
+replaces it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.core.errors import DataError, Problem
+from generator.core.suggest import did_you_mean
+from generator.data.bundled import bundled_dir
+from generator.data.yamlsource import MAX_FILE_BYTES, SourceDoc, load_yaml
+from generator.rulesets import REGISTRY
+
+if TYPE_CHECKING:  # imported where used: a command answered from the cache needs no pydantic
+    from pydantic import BaseModel
+
+    from generator.data.shipclass import ShipClass as SharedClass
+    from generator.rulesets.base import Request, Ruleset
+
+
+def kinds() -> list[str]:
+    """Every data kind some registered ruleset reads (``ship-class``, ``scenario``...)."""
+    return list(dict.fromkeys(k for r in REGISTRY.values() for k in r.data_kinds))
+
+
+def bundled_data_dir() -> Path:
+    """Folder of the bundled ship data."""
+    return bundled_dir("quarterdeck_shipdata", "shipdata")
+
+
+@dataclass
+class Entry:
+    """One validated data file."""
+
+    model: Any
+    doc: SourceDoc
+    bundled: bool
+    root: Path | None = None
+    """The data folder the file was found in (files it names must stay inside it)."""
+    # --- one ship library (issue 14): set when the entry was derived from a shared class
+    facts: Any = None
+    """The shared ``generator.data.shipclass.ShipClass`` this ruleset's model was derived from."""
+    overrides: list[str] = field(default_factory=list)
+    """Ratings the class file set by hand for this ruleset instead of deriving them."""
+    ruleset: str | None = None
+    """The ruleset a scenario file names: known without reading the cached model (a
+    build of one ruleset's scenario then imports no other ruleset)."""
+
+    def of_ruleset(self) -> str | None:
+        """The ruleset the file names (``ruleset:``), read without unpickling the model."""
+        return self.ruleset if self.ruleset is not None else getattr(self.model, "ruleset",
+                                                                       None)
+
+    # In the user cache each entry's model, file and facts are pickled on their own and
+    # read back on first use, so a command that needs one ruleset's models (or none:
+    # ``check``, ``list``) imports only that ruleset and pays only for what it touches.
+    def __getstate__(self) -> dict[str, Any]:
+        return self._frozen_state({})
+
+    def _frozen_state(self, memo: dict[int, _Frozen]) -> dict[str, Any]:
+        """The pickle state: each lazy field frozen once per value (``memo`` by id)."""
+        state = dict(self.__dict__)
+        frozen = dict(state.pop("_frozen", {}))
+        for name in _LAZY:
+            if name in state:
+                value = state.pop(name)
+                if id(value) not in memo:
+                    memo[id(value)] = _Frozen.of(value)
+                frozen[name] = memo[id(value)]
+        state["_frozen"] = frozen
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def __getattr__(self, name: str) -> Any:
+        frozen = self.__dict__.get("_frozen") if name in _LAZY else None
+        if not frozen or name not in frozen:
+            raise AttributeError(name)
+        value = frozen.pop(name).get()
+        self.__dict__[name] = value
+        return value
+
+
+_NO_KEY: Any = object()
+"""Default of the ``key`` arguments: compute the cache key here."""
+
+_LAZY = ("model", "doc", "facts", "root")
+"""Entry fields kept pickled in a cached library until first read."""
+# A dataclass keeps each field's default as a class attribute, which would answer for a
+# field still frozen (None instead of the facts) before ``__getattr__`` is asked; the
+# generated ``__init__`` carries its own defaults, so the class attributes can go.
+for _name in _LAZY:
+    if _name in Entry.__dict__:
+        delattr(Entry, _name)
+
+
+class _Frozen:
+    """One value pickled on its own inside the cached library, unpickled on first use.
+
+    Entries that share a value (the file and facts of a class every ruleset rates) share
+    one ``_Frozen``, so it is stored once and read back as one object.
+    """
+
+    __slots__ = ("blob", "value")
+
+    def __init__(self, blob: bytes) -> None:
+        self.blob = blob
+        self.value: Any = _Frozen
+
+    @classmethod
+    def of(cls, value: Any) -> _Frozen:
+        """Freeze ``value``."""
+        import pickle
+
+        made = cls(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        made.value = value
+        return made
+
+    def __getstate__(self) -> bytes:
+        return self.blob
+
+    def __setstate__(self, blob: bytes) -> None:
+        self.blob = blob
+        self.value = _Frozen
+
+    def get(self) -> Any:
+        """The value, unpickled the first time it is asked for."""
+        if self.value is _Frozen:
+            import pickle
+
+            # Only ever read from a cache file whose signature was verified (usercache.load).
+            self.value = pickle.loads(self.blob)  # noqa: S301
+        return self.value
+
+
+@dataclass
+class Library:
+    """Every class and scenario, by ruleset and id, plus what went wrong loading them."""
+
+    classes: dict[str, dict[str, Entry]] = field(default_factory=dict)
+    scenarios: dict[str, Entry] = field(default_factory=dict)
+    other: dict[tuple[str, str], dict[str, Entry]] = field(default_factory=dict)
+    """Files of the other kinds a ruleset declares (units, counters, decks...), by
+    (ruleset, kind) and id."""
+    _refitted: dict[tuple[str, str, str, Any], Any] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unrated: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per ruleset: shared classes it cannot rate, with the reason (issue 14)."""
+    font_warnings: list[str] = field(default_factory=list)
+    """Every ship whose name has a character no bundled font draws (``font_warnings``):
+    found once when the library is checked, shown by every build."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Every entry frozen with one memo, so values entries share are stored once.
+        memo: dict[int, _Frozen] = {}
+
+        def frozen(entry: Entry) -> Entry:
+            copy = Entry.__new__(Entry)
+            copy.__dict__.update(entry._frozen_state(memo))
+            return copy
+
+        state = dict(self.__dict__)
+        state["classes"] = {r: {i: frozen(e) for i, e in table.items()}
+                            for r, table in self.classes.items()}
+        state["scenarios"] = {i: frozen(e) for i, e in self.scenarios.items()}
+        state["other"] = {k: {i: frozen(e) for i, e in table.items()}
+                          for k, table in self.other.items()}
+        state["_refitted"] = {}  # rebuilt on demand; may hold models of any ruleset
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def classes_of(self, ruleset: str) -> dict[str, Entry]:
+        """Classes of one ruleset, by id."""
+        return self.classes.setdefault(ruleset, {})
+
+    def model_at(self, ruleset: str, class_id: str, ship: str, date: Any) -> Any:
+        """A class's rating for one ship on a date: her refits applied, if she had any.
+
+        A ship whose fits (``ships[].fits``) took effect by ``date`` is rated from the
+        facts as she carried them then; any other ship gets the class's rating.
+        """
+        from generator.data.shipclass import deriver, facts_at
+
+        entry = self.classes_of(ruleset)[class_id]
+        facts = entry.facts
+        if facts is None:
+            return entry.model
+        carried = next((s for s in facts.ships if s.name == ship or ship in s.aka), None)
+        if carried is None or not any(f.from_ <= date for f in carried.fits):
+            return entry.model
+        key = (ruleset, class_id, ship, date)
+        if key not in self._refitted:
+            rating = deriver(ruleset)(facts_at(facts, ship, date))
+            self._refitted[key] = rating.model if rating.model is not None else entry.model
+        return self._refitted[key]
+
+    def of_kind(self, ruleset: str, kind: str) -> dict[str, Entry]:
+        """Files of one data kind of one ruleset, by id."""
+        if kind == "ship-class":
+            return self.classes_of(ruleset)
+        if kind == "scenario":
+            return {i: e for i, e in self.scenarios.items() if e.of_ruleset() == ruleset}
+        return self.other.setdefault((ruleset, kind), {})
+
+
+def _display(path: Path, root: Path, bundled: bool) -> str:
+    if bundled:
+        return str(Path("shipdata") / path.relative_to(root))
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def data_files(root: Path) -> list[Path]:
+    """YAML files under ``root`` (or ``root`` itself), sorted, never leaving ``root``.
+
+    Symbolic links that point outside the folder are skipped, so data cannot pull in
+    files from elsewhere on the machine.
+    """
+    if not root.is_dir():
+        # A file, or something that is not one (a pipe, a device): the loader says which.
+        return [root]
+    base = root.resolve()
+    found = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+            continue
+        # rglob does not descend into linked folders, so only a link itself can lead
+        # outside: resolving just those keeps this cheap for a large library.
+        if os.path.islink(path) and not path.resolve().is_relative_to(base):
+            continue
+        found.append(path)
+    return found
+
+
+def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str | None:
+    """Everything a loaded library depends on, or None when it cannot be cached.
+
+    quarterdeck's version, its code and bundled tables (path, size and mtime of every
+    file of the ``generator`` package), the registered rulesets, the working folder (user
+    files are named relative to it) and the path and SHA-256 of every data file read, so
+    a changed, added or removed file is always a miss.
+    """
+    import hashlib
+    import stat
+
+    from generator import __version__
+    from generator.cache import usercache
+    from generator.rulesets import cache_key
+
+    rulesets = cache_key()
+    if rulesets is None:  # a ruleset registered at run time: its code is not stamped
+        return None
+    digest = hashlib.sha256()
+    # The bundled files are named the same from any folder; a user's file relative to it.
+    digest.update(repr((__version__, rulesets, str(Path.cwd()) if user_paths else "",
+                        bundled, [str(p) for p in user_paths])).encode())
+    digest.update(usercache.package_stamp().encode())
+    roots = ([bundled_data_dir()] if bundled else []) + list(user_paths)
+    for root in roots:
+        if not root.exists():
+            continue
+        digest.update(os.fsencode(root.resolve()) + b"\0")
+        for path in data_files(root):
+            # Only regular files are hashed (a pipe would block; the loader reports it).
+            try:
+                info = os.stat(path)
+                if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+                    return None
+                with open(path, "rb") as handle:
+                    content = handle.read()
+            except OSError:
+                return None
+            # A file name need not be UTF-8: its bytes, as the file system has them.
+            digest.update(os.fsencode(path) + f"\0{len(content)}\0".encode())
+            digest.update(_content_digest(content))
+        digest.update(_image_stamp(root))
+    return digest.hexdigest()
+
+
+IMAGE_SUFFIXES = (".png", ".svg")
+"""Files a data file may name (``marker_image``, a logo): checked with the data."""
+
+
+def _image_stamp(root: Path) -> bytes:
+    """Path, size and modification time of every image under ``root``.
+
+    ``check`` validates the images a class names along with the YAML, so an edited SVG
+    must be a miss too (a changed image always changes its size or time). Linked folders
+    are not followed, as with the YAML files.
+    """
+    import hashlib
+
+    digest = hashlib.sha256()
+    if not root.is_dir():
+        return digest.digest()
+    for folder, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in sorted(names):
+            if not name.lower().endswith(IMAGE_SUFFIXES):
+                continue
+            path = os.path.join(folder, name)
+            try:
+                info = os.stat(path)
+            except OSError:  # a loop or a dangling link: the check reports it if named
+                digest.update(os.fsencode(path) + b"\0missing\n")
+                continue
+            digest.update(os.fsencode(path) + f"\0{info.st_size}\0{info.st_mtime_ns}\n"
+                          .encode())
+    return digest.digest()
+
+
+def _content_digest(content: bytes) -> bytes:
+    """SHA-256 of a file's bytes (the bytes themselves are the key, so never stale)."""
+    import hashlib
+
+    return hashlib.sha256(content).digest()
+
+
+def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
+                 bundled: bool = True) -> Library:
+    """Load and validate every data file; never raises for bad data.
+
+    A library loaded before from exactly the same files and code comes from the user
+    cache (``generator.cache.usercache``) instead of being parsed and validated again.
+
+    Args:
+        user_paths: The user's folders or files (``--data``), in order of precedence.
+        bundled: Include the bundled data.
+
+    Returns:
+        The library, with ``problems`` listing everything wrong in any file.
+
+    """
+    return _cached("library-user" if user_paths else "library", user_paths, bundled,
+                   lambda: _load_library(user_paths, bundled))
+
+
+def checked_library(user_paths: list[Path] | tuple[Path, ...] = (),
+                    key: Any = _NO_KEY) -> Library:
+    """The bundled data plus ``user_paths``, loaded and run through every ruleset's ``check``.
+
+    Cached like ``load_library``, checks included, so a command that only reports
+    (``check``) imports no ruleset when nothing changed. ``key`` is
+    ``checked_key(user_paths)`` when the caller already has it.
+    """
+    def load_and_check() -> Library:
+        library = _load_library(user_paths, True)
+        for ruleset in REGISTRY.values():
+            problems, warnings = ruleset.check(library)
+            library.problems.extend(problems)
+            library.warnings.extend(warnings)
+        library.font_warnings = font_warnings(library)
+        return library
+
+    # Bundled-only and with the user's folders in entries of their own: a build with
+    # --data does not push out what every plain command reads.
+    return _cached("checked-user" if user_paths else "checked", user_paths, True,
+                   load_and_check, key)
+
+
+def font_warnings(library: Library) -> list[str]:
+    """Name every ship whose name has a character no bundled font can draw."""
+    from generator.pages import fonts
+
+    warnings = []
+    for name in REGISTRY:  # names only: no ruleset is imported for this
+        for entry in library.classes_of(name).values():
+            # A shared class file's ships are its facts' ships (every ruleset's rating
+            # names them alike), read without importing the ruleset of each rating.
+            named = entry.facts if entry.facts is not None else entry.model
+            for ship in getattr(named, "ships", []):
+                missing = fonts.missing_characters(ship.name)
+                if missing:
+                    chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+                    warnings.append(f"{entry.doc.display}: ship '{ship.name}' has {chars} that "
+                                    "no bundled font can print; it would show as an empty box")
+    return warnings
+
+
+def validated_library(data: list[Path], key: Any = _NO_KEY) -> Library:
+    """Load every data file and run every ruleset's cross-checks.
+
+    ``key`` is ``checked_key(data)`` when the caller already has it.
+
+    Raises:
+        DataError: With every problem found, in every file.
+
+    """
+    library = checked_library(data, key)
+    if library.problems:
+        raise DataError(library.problems)
+    return library
+
+
+@dataclass
+class Listing:
+    """One ruleset as ``quarterdeck list`` shows it."""
+
+    title: str
+    classes: list[tuple[str, str, str, str]]
+    """(id, name, nation, type) of every class it rates, by nation, then name."""
+    scenarios: int
+
+
+@dataclass
+class Summary:
+    """What ``check`` and ``list`` print about the checked library, as plain strings.
+
+    Cached under the checked library's own key, so with unchanged code and data these
+    commands unpickle no model and import no ruleset (nor pydantic).
+    """
+
+    key: str | None
+    """The cache key it was stored under (None: not cacheable)."""
+    problems: list[Problem] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unrated: list[str] = field(default_factory=list)
+    """One line per class a ruleset cannot rate (``shipclass.unrated_lines``)."""
+    classes: int = 0
+    """Classes over every ruleset."""
+    rulesets: dict[str, Listing] = field(default_factory=dict)
+    """Every ruleset, in listing order."""
+    scenarios: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    """(id, ruleset, name, date, ships) of every scenario, by id."""
+
+
+
+def checked_key(user_paths: list[Path] | tuple[Path, ...] = ()) -> str | None:
+    """The key ``checked_library`` and ``summary`` are cached under (None: not cached)."""
+    return _cache_key(user_paths, True)
+
+
+def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) -> Summary:
+    """The checked library (bundled plus ``user_paths``) summed up for ``check`` and ``list``.
+
+    Args:
+        user_paths: The user's folders or files (``--data``).
+        key: ``checked_key(user_paths)`` when the caller already has it.
+
+    """
+    import hashlib
+
+    from generator.cache import usercache
+
+    found = checked_key(user_paths) if key is _NO_KEY else key
+    # One file per set of user folders: `check` and `check mydata` in turn both hit.
+    slot = "summary" if not user_paths else "summary-" + hashlib.sha256(
+        repr((str(Path.cwd()), [str(p) for p in user_paths])).encode()).hexdigest()[:16]
+    if found is not None:
+        cached = usercache.load(slot, found)
+        if isinstance(cached, Summary):
+            return cached
+    library = checked_library(user_paths, found)
+    made = Summary(found, list(library.problems), list(library.notices),
+                   list(library.warnings))
+    if not made.problems:
+        from generator.data.shipclass import unrated_lines
+
+        made.unrated = unrated_lines(library)
+        made.classes = sum(len(library.classes_of(r)) for r in REGISTRY)
+        for name, ruleset in REGISTRY.items():
+            described = sorted((ruleset.describe_class(e)
+                                for e in library.classes_of(name).values()),
+                               key=lambda d: d[2:0:-1])
+            count = sum(1 for e in library.scenarios.values() if e.of_ruleset() == name)
+            made.rulesets[name] = Listing(ruleset.title, described, count)
+        for sid, entry in sorted(library.scenarios.items()):
+            model = entry.model
+            # A campaign game's start file has teams, not sides with ships.
+            ships = sum(len(getattr(s, "ships", ())) for s in getattr(model, "sides", ()))
+            made.scenarios.append((sid, model.ruleset, model.name,
+                                   getattr(model, "date_label", None) or str(model.date),
+                                   str(ships)))
+    if found is not None:
+        usercache.store(slot, found, made)
+    return made
+
+
+def owner(library: Library, request: Request) -> Ruleset:
+    """The ruleset that serves a request (UsageError naming what does not exist).
+
+    ``generator.kit.pipeline`` re-exports it; it lives here so that a command
+    that only asks (``odds``) need not import the build pipeline.
+    """
+    return REGISTRY[owner_name(library, request)]
+
+
+def owner_name(library: Library, request: Request) -> str:
+    """The name of the ruleset that serves a request, found without importing a ruleset.
+
+    Raises:
+        UsageError: Naming the class, ruleset or scenario that does not exist.
+
+    """
+    from generator.core.errors import UsageError
+
+    if request.class_id is not None:
+        owners = raters(library, request.class_id)
+        if request.ruleset is not None:
+            if request.ruleset not in REGISTRY:
+                raise UsageError(f"no ruleset '{request.ruleset}'"
+                                 f"{did_you_mean(request.ruleset, REGISTRY)}")
+            if request.ruleset not in owners:
+                why = library.unrated.get(request.ruleset, {}).get(request.class_id)
+                raise UsageError(f"{REGISTRY[request.ruleset].title} does not rate the class "
+                                 f"'{request.class_id}'" + (f": {why}" if why else ""))
+            return request.ruleset
+        if not owners:
+            every = {c for r in REGISTRY for c in library.classes_of(r)}
+            raise UsageError(f"no class '{request.class_id}'"
+                             f"{did_you_mean(request.class_id, sorted(every))}")
+        return owners[0]
+    if request.scenario is None:
+        return next(iter(REGISTRY))  # the ruleset listed first
+    entry = library.scenarios.get(request.scenario)
+    if entry is None:
+        raise UsageError(f"no scenario '{request.scenario}'"
+                         f"{did_you_mean(request.scenario, library.scenarios)}; "
+                         "`quarterdeck list scenarios` shows them")
+    return str(entry.of_ruleset())
+
+
+def raters(library: Library, class_id: str) -> list[str]:
+    """The rulesets that rate a class, in registry order."""
+    return [name for name in REGISTRY if class_id in library.classes_of(name)]
+
+
+def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
+            load: Callable[[], Library], key: Any = _NO_KEY) -> Library:
+    from generator.cache import usercache
+
+    if key is _NO_KEY:
+        key = _cache_key(user_paths, bundled)
+    if key is not None:
+        cached = usercache.load(name, key)
+        if isinstance(cached, Library):
+            return cached
+    library = load()
+    if key is not None:
+        library._refitted.clear()  # rebuilt on demand; may hold models of any ruleset
+        usercache.store(name, key, library)
+    return library
+
+
+def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> Library:
+    from generator.data.shipclass import ShipClass as SharedClass
+
+    layers: list[tuple[Path, bool]] = []
+    missing: list[Problem] = []
+    if bundled and user_paths:
+        # The bundled layer rarely changes while a user's files do: it comes from its own
+        # cache entry ("library"; one with the user's files is "library-user") and only
+        # the user's layers are read and validated here.
+        library = load_library((), bundled=True)
+    else:
+        library = Library()
+        if bundled:
+            layers.append((bundled_data_dir(), True))
+    for path in user_paths:
+        if not path.exists():  # also a link that loops or leads nowhere: say which
+            found = "a symbolic link that loops or leads nowhere" if path.is_symlink() \
+                else "no such file or folder"
+            missing.append(Problem(str(path), 0, 0, "", f"found {found}, expected a data "
+                                                        "folder"))
+            continue
+        layers.append((path, False))
+    library.problems[0:0] = missing  # reported first, as before the bundled layer
+    for root, is_bundled in layers:
+        seen_here: dict[tuple[str, str, str], str] = {}
+        base = root if root.is_dir() else root.parent
+        for path in data_files(root):
+            display = _display(path, base, is_bundled)
+            if not _decodable(path, base):
+                library.problems.append(Problem(display, 0, 0, "", UNDECODABLE))
+                continue
+            entry = _load_entry(path, display, is_bundled, library)
+            if entry is None:
+                continue
+            entry.root = base.resolve()
+            kind = entry.doc.data["kind"]
+            # Class ids are per ruleset (a Takao for each); scenario ids are global, since
+            # a build names only the scenario.
+            key = (kind, getattr(entry.model, "ruleset", "") if kind != "scenario" else "",
+                   entry.model.id)
+            if key in seen_here:
+                library.problems.append(entry.doc.problem(
+                    ("id",), f"found id '{entry.model.id}' again (also in {seen_here[key]}), "
+                             "expected each id once"))
+                continue
+            seen_here[key] = display
+            if isinstance(entry.model, SharedClass):
+                _add_shared_class(entry, display, is_bundled, library)
+                continue
+            if kind == "scenario":
+                table = library.scenarios
+            else:
+                table = library.of_kind(entry.model.ruleset, kind)
+            if entry.model.id in table and not is_bundled:
+                library.notices.append(f"{display}: replaces the bundled {kind} "
+                                       f"'{entry.model.id}'")
+            table[entry.model.id] = entry
+    return library
+
+
+UNDECODABLE = ("found a file or folder name that is not UTF-8 text, expected a name in "
+               "UTF-8 (a class or scenario file is named by its id); rename it")
+"""The problem of a data file whose name (below the data folder) is not UTF-8."""
+
+
+def _decodable(path: Path, base: Path) -> bool:
+    """Whether ``path``'s name below ``base`` is UTF-8 text.
+
+    Python reads a name that is not as lone surrogates (``surrogateescape``); such a name
+    cannot be a class or scenario id, nor be written into a manifest or a message as it
+    is. The user's own folder (``base``) may be named anything.
+    """
+    try:
+        relative = path.relative_to(base)
+    except ValueError:
+        relative = path
+    try:
+        str(relative).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) -> Entry | None:
+    from generator.data.validation import describe, validate
+
+    doc, problems = load_yaml(path, display)
+    if not problems:  # a scaffold's placeholders are refused before the schema looks
+        from generator.data.scaffold import placeholder_problems
+
+        problems = placeholder_problems(doc)
+    if problems:
+        library.problems.extend(problems)
+        return None
+    data = doc.data
+    if not isinstance(data, dict):
+        library.problems.append(doc.problem((), f"found {describe(data)}, expected a mapping "
+                                                 "with 'kind' and 'ruleset'"))
+        return None
+    kind, ruleset_name = data.get("kind"), data.get("ruleset")
+    known = kinds()
+    if kind not in known:
+        library.problems.append(doc.problem(
+            ("kind",), f"found {describe(kind)}, expected one of {', '.join(known)}"
+            f"{did_you_mean(str(kind), known) if isinstance(kind, str) else ''}"))
+        return None
+    if kind == "ship-class" and "ruleset" not in data:
+        return _load_shared_class(path, doc, is_bundled, library)
+    if not isinstance(ruleset_name, str) or ruleset_name not in REGISTRY:
+        library.problems.append(doc.problem(
+            ("ruleset",), f"found {describe(ruleset_name)}, expected one of "
+            f"{', '.join(REGISTRY)}"
+            f"{did_you_mean(str(ruleset_name), REGISTRY) if isinstance(ruleset_name, str) else ''}"
+        ))
+        return None
+    ruleset = REGISTRY[ruleset_name]
+    if kind not in ruleset.data_kinds:
+        library.problems.append(doc.problem(
+            ("kind",), f"found '{kind}', expected a kind {ruleset.title} reads: "
+            f"{', '.join(ruleset.data_kinds)}"))
+        return None
+    model: type[BaseModel] = ruleset.data_kinds[kind]
+    instance, problems = validate(model, doc)
+    if problems or instance is None:
+        library.problems.extend(problems)
+        return None
+    stem = path.stem
+    found_id = getattr(instance, "id", stem)
+    if found_id != stem:
+        library.problems.append(doc.problem(("id",), f"found '{found_id}', "
+                                                     f"expected '{stem}' "
+                                                     "(the file name without .yaml)"))
+        return None
+    if kind == "ship-class" and not is_bundled:
+        library.warnings.append(f"{display}: a class file for {ruleset_name} only; run "
+                                f"`quarterdeck convert {display}` to write it once for "
+                                "every ruleset")
+    return Entry(instance, doc, is_bundled, ruleset=ruleset_name)
+
+
+# --- one ship library (issue 14): shared class files, rated by every ruleset ---------------
+
+def _load_shared_class(path: Path, doc: SourceDoc, is_bundled: bool,
+                       library: Library) -> Entry | None:
+    """Validate a ruleset-less class file against the shared model and its cross-checks."""
+    from generator.data.shipclass import ShipClass as SharedClass
+    from generator.data.shipclass import cross_check
+    from generator.data.validation import validate
+
+    instance, problems = validate(SharedClass, doc)
+    if problems or instance is None:
+        library.problems.extend(problems)
+        return None
+    problems = cross_check(instance, doc)
+    if instance.id != path.stem:
+        problems.append(doc.problem(("id",), f"found '{instance.id}', expected '{path.stem}' "
+                                             "(the file name without .yaml)"))
+    if problems:
+        library.problems.extend(problems)
+        return None
+    return Entry(instance, doc, is_bundled)
+
+
+def _add_shared_class(entry: Entry, display: str, is_bundled: bool, library: Library) -> None:
+    """Ask every ruleset to rate a shared class; file each rating under its ruleset."""
+    from generator.data.shipclass import derivers, unknown_rulesets
+
+    facts: SharedClass = entry.model
+    found = derivers()
+    library.problems.extend(entry.doc.problem(loc, message)
+                            for loc, message in unknown_rulesets(facts, list(found)))
+    for name, derive in found.items():
+        rating = derive(facts)
+        library.problems.extend(entry.doc.problem(loc, message)
+                                for loc, message in rating.problems)
+        unrated = library.unrated.setdefault(name, {})
+        unrated.pop(facts.id, None)
+        table = library.classes_of(name)
+        if rating.model is None:
+            if rating.unrated is not None:
+                unrated[facts.id] = rating.unrated
+                # A user's file that cannot be rated still hides the bundled rating.
+                table.pop(facts.id, None)
+            continue
+        if facts.id in table and not is_bundled:
+            library.notices.append(f"{display}: replaces the bundled ship-class "
+                                   f"'{facts.id}' ({name})")
+        table[facts.id] = Entry(rating.model, entry.doc, is_bundled, entry.root, facts,
+                                rating.overrides)

@@ -1,0 +1,222 @@
+"""Packets: rendered components merged into one PDF with bookmarks and page labels.
+
+A packet prints double-sided in one pass. What a component declares decides where its
+pages fall (``sheet_layout``):
+
+* ``two_sided``: its pages are fronts and backs of sheets (a card, marker fronts and
+  their backs). It starts on an odd page, so each front's back is the page after it,
+  and an odd last page gets a blank back.
+* ``cut_out``: its pages are cut up (tapes, rulers, gauge strips, marker sheets). A
+  cut-out page never backs onto another page: a single-sided one gets a blank back.
+* neither: pages to read, printed back to back.
+
+Inserted pages say "This page is intentionally blank". With ``--duplex off`` the packet
+is printed single-sided and nothing is inserted. A packet may open with a print note
+(``PacketSpec.note_page``) saying which pages print how.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.pages.kitdoc import KitCanvas, Mark
+
+
+@dataclass
+class Bookmark:
+    """An outline entry inside a component.
+
+    Attributes:
+        title: What the reader sees in the bookmarks pane.
+        page: 0-based page within the component.
+        top: Vertical position (points from the page bottom) to jump to, or None.
+        children: Nested entries.
+
+    """
+
+    title: str
+    page: int
+    top: float | None = None
+    children: list[Bookmark] = field(default_factory=list)
+
+
+@dataclass
+class Component:
+    """One rendered component (a PDF of one or more pages) ready to be placed in packets.
+
+    Attributes:
+        key: Stable id, e.g. ``sheets:allied``.
+        title: Top-level bookmark title.
+        label: Page-label prefix, e.g. ``Ships-``.
+        pdf: The component's PDF bytes.
+        pages: Page count.
+        bookmarks: Entries nested under the component's own bookmark.
+
+    """
+
+    key: str
+    title: str
+    label: str
+    pdf: bytes
+    pages: int
+    bookmarks: list[Bookmark] = field(default_factory=list)
+    recto: bool = False
+    """Old name of ``two_sided`` (kept for components written before it)."""
+    two_sided: bool = False
+    """Pages are fronts and backs of sheets: starts on a right-hand (odd) page."""
+    cut_out: bool = False
+    """Pages are cut up: each sheet carries nothing else on its back."""
+    inventory: list[dict[str, int]] = field(default_factory=list)
+    """For cut-out sheets: each front page's pieces (title to copies), page by page, so a
+    club can check a cut kit sheet by sheet."""
+    drawn: list[str] = field(default_factory=list)
+    """In a build, the names of the component's pages on the build's canvas
+    (``generator.pages.kitdoc``); ``pdf`` is then empty."""
+
+    def __post_init__(self) -> None:
+        self.two_sided = self.two_sided or self.recto
+        self.recto = self.two_sided
+
+
+@dataclass
+class PacketSpec:
+    """Which components, in which order, make one output file.
+
+    Attributes:
+        filename: The file's name.
+        title: PDF title and the print note's heading.
+        components: Component keys in page order.
+        note_page: Open the packet with a page saying which pages print how.
+        note: A line for that page from the recipe (where the table-wide items are).
+        duplex: ``long`` or ``short`` (printed double-sided, blank backs inserted) or
+            ``off`` (printed single-sided: nothing inserted).
+
+    """
+
+    filename: str
+    title: str
+    components: list[str]
+    note_page: bool = False
+    note: str = ""
+    duplex: str = "long"
+
+
+BLANK = "This page is intentionally blank"
+"""What an inserted page says, so that no one thinks a page failed to print."""
+NOTE_KEY = "print-note"
+"""The key of the print-note page in a packet's layout."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One page of a packet.
+
+    Page ``page`` of component ``key``, or an inserted blank (``key`` None), or the
+    print note (``key`` ``NOTE_KEY``).
+    """
+
+    key: str | None
+    page: int = 0
+
+
+def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Placed]:
+    """Every page of the packet in order, with the blank pages double-sided printing needs.
+
+    Two-sided components start on an odd page and end on an even one; each page of a
+    one-sided cut-out component has a blank back; blanks at the very end are left off
+    (the last sheet's back is empty anyway). A packet of one component gets none.
+    """
+    out: list[Placed] = [Placed(NOTE_KEY)] if spec.note_page else []
+    # A file of one component prints as it is (a ruler file single-sided, a card or a
+    # marker file double-sided from its first page): nothing to insert.
+    duplex = spec.duplex != "off" and len(spec.components) > 1
+    for key in spec.components:
+        comp = components[key]
+        if duplex and (comp.two_sided or comp.cut_out) and len(out) % 2:
+            out.append(Placed(None))
+        for page in range(comp.pages):
+            out.append(Placed(key, page))
+            if duplex and comp.cut_out and not comp.two_sided:
+                out.append(Placed(None))
+        if duplex and comp.two_sided and comp.pages % 2:
+            out.append(Placed(None))
+    while out and out[-1].key is None:
+        out.pop()
+    return out
+
+
+def packet_pages(spec: PacketSpec, components: dict[str, Component]) -> int:
+    """Pages the packet will have, counting its print note and inserted blank pages."""
+    return len(sheet_layout(spec, components))
+
+
+def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
+                   components: dict[str, Component]) -> dict[str, bytes]:
+    """Write every packet of a build from the pages drawn on its canvas.
+
+    The print notes and blank backs are drawn first (a packet's fonts are fixed once
+    the first packet is written), then each packet is written with its pages in
+    ``sheet_layout`` order, its outline and its page labels. The font subsets made on
+    the way are kept for later packets and builds (``kitdoc.SUBSETS``).
+    """
+    from generator.kit.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, draw_blank, note_page
+    from generator.pages.kitdoc import SUBSETS, Label, Mark, write_packet
+
+    plans = []
+    for spec in specs:
+        layout = sheet_layout(spec, components)
+        names: list[str] = []
+        marks: list[Mark] = []
+        labels: list[Label] = []
+        previous = (595.28, 841.89)
+        for index, placed in enumerate(layout):
+            if placed.key is None:
+                # A blank back takes the size and turn of the page it backs.
+                draw_blank(*previous)
+                name = kit.page_names[-1]
+                labels.append(Label(index, BLANK_LABEL, numbered=False))
+            elif placed.key == NOTE_KEY:
+                first = components[spec.components[0]] if spec.components else None
+                size = kit.sizes[first.drawn[0]] if first and first.drawn else previous
+                note_page(spec, components, layout, size)
+                name = kit.page_names[-1]
+                marks.append(Mark(NOTE_TITLE, name))
+                labels.append(Label(index, NOTE_LABEL))
+            else:
+                name = components[placed.key].drawn[placed.page]
+            names.append(name)
+            previous = kit.sizes[name]
+        for key in spec.components:
+            comp = components[key]
+            marks.append(Mark(comp.title, comp.drawn[0],
+                              children=[_mark(b, comp.drawn) for b in comp.bookmarks]))
+            at = [i for i, p in enumerate(layout) if p.key == key]
+            labels.extend(Label(start, comp.label, first + 1)
+                          for start, first in _runs(at))
+        labels.sort(key=lambda label: label.index)
+        plans.append((spec, names, marks, labels))
+    files = {spec.filename: write_packet(kit, names, title=spec.title, marks=marks,
+                                         labels=labels, prefix=f"P{n}.")
+             for n, (spec, names, marks, labels) in enumerate(plans)}
+    SUBSETS.save()
+    return files
+
+
+def _mark(mark: Bookmark, drawn: list[str]) -> Mark:
+    from generator.pages.kitdoc import Mark
+    return Mark(mark.title, drawn[mark.page], mark.top,
+                [_mark(child, drawn) for child in mark.children])
+
+
+def _runs(indexes: list[int]) -> list[tuple[int, int]]:
+    """Where each run of adjacent packet pages starts.
+
+    Returns (packet page, the component page it shows) for the first page of each run.
+    """
+    out = []
+    for i, index in enumerate(indexes):
+        if i == 0 or index != indexes[i - 1] + 1:
+            out.append((index, i))
+    return out

@@ -1,0 +1,176 @@
+"""The pages a packet adds itself: the print note that opens it, and blank backs.
+
+The print note says, on the packet's first page, which pages print how: the whole file
+double-sided in one pass at 100 % scale, which pages are fronts with their backs, which
+are cut out with a blank back, and (from the recipe) where the items printed once per
+table are. Inserted blank pages say so, so that no one takes them for a failed print.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from functools import cache
+
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.core.safetext import clean
+from generator.core.units import MM
+from generator.kit.packets import BLANK, NOTE_KEY, Component, PacketSpec, Placed
+from generator.pages import fonts
+from generator.pages.layout import Paper, new_canvas, page_size, safe_box
+from generator.pages.pages import Furniture, finish_page
+
+NOTE_TITLE = "How to print this packet"
+NOTE_LABEL = "Note-"
+BLANK_LABEL = "Blank"
+BLANK_SIZE = 9.0
+
+
+def page_ranges(numbers: Iterable[int]) -> str:
+    """1-based page numbers as ranges: ``1–3, 5, 7–8`` ("" for none)."""
+    ordered = sorted(set(numbers))
+    runs: list[list[int]] = []
+    for n in ordered:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+
+
+def how(comp: Component, duplex: bool) -> str:
+    """How a component's pages are printed, in a few words."""
+    if not duplex:
+        return "cut out" if comp.cut_out else "read"
+    if comp.two_sided and comp.cut_out:
+        return "fronts with their backs; cut out"
+    if comp.two_sided:
+        return "front and back of one sheet" if comp.pages == 2 else "fronts with their backs"
+    if comp.cut_out:
+        return "cut out; each has a blank back"
+    return "read; printed back to back"
+
+
+def note_lines(spec: PacketSpec, components: dict[str, Component],
+               layout: list[Placed]) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """The note's paragraphs and its table (pages, contents, how), from the layout."""
+    duplex = spec.duplex != "off"
+    total = len(layout)
+    where: dict[str, list[int]] = {}
+    for number, placed in enumerate(layout, start=1):
+        if placed.key is not None and placed.key != NOTE_KEY:
+            where.setdefault(placed.key, []).append(number)
+    blanks = [n for n, p in enumerate(layout, start=1) if p.key is None]
+    two_sided = [n for key, pages in where.items() if components[key].two_sided
+                 for n in pages]
+    single = [n for key, pages in where.items()
+              if components[key].cut_out and not components[key].two_sided for n in pages]
+    if duplex:
+        lines = [f"Print all {total} pages double-sided in one pass, flipping on the "
+                 f"{spec.duplex} edge, at 100 % scale (\"Actual size\", never \"Fit to "
+                 "page\"): rulers, gauges and markers are drawn to size."]
+        if two_sided:
+            lines.append(f"Fronts with their backs on one sheet: pages "
+                         f"{page_ranges(two_sided)}.")
+        if single:
+            lines.append(f"Printed on one side only (cut out; the page after each is its "
+                         f"blank back): pages {page_ranges(single)}.")
+        if blanks:
+            lines.append(f"Pages {page_ranges(blanks)} are intentionally blank: they keep "
+                         "each front behind its back and each cut-out page alone on its "
+                         "sheet.")
+    else:
+        lines = [f"Print all {total} pages single-sided, at 100 % scale (\"Actual size\", "
+                 "never \"Fit to page\"): rulers, gauges and markers are drawn to size. "
+                 "Marker and card backs stand beside their fronts: cut each pair out "
+                 "together, fold on the dashed line between them and glue."]
+    lines.append("Page numbers here count from the first page of the file; your PDF "
+                 "viewer may show section labels (Card-1) beside them.")
+    if spec.note:
+        lines.append(spec.note)
+    rows = [("1", NOTE_TITLE, "read")]
+    for key in spec.components:
+        if key in where:
+            rows.append((page_ranges(where[key]), components[key].title,
+                         how(components[key], duplex)))
+    return lines, rows
+
+
+def _paper(width: float, height: float) -> Paper:
+    short = min(width, height)
+    return "letter" if abs(short - page_size("letter")[0]) < 1 else "a4"
+
+
+def note_page(spec: PacketSpec, components: dict[str, Component], layout: list[Placed],
+              size: tuple[float, float]) -> bytes:
+    """The one-page print note that opens a packet (portrait, on the packet's paper)."""
+    paper = _paper(*size)
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, paper, NOTE_TITLE)
+    box = safe_box(paper)
+    furniture = Furniture(footer=f"quarterdeck · {spec.title}", label=NOTE_LABEL)
+    lines, rows = note_lines(spec, components, layout)
+    y = box.top - 7 * MM
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont(fonts.BOLD, 14)
+    c.drawString(box.x, y, fonts.clip_text(clean(spec.title), fonts.BOLD, 14, box.width))
+    y -= 8 * MM
+    c.setFont(fonts.BOLD, 11)
+    c.drawString(box.x, y, NOTE_TITLE)
+    y -= 6 * MM
+    for paragraph in lines:
+        y = _paragraph(c, clean(paragraph), box.x, y, box.width) - 2 * MM
+    y -= 2 * MM
+    bottom = box.y + furniture.bottom(box) + 2 * MM
+    step = min(5 * MM, max(3.2 * MM, (y - bottom) / max(len(rows) + 1, 1)))
+    type_size = 9.0 if step >= 4.5 * MM else fonts.MIN_SIZE
+    cols = (box.x, box.x + 30 * MM, box.x + 0.62 * box.width)
+    widths = (28 * MM, cols[2] - cols[1] - 3 * MM, box.right - cols[2])
+    for i, head in enumerate(("Pages", "Contents", "How")):
+        c.setFont(fonts.BOLD, type_size)
+        c.drawString(cols[i], y, head)
+    y -= 1.4 * MM
+    c.setLineWidth(0.5)
+    c.line(box.x, y, box.right, y)
+    for row in rows:
+        y -= step
+        if y < bottom:
+            break
+        for i, text in enumerate(row):
+            c.setFont(fonts.REGULAR, type_size)
+            c.drawString(cols[i], y, fonts.clip_text(clean(text), fonts.REGULAR, type_size,
+                                                     widths[i]))
+    finish_page(c, box, furniture, 0)
+    c.save()
+    return buffer.getvalue()
+
+
+def _paragraph(c: Canvas, text: str, x: float, y: float, width: float) -> float:
+    c.setFont(fonts.REGULAR, 9)
+    for line in simpleSplit(text, fonts.REGULAR, 9, width):
+        c.drawString(x, y, line)
+        y -= 4.2 * MM
+    return y
+
+
+@cache
+def blank_page(width: float, height: float) -> bytes:
+    """A page of the given size that says it is intentionally blank."""
+    return draw_blank(width, height)
+
+
+def draw_blank(width: float, height: float) -> bytes:
+    """Draw a blank back (on the build's canvas when one is active; see ``blank_page``)."""
+    landscape = width > height
+    paper = _paper(width, height)
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, paper, BLANK, landscape=landscape)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    c.setFont(fonts.REGULAR, BLANK_SIZE)
+    w, h = page_size(paper, landscape)
+    c.drawCentredString(w / 2, h / 2, BLANK)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()

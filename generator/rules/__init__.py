@@ -1,0 +1,4 @@
+"""The rules layer: dice and die tables.
+
+It may import ``core``, ``data`` and ``cache``.
+"""
