@@ -9,9 +9,10 @@ import pytest
 
 from generator.core.errors import DataError, RenderError
 from generator.core.units import MM
-from generator.kit.packets import Component, PacketSpec, assemble_drawn, packet_pages
+from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
 from generator.pages import fonts
 from generator.pages.autofit import LABEL_FLOOR, abbreviations, fit_label
+from generator.pages.component import Component
 from generator.pages.layout import page_size
 from generator.pieces.imposition import CUT_GREY, Options, back_piece, impose, layout
 from generator.pieces.pieces import Piece

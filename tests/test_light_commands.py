@@ -157,7 +157,8 @@ def cache(tmp_path_factory: pytest.TempPathFactory, forked: Forked) -> Path:
 
 
 HEAVY = ("reportlab", "pypdf", "pypdfium2", "icepool", "jinja2", "pydantic", "yaml", "PIL",
-         "generator.kit.pipeline", "generator.kit.packets", "generator.data.shipclass",
+         "generator.kit.pipeline", "generator.kit.packets", "generator.pages.component",
+         "generator.data.shipclass",
          "generator.rulesets.", "importlib.metadata")
 
 
@@ -205,6 +206,7 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
     # Odds draw no page: no PDF writer, no platypus, no templates, no pipeline.
     drawn = [m for m in modules if m.startswith(("pypdf", "reportlab.platypus", "jinja2",
                                                  "generator.kit.pipeline", "generator.kit.packets",
+                                                 "generator.pages.component",
                                                  "generator.pages.pages", "generator.aids.gauges",
                                                  "generator.aids.strips",
                                                  "generator.pieces.imposition",

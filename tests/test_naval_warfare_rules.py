@@ -18,7 +18,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from generator.kit.packets import Component
+from generator.pages.component import Component
 from generator.rulesets.naval_warfare import combat, merchant, ruletables
 from generator.rulesets.naval_warfare.cli_commands import commands
 from generator.rulesets.naval_warfare.units import load_units

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 import pypdfium2 as pdfium
 import pytest
 
-from generator.kit.packets import BLANK, Component, PacketSpec, sheet_layout
+from generator.kit.packets import BLANK, PacketSpec, sheet_layout
 from generator.kit.pipeline import BuildResult, build
 from generator.kit.printnote import page_ranges
+from generator.pages.component import Component
 from generator.pieces.imposition import Options as SheetOptions
 from generator.rulesets.base import KitOptions
 

@@ -34,10 +34,10 @@ from generator.core.units import MM
 from generator.data.datamodel import Strict, once
 from generator.data.validation import describe, load_model
 from generator.data.yamlsource import Loc, SourceDoc
-from generator.kit.packets import Bookmark, Component
 from generator.pages import fonts
 from generator.pages.autofit import LABEL_FLOOR, fit_label
 from generator.pages.calibration import calibration_height
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, SafeBox, new_canvas, page_size, safe_box
 from generator.pages.wordwrap import wrap
 from generator.pieces.sprue import length_between

@@ -10,9 +10,9 @@ from xml.sax.saxutils import escape
 from reportlab.lib import colors
 
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages import fonts
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.rules.dice import pairs
 

@@ -908,8 +908,9 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
     from generator.core.suggest import did_you_mean
     from generator.data.library import validated_library
     from generator.kit.output import write_atomic
-    from generator.kit.packets import Component, PacketSpec, assemble_drawn
+    from generator.kit.packets import PacketSpec, assemble_drawn
     from generator.pages import kitdoc
+    from generator.pages.component import Component
     from generator.rulesets import REGISTRY, default_ruleset
 
     ruleset = ruleset or default_ruleset().name

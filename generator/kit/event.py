@@ -54,12 +54,13 @@ from generator.data.library import Library
 from generator.data.validation import load_model, name_problem
 from generator.data.yamlsource import Loc, SourceDoc
 from generator.kit.output import MANIFEST, _oserror, transaction
-from generator.kit.packets import BLANK, Component, PacketSpec, sheet_layout
+from generator.kit.packets import BLANK, PacketSpec, sheet_layout
 from generator.kit.parallel import fork_map
 from generator.kit.pipeline import BuildResult, Kit, compose, validated_library
 from generator.kit.printnote import blank_page
 from generator.pages import branding, fonts
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper, page_size
 from generator.pages.pdfstream import StreamedPdf

@@ -22,10 +22,11 @@ from generator.data.library import owner as owner  # re-exported
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
 from generator.kit.output import transaction, write_kit
-from generator.kit.packets import Component, PacketSpec, assemble_drawn, packet_pages
+from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
 from generator.kit.parallel import fork_map, workers
 from generator.kit.recipe import Job, Plan, plan
 from generator.pages import kitdoc
+from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pieces.pieces import Piece
 from generator.rulesets import default_scenario

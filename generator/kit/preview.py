@@ -22,7 +22,7 @@ from generator.core.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from generator.data.library import Library
-    from generator.kit.packets import Component
+    from generator.pages.component import Component
     from generator.rulesets.base import Ruleset
 
 PreviewKind = Literal["status", "marker", "counter", "card"]

@@ -17,8 +17,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.safetext import clean
 from generator.core.units import MM
-from generator.kit.packets import BLANK, NOTE_KEY, Component, PacketSpec, Placed
+from generator.kit.packets import BLANK, NOTE_KEY, PacketSpec, Placed
 from generator.pages import fonts
+from generator.pages.component import Component
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
 from generator.pages.pages import Furniture, finish_page
 

@@ -34,9 +34,9 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.core.safetext import clean
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
 from generator.pages import branding
 from generator.pages.calibration import calibration_height, draw_calibration
+from generator.pages.component import Bookmark, Component
 from generator.pages.grid import Grid
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 

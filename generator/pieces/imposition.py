@@ -23,8 +23,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import RenderError
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
 from generator.pages import branding, fonts, kitdoc
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size
 from generator.pieces.pieces import Piece, draw_face
 from generator.pieces.sprue import CutMode, Sprue

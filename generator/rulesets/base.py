@@ -23,15 +23,15 @@ if TYPE_CHECKING:  # imported where used: a ruleset loaded for `odds` needs no p
     from pydantic import BaseModel
 
     from generator.data.library import Entry, Library
-    from generator.kit.packets import Component
     from generator.kit.recipe import KitRecipes, Recipe
+    from generator.pages.component import Component
     from generator.pages.layout import Paper
     from generator.pieces.imposition import Options as SheetOptions
     from generator.pieces.pieces import Piece
     from generator.pieces.sprue import Sprue
 
 _MOVED = {"BaseModel": "pydantic", "SheetOptions": "generator.pieces.imposition:Options",
-          "Paper": "generator.pages.layout", "Component": "generator.kit.packets",
+          "Paper": "generator.pages.layout", "Component": "generator.pages.component",
           "Piece": "generator.pieces.pieces", "COMMANDS": "generator.kit.recipe",
           "KitRecipes": "generator.kit.recipe", "Recipe": "generator.kit.recipe",
           "load_recipes": "generator.kit.recipe", "Sprue": "generator.pieces.sprue"}

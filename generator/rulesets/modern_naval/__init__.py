@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from generator.core.errors import DataError, Problem, UsageError
 from generator.core.suggest import did_you_mean, fold
 from generator.data.roster import find_ship, requested_ship
-from generator.kit.packets import Component
+from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.modern_naval import derive

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.rules.dice import percent, scenario_seed

@@ -38,7 +38,7 @@ from generator.rulesets.naval_action.schema import Scenario, ShipClass
 if TYPE_CHECKING:  # the page engine is imported by the components that draw
     from generator.core.errors import Problem
     from generator.data.library import Library
-    from generator.kit.packets import Component
+    from generator.pages.component import Component
     from generator.pages.layout import Paper
     from generator.pieces.sprue import Sprue
     from generator.rulesets.naval_action.ask import OddsIndex

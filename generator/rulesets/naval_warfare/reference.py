@@ -13,8 +13,8 @@ import re
 from reportlab.lib import colors
 
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.templating import markup_blocks, render_text

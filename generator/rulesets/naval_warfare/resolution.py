@@ -14,9 +14,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.safetext import text
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages import fonts
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.pages import Recorded

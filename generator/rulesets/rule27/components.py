@@ -22,9 +22,9 @@ from generator.aids.boardaids import (
 from generator.aids.strips import start_page
 from generator.core.safetext import markup, text
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
 from generator.pages.autofit import LabelFitter
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Bookmark, Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import SafeBox, new_canvas, page_size, safe_box
 from generator.pieces.faces import face_piece

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from generator.core.errors import UsageError
 from generator.data.roster import owned_scenario, requested_ship, side_views
-from generator.kit.packets import Component
 from generator.kit.recipe import Recipe
+from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pieces.sprue import Sprue, user_or_bundled
 from generator.rules.dice import derive_seed, scenario_seed

@@ -14,8 +14,8 @@ from xml.sax.saxutils import escape
 from pydantic import BaseModel, Field
 
 from generator.data.datamodel import Strict
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pieces import faces
 from generator.pieces.sprue import load_sprue
 from generator.rules import dietable

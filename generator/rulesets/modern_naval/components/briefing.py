@@ -7,8 +7,8 @@ and gives no enemy set-up: only what the scenario's author wrote in that side's 
 from __future__ import annotations
 
 from generator.core.safetext import markup
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.rulesets.modern_naval.derive import Unit
 from generator.rulesets.modern_naval.schema import Scenario, Side

@@ -16,7 +16,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, new_canvas, safe_box
 from generator.pages.pages import Furniture, finish_page
 from generator.rulesets.modern_naval.derive import Unit

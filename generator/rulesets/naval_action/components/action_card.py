@@ -34,8 +34,8 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 from generator.core.errors import DataError
 from generator.core.scales import NAMED_SCALES
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
 from generator.pages import fonts
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.pages.pages import Furniture
 from generator.rules import dice

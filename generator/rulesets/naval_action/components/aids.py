@@ -13,8 +13,8 @@ from generator.aids.gauges import draw_protractor, draw_turn_gauge
 from generator.aids.strips import SegmentView, max_strip_height, render_strips, start_page
 from generator.core.scales import Scale
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, new_canvas, safe_box
 from generator.rulesets.naval_action.aids import (
     RangeString,

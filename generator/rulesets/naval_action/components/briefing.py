@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.core.scales import parse_scale
-from generator.kit.packets import Bookmark, Component
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper
 from generator.pages.tablestyle import render_flow
 from generator.pages.templating import markup_to_flowables, render_text

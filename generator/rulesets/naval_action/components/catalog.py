@@ -6,7 +6,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from generator.core.safetext import text
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper
 from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
 from generator.rulesets.naval_action.derive import (

@@ -9,8 +9,8 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.gridforms import FormGrid, FormGridBlock, FormParagraph, repeated_rules
 from generator.pages.layout import Paper

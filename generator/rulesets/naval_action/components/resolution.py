@@ -9,8 +9,8 @@ from fractions import Fraction
 
 from generator.core.safetext import markup
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.tablestyle import RESULT_TINTS

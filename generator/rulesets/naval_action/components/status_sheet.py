@@ -18,7 +18,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.units import MM
-from generator.kit.packets import Bookmark, Component
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox
 from generator.pages.pages import Document, Furniture, Recorded, Spacer
 from generator.rulesets.naval_action import cardtables

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from generator.core.safetext import markup
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.autofit import LabelFitter
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pieces import faces
 from generator.pieces.faces import FaceField, FaceLayout
 from generator.pieces.pieces import Piece

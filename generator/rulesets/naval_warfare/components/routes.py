@@ -16,8 +16,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.safetext import markup
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Pen
 from generator.pages.pages import Recorded

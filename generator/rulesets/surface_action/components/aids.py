@@ -31,8 +31,8 @@ from generator.aids.strips import (
 )
 from generator.core.scales import Scale, parse_scale
 from generator.core.units import INCH, MM
-from generator.kit.packets import Bookmark, Component
 from generator.pages import fonts
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.schema import BIG_TURNERS

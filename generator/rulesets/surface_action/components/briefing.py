@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pages.templating import markup_blocks, render_text
 from generator.rulesets.surface_action.derive import ShipView

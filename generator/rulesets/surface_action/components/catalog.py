@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.rulesets.surface_action.charts import Charts

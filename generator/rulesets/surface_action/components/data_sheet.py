@@ -14,8 +14,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages import fonts
+from generator.pages.component import Component
 from generator.pages.layout import Paper, Pen
 from generator.pages.pages import Block, Document, Furniture, Recorded
 from generator.rulesets.surface_action.charts import Charts

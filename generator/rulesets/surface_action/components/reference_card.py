@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 from generator.core.safetext import text as plain_text
 from generator.core.units import MM
 from generator.data.datamodel import NATION_NAMES
-from generator.kit.packets import Bookmark, Component
+from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper
 from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
 from generator.pages.templating import markup_to_flowables, render_blocks, render_text, safe_markup

@@ -11,8 +11,8 @@ from fractions import Fraction
 from xml.sax.saxutils import escape
 
 from generator.core.units import MM
-from generator.kit.packets import Component
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.rules.dice import percent
