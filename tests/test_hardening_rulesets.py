@@ -171,7 +171,7 @@ def test_a_click_usage_error_inside_a_command_is_not_an_internal_error() -> None
     """``reported`` turned a click.ClickException raised in a command body into exit 70."""
     import click
 
-    from generator.cli.main import reported
+    from generator.core.commandline import reported
 
     @click.command()
     @reported

@@ -15,91 +15,18 @@ from typing import Any, TypeVar
 import click
 
 from generator import __version__
-from generator.core.errors import DataError, QuarterdeckError, UsageError
+from generator.core.commandline import reported, say, tell, warn
+from generator.core.errors import DataError, UsageError
 from generator.core.pathargs import SafePath
 from generator.core.terminal import inert
+from generator.kit.options import (
+    data_option,
+    report,
+    tables_options,
+    write_options,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def say(message: str) -> None:
-    """Print a result line on stdout; user text in it is shown inert (``terminal.inert``)."""
-    click.echo(inert(message))
-
-
-def tell(message: str) -> None:
-    """Print a message on stderr; user text in it is shown inert (``terminal.inert``)."""
-    click.echo(inert(message), err=True)
-
-
-def labelled(label: str, colour: str, message: str, *, bold: bool = False) -> None:
-    """Print ``label message`` on stderr, the label in colour on a terminal.
-
-    Only ``message`` is made inert: the label's colour is quarterdeck's own escape
-    sequence (click drops it when stderr is not a terminal).
-    """
-    click.echo(f"{click.style(label, fg=colour, bold=bold)} {inert(message)}", err=True)
-
-
-def data_option(func: F) -> F:
-    """``--data DIR`` (repeatable): the user's own folders of YAML."""
-    return click.option("--data", "data", multiple=True,
-                        type=SafePath(path_type=Path, file_okay=True),
-                        help="Your own folder of YAML classes and scenarios "
-                             "(extends and may override the bundled ones). Repeatable.")(func)
-
-
-def write_options(func: F) -> F:
-    """``--out DIR`` and ``--paper a4|letter`` for every command that writes PDFs."""
-    # Case-insensitive: click hands back the choice as spelt here, so A4 arrives as a4.
-    func = click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
-                        default="a4", show_default=True, help="Paper size.")(func)
-    func = click.option("--out", type=SafePath(path_type=Path, file_okay=False),
-                        default=Path("output"), show_default=True,
-                        help="Output folder.")(func)
-    return func
-
-
-def reported(func: F) -> F:
-    """Turn quarterdeck errors into messages and exit statuses, never tracebacks."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except DataError as exc:
-            for problem in exc.problems:
-                tell(str(problem))
-            labelled("error:", "red", str(exc), bold=True)
-            sys.exit(exc.exit_code)
-        except QuarterdeckError as exc:
-            labelled("error:", "red", str(exc), bold=True)
-            sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            tell("interrupted; nothing half-written was left behind")
-            sys.exit(130)
-        except click.ClickException:  # a usage error click reports itself (exit 2)
-            raise
-        except BrokenPipeError:  # output piped into a reader that stopped (| head)
-            # Nothing more can be said there: end as a pipe's writer does.
-            with contextlib.suppress(OSError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(141)
-        except Exception as exc:  # a bug: say so plainly, keep the details for a report
-            if os.environ.get("QUARTERDECK_DEBUG"):
-                raise
-            labelled("internal error:", "red",
-                     f"{type(exc).__name__}: {str(exc)[:300]}\nThis is a bug in quarterdeck; "
-                     "run again with QUARTERDECK_DEBUG=1 for the details and report them.",
-                     bold=True)
-            sys.exit(70)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def warn(message: str) -> None:
-    """Print a warning on stderr."""
-    labelled("warning:", "yellow", message)
 
 
 class _Commands(click.Group):
@@ -193,52 +120,6 @@ def run() -> None:
     os._exit(status)
 
 
-class SeedType(click.ParamType):  # type: ignore[type-arg]
-    """``--seed N`` (0..999999999) or ``--seed random`` (a fresh seed, printed on the sheets)."""
-
-    name = "N|random"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
-        """A whole number in range, or a fresh seed for 'random'."""
-        from generator.rules.dice import SEED_LIMIT, fresh_seed
-
-        if isinstance(value, int):
-            return value
-        text = str(value).strip()
-        if text.lower() == "random":
-            return fresh_seed()
-        # ASCII digits only ('²' is a digit to isdigit() but not to int()), and few of them
-        # (int() refuses more than 4,300 digits; no seed has more than nine).
-        if text.isascii() and text.isdigit() and len(text) <= 9 and int(text) < SEED_LIMIT:
-            return int(text)
-        self.fail(f"found '{text}', expected a whole number from 0 to {SEED_LIMIT - 1:,} "
-                  "or 'random'", param, ctx)
-
-
-def tables_options(func: F) -> F:
-    """``--tables FILE`` and ``--seed N`` for every command that prints rules tables."""
-    func = click.option("--seed", type=SeedType(), default=None,
-                        help="Build seed for the pre-rolled dice (each packet's sheet gets "
-                             "its own seed from it; the manifest records it). 'random' "
-                             "draws a fresh one. Default: from the scenario id, so a kit "
-                             "always prints the same dice.")(func)
-    func = click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
-                        default=None,
-                        help="YAML file replacing some of the ruleset's tables with your "
-                             "own values (see docs/tables-<ruleset>.md).")(func)
-    return templates_option(func)
-
-
-def templates_option(func: F) -> F:
-    """``--templates DIR``: the user's Jinja2 templates, overriding bundled ones by name."""
-    return click.option("--templates", "templates",
-                        type=SafePath(path_type=Path, file_okay=False), default=None,
-                        help="Folder of your own text templates; one with the same "
-                             "relative name as a bundled one replaces it "
-                             "(see docs/templates.md).")(func)
-
-
 @main.command()
 @click.argument("scenario", required=False)
 @click.option("--class", "class_id", help="Build a one-ship kit for this class instead.")
@@ -317,20 +198,6 @@ def progress_bar(description: str, counter: str) -> Iterator[Callable[..., None]
             bar.refresh()
 
         yield update
-
-
-def report(result: Any, quiet: bool = False) -> None:
-    """Print a build's notices, warnings and files."""
-    for notice in result.notices:
-        tell(f"note: {notice}")
-    for message in result.warnings:
-        warn(message)
-    if not quiet:
-        for name, pages in result.files.items():
-            say(f"wrote {result.folder / name} ({pages} page{'s' if pages != 1 else ''})")
-        say(f"wrote {result.manifest}")
-        for line in getattr(result, "exports", []):
-            say(f"wrote {line}")
 
 
 @main.command()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.main import reported
+from generator.core.commandline import reported
 from generator.core.errors import UsageError
 from generator.core.pathargs import SafePath
 from generator.rules.dice import percent

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import click
 
-from generator.cli.main import reported
+from generator.core.commandline import reported
 from generator.core.errors import UsageError
 from generator.core.pathargs import SafePath
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import click
 
-from generator.cli.main import data_option, report, reported, say, tables_options, write_options
+from generator.core.commandline import reported, say
 from generator.core.pathargs import SafePath
+from generator.kit.options import data_option, report, tables_options, write_options
 
 
 @click.command()
