@@ -424,7 +424,7 @@ def fleet_specs(ships: int, folder: Path) -> list[ShipSpec]:
     """Specs of a generated fleet of ``ships`` ships (see ``bench/fleet.py``), all sides."""
     from fleet import write_fleet
 
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets.naval_action import RULESET
 
     sid = write_fleet(folder, ships, validated_library([]))

@@ -37,7 +37,7 @@ from fleet import write_fleet  # noqa: E402
 
 def prepare(folder: Path, ships: int) -> Any:
     """The prepared context of an N-ship generated scenario."""
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets.base import KitOptions, Request
     from generator.rulesets.naval_action import RULESET
 

@@ -168,7 +168,7 @@ def counting_canvas() -> Iterator[Counter[str]]:
 
 def bench_scenarios(ids: list[str], repeat: int, env: dict[str, str]) -> list[dict[str, Any]]:
     """Part a: every bundled scenario: cold and warm build time, pages, pages per second."""
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
 
     library = validated_library([])
     rows = []
@@ -192,7 +192,7 @@ def bench_packet(ships: int, folder: Path, repeat: int, env: dict[str, str]) -> 
     """Part b: a generated fleet of ``ships`` ships: cold build time, pages, peak memory."""
     from fleet import write_fleet
 
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
 
     print(f"  packet of {ships} ships ...", file=sys.stderr, flush=True)
     sid = write_fleet(folder, ships, validated_library([]))
@@ -233,7 +233,7 @@ def bench_floor(ships: int, folder: Path, repeat: int) -> dict[str, Any]:
     from fleet import scenario_id, write_fleet
     from floor_reportlab import render_floor, specs_from_views
 
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets.naval_action import RULESET
     from generator.rulesets.naval_action.components.status_sheet import render_sheets
 
@@ -401,7 +401,7 @@ def main() -> None:
 
     from fleet import ship_pairs
 
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets import default_scenario
 
     DEFAULT_SCENARIO = default_scenario()

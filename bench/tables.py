@@ -18,7 +18,7 @@ TARGET_S = 0.2
 
 def largest_scenario() -> tuple[Any, Any, dict[str, list[Any]]]:
     """The bundled scenario with the most ships, its library and its derived ships."""
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets.naval_action import RULESET
 
     library = validated_library([])

@@ -180,7 +180,7 @@ def test_takao_string_rounds_up_as_the_text_says(tmp_path: Path) -> None:
 
 
 def test_tape_knots_equal_the_strings(tables, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets.naval_action import RULESET
 
     library = validated_library([])

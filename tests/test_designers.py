@@ -426,7 +426,7 @@ def test_preview_names_what_does_not_exist(tmp_path: Path) -> None:
 
 
 def test_watch_rebuilds_on_change_and_keeps_the_last_good_output(tmp_path: Path) -> None:
-    from generator.kit.output import write_atomic
+    from generator.core.output import write_atomic
     from generator.kit.preview import preview
     from generator.kit.watch import Watcher
 

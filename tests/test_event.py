@@ -297,7 +297,7 @@ def test_fork_map_hands_each_result_over_as_it_finishes(monkeypatch: pytest.Monk
     import os
     from functools import partial
 
-    from generator.kit.parallel import fork_map
+    from generator.core.parallel import fork_map
 
     monkeypatch.setenv("QUARTERDECK_JOBS", jobs)
     seen: list[tuple[int, tuple[int, int]]] = []

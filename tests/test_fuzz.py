@@ -60,7 +60,7 @@ from hypothesis import strategies as st
 
 from generator.cli.main import main
 from generator.core.errors import DataError
-from generator.kit.output import MARKER
+from generator.core.output import MARKER
 from generator.pages import templating
 from tests.hostile import run_cli, watch
 from tests.test_hardening_sheets import CANARIES

@@ -20,9 +20,9 @@ from click.testing import CliRunner
 
 from generator.cli.main import main
 from generator.core.errors import DataError
+from generator.core.output import MARKER
 from generator.core.units import MM
 from generator.data.library import load_library
-from generator.kit.output import MARKER
 from generator.kit.pipeline import build
 from generator.rulesets.modern_naval import RULESET, derive
 from generator.rulesets.modern_naval.model import UnitView

@@ -1,6 +1,6 @@
 """A kill at any instant loses nothing that existed before (issue 35, item 1).
 
-Each test first runs a write once to learn its steps (``generator.kit.output._step`` is called
+Each test first runs a write once to learn its steps (``generator.core.output._step`` is called
 at every one), then, for every step, forks a child that does the same write and kills
 itself with SIGKILL at that step, as a power cut, Ctrl-C or the OOM killer would. The
 parent then acts as the next quarterdeck run (its stale-temporary cleanup) and checks that
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.kit import output
-from generator.kit.output import MARKER, PREFIX, transaction, write_atomic, write_kit
+from generator.core import output
+from generator.core.output import MARKER, PREFIX, transaction, write_atomic, write_kit
 
 EXTRA = {"generator": "test", "kit": "savo", "paper": "a4"}
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.core import output, parallel
 from generator.core.errors import OutputError, UsageError
-from generator.kit import output, parallel
-from generator.kit.output import MARKER, MARKER_TEXT, PREFIX, transaction, write_kit
+from generator.core.output import MARKER, MARKER_TEXT, PREFIX, transaction, write_kit
 
 EXTRA = {"generator": "test", "kit": "k", "paper": "a4"}
 
@@ -270,7 +270,7 @@ def test_forked_children_die_with_their_parent(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     script = f"""
 import os, time
-from generator.kit import parallel
+from generator.core import parallel
 def child():
     with open({str(pids)!r}, "a") as f:
         f.write(str(os.getpid()) + "\\n")

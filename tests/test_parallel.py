@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.kit import parallel
-from generator.kit.parallel import can_fork, fork_map, fork_safe
+from generator.core import parallel
+from generator.core.parallel import can_fork, fork_map, fork_safe
 from generator.kit.pipeline import build
 
 

@@ -59,7 +59,7 @@ def packet_text(scenario: str, name: str, request: pytest.FixtureRequest) -> str
 def test_no_enemy_ship_named_in_a_side_packet(scenario: str,
                                               request: pytest.FixtureRequest) -> None:
     """Hidden information: not in sheets, not in the briefing, not in any spelling."""
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets.naval_action.resolve import find_ship
 
     library = validated_library([])

@@ -156,7 +156,7 @@ Sea: {{ tables.card.seas.rough[0].accuracy }}. Packet for
 
 def referee_briefing() -> str:
     """Second Sirte's referee briefing, rendered by its component alone (no whole kit)."""
-    from generator.kit.pipeline import validated_library
+    from generator.data.library import validated_library
     from generator.rulesets.base import Request
     from generator.rulesets.naval_action import RULESET
 

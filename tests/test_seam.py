@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from generator.core.errors import DataError
-from generator.kit.parallel import fork_safe
+from generator.core.parallel import fork_safe
 from generator.kit.pipeline import BuildResult, build, build_markers, validated_library
 from generator.kit.recipe import load_recipes, plan
 from generator.rulesets import REGISTRY, default_ruleset, default_scenario

@@ -730,9 +730,9 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
     """Scaffold a commented class file CLASS_ID.yaml, read by every ruleset that rates it."""
     import re
 
+    from generator.core.output import write_atomic
     from generator.core.suggest import did_you_mean
     from generator.data.shipclass import new_class_yaml
-    from generator.kit.output import write_atomic
     from generator.rulesets import REGISTRY
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", class_id):
@@ -772,9 +772,9 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
     For the default ruleset the file is OUT/catalog.pdf; for another, the file is
     OUT/catalog-<ruleset>.pdf.
     """
+    from generator.core.output import write_atomic
     from generator.core.suggest import did_you_mean
     from generator.data.library import validated_library
-    from generator.kit.output import write_atomic
     from generator.kit.packets import PacketSpec, assemble_drawn
     from generator.pages import kitdoc
     from generator.pages.component import Component
@@ -817,7 +817,7 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
 @reported
 def docs(check_only: bool, out: Path) -> None:
     """Regenerate the data schema reference (docs/shipdata-<ruleset>.md)."""
-    from generator.kit.output import write_atomic
+    from generator.core.output import write_atomic
     from generator.rulesets import REGISTRY
 
     stale = []
@@ -844,8 +844,8 @@ def docs(check_only: bool, out: Path) -> None:
 @reported
 def convert(path: Path, out: Path | None) -> None:
     """Rewrite a one-ruleset class file as a class file for every ruleset."""
+    from generator.core.output import write_atomic
     from generator.data.convert import convert_file
-    from generator.kit.output import write_atomic
 
     text = convert_file(path)
     kept = ""
@@ -881,8 +881,8 @@ def _backup_name(path: Path, content: bytes) -> Path:
 
 def _export_tables(path: Path, scenario: str | None, data: tuple[Path, ...]) -> None:
     """``tables --export FILE``: the bundled tables as a commented ``--tables`` file."""
+    from generator.core.output import write_atomic
     from generator.data.scaffold import tables_yaml
-    from generator.kit.output import write_atomic
     from generator.rulesets import default_ruleset
 
     if path.exists():
@@ -910,9 +910,9 @@ def new_scenario(scenario_id: str, ruleset: str | None, out: Path) -> None:
     """Scaffold a commented scenario file SCENARIO_ID.yaml for one ruleset."""
     import re
 
+    from generator.core.output import write_atomic
     from generator.core.suggest import did_you_mean
     from generator.data.scaffold import scenario_yaml
-    from generator.kit.output import write_atomic
     from generator.rulesets import REGISTRY, default_ruleset
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", scenario_id):
@@ -969,8 +969,8 @@ def export(what: str, fmt: str | None, out: Path | None, data: tuple[Path, ...])
 
     `quarterdeck import` reads the file back unchanged.
     """
+    from generator.core.output import write_atomic
     from generator.data.spreadsheet import export_csv, export_xlsx, library_classes
-    from generator.kit.output import write_atomic
 
     if fmt is None:
         fmt = "xlsx" if out is not None and out.suffix.lower() == ".xlsx" else "csv"
@@ -1003,7 +1003,7 @@ def export(what: str, fmt: str | None, out: Path | None, data: tuple[Path, ...])
 def preview(class_id: str, ruleset: str | None, kind: str, ship: str | None, png: Path | None,
             dpi: int, paper: str, data: tuple[Path, ...]) -> None:
     """Render one component of one class to PNG, without building a kit."""
-    from generator.kit.output import write_atomic
+    from generator.core.output import write_atomic
     from generator.kit.preview import preview as make_preview
 
     made = make_preview(class_id, ruleset=ruleset, kind=kind,  # type: ignore[arg-type]
@@ -1050,7 +1050,7 @@ def watch(folder: Path, class_id: str | None, ruleset: str | None, kind: str, pn
     target = png or Path(f"preview-{chosen}-{kind}.png")
 
     def build() -> list[str]:
-        from generator.kit.output import write_atomic
+        from generator.core.output import write_atomic
         from generator.kit.pipeline import build_class
         from generator.kit.preview import preview as make_preview
 

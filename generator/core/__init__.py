@@ -1,6 +1,8 @@
 """The core layer: what every other layer builds on.
 
-Errors, units, scales, name suggestions, path arguments, the terminal and safe text.
+Errors, units, scales, name suggestions, path arguments, the terminal and safe text,
+what every command prints through (``commandline``), writing files whole or not at all
+(``output``) and forking work over the CPUs (``parallel``).
 
 It imports no other layer of ``generator``; every other layer may import it.
 """

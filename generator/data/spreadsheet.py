@@ -1199,7 +1199,7 @@ def import_table(path: Path, out: Path, rulesets: list[str] | None = None,
         UsageError: The file is not a spreadsheet, or a class file already exists.
 
     """
-    from generator.kit.output import write_atomic
+    from generator.core.output import write_atomic
 
     table = read_table(path, display)
     columns, problems = parse_header(table)
@@ -1353,9 +1353,8 @@ def export_xlsx(models: list[ShipClass]) -> bytes:
 
 def library_classes(data: list[Path]) -> list[ShipClass]:
     """Every shared class of the bundled library and ``data`` (a user's replacing a bundled)."""
-    from generator.data.library import bundled_data_dir, data_files
+    from generator.data.library import bundled_data_dir, data_files, validated_library
     from generator.data.yamlsource import load_yaml
-    from generator.kit.pipeline import validated_library
 
     validated_library(data)  # refuses a broken library with every problem located
     found: dict[str, ShipClass] = {}

@@ -47,15 +47,15 @@ from pypdf import PdfReader, PdfWriter
 
 from generator import __version__
 from generator.core.errors import Problem
+from generator.core.output import MANIFEST, _oserror, transaction
+from generator.core.parallel import fork_map
 from generator.core.safetext import text
 from generator.core.units import MM
 from generator.data.datamodel import Strict
 from generator.data.library import Library
 from generator.data.validation import load_model, name_problem
 from generator.data.yamlsource import Loc, SourceDoc
-from generator.kit.output import MANIFEST, _oserror, transaction
 from generator.kit.packets import BLANK, PacketSpec, sheet_layout
-from generator.kit.parallel import fork_map
 from generator.kit.pipeline import BuildResult, Kit, compose, validated_library
 from generator.kit.printnote import blank_page
 from generator.pages import branding, fonts
@@ -396,7 +396,7 @@ def _tasks(library: Library, event: Event, logo: Any, brand: branding.Brand | No
 
 def _workers() -> int:
     """Builds to run side by side: the CPUs this process may use that are free now."""
-    from generator.kit.parallel import workers
+    from generator.core.parallel import workers
 
     return max(1, workers())
 

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import __version__
+from generator.core.output import transaction, write_kit
+from generator.core.parallel import fork_map, workers
 from generator.data.library import Library
 from generator.data.library import owner as owner  # re-exported
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
-from generator.kit.output import transaction, write_kit
 from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
-from generator.kit.parallel import fork_map, workers
 from generator.kit.recipe import Job, Plan, plan
 from generator.pages import kitdoc
 from generator.pages.component import Component
@@ -435,7 +435,7 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
 
 def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:
     folder = out / kit.folder
-    # Whole or not at all: staged beside the folder and swapped in (generator.kit.output).
+    # Whole or not at all: staged beside the folder and swapped in (generator.core.output).
     manifest = write_kit(folder, kit.files, kit.pages, {
         "generator": f"quarterdeck {__version__}", "kit": kit.folder, "paper": paper,
         **kit.record,

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.errors import RenderError, UsageError
+from generator.core.output import write_atomic
+from generator.core.parallel import can_fork, fork_map
 from generator.core.safetext import SafeCanvas
 from generator.core.units import MM
-from generator.kit.output import write_atomic
-from generator.kit.parallel import can_fork, fork_map
 from generator.pages import fonts
 from generator.pieces.pieces import Art, Piece, draw_face
 
@@ -208,7 +208,7 @@ def _distinct(pieces: Sequence[Piece]) -> list[Piece]:
             if not piece.id or piece.id.startswith(".") or any(
                     ch in piece.id for ch in "/\\\0"):
                 # The id names files in the export folder: it must not escape it, hide
-                # the file, or clash with the ".quarterdeck-" temporaries (generator.kit.output).
+                # the file, or clash with the ".quarterdeck-" temporaries (generator.core.output).
                 raise RenderError(f"piece id {piece.id!r} cannot be used as a file name")
             seen[piece.id] = piece
         elif other is not piece and other != piece:
