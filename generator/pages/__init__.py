@@ -1,8 +1,8 @@
 """The pages layer: the page engine and what it draws with.
 
 Layout, fonts, the canvas document, components and their bookmarks, grids, word wrap,
-autofit, templates, branding,
-calibration, table styles, the kit document and PDF streaming.
+autofit, templates, branding, calibration, table styles, the kit document and PDF
+streaming.
 
 It may import ``core``, ``data``, ``rules`` and ``cache``.
 """
