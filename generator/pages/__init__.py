@@ -4,5 +4,5 @@ Layout, fonts, the canvas document, components and their bookmarks, grids, word 
 autofit, templates, branding, calibration, table styles, the kit document and PDF
 streaming.
 
-It may import ``core``, ``data``, ``rules`` and ``cache``.
+It may import ``core``, ``cache`` and ``data``.
 """
