@@ -43,7 +43,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.pages import fonts
+from generator.core import fonts
 
 MM = 72 / 25.4
 GREY = colors.Color(0.55, 0.55, 0.55)

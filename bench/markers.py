@@ -26,8 +26,8 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.kit.pipeline import validated_library
-from generator.pages import fonts
 from generator.pieces.imposition import CUT_GREY, CUT_WIDTH, Options, impose, layout
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import load_sprue

@@ -397,7 +397,7 @@ def _reportlab_font(name: str) -> str | None:
     if name not in _FONTS:
         from reportlab.pdfbase import pdfmetrics
 
-        from generator.pages import fonts
+        from generator.core import fonts
 
         fonts.register()
         for registered in pdfmetrics.getRegisteredFontNames():

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.errors import RenderError, UsageError
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pieces.export import _grid, export_pngs, export_tts
 from generator.pieces.pieces import Art, Piece
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from test_sa_counters import read_cells
 
+from generator.core import fonts
 from generator.core.errors import DataError, RenderError
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.autofit import LABEL_FLOOR, LabelFitter, abbreviations, fit_label
 from generator.pieces.faces import (
     derived_values,

@@ -353,7 +353,7 @@ def test_scale_with_a_zero_divisor_is_refused(tmp_path: Path) -> None:
 
 
 def test_clipping_a_long_label_takes_logarithmic_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.pages import fonts
+    from generator.core import fonts
 
     calls: list[str] = []
     measure = fonts.string_width

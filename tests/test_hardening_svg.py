@@ -42,7 +42,7 @@ EXAMPLES = int(os.environ.get("QUARTERDECK_FUZZ_EXAMPLES", "24"))
 
 BUNDLED_FACES = {"PTSans-Regular", "PTSans-Bold", "PTSans-Italic", "PTSans-Narrow",
                  "PTSans-NarrowBold"}
-"""PostScript names of the faces ``generator.pages.fonts`` registers."""
+"""PostScript names of the faces ``generator.core.fonts`` registers."""
 
 
 def _short(text: str) -> str:

@@ -18,13 +18,13 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from generator.core import parallel
+from generator.core import fonts, parallel
 from generator.core.errors import UsageError
 from generator.data.library import load_library
 from generator.kit import pipeline
 from generator.kit.packets import sheet_layout
 from generator.kit.printnote import NOTE_LABEL, NOTE_TITLE
-from generator.pages import fonts, kitdoc
+from generator.pages import kitdoc
 from generator.rulesets.base import Request
 
 SCENARIO = "savo-island"

@@ -18,7 +18,7 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli.main import main
-from generator.pages import fonts
+from generator.core import fonts
 from generator.rulesets.naval_action.components.markers import MarkerMaker
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,9 +17,9 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
+from generator.core import fonts
 from generator.core.units import MM
 from generator.kit.pipeline import validated_library
-from generator.pages import fonts
 from generator.pages.calibration import calibration_height
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.grid import Grid

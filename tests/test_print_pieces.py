@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.core import fonts
 from generator.core.units import MM
 from generator.kit.pipeline import run
-from generator.pages import fonts
 from generator.pages.autofit import LABEL_FLOOR, SAFE_INSET
 from generator.pieces.imposition import (
     FOOTER,

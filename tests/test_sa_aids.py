@@ -17,8 +17,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.components.aids import (
     inches_text,

@@ -29,12 +29,12 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.aids.strips import HEADER, start_page
+from generator.core import fonts
 from generator.core.errors import Problem, RenderError
 from generator.core.units import MM
 from generator.data.datamodel import Strict, once
 from generator.data.validation import describe, load_model
 from generator.data.yamlsource import Loc, SourceDoc
-from generator.pages import fonts
 from generator.pages.autofit import LABEL_FLOOR, fit_label
 from generator.pages.calibration import calibration_height
 from generator.pages.component import Bookmark, Component

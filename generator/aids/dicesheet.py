@@ -9,8 +9,8 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper

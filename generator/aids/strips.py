@@ -19,8 +19,8 @@ from typing import Literal
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.autofit import SAFE_INSET
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box

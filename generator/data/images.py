@@ -248,7 +248,7 @@ def _svg_drawing(data: bytes) -> tuple[Drawing | None, str]:
     from reportlab.graphics.shapes import Drawing
     from svglib.svglib import SvgRenderer
 
-    from generator.pages import fonts
+    from generator.core import fonts
 
     fonts.register()
     _bundle_fonts(root)
@@ -371,7 +371,7 @@ class _BundledFonts:
     ``<family>.ttf`` with ReportLab, which opens it as a path (absolute, relative to the
     working folder, on ReportLab's font search path, or as a URL), and then by running
     ``fc-match``. This one never opens a file or starts a process: every family, weight
-    and style is one of the faces ``generator.pages.fonts`` registered.
+    and style is one of the faces ``generator.core.fonts`` registered.
     """
 
     def find_font(self, font_name: str, weight: str = "normal",
@@ -386,7 +386,7 @@ def _bundled_family(family: str) -> str:
     No serif or monospaced face is bundled, so every family is PT Sans, except a narrow
     or condensed one, which is PT Sans Narrow (the kit's face for dense tables).
     """
-    from generator.pages import fonts
+    from generator.core import fonts
 
     first = family.split(",", 1)[0].lower()
     return fonts.NARROW if "narrow" in first or "condensed" in first else fonts.REGULAR
@@ -398,7 +398,7 @@ def _bundled_face(family: str, weight: str, style: str) -> str:
     Bold is ``bold``, ``bolder`` or a weight of 600 or more; italic is ``italic`` or
     ``oblique``. PT Sans has no bold italic (bold is used) and PT Sans Narrow no italic.
     """
-    from generator.pages import fonts
+    from generator.core import fonts
 
     weight, style = str(weight).strip().lower(), str(style).strip().lower()
     bold = weight in ("bold", "bolder") or (weight.isdecimal() and len(weight) <= 4

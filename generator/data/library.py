@@ -375,7 +375,7 @@ def checked_library(user_paths: list[Path] | tuple[Path, ...] = (),
 
 def font_warnings(library: Library) -> list[str]:
     """Name every ship whose name has a character no bundled font can draw."""
-    from generator.pages import fonts
+    from generator.core import fonts
 
     warnings = []
     for name in REGISTRY:  # names only: no ruleset is imported for this

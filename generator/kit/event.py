@@ -46,6 +46,7 @@ from pydantic import Field
 from pypdf import PdfReader, PdfWriter
 
 from generator import __version__
+from generator.core import fonts
 from generator.core.errors import Problem
 from generator.core.output import MANIFEST, _oserror, transaction
 from generator.core.parallel import fork_map
@@ -58,7 +59,7 @@ from generator.data.yamlsource import Loc, SourceDoc
 from generator.kit.packets import BLANK, PacketSpec, sheet_layout
 from generator.kit.pipeline import BuildResult, Kit, compose, validated_library
 from generator.kit.printnote import blank_page
-from generator.pages import branding, fonts
+from generator.pages import branding
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned

@@ -15,10 +15,10 @@ from functools import cache
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.safetext import clean
 from generator.core.units import MM
 from generator.kit.packets import BLANK, NOTE_KEY, PacketSpec, Placed
-from generator.pages import fonts
 from generator.pages.component import Component
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
 from generator.pages.pages import Furniture, finish_page

@@ -1,6 +1,6 @@
 """The pages layer: the page engine and what it draws with.
 
-Layout, fonts, the canvas document, components and their bookmarks, grids, word wrap,
+Layout, the canvas document, components and their bookmarks, grids, word wrap,
 autofit, templates, branding, calibration, table styles, the kit document and PDF
 streaming.
 

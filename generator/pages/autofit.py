@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

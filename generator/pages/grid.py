@@ -17,8 +17,8 @@ from reportlab.lib import colors
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 
 Align = Literal["left", "center", "right"]
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)

@@ -39,8 +39,8 @@ from reportlab.pdfbase.pdfdoc import (
 )
 from reportlab.pdfbase.ttfonts import SUBSETN, TTFont, makeToUnicodeCMap
 
+from generator.core import fonts
 from generator.core.safetext import SafeCanvas
-from generator.pages import fonts
 
 _ACTIVE: ContextVar[KitCanvas | None] = ContextVar("quarterdeck kit canvas", default=None)
 _RECORDING: dict[int, KitCanvas] = {}

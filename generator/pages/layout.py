@@ -14,9 +14,10 @@ from typing import Literal
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.safetext import SafeCanvas, clean
 from generator.core.units import MM
-from generator.pages import fonts, kitdoc
+from generator.pages import kitdoc
 
 Paper = Literal["a4", "letter"]
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}

@@ -19,9 +19,10 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from generator.core import fonts
 from generator.core.safetext import SafeCanvas, clean, text
 from generator.core.units import MM
-from generator.pages import fonts, kitdoc
+from generator.pages import kitdoc
 from generator.pages.layout import PAPER_SIZES, Paper, safe_box
 from generator.pages.pages import Furniture
 

@@ -6,7 +6,7 @@ note on a board aid) is broken here, measured with the same widths ReportLab dra
 
 from __future__ import annotations
 
-from generator.pages import fonts
+from generator.core import fonts
 
 
 def wrap(text: str, font: str, size: float, width: float, first: float = 0.0) -> list[str] | None:

@@ -27,13 +27,13 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.errors import Problem, RenderError
 from generator.core.suggest import did_you_mean
 from generator.core.units import MM, parse_length
 from generator.data.datamodel import Strict, once
 from generator.data.validation import describe, load_model
 from generator.data.yamlsource import Loc, SourceDoc
-from generator.pages import fonts
 from generator.pages.autofit import Fitted, fit_label
 from generator.pages.wordwrap import wrap
 from generator.pieces.pieces import Art, Piece

@@ -14,8 +14,8 @@ import io
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
 from generator.pages.pages import Furniture, finish_page

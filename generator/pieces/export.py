@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.errors import RenderError, UsageError
 from generator.core.output import write_atomic
 from generator.core.parallel import can_fork, fork_map
 from generator.core.safetext import SafeCanvas
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pieces.pieces import Art, Piece, draw_face
 
 if TYPE_CHECKING:

@@ -40,12 +40,12 @@ from pydantic import (
     model_validator,
 )
 
+from generator.core import fonts
 from generator.core.errors import DataError, Problem, RenderError
 from generator.core.suggest import did_you_mean
 from generator.core.units import MM, parse_length
 from generator.data.validation import describe, validate
 from generator.data.yamlsource import Loc, SourceDoc, dotted, load_yaml
-from generator.pages import fonts
 from generator.pages.autofit import LABEL_FLOOR, Fitted, LabelFitter
 from generator.pieces.pieces import Art, Piece
 from generator.pieces.sprue import length_between

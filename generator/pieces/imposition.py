@@ -21,9 +21,10 @@ from typing import Literal
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.errors import RenderError
 from generator.core.units import MM
-from generator.pages import branding, fonts, kitdoc
+from generator.pages import branding, kitdoc
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size
 from generator.pieces.pieces import Piece, draw_face

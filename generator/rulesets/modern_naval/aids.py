@@ -12,8 +12,8 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.aids.strips import TICK_LENGTH, Band, Extra, Mark, SegmentView, Strip, render_strips
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.component import Component
 from generator.rulesets.base import Context
 from generator.rulesets.modern_naval.registry import COMPONENTS

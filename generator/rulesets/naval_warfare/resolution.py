@@ -12,9 +12,9 @@ from fractions import Fraction
 
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.safetext import text
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 
-from generator.pages import fonts
+from generator.core import fonts
 from generator.pages.autofit import LabelFitter, fit_label
 from generator.pieces.faces import (
     FONTS,

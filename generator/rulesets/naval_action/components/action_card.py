@@ -31,10 +31,10 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
+from generator.core import fonts
 from generator.core.errors import DataError
 from generator.core.scales import NAMED_SCALES
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.pages.pages import Furniture

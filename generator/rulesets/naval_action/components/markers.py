@@ -21,8 +21,8 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.autofit import LABEL_FLOOR, SAFE_INSET, Fitted, LabelFitter
 from generator.pieces.faces import face_piece
 from generator.pieces.pieces import Art, Piece

@@ -29,9 +29,9 @@ from generator.aids.strips import (
     render_strips,
     start_page,
 )
+from generator.core import fonts
 from generator.core.scales import Scale, parse_scale
 from generator.core.units import INCH, MM
-from generator.pages import fonts
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.rulesets.surface_action.charts import Charts

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.autofit import SAFE_INSET, Fitted, LabelFitter
 from generator.pieces.faces import face_piece
 from generator.pieces.pieces import Art, Piece

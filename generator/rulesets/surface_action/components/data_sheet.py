@@ -13,8 +13,8 @@ from reportlab.lib import colors
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.units import MM
-from generator.pages import fonts
 from generator.pages.component import Component
 from generator.pages.layout import Paper, Pen
 from generator.pages.pages import Block, Document, Furniture, Recorded
