@@ -92,8 +92,13 @@ def _umask() -> int:
     return mask
 
 
-def _oserror(path: Path, exc: OSError) -> OutputError | UsageError:
-    """The user's message for a failed write; a name too long is the data's fault."""
+def write_error(path: Path, exc: OSError) -> OutputError | UsageError:
+    """The user's message for a failed write of ``path`` (a full disk, no permission...).
+
+    Every command that writes maps its ``OSError`` through this, so a full disk reads the
+    same everywhere (an ``OutputError``, exit 1); a name too long is the data's fault
+    (a ``UsageError``, exit 2).
+    """
     if exc.errno == errno.ENAMETOOLONG:
         return UsageError(f"cannot write {path}: the name is too long for a file; "
                           "shorten the id it is made from")
@@ -226,7 +231,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         finally:
             _remove(folder)
     except OSError as exc:
-        raise _oserror(path, exc) from exc
+        raise write_error(path, exc) from exc
 
 
 # --- kits -------------------------------------------------------------------------------
@@ -272,7 +277,7 @@ def _write_new(path: Path, shown: Path, data: bytes) -> None:
         with open(path, "xb") as handle:
             handle.write(data)
     except OSError as exc:
-        raise _oserror(shown, exc) from exc
+        raise write_error(shown, exc) from exc
     _step(f"wrote {path.name}")
 
 
@@ -362,7 +367,7 @@ class Transaction:
                 clean_stale(target)
                 staging = _temporary(target, "tmp")
         except OSError as exc:
-            raise _oserror(folder, exc) from exc
+            raise write_error(folder, exc) from exc
         self._staged[target] = staging
         if manifest:
             self._manifest.add(target)
@@ -416,7 +421,7 @@ class Transaction:
                         os.rename(aside, swapped)
             self.discard()
             if isinstance(exc, OSError):
-                raise _oserror(target, exc) from exc
+                raise write_error(target, exc) from exc
             raise
         self._staged.clear()
         self._made.clear()

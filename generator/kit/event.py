@@ -48,7 +48,7 @@ from pypdf import PdfReader, PdfWriter
 from generator import __version__
 from generator.core import fonts
 from generator.core.errors import Problem
-from generator.core.output import MANIFEST, _oserror, transaction
+from generator.core.output import MANIFEST, transaction, write_error
 from generator.core.parallel import fork_map
 from generator.core.safetext import text
 from generator.core.units import MM
@@ -462,7 +462,7 @@ class Staged:
         try:
             yield self.staging / name
         except OSError as exc:
-            raise _oserror(self.root / name, exc) from exc
+            raise write_error(self.root / name, exc) from exc
 
     def put(self, name: str, data: bytes) -> str:
         """Write one file of the event into the staging folder; its SHA-256."""
