@@ -108,19 +108,17 @@ def _safe_folder(where: Path) -> bool:
 
 
 def _warn_once(message: str) -> None:
-    """A warning on stderr, the first time only, as the command line's ``warn`` gives it.
+    """A warning on stderr through the command line's ``warn``, the first time only.
 
-    The label is coloured on a terminal and the message made inert (``terminal.inert``):
-    the folder's path comes from the environment and may hold control characters.
+    ``warn`` makes the message inert: the folder's path comes from the environment and
+    may hold control characters.
     """
     if _warned:
         return
     _warned.append(message)
-    import click
+    from generator.core.commandline import warn
 
-    from generator.core.terminal import inert
-
-    click.echo(f"{click.style('warning:', fg='yellow')} {inert(message)}", err=True)
+    warn(message)
 
 
 def _read(path: Path, limit: int, *, private: bool = False) -> bytes | None:
@@ -224,11 +222,13 @@ def store(name: str, key: str, value: Any) -> None:
         return
 
 
-def code_stamp(folders: list[Path]) -> str:
-    """A digest of every Python and YAML file's path, size and mtime under ``folders``.
+def code_stamp(folders: list[Path], suffixes: tuple[str, ...] = (".py", ".yaml", ".yml")
+               ) -> str:
+    """A digest of the path, size and mtime of every file under ``folders`` with a suffix.
 
     Cached results depend on the code and its bundled tables as well as on the data, and
-    an editable install changes them without changing the version.
+    an editable install changes them without changing the version; the library's key
+    stamps the images a data folder holds the same way.
     """
     digest = hashlib.sha256()
     for base in folders:
@@ -236,7 +236,7 @@ def code_stamp(folders: list[Path]) -> str:
         # os.walk, like rglob, does not descend into linked folders; it is much cheaper.
         for folder, _, names in os.walk(base):
             found += [os.path.join(folder, n) for n in names
-                      if n.endswith((".py", ".yaml", ".yml"))]
+                      if n.lower().endswith(suffixes)]
         for path in sorted(found):
             try:
                 info = os.stat(path)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import DataError, Problem
+from generator.core.pathargs import resolved
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -137,19 +138,6 @@ def draw_fitted(c: Any, image: Any, x: float, y: float, width: float, height: fl
 
 LOOP = "expected a file, not a symbolic link that loops (or a path that cannot be resolved)"
 """Why a path that ``resolved`` cannot follow is refused, as a located message says it."""
-
-
-def resolved(path: Path) -> Path | None:
-    """``path`` made absolute with every symbolic link followed, or None when it cannot be.
-
-    ``Path.resolve`` raises on a loop of links (``RuntimeError`` up to Python 3.12,
-    ``OSError`` with ELOOP later) and on a path too long for the system; a path named in
-    data must give a message, not a crash.
-    """
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError, ValueError):
-        return None
 
 
 def _read_checked(data_file: Path, root: Path | None,

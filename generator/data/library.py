@@ -288,40 +288,14 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
             # A file name need not be UTF-8: its bytes, as the file system has them.
             digest.update(os.fsencode(path) + f"\0{len(content)}\0".encode())
             digest.update(_content_digest(content))
-        digest.update(_image_stamp(root))
+        # check validates the images a class names with the YAML: an edited SVG must
+        # be a miss too (an edit always changes a file's size or time).
+        digest.update(usercache.code_stamp([root], IMAGE_SUFFIXES).encode())
     return digest.hexdigest()
 
 
 IMAGE_SUFFIXES = (".png", ".svg")
 """Files a data file may name (``marker_image``, a logo): checked with the data."""
-
-
-def _image_stamp(root: Path) -> bytes:
-    """Path, size and modification time of every image under ``root``.
-
-    ``check`` validates the images a class names along with the YAML, so an edited SVG
-    must be a miss too (a changed image always changes its size or time). Linked folders
-    are not followed, as with the YAML files.
-    """
-    import hashlib
-
-    digest = hashlib.sha256()
-    if not root.is_dir():
-        return digest.digest()
-    for folder, dirs, names in os.walk(root):
-        dirs.sort()
-        for name in sorted(names):
-            if not name.lower().endswith(IMAGE_SUFFIXES):
-                continue
-            path = os.path.join(folder, name)
-            try:
-                info = os.stat(path)
-            except OSError:  # a loop or a dangling link: the check reports it if named
-                digest.update(os.fsencode(path) + b"\0missing\n")
-                continue
-            digest.update(os.fsencode(path) + f"\0{info.st_size}\0{info.st_mtime_ns}\n"
-                          .encode())
-    return digest.digest()
 
 
 def _content_digest(content: bytes) -> bytes:

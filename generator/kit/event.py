@@ -250,7 +250,8 @@ def load_event(path: Path, library: Library) -> tuple[Event, Path | None, Path |
                 problems.append(doc.problem(("logo",), f"found {event.logo!r}, {expected}"))
             found[0] = logo
         if event.templates is not None:
-            from generator.data.images import LOOP, resolved
+            from generator.core.pathargs import resolved
+            from generator.data.images import LOOP
 
             folder = resolved(path.parent / event.templates)
             base = resolved(path.parent)

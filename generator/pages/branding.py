@@ -114,7 +114,8 @@ def check_logo(owner: Path, folder: Path, relative: str, where: str) -> tuple[Pa
         The resolved path and "" when usable, else None and ``expected ...``.
 
     """
-    from generator.data.images import LOOP, check_image, resolved
+    from generator.core.pathargs import resolved
+    from generator.data.images import LOOP, check_image
 
     if "\x00" in relative:
         return None, "expected a file name without NUL bytes"

@@ -45,6 +45,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, soft_str
 
 from generator.core.errors import DataError, Problem
+from generator.core.pathargs import resolved
 from generator.core.suggest import did_you_mean
 from generator.core.units import MM
 from generator.data.bundled import bundled_dir
@@ -207,12 +208,12 @@ def check_user_dir(folder: Path) -> None:
         name = path.relative_to(folder).as_posix()
         if not name.endswith(TEMPLATE_SUFFIX) or path.name.startswith("."):
             continue
-        try:
-            inside = path.resolve().is_relative_to(folder.resolve())
-        except (RuntimeError, OSError):  # pathlib reports a link loop as a RuntimeError
+        real, base = resolved(path), resolved(folder)
+        if real is None or base is None:  # a link loop
             problems.append(Problem(str(path), 0, 0, "", "found a symbolic link loop, "
                                     "expected a template file"))
             continue
+        inside = real.is_relative_to(base)
         if not inside:
             problems.append(Problem(str(path), 0, 0, "", "found a link that leads out of the "
                                     "folder, expected a file inside it"))
@@ -299,10 +300,9 @@ class _Loader(jinja2.BaseLoader):
             path = folder.joinpath(*pieces)
             if not path.is_symlink() and not path.exists():
                 continue
-            try:
-                inside = path.resolve().is_relative_to(folder.resolve())
-            except (RuntimeError, OSError):  # a link loop: _read says so
-                inside = True
+            real, base = resolved(path), resolved(folder)
+            # a link loop (None) is let through: _read says what it is
+            inside = real is None or base is None or real.is_relative_to(base)
             if not inside:
                 raise jinja2.TemplateNotFound(template)
             source = _read(path, template)  # a FIFO, a folder, a loop: refused, located
