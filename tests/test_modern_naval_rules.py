@@ -697,7 +697,7 @@ def test_components_registered() -> None:
 def test_modern_odds_command() -> None:
     from click.testing import CliRunner
 
-    from generator.rulesets.modern_naval.cli_commands import modern_odds
+    from generator.rulesets.modern_naval.commands import modern_odds
 
     result = CliRunner().invoke(modern_odds, [
         "--kind", "missile", "--seeker", "SARH", "--generation", "1", "--crew", "2",

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from generator.pages.component import Component
 from generator.rulesets.naval_warfare import combat, merchant, ruletables
-from generator.rulesets.naval_warfare.cli_commands import commands
+from generator.rulesets.naval_warfare.commands import commands
 from generator.rulesets.naval_warfare.units import load_units
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,0 +1,173 @@
+"""Naval Warfare 1942-45: the strategic campaign game (fleet operations and the merchant war).
+
+A campaign start file (``kind: scenario``) holds every nation's naval balance, its fleet
+bases, the teams and the merchant routes; ``prepare`` turns it into the views each
+component reads. A team is a side: its packet carries only its own nations' forces,
+routes and Advantage Cards; the game-control packet carries everything.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+import click
+from pydantic import BaseModel
+
+from generator.core.errors import UsageError
+from generator.data.roster import check_scenarios, owned_scenario
+from generator.pages.layout import Paper
+from generator.rules.dice import scenario_seed
+from generator.rulesets.base import Context, KitOptions, Request, Ruleset
+from generator.rulesets.naval_warfare.campaign import (
+    CounterMix,
+    SupplyTable,
+    check_entry,
+    tables_in_force,
+)
+from generator.rulesets.naval_warfare.registry import COMPONENTS
+from generator.rulesets.naval_warfare.schema import Campaign, NationForces, Team
+from generator.rulesets.naval_warfare.units import UnitType, load_units
+
+if TYPE_CHECKING:
+    from generator.core.errors import Problem
+    from generator.data.library import Library
+
+NAME = "naval-warfare"
+TITLE = "Naval Warfare 1942–45"
+FOLDER = Path(__file__).parent
+CONTROL = "control"
+"""The component argument for game control's view (everything, every team)."""
+
+
+@dataclass
+class Derived:
+    """What every Naval Warfare component reads.
+
+    Attributes:
+        campaign: The campaign start (None for generic tables without a campaign).
+        units: The unit table by id.
+        supply: The Supply Effectiveness table in force.
+        mix: The counter quantities beyond the balance, in force.
+        nations: Nation id -> its forces.
+        teams: Team id -> the team (the sides of the build).
+        deal: Team id -> the Advantage Card ids dealt to it, in deal order.
+        foot: Footer line for every page.
+
+    """
+
+    units: dict[str, UnitType]
+    supply: SupplyTable
+    mix: CounterMix
+    campaign: Campaign | None = None
+    nations: dict[str, NationForces] = field(default_factory=dict)
+    teams: dict[str, Team] = field(default_factory=dict)
+    deal: dict[str, list[str]] = field(default_factory=dict)
+    foot: str = f"quarterdeck · {TITLE}"
+
+    def team_nations(self, team: str | None) -> list[NationForces]:
+        """The nations a team plays, or every nation for game control (None or 'control')."""
+        if team is None or team == CONTROL:
+            return list(self.nations.values())
+        return [self.nations[n] for n in self.teams[team].nations]
+
+    def team_of(self, nation: str) -> Team | None:
+        """The team that plays a nation (None: game control keeps it)."""
+        return next((t for t in self.teams.values() if nation in t.nations), None)
+
+
+class NavalWarfare(Ruleset):
+    """The Naval Warfare plug (see ``generator.rulesets.base.Ruleset``)."""
+
+    name = NAME
+    title = TITLE
+    folder = FOLDER
+    data_kinds: ClassVar[dict[str, type[BaseModel]]] = {"scenario": Campaign}
+    components = COMPONENTS
+    default_scenario = "balance-1942"
+    order = 30
+
+    def check(self, library: Library) -> tuple[list[Problem], list[str]]:
+        """Every campaign's cross-references (unit types, bases, teams, the card deal)."""
+        return check_scenarios(library, NAME, check_entry)
+
+    def schema_reference(self) -> str:
+        """The generic reference, with the bounded counts named as what they are."""
+        from generator.data.schemadoc import generic_reference
+
+        text = generic_reference(self.title, self.data_kinds)
+        return (text.replace("mapping text → Annotated", "mapping unit type → integer")
+                .replace("list of Annotated", "list of text"))
+
+    def commands(self) -> list[click.Command]:
+        """``quarterdeck merchant`` and ``quarterdeck naval-combat``: exact resolutions."""
+        from generator.rulesets.naval_warfare.commands import commands
+
+        return commands()
+
+    def odds(self, library: Library, scenario: str | None, firer: str, target: str,
+             weapon: str | None, band: str | None, tables: Path | None) -> None:
+        """No ship-against-ship matchups: say which command of its own answers instead."""
+        raise UsageError(f"{self.title} answers its odds with `quarterdeck naval-combat`"
+                         " and `quarterdeck merchant` (forces as units or CVs), not "
+                         "`quarterdeck odds`")
+
+    def prepare(self, library: Library, request: Request, paper: Paper,
+                options: KitOptions) -> Context:
+        """The campaign's nations, teams, routes and card deal, with the tables in force."""
+        ctx = Context(request, paper, options)
+        derived = Derived(load_units(), *tables_in_force(options.tables))
+        ctx.data = derived
+        if options.sheets.duplex != "off":
+            ctx.flags.add("duplex")
+        if request.command == "class":
+            raise UsageError(f"{TITLE} has no ship classes to proof")
+        if request.scenario is None:
+            if request.command == "kit":
+                raise UsageError(f"{TITLE} builds from a campaign file: name the campaign")
+            return ctx
+        campaign, warnings = owned_scenario(library, NAME, TITLE, request.scenario,
+                                            check_entry)
+        ctx.warnings.extend(warnings)
+        derived.campaign = campaign
+        derived.nations = {n.id: n for n in campaign.nations}
+        derived.teams = {t.id: t for t in campaign.teams}
+        seed = options.seed if options.seed is not None else scenario_seed(campaign.id)
+        derived.deal = deal_cards(campaign, seed)
+        derived.foot = f"quarterdeck · {TITLE} · {campaign.name} · {campaign.date}"
+        ctx.sides = {t.id: t.name for t in campaign.teams}
+        ctx.values.update(scenario=campaign.id, scenario_name=campaign.name)
+        ctx.flags.add("scenario")
+        return ctx
+
+
+def deal_cards(campaign: Campaign, seed: int) -> dict[str, list[str]]:
+    """Deal each team its allotment of Advantage Cards from the shuffled default deck.
+
+    The campaign check has made sure the deck holds enough cards for every allotment.
+    """
+    from generator.rulesets.naval_warfare.components.advantage import load_advantage_deck
+
+    deck = load_advantage_deck()
+    pack = [card.id for card in deck.cards for _ in range(card.quantity)]
+    random.Random(seed).shuffle(pack)
+    out: dict[str, list[str]] = {}
+    for team in campaign.teams:
+        out[team.id], pack = pack[:team.advantage_cards], pack[team.advantage_cards:]
+    return out
+
+
+# The component modules register themselves on COMPONENTS when imported.
+# The rules half (reference card and resolution tables) registers on the same registry.
+from generator.rulesets.naval_warfare import reference, resolution  # noqa: E402, F401
+from generator.rulesets.naval_warfare.components import (  # noqa: E402, F401
+    advantage,
+    briefing,
+    cards,
+    counters,
+    routes,
+)
+
+RULESET = NavalWarfare()
