@@ -38,7 +38,7 @@ from fleet import write_fleet  # noqa: E402
 def prepare(folder: Path, ships: int) -> Any:
     """The prepared context of an N-ship generated scenario."""
     from generator.data.library import validated_library
-    from generator.rulesets.base import KitOptions, Request
+    from generator.kit.seam import KitOptions, Request
     from generator.rulesets.naval_action import RULESET
 
     bundled = validated_library([])

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from generator.kit import pipeline
-from generator.rulesets.base import Request
+from generator.kit.seam import Request
 
 TARGET = 1.1
 

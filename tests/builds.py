@@ -12,7 +12,7 @@ import functools
 from pathlib import Path
 
 from generator.kit.pipeline import Kit, compose
-from generator.rulesets.base import Request
+from generator.kit.seam import Request
 from tests.pdftext import Page, open_pages, page_texts
 
 

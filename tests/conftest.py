@@ -23,7 +23,7 @@ os.environ.pop("QUARTERDECK_NO_CACHE", None)
 
 from generator.kit.pipeline import BuildResult, build  # noqa: E402
 from generator.kit.pipeline import _write as write_composed  # noqa: E402
-from generator.rulesets.base import KitOptions  # noqa: E402
+from generator.kit.seam import KitOptions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from generator.cli.main import main
 from generator.kit.pipeline import BuildResult, build_tables, compose, validated_library
+from generator.kit.seam import KitOptions, Request
 from generator.rules.dice import pairs, percent
-from generator.rulesets.base import KitOptions, Request
 from generator.rulesets.naval_action import RULESET
 from generator.rulesets.naval_action.cardtables import TABLES, load_tables
 from generator.rulesets.naval_action.matchups import expected_text, share_pages, ship_matchups

@@ -244,7 +244,7 @@ def _brand_folder(tmp_path: Path, extra: str = "") -> Path:
 @pytest.mark.parametrize("scenario", ["river-plate", "komandorski"])
 def test_branding_puts_the_club_on_every_page(tmp_path: Path, scenario: str) -> None:
     from generator.kit.pipeline import build
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     folder = _brand_folder(tmp_path)
     result = build(scenario, out=tmp_path / "out", options=KitOptions(templates=folder))

@@ -128,10 +128,10 @@ def test_the_reported_room_is_imposition_s(bleed: bool, cut: str) -> None:
     """A piece just inside the room is imposed; one just outside is reported, located."""
     from generator.core.errors import RenderError
     from generator.core.units import MM
+    from generator.kit.seam import _too_large
     from generator.pieces.imposition import Options, layout
     from generator.pieces.pieces import Piece
     from generator.pieces.sprue import load_sprue
-    from generator.rulesets.base import _too_large
 
     sprue = load_sprue(CORPUS / "sprues" / "wide-margin.yaml", "wide-margin.yaml")
     options = Options(paper="a4", bleed=bleed, cut=cut)  # type: ignore[arg-type]

@@ -24,8 +24,8 @@ from generator.data.library import load_library
 from generator.kit import pipeline
 from generator.kit.packets import sheet_layout
 from generator.kit.printnote import NOTE_LABEL, NOTE_TITLE
+from generator.kit.seam import Request
 from generator.pages import kitdoc
-from generator.rulesets.base import Request
 
 SCENARIO = "savo-island"
 
@@ -165,7 +165,7 @@ def test_rebuilds_are_byte_identical(drawn: tuple[pipeline.Kit, int]) -> None:
 
 def test_a_build_is_dealt_to_workers_only_when_it_pays(monkeypatch: pytest.MonkeyPatch) -> None:
     from generator.kit.recipe import plan
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     library = pipeline.validated_library([])
     request = Request("kit", scenario=SCENARIO)

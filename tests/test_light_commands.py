@@ -188,7 +188,7 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
     assert "Chōkai (Takao CA) firing at Astoria" in out and "┃ close" in out
     assert {"generator.rulesets.naval_action.ask", "generator.rulesets.naval_action.odds"} \
         <= modules
-    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action",
+    assert heavy(modules, ("generator.kit.seam", "generator.rulesets.naval_action",
                            "generator.rulesets.lazy")) == []
     assert sorted(m for m in modules if m.startswith("generator.rulesets.naval_action.")) == [
         f"generator.rulesets.naval_action.{m}" for m in ("ask", "matchups", "odds", "views")]
@@ -197,7 +197,7 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
                                    "--range", "long"], cache)
     assert code in (0, None), err
     assert "Vincennes (New Orleans CA) firing at Tenryū" in out
-    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action",
+    assert heavy(modules, ("generator.kit.seam", "generator.rulesets.naval_action",
                            "generator.rulesets.lazy")) == []
     assert "generator.rulesets.naval_action.ruleset" not in modules
     other = sorted(m for m in modules if m.startswith("generator.rulesets.")
@@ -216,7 +216,7 @@ def test_odds_imports_its_ruleset_only_and_no_page_engine(cache: Path) -> None:
     # The same question asked again is written from the cache: nothing heavy at all.
     code, again, _, modules = run(ODDS, cache)
     assert code in (0, None) and "67/162" in again
-    assert heavy(modules, ("generator.rulesets.base",)) == []
+    assert heavy(modules, ("generator.kit.seam",)) == []
 
 
 def test_each_ruleset_keeps_its_own_odds_index(cache: Path, forked: Forked) -> None:
@@ -228,7 +228,7 @@ def test_each_ruleset_keeps_its_own_odds_index(cache: Path, forked: Forked) -> N
     code, out, err, modules = run([*sa, "--firer", "Walke", "--battery", "torpedo"], cache)
     assert code in (0, None), err
     assert "Walke (Sims DD) firing at Kirishima" in out and "21in beam: 4 factor(s)" in out
-    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.surface_action",
+    assert heavy(modules, ("generator.kit.seam", "generator.rulesets.surface_action",
                            "generator.rulesets.lazy")) == []
     assert sorted(m for m in modules if m.startswith("generator.rulesets.surface_action.")) \
         == ["generator.rulesets.surface_action.ask"]
@@ -236,7 +236,7 @@ def test_each_ruleset_keeps_its_own_odds_index(cache: Path, forked: Forked) -> N
     code, out, err, modules = run(["odds", "--firer", "Aoba", "--target", "Chicago",
                                    "--scenario", "savo-island"], cache)
     assert code in (0, None) and "Aoba (Aoba CA) firing at Chicago" in out, err
-    assert heavy(modules, ("generator.rulesets.base", "generator.rulesets.naval_action",
+    assert heavy(modules, ("generator.kit.seam", "generator.rulesets.naval_action",
                            "generator.rulesets.lazy")) == []
     assert {p.name for p in (cache / "quarterdeck").glob("odds-index-*")} == {
         "odds-index-naval-action", "odds-index-surface-action"}
@@ -411,7 +411,7 @@ def test_odds_are_answered_again_when_the_tables_file_changes(cache: Path, forke
         assert "tables: house.yaml" in fresh[1]
         answers.append(fresh[1])
     assert answers[0] != answers[1]
-    assert heavy(again[3], ("generator.rulesets.base",)) == []  # the replay computed nothing
+    assert heavy(again[3], ("generator.kit.seam",)) == []  # the replay computed nothing
     # Another question is answered, not replayed from this one.
     code, out, _ = forked.run([*ODDS[:-4], "--range", "long", "--scenario", "savo-island"],
                               cache)

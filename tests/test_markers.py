@@ -15,8 +15,8 @@ from PIL import Image
 from generator.cli.main import main
 from generator.core.units import MM
 from generator.kit.pipeline import BuildResult, build_markers
+from generator.kit.seam import KitOptions
 from generator.pieces.imposition import CUT_GREY, ID_SIZE
-from generator.rulesets.base import KitOptions
 from generator.rulesets.naval_action.components.markers import TURRET_FILL
 from tests import builds
 from tests.pdftext import page_texts

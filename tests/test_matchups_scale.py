@@ -21,9 +21,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.units import MM
 from generator.kit.pipeline import validated_library
+from generator.kit.seam import Context, KitOptions, Request
 from generator.pages.grid import Grid, aligned
 from generator.pages.gridforms import FormGrid, form_name
-from generator.rulesets.base import Context, KitOptions, Request
 from generator.rulesets.naval_action import RULESET, side_matchup_pages
 from generator.rulesets.naval_action.components.matchup_sheet import gun_grid, render_matchups
 from generator.rulesets.naval_action.matchups import share_pages, ship_matchups

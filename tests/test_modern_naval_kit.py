@@ -122,7 +122,7 @@ def test_every_unverified_entry_names_a_figure_in_its_file() -> None:
 # --- ratings by the documented rules ------------------------------------------------------
 
 def _views(scenario: str) -> dict[str, list[UnitView]]:
-    from generator.rulesets.base import KitOptions, Request
+    from generator.kit.seam import KitOptions, Request
 
     ctx = RULESET.prepare(LIBRARY, Request("kit", scenario=scenario), "a4", KitOptions())
     views: dict[str, list[UnitView]] = ctx.data.views

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.rulesets.base import Context, KitOptions, Rendered, Request
+from generator.kit.seam import Context, KitOptions, Rendered, Request
 from generator.rulesets.modern_naval import combat, control, damage, detection
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.tables import Tables, bundled_tables, load_tables

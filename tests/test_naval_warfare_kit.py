@@ -20,9 +20,9 @@ import yaml
 
 from generator.core.units import INCH, MM
 from generator.kit.pipeline import BuildResult, validated_library
+from generator.kit.seam import KitOptions, Rendered, Request
 from generator.pieces import faces
 from generator.rulesets import REGISTRY
-from generator.rulesets.base import KitOptions, Rendered, Request
 from generator.rulesets.naval_warfare import CONTROL, Derived
 from generator.rulesets.naval_warfare.campaign import chart_rows, load_supply
 from generator.rulesets.naval_warfare.components.counters import layouts

@@ -499,7 +499,7 @@ def test_own_words_hook_is_clean_for_these_files() -> None:
 
 
 def _context(tables: Path | None = None) -> object:
-    from generator.rulesets.base import Context, KitOptions, Request
+    from generator.kit.seam import Context, KitOptions, Request
 
     return Context(Request("kit"), "a4", KitOptions(tables=tables))
 

@@ -20,9 +20,9 @@ import pytest
 from generator.kit.packets import BLANK, PacketSpec, sheet_layout
 from generator.kit.pipeline import BuildResult, build
 from generator.kit.printnote import page_ranges
+from generator.kit.seam import KitOptions
 from generator.pages.component import Component
 from generator.pieces.imposition import Options as SheetOptions
-from generator.rulesets.base import KitOptions
 
 if TYPE_CHECKING:
     from tests.conftest import Kits

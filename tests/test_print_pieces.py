@@ -16,6 +16,7 @@ import pytest
 from generator.core import fonts
 from generator.core.units import MM
 from generator.kit.pipeline import run
+from generator.kit.seam import Request
 from generator.pages.autofit import LABEL_FLOOR, SAFE_INSET
 from generator.pieces.imposition import (
     FOOTER,
@@ -30,7 +31,6 @@ from generator.pieces.imposition import (
 )
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import Sprue, load_sprue
-from generator.rulesets.base import Request
 from tests.pdftext import Page, open_pages
 
 ROOT = Path(__file__).resolve().parent.parent

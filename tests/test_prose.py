@@ -10,8 +10,8 @@ import pytest
 
 from generator.core.errors import DataError
 from generator.kit.pipeline import BuildResult, build
+from generator.kit.seam import KitOptions
 from generator.pages import templating
-from generator.rulesets.base import KitOptions
 
 if TYPE_CHECKING:
     from tests.conftest import Kits
@@ -157,7 +157,7 @@ Sea: {{ tables.card.seas.rough[0].accuracy }}. Packet for
 def referee_briefing() -> str:
     """Second Sirte's referee briefing, rendered by its component alone (no whole kit)."""
     from generator.data.library import validated_library
-    from generator.rulesets.base import Request
+    from generator.kit.seam import Request
     from generator.rulesets.naval_action import RULESET
 
     library = validated_library([])

@@ -13,8 +13,8 @@ from generator.core.errors import DataError
 from generator.core.parallel import fork_safe
 from generator.kit.pipeline import BuildResult, build, build_markers, validated_library
 from generator.kit.recipe import load_recipes, plan
+from generator.kit.seam import Request
 from generator.rulesets import REGISTRY, default_ruleset, default_scenario
-from generator.rulesets.base import Request
 
 if TYPE_CHECKING:
     from tests.conftest import Kits
@@ -68,7 +68,7 @@ def test_forked_build_equals_single_process_build(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.skipif(not fork_safe(), reason="needs fork")
 def test_warnings_come_back_from_forked_workers(monkeypatch: pytest.MonkeyPatch,
                                                 tmp_path: Path) -> None:
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     tables = tmp_path / "shrink.yaml"
     tables.write_text(SHRINK, encoding="utf-8")
@@ -89,7 +89,7 @@ def test_progress_total_is_the_recipe_length(kits: Kits, scenario: str) -> None:
     calls = kits.progress_of(scenario)
     library = validated_library([])
     ruleset = REGISTRY[library.scenarios[scenario].model.ruleset]
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     ctx = ruleset.prepare(library, Request("kit", scenario=scenario), "a4", KitOptions())
     work = plan(ruleset.recipe("kit"), ctx.sides, ctx.flags, ctx.values)
@@ -196,7 +196,7 @@ def test_odds_works_for_surface_action() -> None:
 
 def test_odds_on_a_ruleset_without_odds_says_so() -> None:
     from generator.core.errors import UsageError
-    from generator.rulesets.base import Ruleset
+    from generator.kit.seam import Ruleset
 
     class Bare(Ruleset):
         name = "bare"

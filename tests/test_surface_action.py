@@ -405,7 +405,7 @@ def test_rulesets_do_not_import_each_other() -> None:
     assert not [m for m in sa if "naval_action" in m]
     assert not [m for m in na if "surface_action" in m]
     # and Surface Action really does stand on the shared machinery
-    for shared in ("generator.rulesets.base", "generator.rules.dice", "generator.data.validation",
+    for shared in ("generator.kit.seam", "generator.rules.dice", "generator.data.validation",
                    "generator.data.roster", "generator.pages.canvasdoc",
                    "generator.pages.component"):
         assert shared in sa, shared

@@ -448,7 +448,7 @@ def test_each_packet_rolls_its_own_dice(savo_seeded: BuildResult) -> None:
 
 def test_the_same_seed_rebuilds_byte_for_byte(savo_seeded: BuildResult,
                                               tmp_path: Path) -> None:
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     again = build("savo-island", out=tmp_path, options=KitOptions(seed=5))
     first = {f["file"]: f["sha256"] for f in _manifest(savo_seeded.folder)["files"]}

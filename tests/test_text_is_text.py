@@ -30,7 +30,7 @@ from PIL import Image
 from generator.core.errors import DataError
 from generator.core.safetext import Trusted, clean, markup, text
 from generator.kit.pipeline import BuildResult, build
-from generator.rulesets.base import KitOptions
+from generator.kit.seam import KitOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 NA_TABLES = ROOT / "generator/rulesets/naval_action/tables"

@@ -16,7 +16,7 @@ import sys
 from generator.core.errors import QuarterdeckError
 from generator.data.library import load_library
 from generator.kit.pipeline import compose
-from generator.rulesets.base import Request
+from generator.kit.seam import Request
 
 COMMANDS = ("kit", "tables", "markers", "rulers", "gauges", "strings")
 

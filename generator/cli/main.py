@@ -142,7 +142,7 @@ def build(scenario: str | None, class_id: str | None, ship: str | None,
     """
     from generator.kit.pipeline import BuildResult
     from generator.kit.pipeline import build as run_build
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     if scenario and class_id:
         raise UsageError("give a SCENARIO or --class, not both")
@@ -219,7 +219,7 @@ def tables(scenario: str | None, export: Path | None, data: tuple[Path, ...], ou
     OUT/<scenario>/tables/.
     """
     from generator.kit.pipeline import build_tables
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     if export is not None:
         _export_tables(export, scenario, data)
@@ -235,7 +235,7 @@ def _seed_applies(scenario: str | None, data: tuple[Path, ...]) -> None:
     """Refuse ``--seed`` where the ``tables`` recipe prints no dice sheet to seed."""
     from generator.data.library import validated_library
     from generator.kit.pipeline import owner
-    from generator.rulesets.base import Request
+    from generator.kit.seam import Request
 
     library = validated_library(list(data))
     ruleset = owner(library, Request("tables", scenario=scenario))
@@ -273,7 +273,7 @@ def aid_options(func: F) -> F:
 def _aids(kind: str, scenario: str | None, classes: list[str], scale: str | None,
           data: tuple[Path, ...], out: Path, paper: str, tables: Path | None) -> None:
     from generator.kit.pipeline import build_aids
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     report(build_aids(kind, scenario, classes=classes, scale=scale,  # type: ignore[arg-type]
                       data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
@@ -395,8 +395,8 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
     ruleset whose counters come with its kit says so.
     """
     from generator.kit.pipeline import build_markers
+    from generator.kit.seam import KitOptions
     from generator.pieces.imposition import Options
-    from generator.rulesets.base import KitOptions
 
     sheets = Options(paper=paper, duplex=duplex, bleed=bleed,  # type: ignore[arg-type]
                      cut=cut, back_offset=_offset(back_offset))  # type: ignore[arg-type]
@@ -425,8 +425,8 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
     """Answer one matchup exactly, in the terminal, for rulesets that have odds."""
     from generator.core.terminal import user_console
     from generator.data.library import checked_key, owner_name, validated_library
+    from generator.kit.seam import Request
     from generator.rulesets import REGISTRY
-    from generator.rulesets.base import Request
 
     # A question asked again (each turn of a game, say) is answered from the user cache
     # while the code, the data and the --tables file are unchanged.
@@ -891,7 +891,7 @@ def _export_tables(path: Path, scenario: str | None, data: tuple[Path, ...]) -> 
         ruleset = default_ruleset()
     else:
         from generator.kit.pipeline import owner, validated_library
-        from generator.rulesets.base import Request
+        from generator.kit.seam import Request
 
         ruleset = owner(validated_library(list(data)), Request("tables", scenario=scenario))
     write_atomic(path, tables_yaml(ruleset).encode())

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported where used: a command answered from the cache need
     from pydantic import BaseModel
 
     from generator.data.shipclass import ShipClass as SharedClass
-    from generator.rulesets.base import Request, Ruleset
+    from generator.kit.seam import Request, Ruleset
 
 
 def kinds() -> list[str]:

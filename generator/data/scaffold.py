@@ -30,7 +30,7 @@ from generator.data.datamodel import Nation
 
 if TYPE_CHECKING:
     from generator.data.yamlsource import Loc, SourceDoc
-    from generator.rulesets.base import Ruleset
+    from generator.kit.seam import Ruleset
 
 PLACEHOLDER = re.compile(r"^\s*<fill in\b")
 """A value still holding a scaffold's placeholder."""

@@ -59,13 +59,13 @@ from generator.data.yamlsource import Loc, SourceDoc
 from generator.kit.packets import BLANK, PacketSpec, sheet_layout
 from generator.kit.pipeline import BuildResult, Kit, compose, validated_library
 from generator.kit.printnote import blank_page
+from generator.kit.seam import KitOptions, Request
 from generator.pages import branding
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper, page_size
 from generator.pages.pdfstream import StreamedPdf
-from generator.rulesets.base import KitOptions, Request
 
 Extra = Literal["tables", "markers", "rulers", "gauges", "strings"]
 """Commands whose output an event may add once per scenario (besides the table packs)."""

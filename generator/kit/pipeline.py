@@ -25,12 +25,7 @@ from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
 from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
 from generator.kit.recipe import Job, Plan, plan
-from generator.pages import kitdoc
-from generator.pages.component import Component
-from generator.pages.layout import Paper
-from generator.pieces.pieces import Piece
-from generator.rulesets import default_scenario
-from generator.rulesets.base import (
+from generator.kit.seam import (
     Command,
     Context,
     KitOptions,
@@ -38,6 +33,11 @@ from generator.rulesets.base import (
     Request,
     Ruleset,
 )
+from generator.pages import kitdoc
+from generator.pages.component import Component
+from generator.pages.layout import Paper
+from generator.pieces.pieces import Piece
+from generator.rulesets import default_scenario
 
 if TYPE_CHECKING:
     from generator.pages.kitdoc import KitCanvas

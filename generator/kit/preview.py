@@ -22,8 +22,8 @@ from generator.core.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from generator.data.library import Library
+    from generator.kit.seam import Ruleset
     from generator.pages.component import Component
-    from generator.rulesets.base import Ruleset
 
 PreviewKind = Literal["status", "marker", "counter", "card"]
 KINDS: tuple[PreviewKind, ...] = ("status", "marker", "counter", "card")
@@ -81,7 +81,7 @@ def one_class_library(path: Path) -> Library:
 def choose_ruleset(library: Library, class_id: str, ruleset: str | None) -> Ruleset:
     """The ruleset to preview with: the one named, else the first that rates the class."""
     from generator.kit.pipeline import owner
-    from generator.rulesets.base import Request
+    from generator.kit.seam import Request
 
     return owner(library, Request("class", class_id=class_id, ruleset=ruleset))
 
@@ -89,7 +89,7 @@ def choose_ruleset(library: Library, class_id: str, ruleset: str | None) -> Rule
 def render_component(library: Library, ruleset: Ruleset, class_id: str, kind: PreviewKind,
                      paper: str = "a4", ship: str | None = None) -> Component:
     """Render one component of the class's proof kit (nothing else)."""
-    from generator.rulesets.base import KitOptions, Rendered, Request
+    from generator.kit.seam import KitOptions, Rendered, Request
 
     if kind == "card":
         return ruleset.catalog(library, paper)  # type: ignore[arg-type]

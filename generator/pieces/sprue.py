@@ -6,7 +6,7 @@ groups each one takes. Rulesets ship their sprues as YAML next to their tables; 
 user can pass their own file (``--sprue``) and gets located messages when it is wrong:
 its regions must place each of the piece groups the bundled sprue places, once, and no
 other (``group_problems``), and a piece larger than its printable area is located at its
-``margin`` (``generator.rulesets.base.sheet_component``).
+``margin`` (``generator.kit.seam.sheet_component``).
 """
 
 from __future__ import annotations

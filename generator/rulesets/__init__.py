@@ -18,7 +18,7 @@ from collections.abc import Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # loaded with the first ruleset: a light command may need none
-    from generator.rulesets.base import Ruleset
+    from generator.kit.seam import Ruleset
 
 GROUP = "quarterdeck.rulesets"
 BUNDLED = {"naval-action": "generator.rulesets.naval_action:RULESET",
@@ -30,7 +30,7 @@ BUNDLED = {"naval-action": "generator.rulesets.naval_action:RULESET",
 
 
 def _load(target: str) -> Ruleset:
-    from generator.rulesets.base import Ruleset
+    from generator.kit.seam import Ruleset
 
     module, _, attr = target.partition(":")
     found = getattr(importlib.import_module(module), attr)
@@ -277,7 +277,7 @@ def default_scenario() -> str | None:
 def __getattr__(name: str) -> Any:
     """``Ruleset`` itself, imported only when asked for (it pulls in the page engine)."""
     if name == "Ruleset":
-        from generator.rulesets.base import Ruleset
+        from generator.kit.seam import Ruleset
 
         return Ruleset
     raise AttributeError(name)

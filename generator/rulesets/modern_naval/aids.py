@@ -14,8 +14,8 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.aids.strips import TICK_LENGTH, Band, Extra, Mark, SegmentView, Strip, render_strips
 from generator.core import fonts
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.component import Component
-from generator.rulesets.base import Context
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import Search, Tables, context_tables, data_value
 

@@ -21,12 +21,12 @@ from pydantic import Field
 
 from generator.data.datamodel import Strict
 from generator.data.validation import load_model
+from generator.kit.seam import Context, Rendered, sheet_component
 from generator.pages.autofit import LabelFitter
 from generator.pieces.faces import Face, face_art, face_piece, faces_precheck
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import Sprue, user_or_bundled
 from generator.rules.dice import scenario_seed
-from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.modern_naval.model import UnitView, WeaponView
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import Tables, context_tables, data_value

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.rules.dice import percent
-from generator.rulesets.base import Context
 from generator.rulesets.modern_naval import combat, damage
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.registry import COMPONENTS

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Align, Grid
 from generator.pages.layout import Paper
-from generator.rulesets.base import Context
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import (
     ORDINALS,

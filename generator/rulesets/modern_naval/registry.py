@@ -4,6 +4,6 @@ It sits apart from ``__init__`` so that every component module can register itse
 without importing the ruleset class.
 """
 
-from generator.rulesets.base import Components
+from generator.kit.seam import Components
 
 COMPONENTS = Components()

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.rules.dice import percent, scenario_seed
-from generator.rulesets.base import Context
 from generator.rulesets.modern_naval import combat, control, damage, detection
 from generator.rulesets.modern_naval.model import Conditions, UnitView
 from generator.rulesets.modern_naval.registry import COMPONENTS

@@ -20,9 +20,9 @@ from pydantic import BaseModel
 from generator.core.errors import DataError, Problem, UsageError
 from generator.core.suggest import did_you_mean, fold
 from generator.data.roster import find_ship, requested_ship
+from generator.kit.seam import Context, KitOptions, Request, Ruleset
 from generator.pages.component import Component
 from generator.pages.layout import Paper
-from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.modern_naval import derive
 from generator.rulesets.modern_naval.model import Conditions, UnitView
 from generator.rulesets.modern_naval.registry import COMPONENTS
@@ -139,7 +139,7 @@ def _scenario_problems(entry: Entry, library: Library, tables: DataTables,
 
 
 class ModernNaval(Ruleset):
-    """The modern naval plug (see ``generator.rulesets.base.Ruleset``)."""
+    """The modern naval plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
     title = "Modern naval"

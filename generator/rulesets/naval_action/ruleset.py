@@ -19,8 +19,7 @@ from generator.core.errors import UsageError
 from generator.core.scales import Scale, parse_scale
 from generator.core.suggest import did_you_mean
 from generator.data.roster import owned_scenario, requested_ship, side_views
-from generator.rules.dice import derive_seed, scenario_seed
-from generator.rulesets.base import (
+from generator.kit.seam import (
     Components,
     Context,
     KitOptions,
@@ -29,6 +28,7 @@ from generator.rulesets.base import (
     Ruleset,
     sheet_component,
 )
+from generator.rules.dice import derive_seed, scenario_seed
 from generator.rulesets.naval_action import cardtables, resolve
 from generator.rulesets.naval_action.cardtables import Tables, load_tables
 from generator.rulesets.naval_action.derive import ShipView, ship_view
@@ -88,7 +88,7 @@ def component(name: str) -> Callable[[Callable[[Context, Derived, str | None],
 
 
 class NavalAction(Ruleset):
-    """The NAVAL ACTION plug (see ``generator.rulesets.base.Ruleset``)."""
+    """The NAVAL ACTION plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
     title = "NAVAL ACTION"

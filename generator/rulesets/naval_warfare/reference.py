@@ -13,12 +13,12 @@ import re
 from reportlab.lib import colors
 
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.templating import markup_blocks, render_text
-from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare.merchant import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables

@@ -15,13 +15,13 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core import fonts
 from generator.core.safetext import text
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.pages import Recorded
 from generator.rules.dice import percent
-from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare import combat
 from generator.rulesets.naval_warfare.merchant import COLOURS, Calculator
 from generator.rulesets.naval_warfare.registry import COMPONENTS

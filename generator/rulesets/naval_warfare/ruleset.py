@@ -18,9 +18,9 @@ from pydantic import BaseModel
 
 from generator.core.errors import UsageError
 from generator.data.roster import check_scenarios, owned_scenario
+from generator.kit.seam import Context, KitOptions, Request, Ruleset
 from generator.pages.layout import Paper
 from generator.rules.dice import scenario_seed
-from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.naval_warfare.campaign import (
     CounterMix,
     SupplyTable,
@@ -79,7 +79,7 @@ class Derived:
 
 
 class NavalWarfare(Ruleset):
-    """The Naval Warfare plug (see ``generator.rulesets.base.Ruleset``)."""
+    """The Naval Warfare plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
     title = TITLE

@@ -65,7 +65,7 @@ def rule27(scenario: str, hex_size: str | None, counter_size: str | None,
     """Build a Rule 27 SCENARIO's kit with a chosen map hex size and counter size."""
     from generator.core.errors import UsageError
     from generator.kit.pipeline import build, validated_library
-    from generator.rulesets.base import KitOptions
+    from generator.kit.seam import KitOptions
 
     entry = validated_library(list(data)).scenarios.get(scenario)
     if entry is not None and entry.model.ruleset != "rule-27":

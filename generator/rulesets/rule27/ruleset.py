@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel
 
 from generator.core.errors import DataError, Problem, UsageError
+from generator.kit.seam import Context, KitOptions, Request, Ruleset
 from generator.pages.layout import Paper
-from generator.rulesets.base import Context, KitOptions, Request, Ruleset
 from generator.rulesets.rule27.model import (
     COUNTER_MAX_MM,
     COUNTER_MIN_MM,

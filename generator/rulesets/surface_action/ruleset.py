@@ -18,11 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from generator.core.errors import UsageError
 from generator.data.roster import owned_scenario, requested_ship, side_views
 from generator.kit.recipe import Recipe
-from generator.pages.component import Component
-from generator.pages.layout import Paper
-from generator.pieces.sprue import Sprue, user_or_bundled
-from generator.rules.dice import derive_seed, scenario_seed
-from generator.rulesets.base import (
+from generator.kit.seam import (
     Command,
     Components,
     Context,
@@ -32,6 +28,10 @@ from generator.rulesets.base import (
     Ruleset,
     sheet_component,
 )
+from generator.pages.component import Component
+from generator.pages.layout import Paper
+from generator.pieces.sprue import Sprue, user_or_bundled
+from generator.rules.dice import derive_seed, scenario_seed
 from generator.rulesets.surface_action import resolve
 from generator.rulesets.surface_action.charts import Charts, load_charts
 from generator.rulesets.surface_action.derive import ShipView, ship_view
@@ -62,7 +62,7 @@ class Derived:
 
 
 class SurfaceAction(Ruleset):
-    """The Surface Action plug (see ``generator.rulesets.base.Ruleset``)."""
+    """The Surface Action plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
     title = "Surface Action"

@@ -14,13 +14,13 @@ from xml.sax.saxutils import escape
 from pydantic import BaseModel, Field
 
 from generator.data.datamodel import Strict
+from generator.kit.seam import Components, Context, Rendered, Ruleset, sheet_component
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pieces import faces
 from generator.pieces.sprue import load_sprue
 from generator.rules import dietable
 from generator.rules.dice import percent
-from generator.rulesets.base import Components, Context, Rendered, Ruleset, sheet_component
 
 FOLDER = Path(__file__).parent
 COMPONENTS = Components()

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.core.safetext import markup
+from generator.kit.seam import Context, Rendered, sheet_component
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pieces import decks
 from generator.pieces.sprue import user_or_bundled
-from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
 if TYPE_CHECKING:

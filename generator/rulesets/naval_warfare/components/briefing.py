@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from generator.core.safetext import markup, text
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
-from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
 if TYPE_CHECKING:

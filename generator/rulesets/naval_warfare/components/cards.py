@@ -16,10 +16,10 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.units import MM
+from generator.kit.seam import Context, Rendered, sheet_component
 from generator.pages.layout import Pen
 from generator.pieces.pieces import Art, Piece
 from generator.pieces.sprue import user_or_bundled
-from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
 if TYPE_CHECKING:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.safetext import markup
 from generator.core.units import MM
+from generator.kit.seam import Context, Rendered, sheet_component
 from generator.pages.autofit import LabelFitter
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
@@ -20,7 +21,6 @@ from generator.pieces import faces
 from generator.pieces.faces import FaceField, FaceLayout
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import user_or_bundled
-from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
 if TYPE_CHECKING:

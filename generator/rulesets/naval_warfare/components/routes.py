@@ -16,12 +16,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.safetext import markup
 from generator.core.units import MM
+from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Pen
 from generator.pages.pages import Recorded
-from generator.rulesets.base import Context
 from generator.rulesets.naval_warfare.campaign import ChartRow, chart_rows
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 

@@ -22,6 +22,7 @@ from generator.aids.boardaids import (
 from generator.aids.strips import start_page
 from generator.core.safetext import markup, text
 from generator.core.units import MM
+from generator.kit.seam import Context, Rendered, sheet_component
 from generator.pages.autofit import LabelFitter
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Bookmark, Component
@@ -31,7 +32,6 @@ from generator.pieces.faces import face_piece
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import user_or_bundled
 from generator.rules.dice import percent
-from generator.rulesets.base import Context, Rendered, sheet_component
 from generator.rulesets.rule27.bombing import Unit, allocation_order, fates
 from generator.rulesets.rule27.model import CounterView
 from generator.rulesets.rule27.pieces import FOLDER, counter_piece
