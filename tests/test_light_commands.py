@@ -422,23 +422,23 @@ def test_only_output_fully_seen_is_replayed(tmp_path: Path, monkeypatch: pytest.
                                            capsys: pytest.CaptureFixture[str]) -> None:
     from rich.console import Console
 
-    from generator.cli.main import _Replay
+    from generator.cli.replay import Replay
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    seen = _Replay("probe", Console(), "key", "seen")
+    seen = Replay("probe", Console(), "key", "seen")
     with seen.recording():
         print("to stdout")
         print("to stderr", file=sys.stderr)
     seen.remember()
     assert capsys.readouterr() == ("to stdout\n", "to stderr\n")
-    assert _Replay("probe", Console(), "key", "seen").replay()
+    assert Replay("probe", Console(), "key", "seen").replay()
     assert capsys.readouterr() == ("to stdout\n", "to stderr\n")
-    assert not _Replay("probe", Console(), "another key", "seen").replay()
+    assert not Replay("probe", Console(), "another key", "seen").replay()
     # Bytes written straight to the buffer bypass the copy: such an answer is not kept.
-    past = _Replay("probe", Console(), "key", "past")
+    past = Replay("probe", Console(), "key", "past")
     with past.recording():
         sys.stdout.write("text, then bytes\n")
         sys.stdout.buffer.flush()
     past.remember()
-    assert not _Replay("probe", Console(), "key", "past").replay()
-    assert _Replay("probe", Console(), "key", "seen").replay()
+    assert not Replay("probe", Console(), "key", "past").replay()
+    assert Replay("probe", Console(), "key", "seen").replay()

@@ -1,15 +1,16 @@
-"""The options commands share, declared once, and how a build's result is reported.
+"""The options commands share, each declared once, and how a build's result is reported.
 
-``--data``, ``--out``/``--paper``, ``--tables``/``--seed``/``--templates``: the core
-commands and the rulesets' own commands take them from here, so an option means the same
-in every command that has it.
+``--data``, ``--out``/``--paper``, ``--tables``/``--seed``/``--templates``, ``--ruleset``,
+``--dpi``...: the core commands and the rulesets' own commands take them from here, so an
+option means the same (its type, its checks, its default) in every command that has it.
+Where commands differ only in what the help says about it, the decorator takes that text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import click
 
@@ -17,6 +18,13 @@ from generator.core.commandline import say, tell, warn
 from generator.core.pathargs import SafePath
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Decorator(Protocol):
+    """What an option factory gives: a decorator that adds the option to a command."""
+
+    def __call__(self, func: F, /) -> F:
+        """``func`` with the option added."""
 
 
 def data_option(func: F) -> F:
@@ -27,15 +35,77 @@ def data_option(func: F) -> F:
                              "(extends and may override the bundled ones). Repeatable.")(func)
 
 
+def out_option(help: str | None = "Output folder.", default: Path | None = Path("output"),
+               *, file: bool = False, required: bool = False) -> Decorator:
+    """``--out``: the folder (or with ``file``, the one file) a command writes."""
+    kind = SafePath(path_type=Path, dir_okay=False) if file \
+        else SafePath(path_type=Path, file_okay=False)
+    return click.option("--out", type=kind, default=default, required=required,
+                        show_default=default is not None, help=help)
+
+
+def paper_option(func: F) -> F:
+    """``--paper a4|letter``."""
+    # Case-insensitive: click hands back the choice as spelt here, so A4 arrives as a4.
+    return click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
+                        default="a4", show_default=True, help="Paper size.")(func)
+
+
 def write_options(func: F) -> F:
     """``--out DIR`` and ``--paper a4|letter`` for every command that writes PDFs."""
-    # Case-insensitive: click hands back the choice as spelt here, so A4 arrives as a4.
-    func = click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
-                        default="a4", show_default=True, help="Paper size.")(func)
-    func = click.option("--out", type=SafePath(path_type=Path, file_okay=False),
-                        default=Path("output"), show_default=True,
-                        help="Output folder.")(func)
-    return func
+    return out_option()(paper_option(func))
+
+
+def ruleset_option(help: str, *, multiple: bool = False) -> Decorator:
+    """``--ruleset NAME`` (``rulesets``, repeatable, with ``multiple``)."""
+    return click.option("--ruleset", "rulesets" if multiple else "ruleset", multiple=multiple,
+                        default=None, help=help)
+
+
+def class_option(help: str) -> Decorator:
+    """``--class ID``: one ship class (``class_id``)."""
+    return click.option("--class", "class_id", default=None, help=help)
+
+
+def ship_option(help: str) -> Decorator:
+    """``--ship NAME``: one ship of a class."""
+    return click.option("--ship", default=None, help=help)
+
+
+def quiet_option(func: F) -> F:
+    """``--quiet``/``-q``: no progress display."""
+    return click.option("--quiet", "-q", is_flag=True, help="No progress display.")(func)
+
+
+def component_option(help: str) -> Decorator:
+    """``--component``: which piece of one class to render (``kind``)."""
+    return click.option("--component", "kind",
+                        type=click.Choice(["status", "marker", "card", "counter"]),
+                        default="status", show_default=True, help=help)
+
+
+def png_option(help: str, *, folder: bool = False) -> Decorator:
+    """``--png``: the PNG file to write (with ``folder``, a folder of them)."""
+    kind = SafePath(path_type=Path, file_okay=False) if folder \
+        else SafePath(path_type=Path, dir_okay=False)
+    return click.option("--png", "png", type=kind, default=None, help=help)
+
+
+def dpi_option(low: int = 36, high: int = 600, default: int = 100,
+               help: str | None = None) -> Decorator:
+    """``--dpi N``: a PNG's resolution, within what the command can render."""
+    return click.option("--dpi", type=click.IntRange(low, high), default=default,
+                        show_default=True, help=help)
+
+
+def tables_option(detail: str | None = None) -> Decorator:
+    """``--tables FILE``: the user's YAML replacing some of the ruleset's tables.
+
+    ``detail`` says which tables a command reads, or where they are described.
+    """
+    text = "YAML file replacing some of the ruleset's tables with your own values"
+    return click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
+                        default=None, help=f"{text} ({detail})." if detail else f"{text}.")
 
 
 class SeedType(click.ParamType):  # type: ignore[type-arg]
@@ -62,16 +132,13 @@ class SeedType(click.ParamType):  # type: ignore[type-arg]
 
 
 def tables_options(func: F) -> F:
-    """``--tables FILE`` and ``--seed N`` for every command that prints rules tables."""
+    """``--tables FILE``, ``--seed N`` and ``--templates`` for commands that print rules tables."""
     func = click.option("--seed", type=SeedType(), default=None,
                         help="Build seed for the pre-rolled dice (each packet's sheet gets "
                              "its own seed from it; the manifest records it). 'random' "
                              "draws a fresh one. Default: from the scenario id, so a kit "
                              "always prints the same dice.")(func)
-    func = click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
-                        default=None,
-                        help="YAML file replacing some of the ruleset's tables with your "
-                             "own values (see docs/tables-<ruleset>.md).")(func)
+    func = tables_option("see docs/tables-<ruleset>.md")(func)
     return templates_option(func)
 
 

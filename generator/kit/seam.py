@@ -273,6 +273,64 @@ class OddsIndex(Protocol):
         """Print one matchup (UsageError for a ship, weapon or band it does not know)."""
 
 
+# ---- commands and calculators (issue 28): the part of the seam ``quarterdeck`` reads ----
+
+@dataclass(frozen=True)
+class Calculator:
+    """One kind of question a ruleset answers exactly in the terminal, and its command.
+
+    Attributes:
+        command: The ``quarterdeck`` command that asks it: ``odds`` (answered through
+            ``Ruleset.odds``) or one of the ruleset's own ``commands()``.
+        asks: What a question gives it, shown where another command is asked instead
+            ("a stack and its bombing hits").
+
+    """
+
+    command: str
+    asks: str
+
+
+def commands_module(ruleset: Ruleset) -> Any:
+    """The ``commands`` module beside a ruleset's own module, or None when it has none.
+
+    A ruleset folder keeps its commands and calculators in ``commands.py`` (the same
+    file name in every ruleset); a module that exists but fails to import is an error
+    naming it, never a ruleset silently left without its commands.
+    """
+    import importlib
+    import importlib.util
+    import sys
+
+    module = type(ruleset).__module__
+    package = module if hasattr(sys.modules.get(module), "__path__") \
+        else module.rpartition(".")[0]
+    if not package:
+        return None
+    name = f"{package}.commands"
+    try:
+        if importlib.util.find_spec(name) is None:
+            return None
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise ImportError(f"ruleset '{ruleset.name}': its commands module {name} cannot be "
+                          f"imported: {exc}") from exc
+
+
+def _named(calculators: Iterable[Calculator]) -> str:
+    """The commands that answer, each group asking the same thing followed by what it asks."""
+    groups: list[tuple[list[str], str]] = []
+    for one in calculators:
+        if groups and groups[-1][1] == one.asks:
+            groups[-1][0].append(one.command)
+        else:
+            groups.append(([one.command], one.asks))
+    return " and ".join(" and ".join(f"`quarterdeck {c}`" for c in commands) + f" ({asks})"
+                        for commands, asks in groups)
+
+# ---- end of commands and calculators ---------------------------------------------------
+
+
 class Ruleset:
     """A rule system's plug. Subclasses set the class attributes and ``prepare``.
 
@@ -375,15 +433,45 @@ class Ruleset:
         """Cross-file problems and warnings (default: none beyond each file's schema)."""
         return [], []
 
+    # ---- commands and calculators (issue 28): read from the ruleset's commands.py --------
+
     def commands(self) -> Iterable[click.Command]:
-        """Extra ``quarterdeck`` commands this ruleset adds (default: none)."""
-        return ()
+        """Extra ``quarterdeck`` commands: ``commands()`` of its ``commands.py`` (or none)."""
+        import click
+
+        module = commands_module(self)
+        found = list(module.commands()) if module is not None else []
+        if not all(isinstance(c, click.Command) for c in found):
+            raise TypeError(f"ruleset '{self.name}': commands() must give click commands")
+        return found
+
+    def calculators(self) -> tuple[Calculator, ...]:
+        """Its calculators: ``CALCULATORS`` of its ``commands.py`` (default: none).
+
+        ``quarterdeck odds`` answers through ``odds`` for a ruleset with an ``odds``
+        calculator, and names the commands that answer for one with other calculators.
+        """
+        found = getattr(commands_module(self), "CALCULATORS", ())
+        if not isinstance(found, tuple) or not all(isinstance(c, Calculator) for c in found):
+            raise TypeError(f"ruleset '{self.name}': CALCULATORS must be a tuple of "
+                            "Calculator")
+        return found
 
     def odds(self, library: Library, scenario: str | None, firer: str, target: str,
              weapon: str | None, band: str | None, tables: Path | None) -> None:
-        """Print one matchup's exact odds (``quarterdeck odds``); default: none to print."""
+        """Print one matchup's exact odds (``quarterdeck odds``).
+
+        The default prints none: it names the ruleset's calculators that answer instead,
+        or says it has none.
+        """
+        elsewhere = [c for c in self.calculators() if c.command != "odds"]
+        if elsewhere:
+            raise UsageError(f"{self.title} answers its odds with {_named(elsewhere)}, not "
+                             "`quarterdeck odds`")
         raise UsageError(f"{self.title} has no odds calculator; `quarterdeck tables` "
                          "prints what it resolves")
+
+    # ---- end of commands and calculators -----------------------------------------------
 
     def odds_index(self, library: Library, tables: Path | None,
                    complete: bool) -> OddsIndex | None:

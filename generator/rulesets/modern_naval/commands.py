@@ -13,7 +13,8 @@ import click
 
 from generator.core.commandline import reported
 from generator.core.errors import UsageError
-from generator.core.pathargs import SafePath
+from generator.kit.options import tables_option
+from generator.kit.seam import Calculator
 from generator.rules.dice import percent
 from generator.rulesets.modern_naval import combat, damage
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
@@ -54,8 +55,7 @@ def _gen(value: int | None) -> int | None:
 @click.option("--target-speed", type=click.IntRange(0, 6), default=2, show_default=True)
 @click.option("--fires", type=click.IntRange(0, 20), default=0, show_default=True,
               help="Fires burning aboard the shooter.")
-@click.option("--tables", type=SafePath(dir_okay=False, path_type=Path),
-              help="A YAML file replacing some of the rules tables.")
+@tables_option()
 @reported
 def modern_odds(kind: str, seeker: str | None, generation: int | None, shooter: str,
                 crew: int, fcs: int, mounts: int, weapon_damage: int, target: str, size: str,
@@ -101,6 +101,10 @@ def modern_odds(kind: str, seeker: str | None, generation: int | None, shooter: 
     click.echo(f"  one system knocked out: {percent(damage.knock_out(rules, modifier), 1)}")
 
 
+CALCULATORS = (Calculator("modern-odds", "the weapon, shooter and target by their ratings"),)
+"""Modern naval's calculator (``Ruleset.calculators``): one attack, worked out exactly."""
+
+
 def commands() -> list[click.Command]:
-    """The modern naval commands for ``quarterdeck``."""
+    """The modern naval commands for ``quarterdeck`` (``Ruleset.commands``)."""
     return [modern_odds]

@@ -16,7 +16,8 @@ import click
 
 from generator.core.commandline import reported
 from generator.core.errors import UsageError
-from generator.core.pathargs import SafePath
+from generator.kit.options import tables_option
+from generator.kit.seam import Calculator
 
 NATIONS = ("US", "UK", "AU", "CA", "NZ", "IN", "JP", "DE", "IT", "FR", "FF", "VF", "NL", "SU",
            "PL", "GR", "NO")
@@ -84,8 +85,7 @@ def _mean(value: Fraction) -> str:
               help="The escorts' d6, to resolve one result.")
 @click.option("--example", type=click.IntRange(1, 99), default=None,
               help="Redo the rule text's worked example N (1, 2 or 3).")
-@click.option("--tables", type=SafePath(path_type=Path, dir_okay=False), default=None,
-              help="YAML file replacing some tables with your own values.")
+@tables_option()
 @reported
 def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
              escort_nation: str | None, air_supremacy: Literal["raiders", "escorts"] | None,
@@ -327,8 +327,7 @@ def _rolls(text: str | None, needed: int, option: str, problems: list[str]) -> l
 @click.option("--rolls", default=None, help="Your d6 rolls (one per 20 CV or part), e.g. "
               "\"4,2\", to resolve one result.")
 @click.option("--enemy-rolls", default=None, help="The enemy's d6 rolls.")
-@click.option("--tables", type=SafePath(path_type=Path, dir_okay=False), default=None,
-              help="YAML file replacing some tables with your own values.")
+@tables_option()
 @reported
 def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: int | None,
                  with_: str, enemy_with: str, bonus: int, enemy_bonus: int,
@@ -403,6 +402,11 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
                   f"{_pct(odds.second_more)}; equal: {_pct(odds.equal)}")
 
 
+CALCULATORS = (Calculator("naval-combat", "forces as units or CVs"),
+               Calculator("merchant", "forces as units or CVs"))
+"""Naval Warfare's calculators (``Ruleset.calculators``): a battle, a merchant engagement."""
+
+
 def commands() -> list[click.Command]:
-    """The commands Naval Warfare adds to ``quarterdeck``."""
+    """The commands Naval Warfare adds to ``quarterdeck`` (``Ruleset.commands``)."""
     return [merchant, naval_combat]

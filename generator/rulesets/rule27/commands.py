@@ -13,8 +13,14 @@ from pathlib import Path
 import click
 
 from generator.core.commandline import reported, say
-from generator.core.pathargs import SafePath
-from generator.kit.options import data_option, report, tables_options, write_options
+from generator.kit.options import (
+    data_option,
+    report,
+    tables_option,
+    tables_options,
+    write_options,
+)
+from generator.kit.seam import Calculator
 
 
 @click.command()
@@ -22,8 +28,7 @@ from generator.kit.options import data_option, report, tables_options, write_opt
               help="The stack, e.g. '8 NT, CL, DD' or 'BB/5+2, 2 CA/3': [COUNT] "
                    "TYPE[/STRENGTH][+HITS ALREADY TAKEN].")
 @click.option("--hits", type=int, required=True, help="Bombing hits to allocate.")
-@click.option("--tables", "tables", type=SafePath(path_type=Path, dir_okay=False),
-              default=None, help="YAML file replacing some of Rule 27's tables.")
+@tables_option()
 @reported
 def bombing(stack: str, hits: int, tables: Path | None) -> None:
     """Exact chances that each counter of STACK is hit, flipped or sunk by HITS bombs."""
@@ -83,6 +88,10 @@ def rule27(scenario: str, hex_size: str | None, counter_size: str | None,
                  options=options))
 
 
+CALCULATORS = (Calculator("bombing", "a stack and its bombing hits"),)
+"""Rule 27's calculator (``Ruleset.calculators``): what a number of bombing hits does."""
+
+
 def commands() -> list[click.Command]:
-    """The commands Rule 27 adds to ``quarterdeck``."""
+    """The commands Rule 27 adds to ``quarterdeck`` (``Ruleset.commands``)."""
     return [bombing, rule27]

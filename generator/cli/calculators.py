@@ -1,0 +1,100 @@
+"""``quarterdeck odds``: one matchup answered exactly, for whichever ruleset is asked.
+
+A ruleset registers its calculators through the seam (``Ruleset.calculators``): one with
+an ``odds`` calculator answers here (``Ruleset.odds``, or the index it keeps in the user
+cache, ``Ruleset.odds_index``); one whose calculators are commands of its own (a combat
+resolver, say) is named with them, so the user is told which command answers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from generator.cli.replay import Replay, with_file
+from generator.core.errors import UsageError
+from generator.kit.options import data_option, ruleset_option, tables_option
+
+
+@click.command()
+@click.option("--firer", required=True,
+              help="Firing ship's name (accents optional); CLASS:NAME if several classes "
+                   "have a ship of that name.")
+@click.option("--target", required=True, help="Target ship's name.")
+@click.option("--battery", help="Which weapon: a battery position or arc (e.g. BOW, "
+                                "broadside) or 'torpedo'; default: every weapon.")
+@click.option("--range", "band", help="Range band (the ruleset's names, e.g. close, medium, "
+                                      "long, or a band's limit in inches); default: all.")
+@click.option("--scenario", help="Scenario that sets the date, sea state and ships (and "
+                                 "so the ruleset).")
+@ruleset_option("Whose odds without --scenario (default: the first in `quarterdeck list "
+                "rulesets`).")
+@tables_option()
+@data_option
+def odds(firer: str, target: str, battery: str | None, band: str | None,
+         scenario: str | None, ruleset: str | None, tables: Path | None,
+         data: tuple[Path, ...]) -> None:
+    """Answer one matchup exactly in the terminal, or name the command that does."""
+    from generator.core.terminal import user_console
+    from generator.data.library import checked_key, owner_name, validated_library
+    from generator.kit.seam import Request
+    from generator.rulesets import REGISTRY
+
+    if ruleset is not None and ruleset not in REGISTRY:
+        from generator.core.suggest import did_you_mean
+
+        raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
+    # A question asked again (each turn of a game, say) is answered from the user cache
+    # while the code, the data and the --tables file are unchanged.
+    library_key = checked_key(list(data))
+    key = library_key
+    if key is not None and tables is not None:
+        key = with_file(key, tables)
+    answer = Replay("odds", user_console(highlight=False, soft_wrap=True), key,
+                    repr((firer, target, battery, band, scenario, ruleset, str(tables))))
+    if answer.replay():
+        return
+    library = validated_library(list(data), library_key)
+    name = owner_name(library, Request("kit", scenario=scenario))
+    if ruleset is not None and scenario is not None and ruleset != name:
+        raise UsageError(f"--ruleset: found '{ruleset}', expected '{name}': the ruleset of "
+                         f"scenario '{scenario}' (or leave --ruleset out)")
+    name = ruleset or name
+    index = _odds_index(name, library, key, tables)
+    with answer.recording():
+        if index is not None:
+            index.print_answer(firer, target, battery, band, scenario)
+        else:  # the ruleset answers itself, or names the calculators that do
+            REGISTRY[name].odds(library, scenario, firer, target, battery, band, tables)
+    answer.remember()
+
+
+def _odds_index(name: str, library: Any, key: str | None, tables: Path | None) -> Any:
+    """The ruleset's odds index: from the user cache, else built (and kept, complete).
+
+    A kept index answers a question never asked before without importing the ruleset,
+    its schema or its tables; it is built once per library, code and ``--tables`` file.
+    """
+    from generator.cache import usercache
+    from generator.rulesets import REGISTRY
+
+    # One entry per ruleset: questions that alternate between rulesets keep both. A
+    # ruleset's name becomes part of a file name only when it is safe as one.
+    slot = "odds-index-" + (name if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", name)
+                            else hashlib.sha256(name.encode()).hexdigest()[:16])
+    if key is not None:
+        found = usercache.load(slot, key)
+        if callable(getattr(found, "print_answer", None)):
+            return found
+    index = REGISTRY[name].odds_index(library, tables, key is not None)
+    if index is not None and key is not None:
+        usercache.store(slot, key, index)
+    return index
+
+
+COMMANDS = [odds]
+"""This module's commands, added to ``quarterdeck`` by ``generator.cli.main``."""
