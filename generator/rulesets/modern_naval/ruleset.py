@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import click
 from pydantic import BaseModel
 
 from generator.core.errors import DataError, Problem, UsageError
@@ -164,19 +163,6 @@ class ModernNaval(Ruleset):
             problems += found
             warnings += noted
         return problems, warnings
-
-    def commands(self) -> list[click.Command]:
-        """``quarterdeck modern-odds``: one roll's exact chances, from the rules tables."""
-        from generator.rulesets.modern_naval.commands import commands
-
-        return commands()
-
-    def odds(self, library: Library, scenario: str | None, firer: str, target: str,
-             weapon: str | None, band: str | None, tables: Path | None) -> None:
-        """No ship-against-ship matchups: say which command of its own answers instead."""
-        raise UsageError(f"{self.title} answers its odds with `quarterdeck modern-odds`"
-                         " (the weapon, shooter and target by their ratings), not "
-                         "`quarterdeck odds`")
 
     def prepare(self, library: Library, request: Request, paper: Paper,
                 options: KitOptions) -> Context:

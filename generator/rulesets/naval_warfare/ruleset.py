@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-import click
 from pydantic import BaseModel
 
 from generator.core.errors import UsageError
@@ -100,19 +99,6 @@ class NavalWarfare(Ruleset):
         text = generic_reference(self.title, self.data_kinds)
         return (text.replace("mapping text → Annotated", "mapping unit type → integer")
                 .replace("list of Annotated", "list of text"))
-
-    def commands(self) -> list[click.Command]:
-        """``quarterdeck merchant`` and ``quarterdeck naval-combat``: exact resolutions."""
-        from generator.rulesets.naval_warfare.commands import commands
-
-        return commands()
-
-    def odds(self, library: Library, scenario: str | None, firer: str, target: str,
-             weapon: str | None, band: str | None, tables: Path | None) -> None:
-        """No ship-against-ship matchups: say which command of its own answers instead."""
-        raise UsageError(f"{self.title} answers its odds with `quarterdeck naval-combat`"
-                         " and `quarterdeck merchant` (forces as units or CVs), not "
-                         "`quarterdeck odds`")
 
     def prepare(self, library: Library, request: Request, paper: Paper,
                 options: KitOptions) -> Context:

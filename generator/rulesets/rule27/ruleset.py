@@ -33,8 +33,6 @@ from generator.rulesets.rule27.schema import Rule27Class, Scenario
 from generator.rulesets.rule27.tables import NavalTables, bundled_tables, load_tables
 
 if TYPE_CHECKING:
-    import click
-
     from generator.data.library import Entry, Library
     from generator.pieces.faces import FaceLayout
 
@@ -165,12 +163,6 @@ class Rule27(Ruleset):
         """(id, name, nation, Rule 27 type) of a rated class."""
         model: Rule27Class = entry.model
         return model.id, model.name, model.nation, model.type
-
-    def commands(self) -> list[click.Command]:
-        """``quarterdeck bombing`` and ``quarterdeck rule27``."""
-        from generator.rulesets.rule27.commands import commands
-
-        return commands()
 
 
 def _size_problems(scenario: Scenario, doc: Any, oob: OrderOfBattle, tables: NavalTables,
