@@ -271,3 +271,22 @@ def test_calculators_must_be_declared_as_calculators(tmp_path: Path,
     with pytest.raises(TypeError) as raised:
         probe.calculators()
     assert str(raised.value) == "ruleset 'probe': CALCULATORS must be a tuple of Calculator"
+
+
+def test_odds_names_each_calculator_with_what_it_asks(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # Calculators asking the same thing share one description; others keep their own.
+    monkeypatch.syspath_prepend(str(tmp_path))
+    probe = _probe_package(tmp_path, (
+        "from generator.kit.seam import Calculator\n"
+        "CALCULATORS = (Calculator('odds', 'ships'), Calculator('volley', 'guns'),\n"
+        "               Calculator('salvo', 'guns'), Calculator('raid', 'aircraft'))\n"
+        "def commands():\n    return ['not a command']\n"))()
+    with pytest.raises(UsageError) as raised:
+        probe.odds(None, None, "a", "b", None, None, None)  # type: ignore[arg-type]
+    assert str(raised.value) == (
+        "Probe answers its odds with `quarterdeck volley` and `quarterdeck salvo` (guns) and "
+        "`quarterdeck raid` (aircraft), not `quarterdeck odds`")
+    with pytest.raises(TypeError) as wrong:
+        probe.commands()
+    assert str(wrong.value) == "ruleset 'probe': commands() must give click commands"
