@@ -621,6 +621,7 @@ _EXPORTED: dict[str, dict[str, bytes]] = {}
 def _exported_parts() -> dict[str, bytes]:
     """The parts of the workbook ``export classes`` writes for four bundled classes."""
     if not _EXPORTED:
+        from generator.data.sheetexport import export_xlsx
         from generator.data.shipclass import ShipClass
         from generator.data.validation import validate
         from generator.data.yamlsource import load_yaml

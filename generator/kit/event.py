@@ -766,7 +766,7 @@ def _csv_safe(value: str) -> str:
     One that starts like a formula (after any spaces, which some spreadsheets skip) gets
     a leading ``'``, as OWASP advises; the rest are written as they are.
     """
-    from generator.data.spreadsheet import FORMULA_START
+    from generator.data.sheettable import FORMULA_START
 
     return "'" + value if value.lstrip(" \u00a0\u3000")[:1] in FORMULA_START else value
 
