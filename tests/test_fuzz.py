@@ -60,7 +60,7 @@ from hypothesis import strategies as st
 
 from generator.cli.main import main
 from generator.core.errors import DataError
-from generator.core.output import MARKER
+from generator.core.ownedfolders import MARKER
 from generator.pages import templating
 from generator.pages.markup import markup_to_flowables
 from tests.hostile import run_cli, watch

@@ -48,7 +48,8 @@ from pypdf import PdfReader, PdfWriter
 from generator import __version__
 from generator.core import fonts
 from generator.core.errors import Problem
-from generator.core.output import MANIFEST, transaction, write_error
+from generator.core.output import transaction
+from generator.core.ownedfolders import MANIFEST, write_error
 from generator.core.parallel import fork_map
 from generator.core.safetext import text
 from generator.core.units import MM
