@@ -20,7 +20,7 @@ from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.markup import markup_blocks
 from generator.pages.templating import render_text
-from generator.rulesets.naval_warfare.merchant import rate
+from generator.rulesets.naval_warfare.merchanttables import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType
