@@ -59,7 +59,7 @@ class Watch:
 def _own(path: str) -> bool:
     """Whether quarterdeck may remove or rename away ``path``: a temporary, a marked
     folder of its own, or the user cache."""
-    from generator.core.output import MARKER, PREFIX
+    from generator.core.ownedfolders import MARKER, PREFIX
 
     if any(part.startswith(PREFIX) for part in Path(path).parts):
         return True

@@ -10,8 +10,8 @@ import pytest
 
 from generator.core.errors import DataError, RenderError
 from generator.core.units import MM
-from generator.pieces import decks
-from generator.pieces.decks import Deck, TemplateError, card_pieces, fill, load_deck
+from generator.pieces.cardtext import TemplateError, Value, fill
+from generator.pieces.decks import Deck, card_pieces, load_deck
 from generator.pieces.imposition import Options, impose
 from generator.pieces.sprue import load_sprue
 
@@ -63,7 +63,7 @@ def write(tmp_path: Path, cards: str, header: str = HEADER) -> Path:
     return path
 
 
-def problems(path: Path, tables: dict[str, decks.Value] | None = None) -> list[str]:
+def problems(path: Path, tables: dict[str, Value] | None = None) -> list[str]:
     with pytest.raises(DataError) as caught:
         load_deck(path, tables=tables)
     return [str(p) for p in caught.value.problems]

@@ -188,7 +188,7 @@ def _classes_in(folder: Path) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def library_models() -> list[object]:
-    from generator.data.spreadsheet import library_classes
+    from generator.data.sheetexport import library_classes
 
     return library_classes([])  # type: ignore[return-value]
 

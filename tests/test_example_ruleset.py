@@ -16,7 +16,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator.core.output import MARKER
+from generator.core.ownedfolders import MARKER
 from generator.rules import dietable
 
 EXAMPLE = Path(__file__).resolve().parent / "example_ruleset"

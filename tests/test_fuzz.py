@@ -60,8 +60,9 @@ from hypothesis import strategies as st
 
 from generator.cli.main import main
 from generator.core.errors import DataError
-from generator.core.output import MARKER
+from generator.core.ownedfolders import MARKER
 from generator.pages import templating
+from generator.pages.markup import markup_to_flowables
 from tests.hostile import run_cli, watch
 from tests.test_hardening_sheets import CANARIES
 from tests.test_hardening_svg import SEED_SVG, _canary, _data
@@ -471,7 +472,7 @@ def test_mutated_templates_render_or_are_refused_quickly(mutant: tuple[str, str]
                 if required is None:
                     text = templating.render_text(name, escape, **context)
                     if escape:
-                        templating.markup_to_flowables(text)  # ReportLab parses each one
+                        markup_to_flowables(text)  # ReportLab parses each one
                 else:
                     templating.render_blocks(name, required, escape, **context)
         except DataError as err:
@@ -620,8 +621,8 @@ _EXPORTED: dict[str, dict[str, bytes]] = {}
 def _exported_parts() -> dict[str, bytes]:
     """The parts of the workbook ``export classes`` writes for four bundled classes."""
     if not _EXPORTED:
+        from generator.data.sheetexport import export_xlsx
         from generator.data.shipclass import ShipClass
-        from generator.data.spreadsheet import export_xlsx
         from generator.data.validation import validate
         from generator.data.yamlsource import load_yaml
 

@@ -365,7 +365,7 @@ def test_an_existing_class_file_is_named_escaped(tmp_path: Path,
 
 def test_too_many_parts_and_elements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounds too costly to reach in a committed file, reached with smaller limits."""
-    from generator.data import spreadsheet
+    from generator.data import xlsxscan
 
     monkeypatch.chdir(tmp_path)
     make = _make()
@@ -374,14 +374,14 @@ def test_too_many_parts_and_elements(tmp_path: Path, monkeypatch: pytest.MonkeyP
         {**parts, **{f"x/{n}.bin": b"" for n in range(1000)}}))
     assert _import(tmp_path, "parts.xlsx")[2].splitlines()[0] == (
         "parts.xlsx: found 1006 parts inside the workbook, expected at most 1000")
-    monkeypatch.setattr(spreadsheet, "MAX_ELEMENTS", 500)
+    monkeypatch.setattr(xlsxscan, "MAX_ELEMENTS", 500)
     (tmp_path / "elements.xlsx").write_bytes(make.zipped(make.workbook(make.sheet_xml(
         before="<sheetViews>" + "<sheetView/>" * 500 + "</sheetViews>"))))
     assert _import(tmp_path, "elements.xlsx")[2].splitlines()[0] == (
         "elements.xlsx: found more than 500 XML elements (the part "
         "'xl/worksheets/sheet1.xml' goes over), expected at most 500 in the workbook")
-    monkeypatch.setattr(spreadsheet, "MAX_ELEMENTS", 2_000_000)
-    monkeypatch.setattr(spreadsheet, "MAX_CELLS", 20)
+    monkeypatch.setattr(xlsxscan, "MAX_ELEMENTS", 2_000_000)
+    monkeypatch.setattr(xlsxscan, "MAX_CELLS", 20)
     assert _import(tmp_path, "elements.xlsx")[2].splitlines()[0] == (
         "elements.xlsx:Sheet1!F2: found more than 20 cells holding values, expected at most 20")
 
@@ -405,7 +405,8 @@ def test_units_bound_every_number() -> None:
 @pytest.mark.parametrize("text", ["\tcmd", "\rcmd", "\uff1dHYPERLINK(1)", "=1+1", "@SUM(1)"])
 def test_exported_text_that_reads_as_a_formula_is_quoted_and_read_back(text: str) -> None:
     """export_csv quoted = + - @ only; OWASP lists tab and CR too (and full-width forms)."""
-    from generator.data.spreadsheet import _as_text, _csv_cell
+    from generator.data.sheetexport import _csv_cell
+    from generator.data.spreadsheet import _as_text
 
     written = _csv_cell(text)
     assert written == "'" + text

@@ -325,13 +325,13 @@ def test_every_font_family_in_the_tree_is_rewritten() -> None:
     """Attributes, ``style`` attributes and style sheets: svglib sees only bundled names."""
     from lxml import etree
 
-    from generator.data.images import _bundle_fonts
+    from generator.data.svgtree import bundle_fonts
 
     root = etree.fromstring(
         '<svg xmlns="http://www.w3.org/2000/svg"><style>a { font-family: "/x/y", serif }'
         " b{font-family:Arial Narrow}</style><g font-family=\"'/x/y\"><text style=\"fill:red;"
         'font-family: canary ;font-size:3\">t</text></g></svg>')
-    _bundle_fonts(root)
+    bundle_fonts(root)
     sheet, group = root
     assert sheet.text == 'a { font-family: QD-Sans} b{font-family:QD-Narrow}'
     assert group.get("font-family") == "QD-Sans"

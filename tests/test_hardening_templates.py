@@ -33,6 +33,7 @@ import pytest
 
 from generator.core.errors import DataError
 from generator.pages import templating
+from generator.pages.markup import safe_markup
 from tests.hostile import run_cli
 
 CORPUS = Path(__file__).resolve().parent / "hostile_corpus" / "templates"
@@ -209,7 +210,7 @@ def test_layout_limits_apply_to_block_templates(tmp_path: Path) -> None:
 ])
 def test_safe_markup_prints_a_reference_to_no_character_as_text(markup: str,
                                                                  safe: str) -> None:
-    assert templating.safe_markup(markup) == safe
+    assert safe_markup(markup) == safe
 
 
 @pytest.mark.parametrize(("source", "text"), [

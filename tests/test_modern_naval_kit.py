@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from generator.cli.main import main
 from generator.core.errors import DataError
-from generator.core.output import MARKER
+from generator.core.ownedfolders import MARKER
 from generator.core.units import MM
 from generator.data.library import load_library
 from generator.kit.pipeline import build

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.pages.component import Component
-from generator.rulesets.naval_warfare import combat, merchant, ruletables
+from generator.rulesets.naval_warfare import combat, merchant, merchanttables, ruletables
 from generator.rulesets.naval_warfare.commands import commands
 from generator.rulesets.naval_warfare.units import load_units
 
@@ -130,8 +130,9 @@ def test_colour_table_is_the_texts_with_the_blank_read_as_yellow(
 
 
 def test_loss_table_is_the_texts(rules: ruletables.RuleTables) -> None:
-    got = {c: (x.raider_surface, x.raider_subs, x.escort, merchant.rate(x.tonnage_german_subs),
-               merchant.rate(x.tonnage_other)) for c, x in rules.merchant.losses.items()}
+    got = {c: (x.raider_surface, x.raider_subs, x.escort,
+               merchanttables.rate(x.tonnage_german_subs), merchanttables.rate(x.tonnage_other))
+           for c, x in rules.merchant.losses.items()}
     assert got == LOSSES
 
 

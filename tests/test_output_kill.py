@@ -1,7 +1,7 @@
 """A kill at any instant loses nothing that existed before (issue 35, item 1).
 
-Each test first runs a write once to learn its steps (``generator.core.output._step`` is called
-at every one), then, for every step, forks a child that does the same write and kills
+Each test first runs a write once to learn its steps (``generator.core.ownedfolders.step`` is
+called at every one), then, for every step, forks a child that does the same write and kills
 itself with SIGKILL at that step, as a power cut, Ctrl-C or the OOM killer would. The
 parent then acts as the next quarterdeck run (its stale-temporary cleanup) and checks that
 every file that existed before still exists, with its old content or, for a file the
@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import output
-from generator.core.output import MARKER, PREFIX, transaction, write_atomic, write_kit
+from generator.core import output, ownedfolders
+from generator.core.output import transaction, write_atomic, write_kit
+from generator.core.ownedfolders import MARKER, PREFIX
 
 EXTRA = {"generator": "test", "kit": "savo", "paper": "a4"}
 
@@ -47,7 +48,7 @@ def _files(root: Path) -> dict[str, bytes]:
 def _temporaries(root: Path) -> list[str]:
     """quarterdeck's temporaries and records under ``root`` (a user's look-alikes aside)."""
     return [str(p) for p in root.rglob(f"{PREFIX}*")
-            if output._TEMPORARY.match(p.name) or p.name == output.REPLACES]
+            if ownedfolders.TEMPORARY.match(p.name) or p.name == ownedfolders.REPLACES]
 
 
 def _steps(write: Callable[[], None]) -> list[str]:
@@ -57,7 +58,7 @@ def _steps(write: Callable[[], None]) -> list[str]:
     if pid == 0:  # pragma: no cover - the child
         os.close(read)
         seen: list[str] = []
-        output._step = seen.append  # type: ignore[assignment]
+        ownedfolders.step = seen.append  # type: ignore[assignment]
         try:
             write()
         finally:
@@ -83,7 +84,7 @@ def _killed_at(write: Callable[[], None], step: int) -> bool:
             if count[0] == step:
                 os.kill(os.getpid(), signal.SIGKILL)
 
-        output._step = kill  # type: ignore[assignment]
+        ownedfolders.step = kill  # type: ignore[assignment]
         try:
             write()
         finally:
@@ -241,7 +242,7 @@ def test_an_export_into_a_folder_never_copies_or_cleans_it(
         if event.startswith("placed") and not (png / "written-meanwhile.txt").exists():
             (png / "written-meanwhile.txt").write_text("another program's")
 
-    monkeypatch.setattr(output, "_step", meanwhile)
+    monkeypatch.setattr(ownedfolders, "step", meanwhile)
     _export(out, png)
     assert (png / "written-meanwhile.txt").read_text() == "another program's"
     assert (png / "holiday").stat().st_ino == inode  # a shell's working folder stays valid
@@ -258,7 +259,7 @@ def test_a_file_written_into_an_old_kit_during_its_rebuild_is_kept(
             if not target.exists():
                 target.write_text("another program's")
 
-    monkeypatch.setattr(output, "_step", meanwhile)
+    monkeypatch.setattr(ownedfolders, "step", meanwhile)
     _rebuild(out)
     assert (out / "savo" / "written-meanwhile.txt").read_text() == "another program's"
 

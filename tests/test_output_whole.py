@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import output, parallel
+from generator.core import folderswap, output, ownedfolders, parallel
 from generator.core.errors import OutputError, UsageError
-from generator.core.output import MARKER, MARKER_TEXT, PREFIX, transaction, write_kit
+from generator.core.output import transaction, write_kit
+from generator.core.ownedfolders import MARKER, MARKER_TEXT, PREFIX
 
 EXTRA = {"generator": "test", "kit": "k", "paper": "a4"}
 
@@ -62,14 +63,14 @@ def test_a_kit_replaces_its_files_and_lists_them(old_kit: Path) -> None:
 def test_a_failing_write_leaves_the_old_kit(old_kit: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     before = _on_disk(old_kit)
-    real = output._write_new
+    real = output.write_new
 
     def full_disk(path: Path, shown: Path, data: bytes) -> None:
         if path.name == "referee.pdf":
             raise OutputError(f"cannot write {shown}: No space left on device")
         real(path, shown, data)
 
-    monkeypatch.setattr(output, "_write_new", full_disk)
+    monkeypatch.setattr(output, "write_new", full_disk)
     with pytest.raises(OutputError, match="referee.pdf: No space left on device"):
         write_kit(old_kit, {"allied.pdf": b"new", "referee.pdf": b"new"}, {}, EXTRA)
     assert _on_disk(old_kit) == before
@@ -82,7 +83,7 @@ def test_a_real_os_error_becomes_an_output_error(old_kit: Path,
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output, "_link_or_copy", full)  # fails while carrying a file over
+    monkeypatch.setattr(folderswap, "_link_or_copy", full)  # fails while carrying a file over
     before = _on_disk(old_kit)
     with pytest.raises(OutputError) as caught:
         write_kit(old_kit, {"axis.pdf": b"new"}, {}, EXTRA)
@@ -112,7 +113,7 @@ def test_a_kill_between_the_renames_restores_the_old_kit(
         if event == "renamed aside":
             raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(output, "_step", killed)
+    monkeypatch.setattr(ownedfolders, "step", killed)
     with pytest.raises(OutputError, match="Input/output error"):
         write_kit(old_kit, {"allied.pdf": b"new"}, {}, EXTRA)
     assert _on_disk(old_kit) == before
@@ -132,7 +133,7 @@ def test_a_failure_in_a_second_folder_rolls_back_the_first(
             raise OSError(28, "No space left on device")
 
     (pngs / "new.png").write_bytes(b"the user's")
-    monkeypatch.setattr(output, "_step", second_fails)
+    monkeypatch.setattr(ownedfolders, "step", second_fails)
     with pytest.raises(OutputError), transaction() as txn:
         write_kit(old_kit, {"allied.pdf": b"new"}, {}, EXTRA)
         (txn.stage(pngs, named=True) / "new.png").write_bytes(b"new png")

@@ -12,6 +12,7 @@ from generator.core.errors import DataError
 from generator.kit.pipeline import BuildResult, build
 from generator.kit.seam import KitOptions
 from generator.pages import templating
+from generator.pages.markup import safe_markup
 
 if TYPE_CHECKING:
     from tests.conftest import Kits
@@ -343,4 +344,4 @@ def test_missing_block_in_chart_notes(tmp_path: Path) -> None:
     ("</i>stray <b>x</i></b>", "&lt;/i&gt;stray <b>x&lt;/i&gt;</b>"),
 ])
 def test_safe_markup(markup: str, safe: str) -> None:
-    assert templating.safe_markup(markup) == safe
+    assert safe_markup(markup) == safe

@@ -20,13 +20,13 @@ import pytest
 from generator.core import fonts
 from generator.core.units import MM
 from generator.rulesets.surface_action.charts import load_charts
-from generator.rulesets.surface_action.components.aids import (
-    inches_text,
+from generator.rulesets.surface_action.components.aids import inches_text
+from generator.rulesets.surface_action.components.ruler import (
     range_strip,
     render_ruler,
-    render_turn_guide,
     speed_entries,
 )
+from generator.rulesets.surface_action.components.turnguide import render_turn_guide
 
 IN_MM = 25.4
 PT_PER_IN = 72.0

@@ -23,11 +23,11 @@ from generator.pieces.silhouette import (
     POSITIONS,
     SHIP_TYPES,
     Silhouette,
-    Turret,
     build_silhouette,
     default_funnels,
     draw_silhouette,
 )
+from generator.pieces.silhouettehull import Turret
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASS_FILES = sorted((ROOT / "shipdata" / "classes").glob("*/*.yaml"))

@@ -348,7 +348,7 @@ def export(what: str, fmt: str | None, out: Path | None, data: tuple[Path, ...])
     `quarterdeck import` reads the file back unchanged.
     """
     from generator.core.output import write_atomic
-    from generator.data.spreadsheet import export_csv, export_xlsx, library_classes
+    from generator.data.sheetexport import export_csv, export_xlsx, library_classes
 
     if fmt is None:
         fmt = "xlsx" if out is not None and out.suffix.lower() == ".xlsx" else "csv"

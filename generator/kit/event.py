@@ -48,7 +48,8 @@ from pypdf import PdfReader, PdfWriter
 from generator import __version__
 from generator.core import fonts
 from generator.core.errors import Problem
-from generator.core.output import MANIFEST, transaction, write_error
+from generator.core.output import transaction
+from generator.core.ownedfolders import MANIFEST, write_error
 from generator.core.parallel import fork_map
 from generator.core.safetext import text
 from generator.core.units import MM
@@ -766,7 +767,7 @@ def _csv_safe(value: str) -> str:
     One that starts like a formula (after any spaces, which some spreadsheets skip) gets
     a leading ``'``, as OWASP advises; the rest are written as they are.
     """
-    from generator.data.spreadsheet import FORMULA_START
+    from generator.data.sheettable import FORMULA_START
 
     return "'" + value if value.lstrip(" \u00a0\u3000")[:1] in FORMULA_START else value
 

@@ -1,57 +1,41 @@
-"""Jinja2 text templates, a user's template folder, and the mini-markup they produce.
+"""Jinja2 text templates: the bundled ones, a user's template folder, and rendering.
 
-Templates write lines: ``# `` title, ``## `` heading, ``### `` subheading, ``- `` bullet,
-``@ `` bookmark anchor, blank line between paragraphs. Values are XML-escaped, so a ship
-called "Smith & Co" cannot break the layout; ``<b>``, ``<i>`` and a few other tags in the
-template's own text are kept, any other markup is printed as text.
+Templates write the mini-markup of ``generator.pages.markup``: ``# `` title, ``## ``
+heading, ``### `` subheading, ``- `` bullet, ``@ `` bookmark anchor, blank line between
+paragraphs. Values are XML-escaped, so a ship called "Smith & Co" cannot break the
+layout.
 
 A user may replace any bundled template with a file of the same relative name in their
 own folder (``--templates DIR``, like MkDocs' ``custom_dir``); ``user_templates(DIR)``
-switches that on for one build. Every template, bundled or not, runs in Jinja2's
-immutable sandbox with bounded sizes, and every problem in a template is reported as a
-located ``file:line:column: found X, expected Y`` error instead of a traceback.
+switches that on for one build. Every template, bundled or not, runs in the bounded
+sandbox of ``generator.pages.templatesandbox``, its rendered text is checked against
+the page layout's limits, and every problem in a template is reported as a located
+``file:line:column: found X, expected Y`` error instead of a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import errno
 import functools
-import io
 import os
 import re
 import stat
-import string
 import traceback
-import types
-from collections.abc import (
-    Callable,
-    ItemsView,
-    Iterable,
-    Iterator,
-    KeysView,
-    Mapping,
-    MutableMapping,
-    Sequence,
-    ValuesView,
-)
-from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
-from markupsafe import Markup, soft_str
 
 from generator.core.errors import DataError, Problem
 from generator.core.pathargs import resolved
 from generator.core.suggest import did_you_mean
-from generator.core.units import MM
 from generator.data.bundled import bundled_dir
-
-if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
+from generator.pages.markup import ENTITY, entity_char, markup_blocks
+from generator.pages.templatebudget import BUDGET, Budget, TemplateRefused
+from generator.pages.templatesandbox import sandbox
 
 TEMPLATE_SUFFIX = ".j2"
 MAX_TEMPLATE_BYTES = 256 * 1024
@@ -60,44 +44,6 @@ MAX_TEMPLATE_FILES = 200
 """Most template files a user's folder may hold."""
 MAX_OUTPUT_CHARS = 2_000_000
 """Most characters one rendering may produce."""
-MAX_ITEMS = 200_000
-"""Most characters one value a template makes may hold (a string, a list, a ``range``, a
-macro's or block's output, a namespace's attributes together), each item of a list or
-dict counting ITEM_WEIGHT characters."""
-ITEM_WEIGHT = 20
-"""Characters an item of a list, dict or range counts as: Python-level filters (``sort``,
-``unique``, ``pprint``, ``dictsort``...) spend about as long on an item as string work
-spends on twenty characters, so a list holds at most 10,000 items."""
-MAX_STEPS = 50_000
-"""Most steps one rendering may take: each call (macro, filter, test, method), operator,
-attribute, loop item and ``include``/``import``, and a step for every BODY_NODES nodes
-of template a loop item, macro call, block or include runs. A step costs a few
-microseconds, so a rendering ends (or is refused) well within a second whatever the
-template asks; the bundled templates take at most about 1,200."""
-MAX_WORK = 2_000_000
-"""Most characters one rendering may build, copy, compare or pass around, each item of a
-list or dict counting ITEM_WEIGHT (the bundled templates handle under 10,000)."""
-BODY_NODES = 10
-"""Nodes of a parsed template (names, operators, tags, text) that count as one step."""
-MACRO_STEPS = 10
-"""Steps a macro call counts as: it costs about ten times a loop item."""
-MAX_DEPTH = 50
-"""Deepest nesting of macro calls (a macro calling itself) and recursive loops
-(``loop(...)``): far above any real template, far below Python's own recursion limit."""
-MAX_INCLUDE_DEPTH = 20
-"""Deepest nesting of includes (a template including itself)."""
-MAX_NESTING = 100
-"""Deepest nesting of lists and dicts in a value a template makes."""
-MAX_INT_BITS = 4096
-"""Largest integer (in bits) a ``*`` or ``**`` may make: beyond that arithmetic gets slow
-and the number cannot be printed anyway."""
-MIN_WRAP_WIDTH = 10
-"""Narrowest ``wordwrap`` width: a narrower one makes a line per character or two."""
-MAX_WRAP_CHARS = 50_000
-"""Longest text ``wordwrap`` takes (breaking a long word costs its length squared over the
-width)."""
-MAX_LIPSUM_WORDS = 10_000
-"""Most words ``lipsum`` may make (paragraphs times the most words in one)."""
 MAX_LAYOUT_CHARS = 200_000
 """Most characters of paragraph text one rendering may hand to the page layout (about 60
 pages of small print; ReportLab sets about 200,000 characters a second)."""
@@ -108,31 +54,11 @@ MAX_PARAGRAPH_CHARS = 20_000
 MAX_WORD_CHARS = 500
 """Longest word: longer than any word or web address, and ReportLab breaks an overlong
 word in time that grows with its length squared."""
-MAX_ARGUMENT = 100_000
-"""Largest number passed to a method or as an exponent (``'x'.ljust(10**9)`` is refused)."""
 PARTIAL_PREFIX = "_"
 """A user's file whose name starts with this is a partial for ``include``/``import`` only."""
-MARKUP_TAGS = ("b", "i", "u", "strike", "super", "sub")
-"""Paragraph tags a template's own text may use; ``<br/>`` too."""
-
-@dataclasses.dataclass
-class _Budget:
-    """What one rendering may still spend, and how deep its macro calls are nested."""
-
-    steps: int = MAX_STEPS
-    work: int = MAX_WORK
-    depth: int = 0
-    includes: int = 0
-
 
 _USER_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("user_templates",
                                                                        default=None)
-_BUDGET: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("template_budget",
-                                                                         default=None)
-
-
-class TemplateRefused(jinja2.exceptions.SecurityError):
-    """A template asked for more than a template may (size, time, or Python internals)."""
 
 
 def templates_dir() -> Path:
@@ -315,773 +241,10 @@ class _Loader(jinja2.BaseLoader):
         raise jinja2.TemplateNotFound(template)
 
 
-# --- the sandbox -----------------------------------------------------------------------
-#
-# Jinja2's sandbox keeps a template away from Python's internals but not from work: a
-# macro calling itself twice 40 levels deep, a loop over a long string inside another,
-# a string doubled in a loop. Every rendering therefore gets a budget (``_Budget``):
-#
-# - a *step* for each call (macro, filter, test, method, global), operator, attribute,
-#   loop item and include, and for every BODY_NODES nodes of template text a loop item,
-#   macro call, block or include runs: MAX_STEPS in all;
-# - *work* for each character a step builds, copies, compares or passes on (an item of
-#   a list or dict counting ITEM_WEIGHT): MAX_WORK in all;
-# - no value a template makes may weigh more than MAX_ITEMS characters, checked *before*
-#   an operation that multiplies sizes (``*``, ``+``, ``~``, ``%``, ``format``,
-#   ``replace``, ``join``, ``indent``, ``wordwrap``, ...) and after every other one, so a
-#   list of many references to one long string cannot be printed either;
-# - macro calls and recursive loops nest at most MAX_DEPTH deep, includes
-#   MAX_INCLUDE_DEPTH.
-#
-# Loops, ``~``, comparisons, slices and literal lists are metered by rewriting the
-# parsed template (``_Meter``) so they pass through the filters below; calls and
-# operators through the sandbox's own hooks; output a macro, block or ``{% set %}``
-# collects through ``environment.concat``.
-
-_OPAQUE = (PurePath, types.ModuleType, io.IOBase, type)
-"""Objects a template may print but not look inside (no ``path.read_text()``)."""
-_NUMBER_IN_FORMAT = re.compile(r"\d{6,}")
-_SIZED = (str, bytes, list, tuple, dict, set, frozenset, range, KeysView, ValuesView,
-          ItemsView)
-_SCALARS = {int, float, bool, type(None)}
-_LOOP_FILTER = "qd.loop"
-_CONCAT_FILTER = "qd.concat"
-_SIZED_FILTER = "qd.sized"
-_MADE_FILTER = "qd.made"
-_CHARGE_FILTER = "qd.charge"
-
-
-def _spend(steps: int = 1, work: int = 0) -> None:
-    """Charge the current rendering; refuse once it has spent its budget."""
-    budget = _BUDGET.get()
-    if budget is None:  # compiling (constant folding) or outside a rendering
-        return
-    budget.steps -= steps
-    budget.work -= work
-    if budget.steps < 0:
-        raise TemplateRefused(f"more than {MAX_STEPS:,} steps (calls, operators, loop "
-                              "items and the template text they run) in one rendering")
-    if budget.work < 0:
-        raise TemplateRefused(f"more than {MAX_WORK:,} characters handled in one rendering "
-                              f"(an item of a list or dict counting {ITEM_WEIGHT})")
-
-
-def _size(value: Any) -> int:
-    """What passing a value to a filter or method, comparing or slicing it costs.
-
-    Its length, each item of a list or dict counting ITEM_WEIGHT.
-    """
-    if isinstance(value, (str, bytes)):
-        return len(value)
-    return ITEM_WEIGHT * len(value) if isinstance(value, _SIZED) else 0
-
-
-def _weight(value: Any, memo: dict[int, int] | None = None, depth: int = 0) -> int:
-    """Characters and items in ``value``, counted as printing it would.
-
-    A list holding one string a thousand times weighs a thousand strings; counting stops
-    past MAX_ITEMS. Objects the program gives a template (ships, charts) weigh 1: their size
-    is the program's, not the template's.
-
-    Raises:
-        TemplateRefused: The value nests deeper than MAX_NESTING.
-
-    """
-    if isinstance(value, (str, bytes)):
-        return len(value)
-    if isinstance(value, range):
-        return ITEM_WEIGHT * len(value)
-    if isinstance(value, jinja2.utils.Namespace):
-        value = object.__getattribute__(value, "_Namespace__attrs")
-    if not isinstance(value, (list, tuple, dict, set, frozenset, KeysView, ValuesView,
-                              ItemsView)):
-        return 1
-    if depth > MAX_NESTING:
-        raise TemplateRefused(f"a value nested more than {MAX_NESTING} deep")
-    memo = {} if memo is None else memo
-    key = id(value)
-    if key in memo:
-        return memo[key]
-    memo[key] = 1  # a value holding itself (only the program can make one) counts once
-    items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
-    kinds = set(map(type, items))  # the common flat cases counted at C speed
-    if kinds <= _SCALARS:
-        memo[key] = 1 + ITEM_WEIGHT * len(items)
-        return memo[key]
-    if kinds <= {str, Markup}:
-        memo[key] = 1 + ITEM_WEIGHT * len(items) + sum(map(len, items))
-        return memo[key]
-    total = 1
-    for item in items:
-        total += ITEM_WEIGHT + _weight(item, memo, depth + 1)
-        if total > MAX_ITEMS:
-            break
-    memo[key] = total
-    return total
-
-
-def _too_big(what: str = "a value", items: bool = True) -> TemplateRefused:
-    """The refusal of a value above MAX_ITEMS (``items``: one that may be a list)."""
-    counting = f" (an item of a list or dict counting {ITEM_WEIGHT})" if items else ""
-    return TemplateRefused(f"{what} of more than {MAX_ITEMS:,} characters{counting}")
-
-
-def _made(value: Any) -> Any:
-    """A value the template just made, refused when too big, its size charged as work."""
-    if isinstance(value, jinja2.runtime.Undefined):
-        return value
-    weight = _weight(value)
-    if weight > MAX_ITEMS:
-        raise _too_big()
-    _spend(0, weight)
-    return value
-
-
-def _predict(size: int, what: str = "a value") -> None:
-    """Refuse an operation before it makes a value ``size`` long (a text but for a sum)."""
-    if size > MAX_ITEMS:
-        raise _too_big(what, what == "a sum")
-    _spend(0, size)
-
-
-def _range(*args: int) -> range:
-    """``range`` of at most MAX_ITEMS // ITEM_WEIGHT items (each loop item is a step)."""
-    made = range(*args)
-    if len(made) > MAX_ITEMS // ITEM_WEIGHT:
-        raise TemplateRefused(f"a range of {len(made):,} items, above "
-                              f"{MAX_ITEMS // ITEM_WEIGHT:,}")
-    return made
-
-
-def _lipsum(n: int = 5, html: bool = True, min: int = 20,  # noqa: A002
-            max: int = 100) -> str:  # noqa: A002
-    """Jinja's ``lipsum`` with at most MAX_LIPSUM_WORDS words."""
-    numbers = isinstance(n, (int, float)) and isinstance(max, (int, float))
-    if numbers and n * max > MAX_LIPSUM_WORDS:  # a float is as good as an int to lipsum
-        raise TemplateRefused(f"lipsum of up to {n * max:,g} words, above "
-                              f"{MAX_LIPSUM_WORDS:,}")
-    _spend(int(n * max) if numbers else 1)  # a step a word
-    return jinja2.utils.generate_lorem_ipsum(n, html, min, max)
-
-
-class _Namespace(jinja2.utils.Namespace):
-    """``namespace()`` whose attributes together stay within MAX_ITEMS.
-
-    Each assignment is a step, and ``ns.s = ns.s ~ ns.s`` in a loop is refused, not
-    left to grow.
-    """
-
-    def __setitem__(self, name: str, value: Any) -> None:
-        _spend(1)
-        super().__setitem__(name, value)
-        _made(self)
-
-
-def _loop_items(iterable: Any) -> Any:
-    """What a ``for`` loop walks, a step per item.
-
-    A sized value (a string, list, dict or range) is charged up front, anything else (a
-    generator) item by item.
-    """
-    if isinstance(iterable, _SIZED):
-        _spend(len(iterable))
-        return iterable
-    if isinstance(iterable, jinja2.runtime.Undefined):
-        return iterable
-    return _metered(iter(iterable))
-
-
-def _metered(items: Iterator[Any]) -> Iterator[Any]:
-    for item in items:
-        _spend(1)
-        yield item
-
-
-@jinja2.pass_context
-def _loop_filter(context: jinja2.runtime.Context, iterable: Any) -> Any:
-    # pass_context keeps the compiler from running it at compile time (constant folding)
-    return _loop_items(iterable)
-
-
-def _made_filter(value: Any) -> Any:
-    """A literal list, tuple or dict: a step, and ``_made``."""
-    _spend(1)
-    return _made(value)
-
-
-@jinja2.pass_eval_context
-def _concat_filter(eval_ctx: jinja2.nodes.EvalContext, parts: tuple[Any, ...]) -> str:
-    """``a ~ b ~ c``: a step, the sizes added up before the text is joined."""
-    _spend(1)
-    texts = [soft_str(part) for part in parts]
-    _predict(sum(map(len, texts)), "a joined text")
-    joined = (jinja2.runtime.markup_join(texts) if eval_ctx.autoescape
-              else jinja2.runtime.str_join(texts))
-    return str(_made(joined)) if not isinstance(joined, Markup) else _made(joined)
-
-
-def _sized_filter(value: Any) -> Any:
-    """A compared or sliced value: a step, its length charged as work."""
-    _spend(1, _size(value))
-    return value
-
-
-@jinja2.pass_context
-def _charge_filter(context: jinja2.runtime.Context, steps: int) -> str:
-    """Charge the steps a body costs (``_Meter._charged``); prints nothing."""
-    _spend(steps)
-    return ""
-
-
-class _Meter(jinja2.visitor.NodeTransformer):
-    """Rewrite a parsed template so its unmetered operations go through filters.
-
-    Loops, ``~``, comparisons, slices and literal lists then pass through the metering
-    filters (the compiler turns each into a plain call).
-    """
-
-    @staticmethod
-    def _filter(node: jinja2.nodes.Node, name: str) -> jinja2.nodes.Filter:
-        return jinja2.nodes.Filter(node, name, [], [], None, None, lineno=node.lineno)
-
-    @staticmethod
-    def _charged(body: list[jinja2.nodes.Node], lineno: int) -> list[jinja2.nodes.Node]:
-        """``body`` led by an output of nothing that charges a step per BODY_NODES nodes.
-
-        What a loop item, a macro call or a block costs grows with the template text it
-        runs, so a loop over a 10,000-line body costs accordingly.
-        """
-        nodes = sum(1 for node in body for _ in node.find_all(jinja2.nodes.Node)) + len(body)
-        charge = jinja2.nodes.Filter(jinja2.nodes.Const(nodes // BODY_NODES, lineno=lineno),
-                                     _CHARGE_FILTER, [], [], None, None, lineno=lineno)
-        return [jinja2.nodes.Output([charge], lineno=lineno), *body]
-
-    def visit_Template(self, node: jinja2.nodes.Template) -> jinja2.nodes.Node:
-        self.generic_visit(node)
-        node.body = self._charged(node.body, 1)  # each include or import runs it again
-        return node
-
-    def visit_For(self, node: jinja2.nodes.For) -> jinja2.nodes.Node:
-        self.generic_visit(node)
-        node.iter = self._filter(node.iter, _LOOP_FILTER)
-        node.body = self._charged(node.body, node.lineno)
-        return node
-
-    def _body(self, node: jinja2.nodes.Macro) -> jinja2.nodes.Node:
-        self.generic_visit(node)
-        node.body = self._charged(node.body, node.lineno)
-        return node
-
-    visit_Macro = visit_CallBlock = visit_Block = _body
-
-    def visit_Concat(self, node: jinja2.nodes.Concat) -> jinja2.nodes.Node:
-        self.generic_visit(node)
-        return self._filter(jinja2.nodes.Tuple(node.nodes, "load", lineno=node.lineno),
-                            _CONCAT_FILTER)
-
-    def visit_Compare(self, node: jinja2.nodes.Compare) -> jinja2.nodes.Node:
-        self.generic_visit(node)
-        node.expr = self._filter(node.expr, _SIZED_FILTER)
-        for operand in node.ops:
-            operand.expr = self._filter(operand.expr, _SIZED_FILTER)
-        return node
-
-    def visit_Getitem(self, node: jinja2.nodes.Getitem) -> jinja2.nodes.Node:
-        # a slice copies (``s[1:]`` in a loop); an index does not
-        self.generic_visit(node)
-        if isinstance(node.arg, jinja2.nodes.Slice) and node.ctx == "load":
-            return self._filter(node, _SIZED_FILTER)
-        return node
-
-    def _literal(self, node: jinja2.nodes.Expr) -> jinja2.nodes.Node:
-        # ``[s, s, s, ...]`` of a long s: a literal can hold as many as the file has room
-        self.generic_visit(node)
-        if getattr(node, "ctx", "load") != "load":
-            return node
-        return self._filter(node, _MADE_FILTER)
-
-    visit_List = visit_Tuple = visit_Dict = _literal
-
-
-class _Buffer(list[str]):
-    """Where a macro, a call block, a filter block or ``{% set %}`` collects its output.
-
-    At most MAX_ITEMS characters, counted as each piece comes: a macro looping over a
-    long string is stopped at once, not when it returns.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.size = 0
-
-    def _grow(self, size: int) -> None:
-        self.size += size
-        if self.size > MAX_ITEMS:
-            raise _too_big("an output", False)
-        _spend(0, size)
-
-    def append(self, chunk: str) -> None:
-        """Add one piece of output."""
-        self._grow(len(chunk))
-        super().append(chunk)
-
-    def extend(self, chunks: Iterable[str]) -> None:
-        """Add several pieces of output."""
-        chunks = list(chunks)
-        self._grow(sum(map(len, chunks)))
-        super().extend(chunks)
-
-
-class _CodeGenerator(jinja2.compiler.CodeGenerator):
-    """Jinja's compiler, on the template as ``_Meter`` rewrites it, with ``_Buffer``s."""
-
-    def visit_Template(self, node: jinja2.nodes.Template,
-                       frame: jinja2.compiler.Frame | None = None) -> None:
-        """Rewrite the template (``_Meter``), then compile it as Jinja does."""
-        _Meter().visit(node)
-        super().visit_Template(node, frame)
-
-    def visit_Include(self, node: jinja2.nodes.Include, frame: jinja2.compiler.Frame) -> None:
-        """An include as a step, nested at most MAX_INCLUDE_DEPTH deep.
-
-        A template that includes itself is refused with a message of its own, not
-        Python's recursion error.
-        """
-        self.writeline("environment.nest_include(1)")
-        self.writeline("try:")
-        self.indent()
-        super().visit_Include(node, frame)
-        self.outdent()
-        self.writeline("finally:")
-        self.indent()
-        self.writeline("environment.nest_include(-1)")
-        self.outdent()
-
-    def buffer(self, frame: jinja2.compiler.Frame) -> None:
-        """Collect output in a ``_Buffer`` (Jinja uses a plain list)."""
-        frame.buffer = self.temporary_identifier()
-        self.writeline(f"{frame.buffer} = environment.new_buffer()")
-
-
-def _joined(chunks: Iterable[str]) -> str:
-    """Output a block or an import collects, at most MAX_ITEMS characters.
-
-    Counted chunk by chunk, before anything is joined.
-    """
-    out: list[str] = []
-    size = 0
-    for chunk in chunks:
-        size += len(chunk)
-        if size > MAX_ITEMS:
-            raise _too_big("an output", False)
-        out.append(chunk)
-    _spend(0, size)
-    return "".join(out)
-
-
-class _Template(jinja2.Template):
-    """A template whose module (``import``) keeps at most MAX_ITEMS characters of output."""
-
-    def make_module(self, vars: dict[str, Any] | None = None,  # noqa: A002
-                    shared: bool = False,
-                    locals: Mapping[str, Any] | None = None,  # noqa: A002
-                    ) -> jinja2.environment.TemplateModule:
-        """As Jinja's, with the body collected by ``_joined``."""
-        context = self.new_context(vars, shared, locals)
-        return jinja2.environment.TemplateModule(self, context,
-                                                 [_joined(self.root_render_func(context))])
-
-
-def _check_format(text: object) -> None:
-    if isinstance(text, str) and _NUMBER_IN_FORMAT.search(text):
-        raise TemplateRefused("a format with a width of 100,000 or more")
-
-
-_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d*)(?:\.(?:\*|\d*))?[a-zA-Z%]")
-
-
-def _percent_bound(fmt: str, values: Any) -> int:
-    """Most characters ``fmt % values`` can make.
-
-    Each field makes at most the longest value (as ``%a`` would print it) plus its width
-    and precision.
-    """
-    args = list(values.values()) if isinstance(values, dict) else (
-        list(values) if isinstance(values, tuple) else [values])
-    _check_numbers(tuple(args))
-    longest = max((len(ascii(arg)) if isinstance(arg, str) else 10 * _weight(arg)
-                   for arg in args), default=0)
-    bound = len(fmt)
-    for field in _PERCENT_FIELD.findall(fmt):
-        numbers = [int(n) for n in re.findall(r"\d+", field)]
-        bound += longest + sum(numbers) + field.count("*") * MAX_ARGUMENT
-    return bound
-
-
-def _format_bound(fmt: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
-    """Most characters ``fmt.format(*args, **kwargs)`` can make (as ``_percent_bound``)."""
-    values = [*args, *kwargs.values()]
-    if len(args) == 1 and isinstance(args[0], dict):  # format_map
-        values += list(args[0].values())
-    longest = max((10 * _weight(value) for value in values), default=0)
-    bound = 0
-    for literal, field, spec, _ in string.Formatter().parse(fmt):
-        bound += len(literal)
-        if field is not None:
-            spec = spec or ""
-            bound += (longest + sum(int(n) for n in re.findall(r"\d+", spec))
-                      + spec.count("{") * MAX_ARGUMENT)
-    return bound
-
-
-def _format(value: Any, *args: Any, **kwargs: Any) -> str:
-    """The ``format`` filter, without huge widths or results."""
-    _check_format(value)
-    fmt = soft_str(value)
-    values = kwargs or args
-    _predict(_percent_bound(fmt, values), "a formatted text")
-    return fmt % values
-
-
-def _check_method(method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
-                  ) -> tuple[Any, ...]:
-    """Refuse a string method call that would make a value above MAX_ITEMS, before it runs.
-
-    Returns the arguments to call it with (``join`` reads its iterable once).
-    """
-    text = getattr(method, "__self__", None)
-    name = getattr(method, "__name__", "")
-    if not isinstance(text, str):
-        return args
-    if name == "replace" and len(args) >= 2:
-        _predict(_replace_bound(text, args[0], args[1], args[2] if len(args) > 2
-                                else kwargs.get("count", -1)), "a replaced text")
-    elif name == "join" and args:
-        items = list(args[0])
-        _predict(sum(len(item) for item in items if isinstance(item, str))
-                 + max(len(items) - 1, 0) * len(text), "a joined text")
-        return (items, *args[1:])
-    elif name == "expandtabs":
-        tabsize = args[0] if args else kwargs.get("tabsize", 8)
-        if isinstance(tabsize, int):
-            _predict(len(text) + text.count("\t") * max(tabsize, 0), "an expanded text")
-    elif name == "translate" and args:
-        table = args[0]
-        values = table.values() if isinstance(table, dict) else []
-        longest = max((len(v) for v in values if isinstance(v, str)), default=1)
-        _predict(len(text) * max(longest, 1), "a translated text")
-    return args
-
-
-def _replace_bound(text: str, old: Any, new: Any, count: Any) -> int:
-    """Length of ``text.replace(old, new, count)`` (without making it)."""
-    if not isinstance(old, str) or not isinstance(new, str):
-        return len(text)
-    found = len(text) + 1 if not old else text.count(old)
-    if isinstance(count, int) and count >= 0:
-        found = min(found, count)
-    return len(text) + found * max(len(new) - len(old), 0)
-
-
-class _Sandbox(ImmutableSandboxedEnvironment):
-    """Jinja2's immutable sandbox, with work and sizes bounded and file objects opaque."""
-
-    intercepted_binops = frozenset(["+", "-", "*", "/", "//", "**", "%"])
-    code_generator_class = _CodeGenerator
-    template_class = _Template
-    concat = staticmethod(_joined)
-    new_buffer = _Buffer
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        """Also refuse looking inside paths, modules, files and classes."""
-        return not isinstance(obj, _OPAQUE) and super().is_safe_attribute(obj, attr, value)
-
-    def call_binop(self, context: jinja2.runtime.Context, operator_: str, left: Any,
-                   right: Any) -> Any:
-        """Arithmetic with results bounded before they are made."""
-        _spend(1)
-        if operator_ == "*":
-            for seq, count in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(count, int):
-                    weight = _weight(seq) if isinstance(seq, str) else _weight(seq) - 1
-                    if weight * count > MAX_ITEMS:
-                        raise _too_big("a repetition", not isinstance(seq, str))
-            if isinstance(left, int) and isinstance(right, int):
-                _check_bits(abs(left).bit_length() + abs(right).bit_length())
-        elif operator_ == "**":
-            if isinstance(right, (int, float)) and abs(right) > 64:
-                raise TemplateRefused("an exponent above 64")
-            if isinstance(left, int) and isinstance(right, int):
-                _check_bits(abs(left).bit_length() * max(right, 0))
-        elif operator_ == "+" and isinstance(left, _SIZED) and isinstance(right, _SIZED):
-            _predict(_weight(left) + _weight(right), "a sum")
-        elif operator_ == "%" and isinstance(left, str):
-            _check_format(left)
-            _predict(_percent_bound(left, right), "a formatted text")
-        return _made(self.binop_table[operator_](left, right))
-
-    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
-        """``str.format`` without huge widths or results."""
-        wrapped = super().wrap_str_format(value)
-        if wrapped is None:
-            return None
-        fmt = value.__self__
-        _check_format(fmt)
-
-        @functools.wraps(wrapped)
-        def bounded(*args: Any, **kwargs: Any) -> str:
-            _check_numbers((*args, *kwargs.values()))
-            _predict(_format_bound(fmt, args, kwargs), "a formatted text")
-            return wrapped(*args, **kwargs)
-
-        return bounded
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        """``obj.attribute``, as a step (the sandbox's checks cost as much as a call)."""
-        _spend(1)
-        return super().getattr(obj, attribute)
-
-    def getitem(self, obj: Any, argument: Any) -> Any:
-        """``obj[argument]``, as a step."""
-        _spend(1)
-        return super().getitem(obj, argument)
-
-    @staticmethod
-    def nest_include(change: int) -> None:
-        """Count an include going in (1, a step) or coming out (-1)."""
-        budget = _BUDGET.get()
-        if budget is None:
-            return
-        if change > 0:
-            _spend(1)
-            if budget.includes >= MAX_INCLUDE_DEPTH:
-                raise TemplateRefused(f"includes nested more than {MAX_INCLUDE_DEPTH} deep")
-        budget.includes += change
-
-    def get_template(self, name: str | jinja2.Template, parent: str | None = None,
-                     globals: MutableMapping[str, Any] | None = None,  # noqa: A002
-                     ) -> jinja2.Template:
-        """A template; while rendering, each include, import or extends is a step."""
-        _spend(1)
-        return super().get_template(name, parent, globals)
-
-    def call(__self, __context: jinja2.runtime.Context, __obj: Any,  # noqa: N805
-             *args: Any, **kwargs: Any) -> Any:
-        """A call, as a step (a macro call as MACRO_STEPS), its result weighed.
-
-        Huge numbers as arguments (``'x'.center(10**9)``), string methods that would
-        make a value above MAX_ITEMS and macro calls nested deeper than MAX_DEPTH are
-        refused.
-        """
-        # a method works on its object (``s.count('b')`` reads all of s) and its arguments
-        _spend(1, len(args) + len(kwargs) + _size(getattr(__obj, "__self__", None))
-               + sum(_size(a) for a in (*args, *kwargs.values())))
-        if __obj is not _range:
-            _check_numbers((*args, *kwargs.values()))
-        if isinstance(__obj, jinja2.runtime.LoopContext) and args:
-            args = (_loop_items(args[0]), *args[1:])  # a recursive loop's next level
-        args = _check_method(__obj, args, kwargs)
-        budget = _BUDGET.get()
-        nests = (jinja2.runtime.Macro, jinja2.runtime.LoopContext)
-        if budget is None or not isinstance(__obj, nests):
-            return _made(super().call(__context, __obj, *args, **kwargs))
-        _spend(MACRO_STEPS - 1)
-        if budget.depth >= MAX_DEPTH:
-            raise TemplateRefused(f"calls of macros and recursive loops nested more than "
-                                  f"{MAX_DEPTH} deep")
-        budget.depth += 1
-        try:
-            return _made(super().call(__context, __obj, *args, **kwargs))
-        finally:
-            budget.depth -= 1
-
-
-def _check_bits(bits: int) -> None:
-    if bits > MAX_INT_BITS:
-        raise TemplateRefused(f"a number of more than {MAX_INT_BITS:,} bits")
-
-
-def _check_numbers(values: tuple[Any, ...]) -> None:
-    for value in values:
-        if isinstance(value, int) and abs(value) > MAX_ARGUMENT:
-            raise TemplateRefused(f"the number {value} as an argument, above "
-                                  f"{MAX_ARGUMENT:,}")
-
-
-def _bounded(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A built-in filter that refuses huge numeric arguments (``center(10**9)``)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        given = [a for a in args if not isinstance(a, _PASSED)]
-        _check_numbers((*given[1:], *kwargs.values()))
-        return func(*args, **kwargs)
-
-    return wrapper
-
-
-_PASSED = (jinja2.Environment, jinja2.nodes.EvalContext, jinja2.runtime.Context)
-"""What Jinja passes a filter before its value (``pass_environment`` and the like)."""
-
-
-def _metered_filter(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A filter or test as a step, the sizes of its arguments charged as work.
-
-    Its result is weighed: a filter that makes a list or text above MAX_ITEMS is refused.
-    """
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        _spend(1, sum(_size(a) for a in (*args, *kwargs.values())))
-        return _made(func(*args, **kwargs))
-
-    return wrapper
-
-
-@jinja2.pass_eval_context
-def _join(eval_ctx: jinja2.nodes.EvalContext, value: Any, d: str = "",
-          attribute: str | int | None = None) -> str:
-    """The ``join`` filter, its result's length added up before joining."""
-    if attribute is not None:
-        value = map(jinja2.filters.make_attrgetter(eval_ctx.environment, attribute), value)
-    items = [soft_str(item) for item in value]
-    _predict(sum(map(len, items)) + max(len(items) - 1, 0) * len(soft_str(d)),
-             "a joined text")
-    return jinja2.filters.sync_do_join(eval_ctx, items, d)
-
-
-@jinja2.pass_eval_context
-def _replace(eval_ctx: jinja2.nodes.EvalContext, s: str, old: str, new: str,
-             count: int | None = None) -> str:
-    """The ``replace`` filter, its result's length worked out before replacing."""
-    _predict(_replace_bound(soft_str(s), soft_str(old), soft_str(new),
-                            -1 if count is None else count), "a replaced text")
-    return jinja2.filters.do_replace(eval_ctx, s, old, new, count)
-
-
-def _indent(s: str, width: int | str = 4, first: bool = False, blank: bool = False) -> str:
-    """The ``indent`` filter, its result's length worked out before indenting."""
-    prefix = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
-    text = soft_str(s)
-    _predict(len(text) + (text.count("\n") + 1) * max(prefix, 0), "an indented text")
-    return jinja2.filters.do_indent(s, width, first, blank)
-
-
-@jinja2.pass_environment
-def _wordwrap(environment: jinja2.Environment, s: str, width: int = 79,
-              break_long_words: bool = True, wrapstring: str | None = None,
-              break_on_hyphens: bool = True) -> str:
-    """The ``wordwrap`` filter with a sane width and bounded work.
-
-    Python's textwrap breaks a long word by slicing it over and over, so ``wordwrap(1)``
-    on a long word costs its length squared.
-    """
-    text = soft_str(s)
-    if isinstance(width, (int, float)) and width < MIN_WRAP_WIDTH:
-        raise TemplateRefused(f"a wordwrap width of {width}, below {MIN_WRAP_WIDTH}")
-    if len(text) > MAX_WRAP_CHARS:
-        raise TemplateRefused(f"a wordwrap of {len(text):,} characters, above "
-                              f"{MAX_WRAP_CHARS:,}")
-    lines = (int(2 * len(text) // max(width, 1)) + 2 if isinstance(width, (int, float))
-             else len(text))
-    _predict(len(text) + lines * len(wrapstring or "\n"), "a wrapped text")
-    return jinja2.filters.do_wordwrap(environment, s, width, break_long_words, wrapstring,
-                                      break_on_hyphens)
-
-
-@jinja2.pass_environment
-def _sum(environment: jinja2.Environment, iterable: Any,
-         attribute: str | int | None = None, start: Any = 0) -> Any:
-    """The ``sum`` filter, lists joined in one pass.
-
-    Adding lists up pair by pair, as Python's ``sum`` does, takes time that grows with
-    the square of their number.
-    """
-    if attribute is not None:
-        iterable = map(jinja2.filters.make_attrgetter(environment, attribute), iterable)
-    items = list(iterable)
-    if not isinstance(start, (list, tuple)):
-        return sum(items, start)
-    if not all(isinstance(item, type(start)) for item in items):
-        raise TypeError(f"can only add {type(start).__name__} to a "
-                        f"{type(start).__name__} start")
-    _predict(sum(_weight(item) for item in (start, *items)), "a sum")
-    joined = [*start, *(part for item in items for part in item)]
-    return joined if isinstance(start, list) else tuple(joined)
-
-
-@jinja2.pass_eval_context
-def _urlize(eval_ctx: jinja2.nodes.EvalContext, value: str, *args: Any,
-            **kwargs: Any) -> str:
-    """The ``urlize`` filter, its result's length bounded before it runs.
-
-    Each word may become a link that repeats ``target`` and ``rel``.
-    """
-    extra = sum(len(v) for v in (*args, *kwargs.values()) if isinstance(v, str))
-    text = soft_str(value)
-    _predict(3 * len(text) + (len(text) // 2 + 1) * (extra + 64), "a text with links")
-    return jinja2.filters.do_urlize(eval_ctx, value, *args, **kwargs)
-
-
-_CHECKED_FILTERS: dict[str, Callable[..., Any]] = {
-    "join": _join, "replace": _replace, "indent": _indent, "wordwrap": _wordwrap,
-    "sum": _sum, "urlize": _urlize, "format": _format,
-}
-"""Built-in filters replaced by ones that work out their result's size first."""
-BOUNDED_FILTERS = ("center", "indent", "wordwrap", "truncate", "batch", "slice", "round")
-"""Built-in filters with a size argument."""
-
-
-def _thousands(value: float) -> str:
-    """``24000`` as ``24,000``."""
-    return f"{value:,}" if isinstance(value, int) else f"{value:,g}"
-
-
-def _g(value: float) -> str:
-    """A number in its shortest form: ``24.0`` as ``24``, ``1.25`` as ``1.25``."""
-    return f"{value:g}"
-
-
-def _oneline(value: str) -> str:
-    """Text with every run of whitespace (newlines too) as one space: one paragraph."""
-    return " ".join(value.split())
-
-
-def _signed(value: float) -> str:
-    """``1`` as ``+1``, ``-1`` as ``-1``, 0 as ``0``."""
-    return f"{value:+g}" if value else "0"
-
-
 @functools.cache
 def _environment(user_dir: Path | None, escape: bool) -> jinja2.Environment:
     folders = ([user_dir] if user_dir is not None else []) + [templates_dir()]
-    env = _Sandbox(
-        loader=_Loader(folders),
-        autoescape=escape,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.globals["range"] = _range
-    env.globals["lipsum"] = _lipsum
-    env.globals["namespace"] = _Namespace
-    env.filters.update(_CHECKED_FILTERS)
-    for name in BOUNDED_FILTERS:
-        env.filters[name] = _bounded(env.filters[name])
-    env.filters["thousands"] = _thousands
-    env.filters["signed"] = _signed
-    env.filters["oneline"] = _oneline
-    env.filters["g"] = _g
-    for table in (env.filters, env.tests):
-        for name, func in list(table.items()):
-            table[name] = _metered_filter(func)
-    env.filters[_LOOP_FILTER] = _loop_filter
-    env.filters[_CONCAT_FILTER] = _concat_filter
-    env.filters[_SIZED_FILTER] = _sized_filter
-    env.filters[_MADE_FILTER] = _made_filter
-    env.filters[_CHARGE_FILTER] = _charge_filter
-    return env
+    return sandbox(_Loader(folders), escape)
 
 
 def environment(escape: bool = True) -> jinja2.Environment:
@@ -1160,7 +323,7 @@ def _collect(chunks: Iterator[str]) -> str:
 @contextlib.contextmanager
 def _located(env: jinja2.Environment, name: str, context: dict[str, Any]) -> Iterator[None]:
     """Turn any error while rendering ``name`` into a located DataError (with a budget)."""
-    budget = _BUDGET.set(_Budget())
+    budget = BUDGET.set(Budget())
     try:
         yield
     except TemplateRefused as err:
@@ -1194,18 +357,18 @@ def _located(env: jinja2.Environment, name: str, context: dict[str, Any]) -> Ite
                                           f"{_sentence(str(err))}, expected a template "
                                           "that renders")]) from None
     finally:
-        _BUDGET.reset(budget)
+        BUDGET.reset(budget)
 
 
 def _filename(env: jinja2.Environment, name: str) -> str:
     """The file a template name stands for (for messages)."""
-    token = _BUDGET.set(None)  # looking it up again is not the template's spending
+    token = BUDGET.set(None)  # looking it up again is not the template's spending
     try:
         return env.get_template(name).filename or name
     except (jinja2.TemplateError, DataError):
         return name
     finally:
-        _BUDGET.reset(token)
+        BUDGET.reset(token)
 
 
 # --- located messages ------------------------------------------------------------------
@@ -1315,8 +478,8 @@ def _check_layout(file: str, text: str, markup: bool) -> None:
     if len(text) > MAX_LAYOUT_CHARS:
         raise refuse(f"found {len(text):,} characters of text to lay out, expected at most "
                      f"{MAX_LAYOUT_CHARS:,}")
-    for entity in _ENTITY.finditer(text):
-        if _entity_char(entity.group(1)) is None:
+    for entity in ENTITY.finditer(text):
+        if entity_char(entity.group(1)) is None:
             line, column = _find_in_template(file, entity.group(0))
             raise refuse(f"found the character reference '{entity.group(0)}', expected one "
                          "that names a character (at most &#x10FFFF;, not a surrogate)",
@@ -1346,124 +509,3 @@ def _find_in_template(file: str, needle: str) -> tuple[int, int]:
         return 0, 0
     line = source.count("\n", 0, at) + 1
     return line, at - (source.rfind("\n", 0, at) + 1) + 1
-
-
-def _entity_char(reference: str) -> str | None:
-    """The character a ``&...;`` reference names (its inside given).
-
-    None for a number past Unicode's last code point or a surrogate (ReportLab fails on
-    them).
-    """
-    if not reference.startswith("#"):
-        return reference
-    number = int(reference[2:], 16) if reference[1:2] in "xX" else int(reference[1:])
-    if number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
-        return None
-    return chr(number)
-
-
-# --- mini-markup to flowables ----------------------------------------------------------
-
-_TAG = re.compile(r"<(/?)([a-zA-Z]+)\s*(/?)>")
-_ENTITY = re.compile(r"&(#\d{1,7}|#x[0-9a-fA-F]{1,6}|amp|lt|gt|quot|apos|nbsp);")
-
-
-def safe_markup(text: str) -> str:
-    """Keep the plain paragraph tags, escape every other ``<`` and bare ``&``.
-
-    Values are escaped by the template engine already; this guards the template's own
-    text, so a template cannot load an image or a font (``<img src=...>``) nor break
-    the paragraph with an unbalanced tag: a stray closing tag is printed as text and an
-    unclosed one is closed at the end.
-    """
-    out: list[str] = []
-    opened: list[str] = []
-    at = 0
-    while at < len(text):
-        char = text[at]
-        tag = _TAG.match(text, at) if char == "<" else None
-        if tag and _keep(tag, opened):
-            out.append(tag.group(0))
-            at = tag.end()
-            continue
-        entity = _ENTITY.match(text, at) if char == "&" else None
-        if entity and _entity_char(entity.group(1)) is not None:  # else printed as text
-            out.append(entity.group(0))
-            at = entity.end()
-            continue
-        out.append({"<": "&lt;", ">": "&gt;", "&": "&amp;"}.get(char, char))
-        at += 1
-    out += [f"</{name}>" for name in reversed(opened)]
-    return "".join(out)
-
-
-def _keep(tag: re.Match[str], opened: list[str]) -> bool:
-    """Whether a tag is one a template may write here (and track what it opens)."""
-    closing, name, empty = tag.group(1), tag.group(2), tag.group(3)
-    if name == "br":
-        return bool(empty) and not closing
-    if name not in MARKUP_TAGS or empty:
-        return False
-    if not closing:
-        opened.append(name)
-        return True
-    if opened and opened[-1] == name:
-        opened.pop()
-        return True
-    return False
-
-
-def markup_blocks(text: str) -> list[tuple[str, str]]:
-    """Split template mini-markup into ``(kind, text)`` blocks, the text made safe.
-
-    Kinds: ``anchor`` (``@ ``, plain text), ``h1``/``h2``/``h3`` (``# ``...), ``bullet``
-    (``- ``), ``line`` (``| ``, one short line of its own) and ``body`` (consecutive
-    lines, joined; a blank line ends a paragraph).
-    """
-    blocks: list[tuple[str, str]] = []
-    para: list[str] = []
-    prefixes = (("### ", "h3"), ("## ", "h2"), ("# ", "h1"), ("- ", "bullet"), ("| ", "line"))
-
-    def flush() -> None:
-        if para:
-            blocks.append(("body", safe_markup(" ".join(para))))
-            para.clear()
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        kind = next((k for prefix, k in prefixes if line.startswith(prefix)), None)
-        if not line:
-            flush()
-        elif line.startswith("@ "):
-            flush()
-            blocks.append(("anchor", str(Markup(line[2:]).unescape())))
-        elif kind is not None:
-            flush()
-            blocks.append((kind, safe_markup(line[line.index(" ") + 1:])))
-        else:
-            para.append(line)
-    flush()
-    return blocks
-
-
-def markup_to_flowables(text: str) -> list[Flowable]:
-    """Turn the template mini-markup into platypus flowables."""
-    # platypus takes a while to import; a build's workers import it side by side.
-    from reportlab.platypus import Paragraph, Spacer
-
-    from generator.pages.tablestyle import Anchor, styles
-
-    st = styles()
-    out: list[Flowable] = []
-    for kind, line in markup_blocks(text):
-        if kind == "anchor":
-            out.append(Anchor(line))
-        elif kind == "body":
-            out += [Paragraph(line, st["body"]), Spacer(1, 1.5 * MM)]
-        elif kind == "bullet":
-            out.append(Paragraph(line, st["bullet"], bulletText="•"))
-        elif kind == "line":
-            out.append(Paragraph(line, st["small"]))
-        else:
-            out.append(Paragraph(line, st[kind]))
-    return out

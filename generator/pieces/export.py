@@ -7,6 +7,7 @@ and still find its images.
 
 Output is byte-identical between runs: ReportLab runs with ``invariant=1``, PDFium is
 deterministic, and Pillow writes no timestamp (only the pHYs chunk carrying the DPI).
+The faces are rasterised by ``generator.pieces.rasterise``.
 """
 
 from __future__ import annotations
@@ -15,21 +16,26 @@ import functools
 import io
 import json
 import math
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal
 
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.errors import RenderError, UsageError
 from generator.core.output import write_atomic
-from generator.core.parallel import can_fork, fork_map
-from generator.core.safetext import SafeCanvas
 from generator.core.units import MM
-from generator.pieces.pieces import Art, Piece, draw_face
+from generator.pieces.pieces import Art, Piece
+from generator.pieces.rasterise import (
+    WHITE,
+    RasterJob,
+    imaging,
+    png_bytes,
+    render_jobs,
+    spread,
+)
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -43,10 +49,6 @@ TTS_MAX_ROWS = 7
 TTS_MIN_ROWS = 2  # TTS rejects a custom deck with a single row
 TTS_MAX_PX = 4096  # the largest image side TTS loads reliably
 TTS_MANIFEST = "tts.json"
-
-_WHITE = (255, 255, 255)
-_T = TypeVar("_T")
-_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -135,18 +137,6 @@ class TTSManifest:
         return {"dpi": self.dpi, "sheets": [sheet.as_json() for sheet in self.sheets]}
 
 
-@dataclass(frozen=True)
-class _Job:
-    """One face to rasterise at an exact pixel size."""
-
-    label: str  # for error messages: "front of ship.chokai"
-    art: Art
-    width: float  # points
-    height: float
-    width_px: int
-    height_px: int
-
-
 # --------------------------------------------------------------------------- PNGs
 
 
@@ -176,7 +166,7 @@ def export_pngs(pieces: Sequence[Piece], folder: Path, dpi: int = 300) -> list[E
     _check_dpi(dpi)
     distinct = _distinct(pieces)
     entries: list[ExportedImage] = []
-    jobs: list[_Job] = []
+    jobs: list[RasterJob] = []
     for piece in distinct:
         width_px, height_px = _pixel_size(piece.width, piece.height, dpi, f"piece {piece.id!r}")
         faces: list[tuple[Face, Art]] = [("front", piece.front)]
@@ -185,11 +175,11 @@ def export_pngs(pieces: Sequence[Piece], folder: Path, dpi: int = 300) -> list[E
         for face, art in faces:
             name = f"{piece.id}.png" if face == "front" else f"{piece.id}.back.png"
             entries.append(ExportedImage(piece.id, face, name, width_px, height_px))
-            jobs.append(_Job(f"{face} of {piece.id}", art, piece.width, piece.height,
+            jobs.append(RasterJob(f"{face} of {piece.id}", art, piece.width, piece.height,
                              width_px, height_px))
     _check_file_names(entries)
     # The workers write their own files: creating 1,200 files is a good part of the time.
-    _render(jobs, dpi, [folder / entry.path for entry in entries])
+    render_jobs(jobs, dpi, [folder / entry.path for entry in entries])
     return entries
 
 
@@ -240,148 +230,6 @@ def _pixel_size(width: float, height: float, dpi: int, label: str) -> tuple[int,
         raise RenderError(f"{label} is smaller than one pixel at {dpi} dpi")
     return width_px, height_px
 
-
-# --------------------------------------------------------------------------- rendering
-
-
-def _render(jobs: Sequence[_Job], dpi: int, paths: Sequence[Path] | None = None) -> list[bytes]:
-    """Rasterise every job to a PNG, in order, split over forked processes.
-
-    Args:
-        jobs: The faces.
-        dpi: Stored in the PNGs.
-        paths: Where to write each job's PNG; None to return the PNGs instead.
-
-    Returns:
-        The PNGs in job order, or an empty list when they were written to ``paths``.
-
-    """
-    if not jobs:
-        return []
-    _imaging()  # fail early, and import in the parent so the children share the modules
-    fonts.register()  # the art may use the kit's fonts; register once, before forking
-    items: list[tuple[_Job, Path | None]] = list(
-        zip(jobs, paths if paths is not None else [None] * len(jobs), strict=True))
-    # Each chunk is its own PDF, so a chunk's output depends only on its own faces:
-    # the images are identical however the work is split (see the tests).
-    return _spread(items, lambda item: item[0].width_px * item[0].height_px + _PAGE_COST,
-                   functools.partial(_render_chunk, dpi=dpi))
-
-
-# Drawing and loading one page costs roughly as much as rasterising this many pixels;
-# it keeps the split fair when the faces are tiny.
-_PAGE_COST = 20_000
-
-
-def _split(items: Sequence[_T], weight: Callable[[_T], int]) -> list[list[_T]]:
-    """Cut ``items`` into contiguous chunks of similar weight, one per usable CPU."""
-    workers = min(len(items), (os.cpu_count() or 1) if can_fork() else 1)
-    if workers <= 1:
-        return [list(items)]
-    total = sum(weight(item) for item in items)
-    chunks: list[list[_T]] = [[]]
-    done = 0
-    for item in items:
-        # Start the next chunk once this one has its share (but never make more chunks
-        # than workers, and never leave one empty).
-        if chunks[-1] and done >= total * len(chunks) / workers and len(chunks) < workers:
-            chunks.append([])
-        chunks[-1].append(item)
-        done += weight(item)
-    return chunks
-
-
-def _spread(items: Sequence[_T], weight: Callable[[_T], int],
-            work: Callable[[list[_T]], list[_R]]) -> list[_R]:
-    """``work`` on contiguous chunks of ``items`` in forked processes; results in order."""
-    chunks = _split(items, weight)
-    results = fork_map([functools.partial(work, chunk) for chunk in chunks])
-    return [value for result in results for value in result]
-
-
-def _render_chunk(items: Sequence[tuple[_Job, Path | None]], dpi: int) -> list[bytes]:
-    """Draw the jobs into one PDF (a page per face) and rasterise each page to a PNG.
-
-    Returns:
-        The PNGs of the jobs without a path; the others are written to their path.
-
-    """
-    pdfium, pdfium_c = _imaging()
-    jobs = [job for job, _ in items]
-    buffer = io.BytesIO()
-    # Uncompressed: the PDF never leaves memory, and PDFium parses it faster that way.
-    canvas = SafeCanvas(buffer, pagesize=(jobs[0].width, jobs[0].height), invariant=1,
-                    pageCompression=0)
-    for job in jobs:
-        canvas.setPageSize((job.width, job.height))
-        try:
-            draw_face(canvas, job.art, 0, 0, job.width, job.height, bleed=0)
-        except Exception as exc:
-            raise RenderError(f"cannot draw the {job.label}: {exc}") from exc
-        canvas.showPage()
-    canvas.save()
-    pngs: list[bytes] = []
-    pdf = pdfium.PdfDocument(buffer.getvalue())
-    try:
-        for index, job in enumerate(jobs):
-            page = pdf[index]
-            try:
-                image = _rasterise(pdfium, pdfium_c, page, job.width_px, job.height_px)
-            finally:
-                page.close()
-            png = _png(image, dpi)
-            path = items[index][1]
-            if path is None:
-                pngs.append(png)
-            else:
-                write_atomic(path, png)
-    finally:
-        pdf.close()
-    return pngs
-
-
-def _rasterise(pdfium: Any, pdfium_c: Any, page: Any, width_px: int, height_px: int) -> Image:
-    """Render a page onto a bitmap of exactly ``width_px`` x ``height_px``.
-
-    ``PdfPage.render(scale=dpi/72)`` sizes its bitmap as ``ceil(page_size * scale)``,
-    and the page size it reads back is a float32 of the decimal ReportLab wrote, so it
-    is often one pixel too big (15.24 mm at 150 dpi is exactly 90 px but renders 91).
-    Cropping or padding that pixel would shift the art or leave a white line. Instead
-    the page is stretched onto a bitmap of the exact size, which is rendering at the
-    exact scale for each axis (``px / (points * dpi / 72)``, within half a pixel of
-    ``dpi / 72``): the trim box then fills the image edge to edge.
-    """
-    bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, pdfium_c.FPDFBitmap_BGR)
-    # A white background, not transparency: the image stands for a printed piece, and
-    # TTS and VASSAL show transparent corners as holes in the card.
-    bitmap.fill_rect((*_WHITE, 255), 0, 0, width_px, height_px)
-    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
-                                   pdfium_c.FPDF_ANNOT)
-    image: Image = bitmap.to_pil()  # BGR bitmaps are copied into an RGB image
-    return image
-
-
-def _png(image: Image, dpi: float) -> bytes:
-    out = io.BytesIO()
-    # Pillow writes no tIME chunk unless asked, so equal pixels give equal bytes.
-    image.save(out, format="PNG", dpi=(dpi, dpi))
-    return out.getvalue()
-
-
-def _imaging() -> tuple[Any, Any]:
-    """PDFium and its raw bindings, imported on first use.
-
-    Only image export needs PDFium and Pillow; importing them lazily keeps the printed
-    kit working where they are not installed.
-    """
-    try:
-        import PIL.Image  # noqa: F401 - checked here, used through pypdfium2 and below
-        import pypdfium2 as pdfium  # type: ignore[import-untyped]
-        import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
-    except ImportError as exc:
-        raise UsageError("image export needs the pypdfium2 and pillow packages "
-                         f"(pip install pypdfium2 pillow): {exc}") from exc
-    return pdfium, pdfium_c
 
 
 # --------------------------------------------------------------------------- TTS
@@ -466,7 +314,7 @@ def export_tts(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
         groups.setdefault(key, []).extend([piece] * piece.quantity)
 
     # Plan every sheet, and the faces it needs, before drawing anything.
-    jobs: list[_Job] = []
+    jobs: list[RasterJob] = []
     job_index: dict[tuple[str, str], int] = {}
 
     def need(kind: str, name: str, art: Art, size_of: Piece) -> None:
@@ -474,7 +322,7 @@ def export_tts(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
             label = f"hidden face for {name} cards" if kind == "hidden" else f"{kind} of {name}"
             width_px, height_px = _pixel_size(size_of.width, size_of.height, dpi, label)
             job_index[(kind, name)] = len(jobs)
-            jobs.append(_Job(label, art, size_of.width, size_of.height, width_px, height_px))
+            jobs.append(RasterJob(label, art, size_of.width, size_of.height, width_px, height_px))
 
     layouts: list[_Layout] = []
     per_sheet = TTS_MAX_COLUMNS * TTS_MAX_ROWS - 1
@@ -494,7 +342,7 @@ def export_tts(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
                 if piece.back is not None:
                     need("back", piece.id, piece.back, piece)
 
-    faces = _render(jobs, dpi)
+    faces = render_jobs(jobs, dpi)
 
     def face_png(kind: str, name: str) -> bytes:
         return faces[job_index[(kind, name)]]
@@ -525,7 +373,7 @@ def export_tts(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
 
     # Composing and compressing a 4096 px sheet takes a second or so: spread the sheets
     # over the CPUs too. The face PNGs are already in memory, so children share them.
-    _spread(tasks, lambda task: task[1].columns * task[1].rows,
+    spread(tasks, lambda task: task[1].columns * task[1].rows,
             functools.partial(_compose_chunk, folder=folder, dpi=dpi))
 
     manifest = TTSManifest(dpi=dpi, sheets=tuple(sheets))
@@ -582,11 +430,11 @@ def _compose_chunk(tasks: Sequence[tuple[str, _Layout, list[bytes | None]]],
 
 def _compose(layout: _Layout, cells: Sequence[bytes | None], dpi: int) -> bytes:
     """Paste the face PNGs into a grid sheet (``None`` cells stay white)."""
-    _imaging()
+    imaging()
     from PIL import Image as PILImage
 
     card_w, card_h = layout.card_px
-    sheet = PILImage.new("RGB", (layout.columns * card_w, layout.rows * card_h), _WHITE)
+    sheet = PILImage.new("RGB", (layout.columns * card_w, layout.rows * card_h), WHITE)
     decoded: dict[bytes, Image] = {}  # the same face appears in many slots
     for slot, png in enumerate(cells):
         if png is None:
@@ -604,4 +452,4 @@ def _compose(layout: _Layout, cells: Sequence[bytes | None], dpi: int) -> bytes:
     # Store the effective resolution: a scaled-down sheet has fewer pixels per inch.
     first = layout.pieces[0]
     effective = dpi * card_w / _pixel_size(first.width, first.height, dpi, "")[0]
-    return _png(sheet, round(effective, 3))
+    return png_bytes(sheet, round(effective, 3))

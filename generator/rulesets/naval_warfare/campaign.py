@@ -133,7 +133,7 @@ def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
     # One --tables file serves the whole ruleset: the rule tables' keys (combat,
     # merchant) are accepted here too and read by ``ruletables.load``.
     from generator.rulesets.naval_warfare.combat import CombatTables
-    from generator.rulesets.naval_warfare.merchant import MerchantTables
+    from generator.rulesets.naval_warfare.merchanttables import MerchantTables
 
     given = load_overrides(user_file, SupplyTable, CounterMix, CombatTables, MerchantTables,
                            check=_override_problems)

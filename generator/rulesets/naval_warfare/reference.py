@@ -18,8 +18,9 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
-from generator.pages.templating import markup_blocks, render_text
-from generator.rulesets.naval_warfare.merchant import rate
+from generator.pages.markup import markup_blocks
+from generator.pages.templating import render_text
+from generator.rulesets.naval_warfare.merchanttables import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType

@@ -23,7 +23,8 @@ from generator.pages.layout import Paper
 from generator.pages.pages import Recorded
 from generator.rules.dice import percent
 from generator.rulesets.naval_warfare import combat
-from generator.rulesets.naval_warfare.merchant import COLOURS, Calculator
+from generator.rulesets.naval_warfare.merchant import Calculator
+from generator.rulesets.naval_warfare.merchanttables import COLOURS
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType

@@ -21,7 +21,7 @@ from generator.data.validation import load_model, load_overrides
 from generator.data.yamlsource import SourceDoc
 from generator.rules.dietable import table_problems
 from generator.rulesets.naval_warfare.combat import CombatTables
-from generator.rulesets.naval_warfare.merchant import COLOURS, MerchantTables
+from generator.rulesets.naval_warfare.merchanttables import COLOURS, MerchantTables
 
 TABLES = Path(__file__).parent / "tables"
 COMBAT_FILE = TABLES / "combat.yaml"

@@ -181,7 +181,8 @@ def _size_problems(scenario: Scenario, doc: Any, oob: OrderOfBattle, tables: Nav
             return Problem(f"--{option}", 0, 0, "", message)
         return doc.problem((key,), message)  # type: ignore[no-any-return]
 
-    from generator.aids.boardaids import AidError, content_area, hex_grid
+    from generator.aids.boardaids import content_area
+    from generator.aids.boardparts import AidError, hex_grid
     from generator.pages.autofit import LABEL_FLOOR
     from generator.rulesets.rule27.pieces import counter_values, fit_problems, layouts
 

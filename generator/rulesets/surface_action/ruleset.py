@@ -247,14 +247,14 @@ def _matchups(ctx: Context, side: str | None) -> Component:
 
 @COMPONENTS("turn-guide")
 def _turn_guide(ctx: Context, arg: str | None) -> Component:
-    from generator.rulesets.surface_action.components.aids import render_turn_guide
+    from generator.rulesets.surface_action.components.turnguide import render_turn_guide
 
     return render_turn_guide(_d(ctx).charts, ctx.paper, _d(ctx).foot)
 
 
 @COMPONENTS("ruler")
 def _ruler(ctx: Context, side: str | None) -> Component:
-    from generator.rulesets.surface_action.components.aids import render_ruler
+    from generator.rulesets.surface_action.components.ruler import render_ruler
 
     d = _d(ctx)
     bands = d.scenario.weapons.bands_in if d.scenario else DEFAULT_BANDS_IN

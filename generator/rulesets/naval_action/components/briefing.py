@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from generator.core.scales import parse_scale
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper
+from generator.pages.markup import markup_to_flowables
 from generator.pages.tablestyle import render_flow
-from generator.pages.templating import markup_to_flowables, render_text
+from generator.pages.templating import render_text
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import load_rules

@@ -18,6 +18,7 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pieces import decks
+from generator.pieces.cardtext import fill
 from generator.pieces.sprue import user_or_bundled
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
@@ -70,7 +71,7 @@ def advantage_cards(ctx: Context, team: str | None) -> Component | Rendered:
 def deal_list(d: Derived, ctx: Context) -> Component:
     """Game control's record: which cards each team was dealt, and what is left."""
     deck = load_advantage_deck()
-    titles = {c.id: decks.fill(c.title, decks.card_names(c)) for c in deck.cards}
+    titles = {c.id: fill(c.title, decks.card_names(c)) for c in deck.cards}
     doc = CanvasDoc(ctx.paper, "Advantage Cards: the deal", f"{d.foot} · game control")
     width = doc.box.width
     rows = []

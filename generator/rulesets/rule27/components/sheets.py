@@ -12,13 +12,8 @@ import io
 from collections import Counter as Tally
 from typing import Any
 
-from generator.aids.boardaids import (
-    BoardAids,
-    TrackSpec,
-    draw_hex_grid,
-    hex_grid,
-    render_board_aids,
-)
+from generator.aids.boardaids import BoardAids, TrackSpec, render_board_aids
+from generator.aids.boardparts import draw_hex_grid, hex_grid
 from generator.aids.strips import start_page
 from generator.core.safetext import markup, text
 from generator.core.units import MM

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
-from generator.pages.templating import markup_blocks, render_text
+from generator.pages.markup import markup_blocks
+from generator.pages.templating import render_text
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.schema import Scenario, Side
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from generator.core.units import MM
 from generator.pieces import decks
-from generator.pieces.decks import TEXT_FLOOR
+from generator.pieces.cardtext import TEXT_FLOOR
 from generator.pieces.pieces import Piece
 from generator.rulesets.surface_action.events import time_tag
 

@@ -15,8 +15,9 @@ from generator.core.units import MM
 from generator.data.datamodel import NATION_NAMES
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper
+from generator.pages.markup import markup_to_flowables, safe_markup
 from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
-from generator.pages.templating import markup_to_flowables, render_blocks, render_text, safe_markup
+from generator.pages.templating import render_blocks, render_text
 from generator.rulesets.surface_action.charts import Chart, Charts
 
 BLANK = "—"
