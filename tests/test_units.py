@@ -36,7 +36,7 @@ def test_scales() -> None:
     assert parse_scale("333 yd/cm").yards_to_units(333) == 1
     with pytest.raises(ValueError, match="expected between 10 and 100,000 yards per unit"):
         parse_scale("1 yard per in")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^expected tabletop, floor, large-floor, marker or "):
         parse_scale("huge")
 
 
