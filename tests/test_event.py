@@ -73,7 +73,9 @@ def test_every_table_has_its_packs_per_paper(built: tuple[Path, Path]) -> None:
 def test_a4_and_letter_are_their_own_sizes(built: tuple[Path, Path]) -> None:
     root, _ = built
     for paper, (w, h) in (("a4", (210, 297)), ("letter", (215.9, 279.4))):
-        for pdf in (root / paper / "table-01-river-plate").glob("*.pdf"):
+        pdfs = sorted((root / paper / "table-01-river-plate").glob("*.pdf"))
+        assert [p.name for p in pdfs] == ["british.pdf", "german.pdf", "referee.pdf"]
+        for pdf in pdfs:
             box = PdfReader(pdf).pages[0].mediabox
             assert (round(float(box.width) / MM, 1), round(float(box.height) / MM, 1)) == (w, h)
 
