@@ -149,7 +149,7 @@ def test_first_page_says_how_to_print(read_back: dict[Path, Packet]) -> None:
         if single:
             assert page_ranges(single) in first, path.name
             noted["single"] += 1
-    assert noted == {"blanks": 18, "single": 18}  # every packet has both (as built today)
+    assert min(noted.values()) >= 6, noted  # 18 of 18 packets have both today
 
 
 def test_savo_allied_tapes_no_longer_back_onto_each_other(
