@@ -171,8 +171,9 @@ def test_aa_results_read_back_as_the_rule_text(bundled: list[Page]) -> None:
     printed = read_grid(bundled[1], "ANTIAIRCRAFT", AA_COLUMNS,
                         [str(face) for face in range(6, 0, -1)])
     assert {int(face): cells for face, cells in printed.items()} == AA_EXPECTED
-    if RULE_TEXT.is_file():
-        assert rule_text_aa_table(RULE_TEXT.read_text(encoding="utf-8")) == AA_EXPECTED
+    if not RULE_TEXT.is_file():  # said, not passed in silence (as the SA rule-text tests)
+        pytest.skip(f"rule text not available: {RULE_TEXT}")
+    assert rule_text_aa_table(RULE_TEXT.read_text(encoding="utf-8")) == AA_EXPECTED
 
 
 def test_aa_results_heading_is_not_default(bundled: list[Page]) -> None:

@@ -199,8 +199,10 @@ def test_tape_knots_equal_the_strings(tables, tmp_path: Path) -> None:  # type: 
         path.write_bytes(component.pdf)
         pdf = read(path)
         for string in strings:
-            for b in (b for v in views for b in v.batteries
-                      if string.key == f"guns-{b.max_range_yd}-{b.close_yd}-{b.medium_yd}"):
+            fired = [b for v in views for b in v.batteries
+                     if string.key == f"guns-{b.max_range_yd}-{b.close_yd}-{b.medium_yd}"]
+            assert bool(fired) == string.what.endswith("guns"), string.key  # knots checked
+            for b in fired:
                 # the text's arithmetic, independently: thirds of max, rounded up, in units
                 yards_per_unit = Fraction(1000, 3)
                 want = [math.ceil(Fraction(math.ceil(Fraction(b.max_range_yd * k, 3)))

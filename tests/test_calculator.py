@@ -63,7 +63,9 @@ def test_victory_ratio_matches_the_rule_texts_example() -> None:
 def test_victory_sheet_in_the_referee_packet_only(savo: BuildResult) -> None:
     referee = "\n".join(page_texts(savo.folder / "referee.pdf"))
     assert "scores 12.5 for the destroyers and 2 for the cruisers" in referee
-    assert "Japanese Cruiser Force: losses score for" in referee or "losses score for" in referee
+    assert [line for line in referee.splitlines() if "losses score for" in line] == [
+        "Japanese Striking Force: losses score for Allied Screening Force (× 1)",
+        "Allied Screening Force: losses score for Japanese Striking Force (× 1)"]
     for side in ("japanese", "allied"):
         assert "victory points" not in "\n".join(page_texts(savo.folder / f"{side}.pdf"))
 

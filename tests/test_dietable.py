@@ -153,7 +153,8 @@ def test_naval_action_tables_are_die_tables() -> None:
     card = load_tables().card
     pen = card.penetration.table
     assert pen.span == (1, 7) and pen.column_for(-9) == 0 and pen.column_for(99) == 11
-    assert pen.cell(6, pen.column_for(3) or 0, modifier=1) == card.penetration.rows[7][7]
+    assert pen.column_for(3) == 7  # differential +3: the eighth column, from -4
+    assert pen.cell(6, 7, modifier=1) == card.penetration.rows[7][7] == "S"
     assert pen.cell(1, 0) == card.penetration.gunfire_dud[0]
     aa = card.aa_results.table
     assert aa.column_for(2) is None and aa.column_for(20) == 3

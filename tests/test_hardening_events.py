@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from generator.cli.main import main
 from generator.core.errors import OutputError
 from generator.data.library import load_library
-from generator.kit.event import MAX_BUILDS, Pack, _inventory_csv, load_event, slug
+from generator.kit.event import MAX_BUILDS, Pack, _inventory_csv, load_event, plan, slug
 from tests.hostile import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,7 +193,8 @@ def _event_file(tmp_path: Path, tables: list[int], extras: str = "[]",
 def test_an_event_of_exactly_the_bound_is_accepted(tmp_path: Path, tables: list[int],
                                                    extras: str, paper: str) -> None:
     # Checked only: building 400 tables is not what this test is for.
-    load_event(_event_file(tmp_path, tables, extras, paper), load_library([]))
+    event, _, _ = load_event(_event_file(tmp_path, tables, extras, paper), load_library([]))
+    assert len(list(plan(event))) == MAX_BUILDS  # the bound itself, not one build below it
 
 
 def test_one_build_over_the_bound_is_refused_at_the_field_that_adds_it(

@@ -106,7 +106,7 @@ def test_a_ruleset_without_a_rating_module_is_passed_by(
                                                 name=SA_RATING))
     found = rating_modules()
     assert "surface-action" not in found and "naval-action" in found
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="^'surface-action'$"):
         deriver("surface-action")
 
 

@@ -240,7 +240,7 @@ def test_an_inert_stream_keeps_colours_only() -> None:
     stream.write("\x1b[1;31mred\x1b[0m \x1b]8;;http://x\x1b\\a\x1b[2J\x9b1m\r\n\tok")
     assert target.getvalue() == (
         "\x1b[1;31mred\x1b[0m \\x1b]8;;http://x\\x1b\\a\\x1b[2J\\x9b1m\\r\n\tok")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^write\(\) argument must be str, not bytes$"):
         stream.write(b"\x1b[2J")  # type: ignore[arg-type]
     assert not hasattr(stream, "buffer")
 

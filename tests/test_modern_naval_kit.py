@@ -114,9 +114,12 @@ def _resolves(data: object, path: str) -> bool:
 def test_every_unverified_entry_names_a_figure_in_its_file() -> None:
     """An unverified line starts with the path of a figure the file holds."""
     files = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in MODERN.rglob("*.yaml")]
+    lines = 0
     for data in [*files, *WEAPONS.values()]:
         for line in data.get("unverified", []):
             assert _resolves(data, line.split(" ")[0]), (data.get("id", data.get("name")), line)
+            lines += 1
+    assert lines >= 200  # 244 today: the check met the files that have unverified lines
 
 
 # --- ratings by the documented rules ------------------------------------------------------

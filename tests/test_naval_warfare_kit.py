@@ -505,10 +505,22 @@ def test_bad_tables_file_is_located(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
-def test_control_keeps_the_nations_no_team_plays(kit: BuildResult) -> None:
+def test_control_keeps_the_nations_no_team_plays(kit: BuildResult, derived: Derived) -> None:
     text = "\n".join(pages(kit.folder / "game-control.pdf")).replace("\r", "")
     assert "VF\nCL\n3-4-4" in text and "VF DAMAGED\nCL\n1-2-2" in text
-    assert CONTROL == "control"
+    # game control's view holds every nation; its own counter sheets only those no team
+    # plays that have forces (Spain and Greece have bases only)
+    assert [n.id for n in derived.team_nations(CONTROL)] == list(derived.nations)
+    assert [n for n in derived.nations if derived.team_of(n) is None] == ["vf", "es", "gr"]
+    codes = {n.code for n in derived.nations.values()}
+    doc = pdfium.PdfDocument(kit.folder / "game-control.pdf")
+    try:
+        held = {line.split(" ")[0] for i in range(len(doc))
+                if doc.get_page_label(i).startswith("CONTROL-Counters-")
+                for line in doc[i].get_textpage().get_text_range().splitlines()}
+    finally:
+        doc.close()
+    assert held & codes == {"VF"}
 
 
 def _printed_sizes(path: Path) -> dict[str, float]:

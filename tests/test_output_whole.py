@@ -128,16 +128,22 @@ def test_a_failure_in_a_second_folder_rolls_back_the_first(
     pngs = tmp_path / "png"
     pngs.mkdir()
     (pngs / "old.png").write_bytes(b"old png")
+    seen: list[str] = []
+
     def second_fails(event: str) -> None:
-        if event == "renamed in":
+        seen.append(event)
+        if event == "placed new.png":  # the PNG folder's second file (added.png is in)
             raise OSError(28, "No space left on device")
 
     (pngs / "new.png").write_bytes(b"the user's")
     monkeypatch.setattr(ownedfolders, "step", second_fails)
-    with pytest.raises(OutputError), transaction() as txn:
+    with pytest.raises(OutputError) as caught, transaction() as txn:
         write_kit(old_kit, {"allied.pdf": b"new"}, {}, EXTRA)
         (txn.stage(pngs, named=True) / "new.png").write_bytes(b"new png")
         (txn.stage(pngs, named=True) / "added.png").write_bytes(b"new png")
+    assert str(caught.value) == f"cannot write {pngs}: No space left on device"
+    # the kit was renamed in before the PNG folder failed, and is put back
+    assert seen.index("renamed in") < seen.index("placed added.png") < len(seen) - 1
     assert _on_disk(old_kit) == before
     assert _on_disk(pngs) == {"old.png": b"old png", "new.png": b"the user's"}
     _no_temporaries(tmp_path)
@@ -162,7 +168,6 @@ def test_a_name_too_long_for_a_file_is_a_usage_error(old_kit: Path) -> None:
     assert str(caught.value) == (f"cannot write {old_kit / ('x' * 40)}...: the file name is "
                                  "304 bytes long, expected at most 255; shorten the id it is "
                                  "made from")
-    assert UsageError.exit_code == 2
     assert _on_disk(old_kit) == before
 
 

@@ -87,12 +87,14 @@ def test_eighteen_packets_are_checked(read_back: dict[Path, Packet]) -> None:
 
 def test_two_sided_items_start_on_odd_pages_and_keep_their_backs(
         read_back: dict[Path, Packet]) -> None:
+    sections: set[tuple[str, str]] = set()
     for path in packets(read_back):
         labels = path.labels
         for index, label in enumerate(labels):
             match = TWO_SIDED.search(label)
             if not match:
                 continue
+            sections.add((path.name, match.group(1)))
             number = int(match.group(2))
             # page n of a two-sided section: odd n on a front (odd page of the file)
             assert index % 2 == (number - 1) % 2, (path.name, index + 1, label)
@@ -102,16 +104,21 @@ def test_two_sided_items_start_on_odd_pages_and_keep_their_backs(
                 other = labels[partner]
                 assert other == "Blank" or section(other) == section(label), \
                     (path.name, index + 1, label, other)
+    # every kind of two-sided section was met (the regex still fits the labels)
+    assert {kind for _, kind in sections} == {"Card", "Cards", "Counters", "Markers"}
 
 
 def test_cut_out_pages_have_a_blank_back(read_back: dict[Path, Packet]) -> None:
+    kinds: set[str] = set()
     for path in packets(read_back):
         labels = path.labels
         for index, label in enumerate(labels):
-            if CUT_ONE_SIDED.search(label):
+            if found := CUT_ONE_SIDED.search(label):
+                kinds.add(found.group(1))
                 assert index % 2 == 0, (path.name, index + 1, label)  # a front
                 if index + 1 < len(labels):
                     assert labels[index + 1] == "Blank", (path.name, index + 1, label)
+    assert kinds == {"Gauge", "Ruler", "Rulers", "Strips", "Tapes", "Turns"}
 
 
 def test_no_bare_blank_page_and_every_blank_says_so(read_back: dict[Path, Packet]) -> None:
@@ -126,6 +133,7 @@ def test_no_bare_blank_page_and_every_blank_says_so(read_back: dict[Path, Packet
 
 
 def test_first_page_says_how_to_print(read_back: dict[Path, Packet]) -> None:
+    noted = {"blanks": 0, "single": 0}
     for path in packets(read_back):
         labels = path.labels
         first = path.texts[0].replace("\r\n", " ")
@@ -136,9 +144,12 @@ def test_first_page_says_how_to_print(read_back: dict[Path, Packet]) -> None:
         blanks = [i + 1 for i, label in enumerate(labels) if label == "Blank"]
         if blanks:
             assert f"Pages {page_ranges(blanks)} are intentionally blank" in first
+            noted["blanks"] += 1
         single = [i + 1 for i, label in enumerate(labels) if CUT_ONE_SIDED.search(label)]
         if single:
             assert page_ranges(single) in first, path.name
+            noted["single"] += 1
+    assert min(noted.values()) >= 6, noted  # 18 of 18 packets have both today
 
 
 def test_savo_allied_tapes_no_longer_back_onto_each_other(

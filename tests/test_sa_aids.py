@@ -345,11 +345,14 @@ def test_speed_scale_marks_each_ship(ruler_pdf: Path) -> None:
 def test_speed_labels_never_cross_a_line(charts) -> None:  # type: ignore[no-untyped-def]
     """A label only shares a row's height with lines that reach no lower than it does."""
     entries = speed_entries(charts, [(f"Ship {i}", 3 + i / 4) for i in range(12)])
+    crowded = 0
     for e in entries:
         left = e.inches * PT_PER_IN - 1 * MM - fonts.string_width(e.label, fonts.NARROW_BOLD, 7)
         for other in entries:
             if other is not e and left - 1 * MM <= other.inches * PT_PER_IN <= e.inches * 72:
                 assert other.row < e.row
+                crowded += 1
+    assert crowded >= 12  # 21 today: twelve ships 1/4 in apart crowd each other's labels
 
 
 def test_generic_speed_scale_and_odd_bands(charts, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

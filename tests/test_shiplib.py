@@ -418,7 +418,7 @@ def test_a_ships_fit_explains_a_hand_rating() -> None:
     assert [g["factors"] for g in refitted["guns"]] == [g.factors for g in hand.guns]
     chokai = sa_rating.derived(facts_at(facts, "Chokai", dt.date(1942, 11, 15)))
     assert chokai["torpedoes"]["factors"] == "2/2 (4)"  # never rebuilt
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="^'Tone'$"):
         facts_at(facts, "Tone", dt.date(1942, 1, 1))
 
 

@@ -28,15 +28,15 @@ def test_scales() -> None:
     assert NAMED_SCALES["large-floor"].yards_to_units(1000) == 6
     assert NAMED_SCALES["large-floor"].units_per_knot() == 1
     assert NAMED_SCALES["large-floor"].yards_text() == "167"
-    # 1:12,000 markers: 333 yd per inch, the same as the floor scale
-    assert NAMED_SCALES["marker"].yards == NAMED_SCALES["floor"].yards
+    # 1:12,000 markers: 1,000 yd (914.4 m) is 76.2 mm, 3 in, as on the floor scale
+    assert NAMED_SCALES["marker"].yards_to_points(1000) == pytest.approx(914.4 / 12 * MM)
     custom = parse_scale("1000 yards per in")
     assert custom.yards_to_units(6000) == 6
     assert parse_scale("1000/3 yd per cm").yards == table.yards
     assert parse_scale("333 yd/cm").yards_to_units(333) == 1
     with pytest.raises(ValueError, match="expected between 10 and 100,000 yards per unit"):
         parse_scale("1 yard per in")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^expected tabletop, floor, large-floor, marker or "):
         parse_scale("huge")
 
 
