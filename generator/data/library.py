@@ -11,19 +11,18 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.core.errors import DataError, Problem
 from generator.core.suggest import did_you_mean
 from generator.data.bundled import bundled_dir
+from generator.data.registry import REGISTRY
 from generator.data.yamlsource import MAX_FILE_BYTES, SourceDoc, load_yaml
-from generator.rulesets import REGISTRY
 
 if TYPE_CHECKING:  # imported where used: a command answered from the cache needs no pydantic
     from pydantic import BaseModel
 
     from generator.data.shipclass import ShipClass as SharedClass
-    from generator.kit.seam import Request, Ruleset
 
 
 def kinds() -> list[str]:
@@ -260,7 +259,7 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
 
     from generator import __version__
     from generator.cache import usercache
-    from generator.rulesets import cache_key
+    from generator.data.registry import cache_key
 
     rulesets = cache_key()
     if rulesets is None:  # a ruleset registered at run time: its code is not stamped
@@ -466,16 +465,23 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
     return made
 
 
-def owner(library: Library, request: Request) -> Ruleset:
-    """The ruleset that serves a request (UsageError naming what does not exist).
+class Asked(Protocol):
+    """What ``owner_name`` reads of a request (``generator.kit.seam.Request`` has it)."""
 
-    ``generator.kit.pipeline`` re-exports it; it lives here so that a command
-    that only asks (``odds``) need not import the build pipeline.
-    """
-    return REGISTRY[owner_name(library, request)]
+    @property
+    def scenario(self) -> str | None:
+        """The scenario asked for."""
+
+    @property
+    def ruleset(self) -> str | None:
+        """The ruleset named (``--ruleset``)."""
+
+    @property
+    def class_id(self) -> str | None:
+        """The class asked for (``build --class``)."""
 
 
-def owner_name(library: Library, request: Request) -> str:
+def owner_name(library: Library, request: Asked) -> str:
     """The name of the ruleset that serves a request, found without importing a ruleset.
 
     Raises:

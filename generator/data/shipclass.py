@@ -309,7 +309,7 @@ Deriver = Callable[[ShipClass], Rating]
 
 def rating_modules() -> dict[str, ModuleType]:
     """Each registered ruleset's ``rating`` module, by ruleset name (those that have one)."""
-    from generator.rulesets import REGISTRY
+    from generator.data.registry import REGISTRY
 
     found: dict[str, ModuleType] = {}
     for name, ruleset in REGISTRY.items():
@@ -372,7 +372,7 @@ def deriver(name: str) -> Deriver:
         RatingModuleError: Its rating module cannot be imported.
 
     """
-    from generator.rulesets import REGISTRY
+    from generator.data.registry import REGISTRY
 
     module = _rating_module(name, _package(REGISTRY[name]))
     if module is None:
@@ -438,7 +438,7 @@ def unknown_rulesets(model: ShipClass, names: list[str]) -> list[tuple[Loc, str]
 
 def rated_by(library: Any, class_id: str) -> list[str]:
     """Rulesets whose library holds a rating of ``class_id`` (for the catalog)."""
-    from generator.rulesets import REGISTRY
+    from generator.data.registry import REGISTRY
 
     return [name for name in REGISTRY if class_id in library.classes_of(name)]
 
@@ -491,14 +491,6 @@ def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
             problems.append((("ratings", ruleset), f"found {path} = {found} in the derived "
                              f"ratings, {message}"))
     return problems
-
-
-def new_class_yaml(class_id: str, nation: str, ship_type: str) -> str:
-    """A commented shared class file to start from (``quarterdeck new-class``)."""
-    from generator.pages.templating import render_text
-
-    return render_text("shipclass/new-class.yaml.j2", escape=False, id=class_id,
-                       nation=nation, type=ship_type)
 
 
 def unrated_lines(library: Any) -> list[str]:
