@@ -267,8 +267,14 @@ def test_the_kit_layer_registry_refuses_a_ruleset_that_is_not_a_whole_ruleset(
                                  "Half, expected a generator.kit.seam.Ruleset")
 
 
-def test_a_broken_installed_ruleset_stops_the_command_with_exit_2(tmp_path: Path) -> None:
-    """Installed as a pip package would be (an entry point in a dist-info): no traceback."""
+@pytest.mark.parametrize("args", [["list", "rulesets"], ["--help"], ["no-such-command"]])
+def test_a_broken_installed_ruleset_stops_the_command_with_exit_2(tmp_path: Path,
+                                                                  args: list[str]) -> None:
+    """A ruleset installed as a pip package would be, broken: its error, exit 2, no traceback.
+
+    Also where the command line looks for the rulesets' own commands (``--help``, a
+    command it does not know), outside any command's error boundary.
+    """
     import subprocess
 
     site = tmp_path / "site"
@@ -282,7 +288,7 @@ def test_a_broken_installed_ruleset_stops_the_command_with_exit_2(tmp_path: Path
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "QUARTERDECK_JOBS": "1"}
     env.pop("QUARTERDECK_DEBUG", None)
     run = subprocess.run([sys.executable, "-c", "from generator.cli.main import main; main()",
-                          "list", "rulesets"], capture_output=True, text=True, env=env,
+                          *args], capture_output=True, text=True, env=env,
                          check=False, cwd=tmp_path)
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == ("error: ruleset entry point 'broken' (qd_broken:RULESET): cannot "
