@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -307,6 +307,24 @@ class Rating:
 Deriver = Callable[[ShipClass], Rating]
 
 
+class RatingModule(Protocol):
+    """A ruleset's ``rating`` module: how it rates the shared class files (issue 14).
+
+    Found by name, ``<ruleset package>.rating``; a ruleset without one rates no shared
+    class. Besides ``derive`` it may set module-level names the data layer reads:
+
+    - ``RATES_MISSILE_ERA = True``: it also rates classes with missile-era facts
+      (``modern:``); the others never see them.
+    - ``from_old_file(data) -> data``: turns the ruleset's old per-ruleset class file into
+      a shared one (``quarterdeck convert``).
+    - ``OLD_FILE_LACKS``: what such old files lack that other rulesets need (text for the
+      ``unrated`` note ``convert`` writes for them).
+    """
+
+    def derive(self, facts: ShipClass) -> Rating:
+        """The ruleset's rating of a class from its facts (``Rating.model`` None: unrated)."""
+
+
 def rating_modules() -> dict[str, ModuleType]:
     """Each registered ruleset's ``rating`` module, by ruleset name (those that have one)."""
     from generator.data.registry import REGISTRY
@@ -381,7 +399,8 @@ def deriver(name: str) -> Deriver:
 
 
 def _era_filtered(module: ModuleType) -> Deriver:
-    derive: Deriver = module.derive
+    rates: RatingModule = module  # found by name: what it must have is RatingModule
+    derive: Deriver = rates.derive
     if getattr(module, "RATES_MISSILE_ERA", False):
         return derive
 
