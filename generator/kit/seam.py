@@ -2,9 +2,11 @@
 
 A ruleset is a folder ``generator/rulesets/<name>/`` (or a package of its own, found
 through the ``quarterdeck.rulesets`` entry-point group) holding its schema, its tables
-as YAML, its recipe (``kit.yaml``) and small component modules. The class below is the
-whole seam: a ruleset names its data kinds, derives a context for a request, and
-registers components by name; the pipeline does the rest (see ``generator.kit.pipeline``).
+as YAML, its recipe (``kit.yaml``) and small component modules. ``Ruleset`` below is the
+whole seam: a ruleset names its data kinds, derives a typed context for a request
+(``Context[Derived]``), and registers components by name; every other hook it may
+provide is declared on it with a default. The pipeline does the rest (see
+``generator.kit.pipeline``); rulesets are found by ``generator.kit.registry``.
 """
 
 from __future__ import annotations
