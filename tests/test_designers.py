@@ -588,7 +588,7 @@ def test_import_reads_numbers_as_written_and_can_require_a_ruleset(tmp_path: Pat
 
 def test_every_class_ruleset_scaffolds_the_shared_class(tmp_path: Path) -> None:
     from generator.data.library import load_library
-    from generator.data.shipclass import new_class_yaml
+    from generator.kit.seam import new_class_yaml
     from generator.rulesets import REGISTRY
 
     for ruleset in REGISTRY.values():

@@ -10,12 +10,14 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from generator.kit.seam import Context, KitOptions, Rendered, Request
 from generator.rulesets.modern_naval import combat, control, damage, detection
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
+from generator.rulesets.modern_naval.ruleset import Derived
 from generator.rulesets.modern_naval.tables import Tables, bundled_tables, load_tables
 
 D10 = range(1, 11)
@@ -27,13 +29,20 @@ def frac(hits: int, total: int) -> Fraction:
     return Fraction(hits, total)
 
 
+def _derived(**fields: Any) -> Derived:
+    """The ruleset's derived data with the bundled tables and ``fields``."""
+    from generator.rulesets.modern_naval.derive import load_tables as data_tables
+
+    return Derived(data_tables(), **fields)
+
+
 @pytest.fixture(scope="module")
-def ctx(saar: UnitView, osa: UnitView, a4: UnitView) -> Context:
+def ctx(saar: UnitView, osa: UnitView, a4: UnitView) -> Context[Derived]:
     """A hand-made build context: Israel (two Sa'ar 3 and an A-4) against Syria (three Osa)."""
     return Context(Request("kit", "latakia"), "a4", KitOptions(),
                    sides={"israel": "Israel", "syria": "Syria"}, values={"scenario": "latakia"},
-                   data={"views": {"israel": [saar, saar, a4], "syria": [osa, osa, osa]},
-                         "conditions": Conditions(), "foot": "Latakia · test"})
+                   data=_derived(views={"israel": [saar, saar, a4], "syria": [osa, osa, osa]},
+                                 conditions=Conditions(), foot="Latakia · test"))
 
 
 @pytest.fixture(scope="module")
@@ -547,7 +556,7 @@ def test_marker_sheet_text(israel_markers: Rendered) -> None:
 def test_generic_markers(ctx: Context) -> None:
     from generator.rulesets.modern_naval.markers import markers
 
-    generic = Context(Request("markers"), "letter", KitOptions())
+    generic = Context(Request("markers"), "letter", KitOptions(), data=_derived())
     r = markers(generic, None)
     assert any(p.group == "contact" for p in r.pieces)
     assert r.component.pages >= 1

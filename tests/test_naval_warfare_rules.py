@@ -501,8 +501,13 @@ def test_own_words_hook_is_clean_for_these_files() -> None:
 
 def _context(tables: Path | None = None) -> object:
     from generator.kit.seam import Context, KitOptions, Request
+    from generator.rulesets.naval_warfare.campaign import tables_in_force
+    from generator.rulesets.naval_warfare.ruleset import Derived
+    from generator.rulesets.naval_warfare.units import load_units
 
-    return Context(Request("kit"), "a4", KitOptions(tables=tables))
+    # No campaign: the footer is blank, as on a card printed from the rules alone.
+    derived = Derived(load_units(), *tables_in_force(tables), foot="")
+    return Context(Request("kit"), "a4", KitOptions(tables=tables), data=derived)
 
 
 def _text(pdf: bytes) -> list[str]:

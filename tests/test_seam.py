@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ from generator.kit.seam import Request
 from generator.rulesets import REGISTRY, default_ruleset, default_scenario
 
 if TYPE_CHECKING:
+    from generator.data.registry import DataRuleset, Registry
     from tests.conftest import Kits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,3 +206,129 @@ def test_odds_on_a_ruleset_without_odds_says_so() -> None:
 
     with pytest.raises(UsageError, match="Bare has no odds calculator"):
         Bare().odds(validated_library([]), None, "a", "b", None, None, None)
+
+
+# --- the registry: rulesets found by entry point, a broken one named, never skipped -------
+
+def _broken_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str,
+                 target: str = "qd_broken:RULESET") -> Registry[DataRuleset]:
+    """A registry holding one entry point, ``broken``, whose module is ``source``."""
+    from generator.data import registry
+
+    (tmp_path / "qd_broken.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "qd_broken", raising=False)
+    store = registry._Store()
+    store._targets = {"broken": target}
+    return registry.Registry(store, registry.DataRuleset)
+
+
+@pytest.mark.parametrize(("source", "target", "message"), [
+    ("import qd_nowhere\n", "qd_broken:RULESET",
+     "cannot import module 'qd_broken': ModuleNotFoundError: No module named 'qd_nowhere'"),
+    ("raise RuntimeError('tables missing')\n", "qd_broken:RULESET",
+     "cannot import module 'qd_broken': RuntimeError: tables missing"),
+    ("OTHER = 1\n", "qd_broken:RULESET",
+     "cannot read RULESET from module 'qd_broken': AttributeError: module 'qd_broken' has "
+     "no attribute 'RULESET'"),
+    ("RULESET = 1\n", "qd_broken:RULESET",
+     "found int, expected a quarterdeck Ruleset (generator.kit.seam.Ruleset)"),
+])
+def test_a_ruleset_that_cannot_be_loaded_is_an_error_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, target: str,
+        message: str) -> None:
+    from generator.data.registry import RulesetImportError
+
+    view = _broken_view(tmp_path, monkeypatch, source, target)
+    for ask in (lambda: list(view.values()), lambda: view["broken"]):
+        with pytest.raises(RulesetImportError) as caught:
+            ask()
+        assert str(caught.value) == f"ruleset entry point 'broken' ({target}): {message}"
+        assert caught.value.exit_code == 2
+
+
+def test_the_kit_layer_registry_refuses_a_ruleset_that_is_not_a_whole_ruleset(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enough for the data layer (name, kinds, checks), but no ``prepare``: named, exit 2."""
+    from generator.data.registry import RulesetImportError
+    from generator.kit.seam import Ruleset
+
+    source = ("class Half:\n    name = 'broken'\n    title = 'Half'\n    order = 1\n"
+              "    data_kinds = {}\n    class_model = None\n"
+              "    def check(self, library): return [], []\n"
+              "    def describe_class(self, entry): return ('', '', '', '')\n"
+              "RULESET = Half()\n")
+    view = _broken_view(tmp_path, monkeypatch, source)
+    assert view["broken"].title == "Half"  # the data layer's view takes it
+    whole = view.typed(Ruleset)
+    with pytest.raises(RulesetImportError) as caught:
+        whole["broken"]
+    assert str(caught.value) == ("ruleset entry point 'broken' (qd_broken:RULESET): found "
+                                 "Half, expected a generator.kit.seam.Ruleset")
+
+
+@pytest.mark.parametrize("args", [["list", "rulesets"], ["--help"], ["no-such-command"]])
+def test_a_broken_installed_ruleset_stops_the_command_with_exit_2(tmp_path: Path,
+                                                                  args: list[str]) -> None:
+    """A ruleset installed as a pip package would be, broken: its error, exit 2, no traceback.
+
+    Also where the command line looks for the rulesets' own commands (``--help``, a
+    command it does not know), outside any command's error boundary.
+    """
+    import subprocess
+
+    site = tmp_path / "site"
+    dist = site / "qd_broken-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: qd-broken\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[quarterdeck.rulesets]\n"
+                                           "broken = qd_broken:RULESET\n")
+    (site / "qd_broken.py").write_text("import qd_nowhere\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)]),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "QUARTERDECK_JOBS": "1"}
+    env.pop("QUARTERDECK_DEBUG", None)
+    run = subprocess.run([sys.executable, "-c", "from generator.cli.main import main; main()",
+                          *args], capture_output=True, text=True, env=env,
+                         check=False, cwd=tmp_path)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == ("error: ruleset entry point 'broken' (qd_broken:RULESET): cannot "
+                          "import module 'qd_broken': ModuleNotFoundError: No module named "
+                          "'qd_nowhere'\n")
+
+
+# --- preview: every ruleset's components, from the seam ---------------------------------
+
+def test_preview_offers_each_rulesets_class_recipe_components() -> None:
+    from generator.kit.preview import component_names
+
+    offered = {name: list(component_names(REGISTRY[name])) for name in REGISTRY}
+    # The class recipe's components by name, then the ruleset's short names for them;
+    # a ruleset with no class proof has only its catalog card.
+    assert offered["rule-27"] == ["card", "rating", "counters", "status", "counter"]
+    assert offered["modern-naval"] == ["card", "cards", "status"]
+    assert offered["naval-warfare"] == ["card"]
+    assert component_names(REGISTRY["rule-27"])["counter"] == "counters:ship"
+
+
+@pytest.mark.parametrize(("ruleset", "class_id", "kind", "title"), [
+    ("rule-27", "kent", "counters", "Counters: Australia"),
+    ("rule-27", "kent", "status", "Rule 27 rating: Kent (County) class"),
+    ("modern-naval", "belgrano", "status", "Unit cards: General Belgrano")])
+def test_preview_renders_a_component_of_any_ruleset(ruleset: str, class_id: str, kind: str,
+                                                     title: str) -> None:
+    from generator.kit.preview import preview
+
+    made = preview(class_id, ruleset=ruleset, kind=kind, dpi=36)
+    assert (made.ruleset, made.title) == (ruleset, title)
+    assert made.png.startswith(b"\x89PNG")
+
+
+def test_preview_names_the_components_it_offers() -> None:
+    from generator.core.errors import UsageError
+    from generator.kit.preview import preview
+
+    with pytest.raises(UsageError) as caught:
+        preview("kent", ruleset="rule-27", kind="counterz", dpi=36)
+    assert str(caught.value) == ("--component: found 'counterz', expected one of Rule 27's "
+                                 "components: card, rating, counters, status, counter; did "
+                                 "you mean 'counter'?")

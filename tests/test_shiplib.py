@@ -350,7 +350,7 @@ def test_na_rating_names_include_each_battery() -> None:
 
 
 def test_new_class_scaffold_is_rated_by_both(tmp_path: Path) -> None:
-    from generator.data.shipclass import new_class_yaml
+    from generator.kit.seam import new_class_yaml
     from tests.scaffolds import fill
 
     # Untouched, the scaffold is refused (tests/test_designers.py); filled in, both rate it.

@@ -144,7 +144,7 @@ def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,
 
     from generator.core.output import write_atomic
     from generator.core.suggest import did_you_mean
-    from generator.data.shipclass import new_class_yaml
+    from generator.kit.seam import new_class_yaml
     from generator.rulesets import REGISTRY
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", class_id):

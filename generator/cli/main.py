@@ -18,7 +18,7 @@ import click
 
 from generator import __version__
 from generator.cli import calculators, data, events, kits, preview, rulesets
-from generator.cli.boundary import guarded, inert_usage_errors
+from generator.cli.boundary import guarded
 
 
 class _Commands(click.Group):
@@ -52,8 +52,10 @@ class _Commands(click.Group):
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
-        with inert_usage_errors():
-            return super().make_context(info_name, args, parent, **extra)
+        # --help lists the rulesets' commands while parsing: inside the boundary too (a
+        # ruleset that cannot load is its error, exit 2).
+        return guarded(lambda: super(_Commands, self).make_context(info_name, args, parent,
+                                                                   **extra))
 
     def invoke(self, ctx: click.Context) -> Any:
         # Finding the command (a ruleset's, imported now), parsing its options and

@@ -31,8 +31,8 @@ from generator.kit.options import (
 @click.command()
 @click.argument("class_id")
 @ruleset_option("Whose rendering (default: the first ruleset that rates the class).")
-@component_option("Which piece: the status or data sheet, the marker or counter sheet, or "
-                  "the class's catalog card.")
+@component_option("Which piece: a component of the ruleset's class proof by name (status, "
+                  "marker, counter...), or card, the class's catalog card.")
 @ship_option("Which ship of the class (default: the first).")
 @png_option("PNG file to write (default: preview-CLASS-COMPONENT.png here).")
 @dpi_option(help="Resolution of the PNG (stored in the file).")
@@ -44,7 +44,7 @@ def preview(class_id: str, ruleset: str | None, kind: str, ship: str | None, png
     from generator.core.output import write_atomic
     from generator.kit.preview import preview as make_preview
 
-    made = make_preview(class_id, ruleset=ruleset, kind=kind,  # type: ignore[arg-type]
+    made = make_preview(class_id, ruleset=ruleset, kind=kind,
                         dpi=dpi, data=list(data), paper=paper, ship=ship)
     png = png or Path(f"preview-{class_id}-{kind}.png")
     write_atomic(png, made.png)
@@ -89,7 +89,7 @@ def watch(folder: Path, class_id: str | None, ruleset: str | None, kind: str, pn
             results = build_class(chosen, rulesets=[ruleset] if ruleset else None,
                                   data=[folder], out=out)
             return [f"wrote {r.folder / name}" for r in results for name in r.files]
-        made = make_preview(chosen, ruleset=ruleset, kind=kind,  # type: ignore[arg-type]
+        made = make_preview(chosen, ruleset=ruleset, kind=kind,
                             dpi=dpi, data=[folder])
         write_atomic(target, made.png)
         return [f"wrote {target} ({made.seconds * 1000:.0f} ms)"]

@@ -68,8 +68,8 @@ def convert_file(path: Path) -> str:
     # The old file is validated as the library reads it (its ruleset's class model)
     # before it is rewritten: a value of the wrong shape (``armor: abc``) is a located
     # problem here, not a failure halfway through the conversion.
+    from generator.data.registry import REGISTRY
     from generator.data.validation import validate
-    from generator.rulesets import REGISTRY
 
     model = REGISTRY[str(ruleset)].data_kinds.get("ship-class")
     if model is not None:

@@ -11,19 +11,23 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.core.errors import DataError, Problem
 from generator.core.suggest import did_you_mean
 from generator.data.bundled import bundled_dir
+from generator.data.entry import Entry as Entry  # re-exported
+from generator.data.entry import Frozen
+from generator.data.files import UNDECODABLE as UNDECODABLE  # re-exported
+from generator.data.files import data_files as data_files  # re-exported
+from generator.data.files import decodable, display_name
+from generator.data.registry import REGISTRY
 from generator.data.yamlsource import MAX_FILE_BYTES, SourceDoc, load_yaml
-from generator.rulesets import REGISTRY
 
 if TYPE_CHECKING:  # imported where used: a command answered from the cache needs no pydantic
     from pydantic import BaseModel
 
     from generator.data.shipclass import ShipClass as SharedClass
-    from generator.kit.seam import Request, Ruleset
 
 
 def kinds() -> list[str]:
@@ -36,111 +40,8 @@ def bundled_data_dir() -> Path:
     return bundled_dir("quarterdeck_shipdata", "shipdata")
 
 
-@dataclass
-class Entry:
-    """One validated data file."""
-
-    model: Any
-    doc: SourceDoc
-    bundled: bool
-    root: Path | None = None
-    """The data folder the file was found in (files it names must stay inside it)."""
-    # --- one ship library (issue 14): set when the entry was derived from a shared class
-    facts: Any = None
-    """The shared ``generator.data.shipclass.ShipClass`` this ruleset's model was derived from."""
-    overrides: list[str] = field(default_factory=list)
-    """Ratings the class file set by hand for this ruleset instead of deriving them."""
-    ruleset: str | None = None
-    """The ruleset a scenario file names: known without reading the cached model (a
-    build of one ruleset's scenario then imports no other ruleset)."""
-
-    def of_ruleset(self) -> str | None:
-        """The ruleset the file names (``ruleset:``), read without unpickling the model."""
-        return self.ruleset if self.ruleset is not None else getattr(self.model, "ruleset",
-                                                                       None)
-
-    # In the user cache each entry's model, file and facts are pickled on their own and
-    # read back on first use, so a command that needs one ruleset's models (or none:
-    # ``check``, ``list``) imports only that ruleset and pays only for what it touches.
-    def __getstate__(self) -> dict[str, Any]:
-        return self._frozen_state({})
-
-    def _frozen_state(self, memo: dict[int, _Frozen]) -> dict[str, Any]:
-        """The pickle state: each lazy field frozen once per value (``memo`` by id)."""
-        state = dict(self.__dict__)
-        frozen = dict(state.pop("_frozen", {}))
-        for name in _LAZY:
-            if name in state:
-                value = state.pop(name)
-                if id(value) not in memo:
-                    memo[id(value)] = _Frozen.of(value)
-                frozen[name] = memo[id(value)]
-        state["_frozen"] = frozen
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
-    def __getattr__(self, name: str) -> Any:
-        frozen = self.__dict__.get("_frozen") if name in _LAZY else None
-        if not frozen or name not in frozen:
-            raise AttributeError(name)
-        value = frozen.pop(name).get()
-        self.__dict__[name] = value
-        return value
-
-
 _NO_KEY: Any = object()
 """Default of the ``key`` arguments: compute the cache key here."""
-
-_LAZY = ("model", "doc", "facts", "root")
-"""Entry fields kept pickled in a cached library until first read."""
-# A dataclass keeps each field's default as a class attribute, which would answer for a
-# field still frozen (None instead of the facts) before ``__getattr__`` is asked; the
-# generated ``__init__`` carries its own defaults, so the class attributes can go.
-for _name in _LAZY:
-    if _name in Entry.__dict__:
-        delattr(Entry, _name)
-
-
-class _Frozen:
-    """One value pickled on its own inside the cached library, unpickled on first use.
-
-    Entries that share a value (the file and facts of a class every ruleset rates) share
-    one ``_Frozen``, so it is stored once and read back as one object.
-    """
-
-    __slots__ = ("blob", "value")
-
-    def __init__(self, blob: bytes) -> None:
-        self.blob = blob
-        self.value: Any = _Frozen
-
-    @classmethod
-    def of(cls, value: Any) -> _Frozen:
-        """Freeze ``value``."""
-        import pickle
-
-        made = cls(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-        made.value = value
-        return made
-
-    def __getstate__(self) -> bytes:
-        return self.blob
-
-    def __setstate__(self, blob: bytes) -> None:
-        self.blob = blob
-        self.value = _Frozen
-
-    def get(self) -> Any:
-        """The value, unpickled the first time it is asked for."""
-        if self.value is _Frozen:
-            import pickle
-
-            # Only ever read from a cache file whose signature was verified (usercache.load).
-            self.value = pickle.loads(self.blob)  # noqa: S301
-        return self.value
-
 
 @dataclass
 class Library:
@@ -163,11 +64,11 @@ class Library:
 
     def __getstate__(self) -> dict[str, Any]:
         # Every entry frozen with one memo, so values entries share are stored once.
-        memo: dict[int, _Frozen] = {}
+        memo: dict[int, Frozen] = {}
 
         def frozen(entry: Entry) -> Entry:
             copy = Entry.__new__(Entry)
-            copy.__dict__.update(entry._frozen_state(memo))
+            copy.__dict__.update(entry.frozen_state(memo))
             return copy
 
         state = dict(self.__dict__)
@@ -216,37 +117,6 @@ class Library:
         return self.other.setdefault((ruleset, kind), {})
 
 
-def _display(path: Path, root: Path, bundled: bool) -> str:
-    if bundled:
-        return str(Path("shipdata") / path.relative_to(root))
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
-def data_files(root: Path) -> list[Path]:
-    """YAML files under ``root`` (or ``root`` itself), sorted, never leaving ``root``.
-
-    Symbolic links that point outside the folder are skipped, so data cannot pull in
-    files from elsewhere on the machine.
-    """
-    if not root.is_dir():
-        # A file, or something that is not one (a pipe, a device): the loader says which.
-        return [root]
-    base = root.resolve()
-    found = []
-    for path in sorted(root.rglob("*")):
-        if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
-            continue
-        # rglob does not descend into linked folders, so only a link itself can lead
-        # outside: resolving just those keeps this cheap for a large library.
-        if os.path.islink(path) and not path.resolve().is_relative_to(base):
-            continue
-        found.append(path)
-    return found
-
-
 def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str | None:
     """Everything a loaded library depends on, or None when it cannot be cached.
 
@@ -260,7 +130,7 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
 
     from generator import __version__
     from generator.cache import usercache
-    from generator.rulesets import cache_key
+    from generator.data.registry import cache_key
 
     rulesets = cache_key()
     if rulesets is None:  # a ruleset registered at run time: its code is not stamped
@@ -466,16 +336,23 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
     return made
 
 
-def owner(library: Library, request: Request) -> Ruleset:
-    """The ruleset that serves a request (UsageError naming what does not exist).
+class Asked(Protocol):
+    """What ``owner_name`` reads of a request (``generator.kit.seam.Request`` has it)."""
 
-    ``generator.kit.pipeline`` re-exports it; it lives here so that a command
-    that only asks (``odds``) need not import the build pipeline.
-    """
-    return REGISTRY[owner_name(library, request)]
+    @property
+    def scenario(self) -> str | None:
+        """The scenario asked for."""
+
+    @property
+    def ruleset(self) -> str | None:
+        """The ruleset named (``--ruleset``)."""
+
+    @property
+    def class_id(self) -> str | None:
+        """The class asked for (``build --class``)."""
 
 
-def owner_name(library: Library, request: Request) -> str:
+def owner_name(library: Library, request: Asked) -> str:
     """The name of the ruleset that serves a request, found without importing a ruleset.
 
     Raises:
@@ -559,8 +436,8 @@ def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> L
         seen_here: dict[tuple[str, str, str], str] = {}
         base = root if root.is_dir() else root.parent
         for path in data_files(root):
-            display = _display(path, base, is_bundled)
-            if not _decodable(path, base):
+            display = display_name(path, base, is_bundled)
+            if not decodable(path, base):
                 library.problems.append(Problem(display, 0, 0, "", UNDECODABLE))
                 continue
             entry = _load_entry(path, display, is_bundled, library)
@@ -590,29 +467,6 @@ def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> L
                                        f"'{entry.model.id}'")
             table[entry.model.id] = entry
     return library
-
-
-UNDECODABLE = ("found a file or folder name that is not UTF-8 text, expected a name in "
-               "UTF-8 (a class or scenario file is named by its id); rename it")
-"""The problem of a data file whose name (below the data folder) is not UTF-8."""
-
-
-def _decodable(path: Path, base: Path) -> bool:
-    """Whether ``path``'s name below ``base`` is UTF-8 text.
-
-    Python reads a name that is not as lone surrogates (``surrogateescape``); such a name
-    cannot be a class or scenario id, nor be written into a manifest or a message as it
-    is. The user's own folder (``base``) may be named anything.
-    """
-    try:
-        relative = path.relative_to(base)
-    except ValueError:
-        relative = path
-    try:
-        str(relative).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _load_entry(path: Path, display: str, is_bundled: bool, library: Library) -> Entry | None:

@@ -5,10 +5,11 @@ line can know as a placeholder, ``"<fill in: what goes here>"``. The library ref
 data file still holding one, with a located problem for each, so an untouched scaffold
 never passes ``check`` or reaches a printed kit with invented facts.
 
-``scenario_yaml`` writes a scenario for any ruleset from its scenario model: required
-fields become placeholders (a single-valued ``Literal`` is filled in), optional ones are
-left as comments carrying their descriptions. ``tables_yaml`` gathers the bundled tables a
-ruleset's ``--tables`` accepts into one commented file.
+``model_scenario_yaml`` writes a scenario for any ruleset from its scenario model (the
+default of the seam's ``Ruleset.new_scenario_yaml``): required fields become placeholders
+(a single-valued ``Literal`` is filled in), optional ones are left as comments carrying
+their descriptions. ``tables_yaml`` gathers the bundled tables a ruleset's ``--tables``
+accepts into one commented file.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import re
 import types
 import typing
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -30,7 +32,18 @@ from generator.data.datamodel import Nation
 
 if TYPE_CHECKING:
     from generator.data.yamlsource import Loc, SourceDoc
-    from generator.kit.seam import Ruleset
+
+
+class Scaffolded(Protocol):
+    """What a scaffold reads of a ruleset (``generator.kit.seam.Ruleset`` has it all)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    folder: ClassVar[Path]
+    override_tables: ClassVar[tuple[str, ...] | None]
+
+    def new_scenario_yaml(self, scenario_id: str) -> str:
+        """The ruleset's scenario scaffold (by default ``model_scenario_yaml``)."""
 
 PLACEHOLDER = re.compile(r"^\s*<fill in\b")
 """A value still holding a scaffold's placeholder."""
@@ -171,32 +184,34 @@ def _model_lines(model: type[BaseModel], fixed: dict[str, str], indent: int) -> 
     return lines
 
 
-def scenario_yaml(ruleset: Ruleset, scenario_id: str) -> str:
-    """A scenario scaffold for ``ruleset``: every value to choose is a placeholder."""
-    hook = getattr(ruleset, "new_scenario_yaml", None)
-    if callable(hook):
-        return str(hook(scenario_id))
-    model = ruleset.scenario_model
-    head = [f"# Scenario {scenario_id} for {ruleset.title}. Reference: "
-            f"docs/shipdata-{ruleset.name}.md",
+def scenario_yaml(ruleset: Scaffolded, scenario_id: str) -> str:
+    """A scenario scaffold for ``ruleset`` (its ``new_scenario_yaml``)."""
+    return ruleset.new_scenario_yaml(scenario_id)
+
+
+def model_scenario_yaml(model: type[BaseModel], name: str, title: str,
+                        scenario_id: str) -> str:
+    """A scenario scaffold from a scenario model: each value to choose is a placeholder."""
+    head = [f"# Scenario {scenario_id} for {title}. Reference: "
+            f"docs/shipdata-{name}.md",
             "# Every \"<fill in: ...>\" is a placeholder: `quarterdeck check` refuses this "
             "file,",
             "# listing each one, until you have replaced them all. Lines starting with '#' "
             "are",
             "# optional fields: remove the '#' and give a value to use one. Then run:",
             f"#     quarterdeck check {scenario_id}.yaml"]
-    body = _model_lines(model, {"id": scenario_id, "ruleset": ruleset.name}, 0)
+    body = _model_lines(model, {"id": scenario_id, "ruleset": name}, 0)
     return "\n".join([*head, *body]) + "\n"
 
 
 # --- the bundled tables as a starting point for --tables ---------------------------------
 
-def tables_yaml(ruleset: Ruleset) -> str:
+def tables_yaml(ruleset: Scaffolded) -> str:
     """Every bundled table ``--tables`` accepts for ``ruleset``, in one commented file."""
-    names = getattr(ruleset, "override_tables", None)
     folder = ruleset.folder / "tables"
+    names = ruleset.override_tables
     if names is None:
-        names = sorted(p.name for p in folder.glob("*.yaml"))
+        names = tuple(sorted(p.name for p in folder.glob("*.yaml")))
     if not names:
         raise UsageError(f"{ruleset.title} has no tables to replace with --tables")
     parts = [f"# {ruleset.title}: the bundled tables, as a starting point for --tables FILE.",

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -307,9 +307,27 @@ class Rating:
 Deriver = Callable[[ShipClass], Rating]
 
 
+class RatingModule(Protocol):
+    """A ruleset's ``rating`` module: how it rates the shared class files (issue 14).
+
+    Found by name, ``<ruleset package>.rating``; a ruleset without one rates no shared
+    class. Besides ``derive`` it may set module-level names the data layer reads:
+
+    - ``RATES_MISSILE_ERA = True``: it also rates classes with missile-era facts
+      (``modern:``); the others never see them.
+    - ``from_old_file(data) -> data``: turns the ruleset's old per-ruleset class file into
+      a shared one (``quarterdeck convert``).
+    - ``OLD_FILE_LACKS``: what such old files lack that other rulesets need (text for the
+      ``unrated`` note ``convert`` writes for them).
+    """
+
+    def derive(self, facts: ShipClass) -> Rating:
+        """The ruleset's rating of a class from its facts (``Rating.model`` None: unrated)."""
+
+
 def rating_modules() -> dict[str, ModuleType]:
     """Each registered ruleset's ``rating`` module, by ruleset name (those that have one)."""
-    from generator.rulesets import REGISTRY
+    from generator.data.registry import REGISTRY
 
     found: dict[str, ModuleType] = {}
     for name, ruleset in REGISTRY.items():
@@ -372,7 +390,7 @@ def deriver(name: str) -> Deriver:
         RatingModuleError: Its rating module cannot be imported.
 
     """
-    from generator.rulesets import REGISTRY
+    from generator.data.registry import REGISTRY
 
     module = _rating_module(name, _package(REGISTRY[name]))
     if module is None:
@@ -381,7 +399,8 @@ def deriver(name: str) -> Deriver:
 
 
 def _era_filtered(module: ModuleType) -> Deriver:
-    derive: Deriver = module.derive
+    rates: RatingModule = module  # found by name: what it must have is RatingModule
+    derive: Deriver = rates.derive
     if getattr(module, "RATES_MISSILE_ERA", False):
         return derive
 
@@ -438,7 +457,7 @@ def unknown_rulesets(model: ShipClass, names: list[str]) -> list[tuple[Loc, str]
 
 def rated_by(library: Any, class_id: str) -> list[str]:
     """Rulesets whose library holds a rating of ``class_id`` (for the catalog)."""
-    from generator.rulesets import REGISTRY
+    from generator.data.registry import REGISTRY
 
     return [name for name in REGISTRY if class_id in library.classes_of(name)]
 
@@ -491,14 +510,6 @@ def override_errors(exc: ValidationError, ruleset: str, block: dict[str, Any],
             problems.append((("ratings", ruleset), f"found {path} = {found} in the derived "
                              f"ratings, {message}"))
     return problems
-
-
-def new_class_yaml(class_id: str, nation: str, ship_type: str) -> str:
-    """A commented shared class file to start from (``quarterdeck new-class``)."""
-    from generator.pages.templating import render_text
-
-    return render_text("shipclass/new-class.yaml.j2", escape=False, id=class_id,
-                       nation=nation, type=ship_type)
 
 
 def unrated_lines(library: Any) -> list[str]:

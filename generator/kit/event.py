@@ -294,7 +294,7 @@ def _shape_problems(event: Event, doc: SourceDoc) -> list[Problem]:
 
 def _extras_problems(event: Event, doc: SourceDoc, library: Library) -> list[Problem]:
     """Extras some scenario's ruleset does not print (found before anything is built)."""
-    from generator.rulesets import REGISTRY
+    from generator.kit.registry import REGISTRY
 
     problems = []
     for index, extra in enumerate(event.extras):

@@ -79,9 +79,10 @@ def quiet_option(func: F) -> F:
 
 def component_option(help: str) -> Decorator:
     """``--component``: which piece of one class to render (``kind``)."""
-    return click.option("--component", "kind",
-                        type=click.Choice(["status", "marker", "card", "counter"]),
-                        default="status", show_default=True, help=help)
+    # Free text: each ruleset offers its own components (``kit.preview.component_names``),
+    # and an unknown one is an error listing them.
+    return click.option("--component", "kind", default="status", show_default=True,
+                        help=help)
 
 
 def png_option(help: str, *, folder: bool = False) -> Decorator:

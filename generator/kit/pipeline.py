@@ -20,11 +20,12 @@ from generator import __version__
 from generator.core.output import transaction, write_kit
 from generator.core.parallel import fork_map, workers
 from generator.data.library import Library
-from generator.data.library import owner as owner  # re-exported
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
 from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
 from generator.kit.recipe import Job, Plan, plan
+from generator.kit.registry import default_scenario
+from generator.kit.registry import owner as owner  # re-exported
 from generator.kit.seam import (
     Command,
     Context,
@@ -37,7 +38,6 @@ from generator.pages import kitdoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pieces.pieces import Piece
-from generator.rulesets import default_scenario
 
 if TYPE_CHECKING:
     from generator.pages.kitdoc import KitCanvas
@@ -190,9 +190,9 @@ def _specs(work: Plan, components: dict[str, Component], options: KitOptions,
             for p in work.packets]
 
 
-def _draw(ruleset: Ruleset, ctx: Context, work: Plan, options: KitOptions, note_pages: bool,
-          progress: Callable[[str], None], aside: bool = False, pieces: bool = True
-          ) -> tuple[dict[str, Rendered], dict[str, bytes]]:
+def _draw(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, options: KitOptions,
+          note_pages: bool, progress: Callable[[str], None], aside: bool = False,
+          pieces: bool = True) -> tuple[dict[str, Rendered], dict[str, bytes]]:
     """Render a plan's components on one canvas and write its packets from the pages.
 
     With ``aside``, forked workers draw the components and this process adopts their
@@ -216,7 +216,7 @@ def _draw(ruleset: Ruleset, ctx: Context, work: Plan, options: KitOptions, note_
     raise AssertionError("unreachable: the last attempt draws in this process")
 
 
-def _render_aside(ruleset: Ruleset, ctx: Context, work: Plan, kit: KitCanvas,
+def _render_aside(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, kit: KitCanvas,
                   progress: Callable[[str], None]) -> dict[str, Rendered] | None:
     """Draw a plan's components in forked workers; adopt their pages onto ``kit``.
 
@@ -260,7 +260,7 @@ def _render_aside(ruleset: Ruleset, ctx: Context, work: Plan, kit: KitCanvas,
     return {job.key: results[job.key] for job in work.jobs}
 
 
-def _draw_aside(ruleset: Ruleset, ctx: Context, jobs: list[Job]
+def _draw_aside(ruleset: Ruleset[Any], ctx: Context[Any], jobs: list[Job]
                 ) -> tuple[dict[str, Rendered], kitdoc.Handover | None]:
     """In a worker: draw ``jobs`` on this process's copy of the build canvas."""
     kit = kitdoc.active()
@@ -302,7 +302,7 @@ def _deal(work: Plan, lanes: int) -> list[Plan]:
             for mine, needed in zip(dealt, keys, strict=True) if mine]
 
 
-def render(ruleset: Ruleset, ctx: Context, work: Plan, *, kit: KitCanvas,
+def render(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, *, kit: KitCanvas,
            progress: Callable[[str], None] = lambda key: None) -> dict[str, Rendered]:
     """Render every job of a plan on ``kit``, in this process, in its recipe groups.
 
@@ -333,7 +333,7 @@ def _groups(work: Plan) -> list[list[Job]]:
     return [[j for j in work.jobs if j.key not in placed], *grouped]
 
 
-def _render_group(ruleset: Ruleset, ctx: Context, jobs: list[Job],
+def _render_group(ruleset: Ruleset[Any], ctx: Context[Any], jobs: list[Job],
                   kit: KitCanvas) -> dict[str, Rendered]:
     out: dict[str, Rendered] = {}
     for job in jobs:

@@ -5,8 +5,10 @@ the class context it builds for a proof kit, renders the one component asked for
 rasterises its first page with pypdfium2. Nothing else is built, so a designer sees a
 status sheet or a marker in a fraction of a second after saving the file.
 
-Which component: ``status`` is the recipe's ``sheets`` item, ``marker`` and ``counter``
-its ``markers`` item, ``card`` the class's entry in the ruleset's catalog.
+Which component: any component of the ruleset's ``class`` recipe, by its name
+(``sheets``, ``markers``, ``counters``...), or a short name the ruleset gives one of them
+(``Ruleset.preview_names``: ``status``, ``marker``...), or ``card``, the class's entry in
+the ruleset's catalog. ``component_names`` lists them from the seam, for any ruleset.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import io
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import DataError, UsageError
 from generator.core.suggest import did_you_mean
@@ -25,10 +27,8 @@ if TYPE_CHECKING:
     from generator.kit.seam import Ruleset
     from generator.pages.component import Component
 
-PreviewKind = Literal["status", "marker", "counter", "card"]
-KINDS: tuple[PreviewKind, ...] = ("status", "marker", "counter", "card")
-ITEMS = {"status": "sheets", "marker": "markers", "counter": "markers"}
-"""Which ``class`` recipe component each preview kind is."""
+CARD = "card"
+"""The preview of the class's entry in the ruleset's catalog (``Ruleset.catalog``)."""
 MAX_PIXELS = 40_000_000
 """Largest PNG (a Letter page at 600 dpi is about 34 million pixels)."""
 
@@ -78,33 +78,56 @@ def one_class_library(path: Path) -> Library:
     return library
 
 
-def choose_ruleset(library: Library, class_id: str, ruleset: str | None) -> Ruleset:
+def choose_ruleset(library: Library, class_id: str, ruleset: str | None) -> Ruleset[Any]:
     """The ruleset to preview with: the one named, else the first that rates the class."""
-    from generator.kit.pipeline import owner
+    from generator.kit.registry import owner
     from generator.kit.seam import Request
 
     return owner(library, Request("class", class_id=class_id, ruleset=ruleset))
 
 
-def render_component(library: Library, ruleset: Ruleset, class_id: str, kind: PreviewKind,
+def component_names(ruleset: Ruleset[Any]) -> dict[str, str]:
+    """Every name ``preview`` takes for ``ruleset``, each with the recipe item it renders.
+
+    ``card`` (the class's catalog entry, drawn by ``Ruleset.catalog``), then each
+    component of the ``class`` recipe by its name (its first item of that name), then the
+    ruleset's own short names for them (``Ruleset.preview_names``). A ruleset without a
+    class recipe has only ``card``.
+    """
+    names = {CARD: CARD}
+    try:
+        recipe = ruleset.recipe("class")
+    except UsageError:  # no proof kit: only its catalog entry
+        return names
+    for packet in recipe.packets:
+        for item in packet.contents:
+            names.setdefault(item.partition(":")[0], item)
+    for short, component in ruleset.preview_names.items():
+        if component in names:
+            names.setdefault(short, names[component])
+    return names
+
+
+def render_component(library: Library, ruleset: Ruleset[Any], class_id: str, kind: str,
                      paper: str = "a4", ship: str | None = None) -> Component:
-    """Render one component of the class's proof kit (nothing else)."""
+    """Render one component of the class's proof kit (nothing else).
+
+    Raises:
+        UsageError: ``kind`` is none of ``component_names(ruleset)`` (they are listed).
+
+    """
     from generator.kit.seam import KitOptions, Rendered, Request
 
-    if kind == "card":
+    offered = component_names(ruleset)
+    if kind not in offered:
+        raise UsageError(f"--component: found '{kind}', expected one of {ruleset.title}'s "
+                         f"components: {', '.join(offered)}"
+                         f"{did_you_mean(kind, list(offered))}")
+    if kind == CARD:
         return ruleset.catalog(library, paper)  # type: ignore[arg-type]
-    wanted = ITEMS[kind]
-    recipe = ruleset.recipe("class")
-    items = [item for packet in recipe.packets for item in packet.contents
-             if item.split(":")[0] == wanted]
-    if not items:
-        offered = [k for k, v in ITEMS.items()
-                   if any(i.split(":")[0] == v for p in recipe.packets for i in p.contents)]
-        raise UsageError(f"--component: {ruleset.title} proofs have no {kind}; expected one "
-                         f"of {', '.join([*offered, 'card'])}")
     request = Request("class", class_id=class_id, ship=ship, ruleset=ruleset.name)
     ctx = ruleset.prepare(library, request, paper, KitOptions())  # type: ignore[arg-type]
-    name, _, arg = items[0].partition(":")
+    name, _, arg = offered[kind].partition(":")
     side = next(iter(ctx.sides), None)
     made = ruleset.component(name)(ctx, (arg or None) if arg != "{side}" else side)
     return made.component if isinstance(made, Rendered) else made
@@ -130,7 +153,7 @@ def rasterise(pdf: bytes, dpi: int, page: int = 0) -> tuple[bytes, tuple[int, in
     return buffer.getvalue(), image.size
 
 
-def preview(class_id: str, *, ruleset: str | None = None, kind: PreviewKind = "status",
+def preview(class_id: str, *, ruleset: str | None = None, kind: str = "status",
             dpi: int = 100, data: list[Path] | None = None, paper: str = "a4",
             ship: str | None = None) -> Preview:
     """Render one component of one class to PNG, timing the whole of it."""

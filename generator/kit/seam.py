@@ -2,9 +2,11 @@
 
 A ruleset is a folder ``generator/rulesets/<name>/`` (or a package of its own, found
 through the ``quarterdeck.rulesets`` entry-point group) holding its schema, its tables
-as YAML, its recipe (``kit.yaml``) and small component modules. The class below is the
-whole seam: a ruleset names its data kinds, derives a context for a request, and
-registers components by name; the pipeline does the rest (see ``generator.kit.pipeline``).
+as YAML, its recipe (``kit.yaml``) and small component modules. ``Ruleset`` below is the
+whole seam: a ruleset names its data kinds, derives a typed context for a request
+(``Context[Derived]``), and registers components by name; every other hook it may
+provide is declared on it with a default. The pipeline does the rest (see
+``generator.kit.pipeline``); rulesets are found by ``generator.kit.registry``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from generator.core.errors import Problem, UsageError
 
@@ -54,6 +56,8 @@ def _sheet_options() -> SheetOptions:
 
 Command = Literal["kit", "tables", "markers", "rulers", "strings", "gauges", "class"]
 Progress = Callable[[str], None]
+D = TypeVar("D")
+"""A ruleset's own derived data: what its ``prepare`` puts in ``Context.data``."""
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,12 @@ class Request:
 
 
 @dataclass
-class Context:
+class Context(Generic[D]):
     """Everything a ruleset derived for one request, handed to every component.
+
+    Generic in the ruleset's own data: a ruleset's ``prepare`` returns a
+    ``Context[Derived]`` (its own dataclass) and its components take one, so mypy checks
+    every use of ``ctx.data``. ``data`` is given by keyword when the context is made.
 
     Attributes:
         request: What was asked.
@@ -116,7 +124,8 @@ class Context:
         values: Names for the recipe's folder, file and title templates.
         flags: Conditions the recipe's ``when:`` may test (``scenario``, ``duplex``).
         warnings: Warnings found while deriving (service dates...).
-        data: The ruleset's own derived data (views, tables, calculators).
+        data: The ruleset's own derived data (views, tables, calculators): required, by
+            keyword (``Context(request, paper, options, data=derived)``).
         record: Fields the manifest records for the kit (the seeds in force...).
 
     """
@@ -128,7 +137,7 @@ class Context:
     values: dict[str, str] = field(default_factory=dict)
     flags: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
-    data: Any = None
+    data: D = field(kw_only=True)
     record: dict[str, Any] = field(default_factory=dict)
 
 
@@ -148,20 +157,24 @@ class Rendered:
     pieces: list[Piece] = field(default_factory=list)
 
 
-ComponentFn = Callable[[Context, "str | None"], "Component | Rendered"]
+ComponentFn = Callable[[Context[D], "str | None"], "Component | Rendered"]
 """A component: (context, argument from the recipe) -> pages. Pure: no writing, no globals."""
 
 
-class Components:
-    """A registry of components by name; ``@registry("name")`` registers a function."""
+class Components(Generic[D]):
+    """A registry of components by name; ``@registry("name")`` registers a function.
 
-    def __init__(self, *parents: Components) -> None:
-        self._own: dict[str, ComponentFn] = {}
+    Typed by the data its components read: a ruleset's ``Components[Derived]`` takes
+    only components of a ``Context[Derived]`` (or of any context: ``SHARED``'s).
+    """
+
+    def __init__(self, *parents: Components[Any]) -> None:
+        self._own: dict[str, ComponentFn[D]] = {}
         self._parents = parents
 
-    def __call__(self, name: str) -> Callable[[ComponentFn], ComponentFn]:
+    def __call__(self, name: str) -> Callable[[ComponentFn[D]], ComponentFn[D]]:
         """Register the decorated function under ``name``."""
-        def register(fn: ComponentFn) -> ComponentFn:
+        def register(fn: ComponentFn[D]) -> ComponentFn[D]:
             if name in self._own:
                 raise ValueError(f"component '{name}' registered twice")
             self._own[name] = fn
@@ -173,17 +186,18 @@ class Components:
         out = [n for p in self._parents for n in p.names()]
         return list(dict.fromkeys([*out, *self._own]))
 
-    def get(self, name: str) -> ComponentFn:
+    def get(self, name: str) -> ComponentFn[D]:
         """The function registered under ``name`` (own first, then inherited)."""
         if name in self._own:
             return self._own[name]
         for parent in self._parents:
             if name in parent.names():
-                return parent.get(name)
+                found: ComponentFn[D] = parent.get(name)
+                return found
         raise KeyError(name)
 
 
-def sheet_component(ctx: Context, pieces: list[Piece], sprue: Sprue, key: str, title: str,
+def sheet_component(ctx: Context[Any], pieces: list[Piece], sprue: Sprue, key: str, title: str,
                     label: str, footer: str, warnings: list[str] | None = None) -> Rendered:
     """Cut-out pieces imposed on sheets as one component, with their fit warnings.
 
@@ -251,12 +265,12 @@ def _too_large(pieces: list[Piece], sprue: Sprue, options: SheetOptions) -> Prob
     return None
 
 
-SHARED = Components()
+SHARED: Components[Any] = Components()
 """Components any ruleset's recipe may name (the back-offset check sheet...)."""
 
 
 @SHARED("duplex-check")
-def _duplex_check(ctx: Context, arg: str | None) -> Component:
+def _duplex_check(ctx: Context[Any], arg: str | None) -> Component:
     """The back-offset calibration sheet for double-sided printing."""
     from generator.pieces.duplexcheck import render_duplex_check
 
@@ -291,7 +305,7 @@ class Calculator:
     asks: str
 
 
-def commands_module(ruleset: Ruleset) -> Any:
+def commands_module(ruleset: Ruleset[Any]) -> Any:
     """The ``commands`` module beside a ruleset's own module, or None when it has none.
 
     A ruleset folder keeps its commands and calculators in ``commands.py`` (the same
@@ -331,8 +345,13 @@ def _named(calculators: Iterable[Calculator]) -> str:
 # ---- end of commands and calculators ---------------------------------------------------
 
 
-class Ruleset:
+class Ruleset(Generic[D]):
     """A rule system's plug. Subclasses set the class attributes and ``prepare``.
+
+    Generic in the ruleset's own derived data (``class MyGame(Ruleset[Derived])``): its
+    ``prepare`` returns a ``Context[Derived]`` and its components read ``ctx.data`` typed.
+    Everything below ``prepare`` is a hook with a default; the pipeline, the commands and
+    the data layer call nothing else on a ruleset.
 
     Attributes:
         name: Registry name (``naval-action``), also the ``ruleset:`` of data files.
@@ -345,6 +364,11 @@ class Ruleset:
             default ruleset.
         order: Position in listings; the lowest is the default ruleset.
         templates: Folder name of the ruleset's templates under ``templates/``.
+        override_tables: The bundled tables (file names in ``tables/``) that ``--tables``
+            may replace, for ``quarterdeck tables --export``; None: every file there.
+        preview_names: Names ``quarterdeck preview --component`` accepts besides the
+            class recipe's own component names, each naming one of them
+            (``{"status": "sheets"}``).
 
     """
 
@@ -352,15 +376,17 @@ class Ruleset:
     title: ClassVar[str]
     folder: ClassVar[Path]
     data_kinds: ClassVar[dict[str, type[BaseModel]]]
-    components: ClassVar[Components]
+    components: ClassVar[Components[Any]]
     default_scenario: ClassVar[str | None] = None
     order: ClassVar[int] = 100
     templates: ClassVar[str | None] = None
+    override_tables: ClassVar[tuple[str, ...] | None] = None
+    preview_names: ClassVar[dict[str, str]] = {}
 
     # ---- the one thing every ruleset writes ----------------------------------------
 
     def prepare(self, library: Library, request: Request, paper: Paper,
-                options: KitOptions) -> Context:
+                options: KitOptions) -> Context[D]:
         """Derive everything the request's components need (ships, tables, calculators).
 
         Raises:
@@ -412,12 +438,14 @@ class Ruleset:
             raise UsageError(f"{self.title} has no '{command}' output")
         return found
 
-    def component(self, name: str) -> ComponentFn:
+    def component(self, name: str) -> ComponentFn[D]:
         """The component registered under ``name`` (the ruleset's own, then shared)."""
+        found: ComponentFn[D]
         try:
-            return self.components.get(name)
+            found = self.components.get(name)
         except KeyError:
-            return SHARED.get(name)
+            found = SHARED.get(name)
+        return found
 
     @property
     def class_model(self) -> type[BaseModel] | None:
@@ -430,7 +458,10 @@ class Ruleset:
         return self.data_kinds["scenario"]
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
-        """Cross-file problems and warnings (default: none beyond each file's schema)."""
+        """Cross-file problems and warnings (default: none beyond each file's schema).
+
+        Run by ``quarterdeck check`` and before every build, over the whole library.
+        """
         return [], []
 
     # ---- commands and calculators (issue 28): read from the ruleset's commands.py --------
@@ -502,13 +533,21 @@ class Ruleset:
         from generator.pages.templating import render_text
 
         if self.class_model is not None:
-            from generator.data.shipclass import new_class_yaml
-
             return new_class_yaml(class_id, nation, ship_type)
         if self.templates is None:
             raise UsageError(f"{self.title} has no class scaffold")
         return render_text(f"{self.templates}/new-class.yaml.j2", escape=False, id=class_id,
                            nation=nation, type=ship_type)
+
+    def new_scenario_yaml(self, scenario_id: str) -> str:
+        """A scenario file to start from (``quarterdeck new-scenario``).
+
+        Default: every field of the scenario model, required ones as placeholders
+        ``check`` refuses until they are filled in (``generator.data.scaffold``).
+        """
+        from generator.data.scaffold import model_scenario_yaml
+
+        return model_scenario_yaml(self.scenario_model, self.name, self.title, scenario_id)
 
     def schema_reference(self) -> str:
         """The Markdown reference page for the data schema (generic: one table a model)."""
@@ -522,3 +561,11 @@ class Ruleset:
 
         rows = [self.describe_class(e) for e in library.classes_of(self.name).values()]
         return render_listing(f"{self.title}: ship classes", rows, paper)
+
+
+def new_class_yaml(class_id: str, nation: str, ship_type: str) -> str:
+    """A commented shared class file to start from (``quarterdeck new-class``)."""
+    from generator.pages.templating import render_text
+
+    return render_text("shipclass/new-class.yaml.j2", escape=False, id=class_id,
+                       nation=nation, type=ship_type)

@@ -8,6 +8,8 @@ the light of a burning ship), so a ``--tables`` file changes the aids too.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
@@ -17,7 +19,10 @@ from generator.core.units import MM
 from generator.kit.seam import Context
 from generator.pages.component import Component
 from generator.rulesets.modern_naval.registry import COMPONENTS
-from generator.rulesets.modern_naval.tables import Search, Tables, context_tables, data_value
+from generator.rulesets.modern_naval.tables import Search, Tables, context_tables
+
+if TYPE_CHECKING:
+    from generator.rulesets.modern_naval.ruleset import Derived
 
 CM = 10 * MM
 ZERO = Mark(0.0, "major", "0")
@@ -163,7 +168,7 @@ def render_aids(tables: Tables, paper: str, footer: str) -> Component:
 
 
 @COMPONENTS("aids")
-def aids(ctx: Context, arg: str | None) -> Component:
+def aids(ctx: Context[Derived], arg: str | None) -> Component:
     """The table aids in cm."""
     return render_aids(context_tables(ctx.options), ctx.paper,
-                       str(data_value(ctx.data, "foot", "") or ""))
+                       ctx.data.foot)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -29,7 +30,10 @@ from generator.pieces.sprue import Sprue, user_or_bundled
 from generator.rules.dice import scenario_seed
 from generator.rulesets.modern_naval.model import UnitView, WeaponView
 from generator.rulesets.modern_naval.registry import COMPONENTS
-from generator.rulesets.modern_naval.tables import Tables, context_tables, data_value
+from generator.rulesets.modern_naval.tables import Tables, context_tables
+
+if TYPE_CHECKING:
+    from generator.rulesets.modern_naval.ruleset import Derived
 
 HERE = Path(__file__).parent
 MARKERS_FILE = HERE / "tables" / "markers.yaml"
@@ -224,12 +228,11 @@ def sprue(path: Path | None) -> Sprue:
 
 
 @COMPONENTS("markers")
-def markers(ctx: Context, arg: str | None) -> Rendered:
+def markers(ctx: Context[Derived], arg: str | None) -> Rendered:
     """One side's markers (``markers:<side>``), or a generic sheet without a scenario."""
     tables = context_tables(ctx.options)
     marks = bundled_markers()
-    views: Mapping[str, Sequence[UnitView]] = data_value(ctx.data, "views", {}) or {}  # type: ignore[assignment]
-    dummies: Mapping[str, int] = data_value(ctx.data, "dummies", {}) or {}  # type: ignore[assignment]
+    views, dummies = ctx.data.views, ctx.data.dummies
     sides = list(ctx.sides)
     fitter = LabelFitter()
     if arg is None or arg not in ctx.sides:
@@ -247,5 +250,5 @@ def markers(ctx: Context, arg: str | None) -> Rendered:
                          dummies.get(side_id, marks.counts.dummies), fitter)
     title = f"Markers: {side_name}" if side_id != "generic" else "Markers"
     return sheet_component(ctx, pieces, sprue(ctx.options.sprue), f"markers:{side_id}", title,
-                           "Markers-", str(data_value(ctx.data, "foot", "") or ""),
+                           "Markers-", ctx.data.foot,
                            fitter.warnings)

@@ -14,8 +14,9 @@ a boolean, or side id to boolean).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from generator.core.units import MM
@@ -32,8 +33,10 @@ from generator.rulesets.modern_naval.tables import (
     ORDINALS,
     Tables,
     context_tables,
-    data_value,
 )
+
+if TYPE_CHECKING:
+    from generator.rulesets.modern_naval.ruleset import Derived
 
 SPEEDS = range(0, 7)
 OUT = "—"
@@ -220,24 +223,18 @@ def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
     return Component(key, title, "Matchups-", pdf, pages, doc.bookmarks[1:])
 
 
-def knows_enemy(data: object, side: str) -> bool:
+def knows_enemy(data: Derived, side: str) -> bool:
     """Whether the scenario lets the side know the enemy's classes."""
-    known = data_value(data, "known", False)
-    if isinstance(known, Mapping):
-        return bool(known.get(side, False))
-    return bool(known)
+    return data.known.get(side, False)
 
 
 @COMPONENTS("matchups")
-def matchups(ctx: Context, arg: str | None) -> Component:
+def matchups(ctx: Context[Derived], arg: str | None) -> Component:
     """One side's matchup pages (``matchups:<side>``)."""
     side = arg or next(iter(ctx.sides), "")
-    views: Mapping[str, Sequence[UnitView]] = data_value(ctx.data, "views", {}) or {}  # type: ignore[assignment]
-    conditions = data_value(ctx.data, "conditions", None)
-    if not isinstance(conditions, Conditions):
-        conditions = Conditions()
+    views, conditions = ctx.data.views, ctx.data.conditions
     enemies = [u for other, units in views.items() if other != side for u in units]
     return render_matchups(context_tables(ctx.options), ctx.sides.get(side, side),
                            views.get(side, []), enemies, knows_enemy(ctx.data, side),
                            conditions, ctx.paper, f"matchups:{side}",
-                           str(data_value(ctx.data, "foot", "") or ""))
+                           ctx.data.foot)

@@ -9,6 +9,7 @@ together. Values the text does not print are marked DEFAULT where they appear.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from generator.core.units import MM
@@ -27,9 +28,11 @@ from generator.rulesets.modern_naval.tables import (
     Special,
     Tables,
     context_tables,
-    data_value,
     signed,
 )
+
+if TYPE_CHECKING:
+    from generator.rulesets.modern_naval.ruleset import Derived
 
 NA = "n/a"
 DASH = "—"
@@ -328,7 +331,7 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
 
 
 @COMPONENTS("reference-card")
-def reference_card(ctx: Context, arg: str | None) -> Component:
+def reference_card(ctx: Context[Derived], arg: str | None) -> Component:
     """The reference card, from the build's tables (``--tables`` honoured)."""
     return render_reference(context_tables(ctx.options), ctx.paper,
-                            str(data_value(ctx.data, "foot", "") or ""))
+                            ctx.data.foot)

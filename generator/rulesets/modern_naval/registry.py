@@ -4,6 +4,13 @@ It sits apart from ``__init__`` so that every component module can register itse
 without importing the ruleset class.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from generator.kit.seam import Components
 
-COMPONENTS = Components()
+if TYPE_CHECKING:
+    from generator.rulesets.modern_naval.ruleset import Derived
+
+COMPONENTS: Components[Derived] = Components()

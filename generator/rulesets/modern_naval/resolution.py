@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from generator.core.units import MM
 from generator.kit.seam import Context
@@ -25,9 +26,11 @@ from generator.rulesets.modern_naval.tables import (
     LEVELS,
     Tables,
     context_tables,
-    data_value,
     die_sides,
 )
+
+if TYPE_CHECKING:
+    from generator.rulesets.modern_naval.ruleset import Derived
 
 CREWS = range(-2, 3)
 SEA = ((3, "3 or less"), (4, "4"), (5, "5"), (6, "6"))
@@ -228,10 +231,10 @@ def render_resolution(tables: Tables, paper: Paper, footer: str) -> Component:
 
 
 @COMPONENTS("resolution-tables")
-def resolution_tables(ctx: Context, arg: str | None) -> Component:
+def resolution_tables(ctx: Context[Derived], arg: str | None) -> Component:
     """The generic resolution tables."""
     return render_resolution(context_tables(ctx.options), ctx.paper,
-                             str(data_value(ctx.data, "foot", "") or ""))
+                             ctx.data.foot)
 
 
 # -- pre-rolled dice ------------------------------------------------------------------------
@@ -273,7 +276,7 @@ def render_dice(tables: Tables, seed: int, paper: Paper, footer: str, key: str) 
     return Component(key, "Pre-rolled dice", "Dice-", pdf, pages, doc.bookmarks[1:])
 
 
-def dice_seed(ctx: Context, side: str | None) -> int:
+def dice_seed(ctx: Context[Derived], side: str | None) -> int:
     """The build's seed, or one derived from the scenario and side."""
     if ctx.options.seed is not None:
         return ctx.options.seed + (list(ctx.sides).index(side) if side in ctx.sides else 0)
@@ -281,8 +284,8 @@ def dice_seed(ctx: Context, side: str | None) -> int:
 
 
 @COMPONENTS("dice")
-def dice_sheet(ctx: Context, arg: str | None) -> Component:
+def dice_sheet(ctx: Context[Derived], arg: str | None) -> Component:
     """A side's pre-rolled d10 and d20 sheet (``dice:<side>``)."""
     return render_dice(context_tables(ctx.options), dice_seed(ctx, arg), ctx.paper,
-                       str(data_value(ctx.data, "foot", "") or ""),
+                       ctx.data.foot,
                        f"dice:{arg}" if arg else "dice")

@@ -137,7 +137,7 @@ def _scenario_problems(entry: Entry, library: Library, tables: DataTables,
     return problems, warnings
 
 
-class ModernNaval(Ruleset):
+class ModernNaval(Ruleset[Derived]):
     """The modern naval plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
@@ -149,6 +149,7 @@ class ModernNaval(Ruleset):
     components = COMPONENTS
     default_scenario = "latakia-1973"
     order = 40
+    preview_names: ClassVar[dict[str, str]] = {"status": "cards"}
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems: weapon ids, rosters; with the bundled tables."""
@@ -165,13 +166,12 @@ class ModernNaval(Ruleset):
         return problems, warnings
 
     def prepare(self, library: Library, request: Request, paper: Paper,
-                options: KitOptions) -> Context:
+                options: KitOptions) -> Context[Derived]:
         """Rate the scenario's units (or one class) with the tables in force."""
         tables = derive.load_tables(options.tables)
         problems, warnings = self._problems(library, tables)
-        ctx = Context(request, paper, options)
         derived = Derived(tables)
-        ctx.data = derived
+        ctx = Context(request, paper, options, data=derived)
         if request.command == "class":
             if problems:
                 raise DataError(problems)
@@ -220,8 +220,8 @@ class ModernNaval(Ruleset):
         ctx.flags.add("scenario")
         return ctx
 
-    def _class(self, library: Library, request: Request, ctx: Context,
-               derived: Derived) -> Context:
+    def _class(self, library: Library, request: Request, ctx: Context[Derived],
+               derived: Derived) -> Context[Derived]:
         assert request.class_id is not None
         cls: ModernClass = library.classes_of(NAME)[request.class_id].model
         ship = requested_ship(cls, request.ship)
@@ -239,13 +239,13 @@ class ModernNaval(Ruleset):
         return (cls.id, cls.name, cls.nation.value, cls.type.value)
 
 
-def _d(ctx: Context) -> Derived:
+def _d(ctx: Context[Derived]) -> Derived:
     derived: Derived = ctx.data
     return derived
 
 
 @COMPONENTS("cards")
-def _cards(ctx: Context, side: str | None) -> Component:
+def _cards(ctx: Context[Derived], side: str | None) -> Component:
     """One side's unit data cards, two half-page cards to a page."""
     from generator.rulesets.modern_naval.components.cards import render_cards
 
@@ -257,7 +257,7 @@ def _cards(ctx: Context, side: str | None) -> Component:
 
 
 @COMPONENTS("briefing")
-def _briefing(ctx: Context, arg: str | None) -> Component:
+def _briefing(ctx: Context[Derived], arg: str | None) -> Component:
     """A side's briefing (its own forces and set-up only), or the umpire's (everything)."""
     from generator.rulesets.modern_naval.components.briefing import render_briefing
 

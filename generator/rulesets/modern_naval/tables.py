@@ -559,13 +559,6 @@ def load_tables(override: Path | None = None) -> Tables:
         update={k: v for k, v in given.items() if k in Tables.model_fields})
 
 
-def data_value(data: object, key: str, default: object = None) -> object:
-    """A value of the context's derived data, a mapping or an object with attributes."""
-    if isinstance(data, dict):
-        return data.get(key, default)
-    return getattr(data, key, default)
-
-
 def context_tables(options: object) -> Tables:
     """The tables for a build: bundled, or replaced by the user's ``--tables`` file."""
     return load_tables(getattr(options, "tables", None))

@@ -20,6 +20,7 @@ from generator.core.scales import Scale, parse_scale
 from generator.core.suggest import did_you_mean
 from generator.data.roster import owned_scenario, requested_ship, side_views
 from generator.kit.seam import (
+    ComponentFn,
     Components,
     Context,
     KitOptions,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:  # the page engine is imported by the components that draw
 NAME = "naval-action"
 FOLDER = Path(__file__).parent
 SPRUE = FOLDER / "sprues" / "markers.yaml"
-COMPONENTS = Components()
+COMPONENTS: Components[Derived] = Components()
 
 
 @dataclass
@@ -72,22 +73,23 @@ class Derived:
         return Calculator(self.tables)
 
 
-def component(name: str) -> Callable[[Callable[[Context, Derived, str | None],
-                                                Component | Rendered]],
-                                      Callable[[Context, str | None], Component | Rendered]]:
+Drawn = Callable[[Context[Derived], Derived, "str | None"], "Component | Rendered"]
+"""A NAVAL ACTION component body: the context, its derived data, the recipe's argument."""
+
+
+def component(name: str) -> Callable[[Drawn], ComponentFn[Derived]]:
     """Register a component that runs with this build's tables in force."""
-    def wrap(fn: Callable[[Context, Derived, str | None], Component | Rendered],
-             ) -> Callable[[Context, str | None], Component | Rendered]:
+    def wrap(fn: Drawn) -> ComponentFn[Derived]:
         @functools.wraps(fn)
-        def run(ctx: Context, arg: str | None) -> Component | Rendered:
-            derived: Derived = ctx.data
+        def run(ctx: Context[Derived], arg: str | None) -> Component | Rendered:
+            derived = ctx.data
             with cardtables.using(derived.tables):
                 return fn(ctx, derived, arg)
         return COMPONENTS(name)(run)
     return wrap
 
 
-class NavalAction(Ruleset):
+class NavalAction(Ruleset[Derived]):
     """The NAVAL ACTION plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
@@ -99,24 +101,26 @@ class NavalAction(Ruleset):
     default_scenario = "savo-island"
     order = 10
     templates = "naval_action"
-    override_tables: ClassVar[tuple[str, ...]] = ("action-card.yaml", "derivation.yaml",
-                                                  "markers.yaml")
+    override_tables: ClassVar[tuple[str, ...] | None] = (
+        "action-card.yaml", "derivation.yaml", "markers.yaml")
     """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
+    preview_names: ClassVar[dict[str, str]] = {"status": "sheets", "marker": "markers",
+                                               "counter": "markers"}
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems and warnings of every NAVAL ACTION scenario."""
         return resolve.check_library(library)
 
     def prepare(self, library: Library, request: Request, paper: Paper,
-                options: KitOptions) -> Context:
+                options: KitOptions) -> Context[Derived]:
         """Derive the ships of the scenario (or class) and the tables in force."""
         tables = load_tables(options.tables)
-        ctx = Context(request, paper, options)
         if request.command == "class":
             with cardtables.using(tables):
-                return self._class_context(ctx, library, tables)
+                return self._class_context(request, paper, options, library, tables)
         scale_text = request.scale
         derived = Derived(tables, _scale(scale_text or "tabletop"), library)
+        ctx = Context(request, paper, options, data=derived)
         if request.scenario is not None:
             scenario, warnings = self._scenario(library, request.scenario)
             ctx.warnings.extend(warnings)
@@ -142,13 +146,12 @@ class NavalAction(Ruleset):
         if options.sheets.duplex != "off":
             ctx.flags.add("duplex")
         ctx.values.update(scale=derived.scale.name, scale_text=derived.scale.describe())
-        ctx.data = derived
         ctx.record.update(_seed_record(options, derived.scenario, list(ctx.sides)))
         return ctx
 
-    def _class_context(self, ctx: Context, library: Library, tables: Tables) -> Context:
+    def _class_context(self, request: Request, paper: Paper, options: KitOptions,
+                       library: Library, tables: Tables) -> Context[Derived]:
         """A one-ship proof kit: the ship as commissioned, at tabletop scale."""
-        request = ctx.request
         classes = library.classes_of(NAME)
         assert request.class_id is not None
         cls: ShipClass = classes[request.class_id].model
@@ -170,10 +173,10 @@ class NavalAction(Ruleset):
                            classes[request.class_id].overrides)
         derived = Derived(tables, scale, library, scenario, {"ship": [view]},
                           f"{cls.name} class · as commissioned {found.commissioned.isoformat()}")
+        ctx = Context(request, paper, options, data=derived)
         ctx.sides = {"ship": found.name}
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name,
                           **{"class": cls.id, "class_name": cls.name, "ship": found.name})
-        ctx.data = derived
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
@@ -259,7 +262,7 @@ def _every(d: Derived) -> list[ShipView]:
     return [v for views in d.views.values() for v in views]
 
 
-def _side_name(ctx: Context, side: str | None) -> str:
+def _side_name(ctx: Context[Derived], side: str | None) -> str:
     assert side is not None, "the recipe names this component per side"
     return ctx.sides[side]
 
@@ -267,7 +270,7 @@ def _side_name(ctx: Context, side: str | None) -> str:
 # ---- players' pages ----------------------------------------------------------------
 
 @component("briefing")
-def _briefing(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _briefing(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     from generator.rulesets.naval_action.components.briefing import render_briefing
 
     assert d.scenario is not None
@@ -276,7 +279,7 @@ def _briefing(ctx: Context, d: Derived, arg: str | None) -> Component:
 
 
 @component("sheets")
-def _sheets(ctx: Context, d: Derived, side: str | None) -> Component:
+def _sheets(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     from generator.rulesets.naval_action.components.status_sheet import render_sheets
 
     assert side is not None
@@ -287,14 +290,14 @@ def _sheets(ctx: Context, d: Derived, side: str | None) -> Component:
 
 
 @component("master")
-def _master(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _master(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     from generator.rulesets.naval_action.components.status_sheet import render_master
 
     return render_master(ctx.paper)
 
 
 @component("catalog")
-def _catalog(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _catalog(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     """The Master List entries of the classes in play (the whole list is `catalog`)."""
     from generator.rulesets.naval_action.components.catalog import render_catalog
 
@@ -306,7 +309,7 @@ def _catalog(ctx: Context, d: Derived, arg: str | None) -> Component:
 
 
 @component("victory")
-def _victory(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _victory(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     from generator.rulesets.naval_action.components.victory_sheet import render_victory
 
     assert d.scenario is not None
@@ -317,14 +320,14 @@ def _victory(ctx: Context, d: Derived, arg: str | None) -> Component:
 # ---- the rules calculator ----------------------------------------------------------
 
 @component("card")
-def _card(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _card(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     from generator.rulesets.naval_action.components.action_card import render_action_card
 
     return render_action_card(d.tables, ctx.paper)
 
 
 @component("odds")
-def _odds(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _odds(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     from generator.rulesets.naval_action.components.resolution import render_resolution
 
     return render_resolution(d.calculator, ctx.paper, d.foot)
@@ -352,7 +355,7 @@ REFEREE = "referee"
 
 
 @component("dice")
-def _dice(ctx: Context, d: Derived, side: str | None) -> Component:
+def _dice(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     """A packet's own sheet of pre-rolled dice: each side and the referee roll differently."""
     from generator.rulesets.naval_action.components.dice_sheet import render_dice_sheet
 
@@ -379,7 +382,7 @@ def side_matchup_pages(d: Derived, side: str) -> list[ShipMatchups]:
 
 
 @component("matchups")
-def _matchups(ctx: Context, d: Derived, side: str | None) -> Component:
+def _matchups(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
 
     assert d.scenario is not None and side is not None
@@ -421,7 +424,7 @@ def reference_views(d: Derived, own: ShipView) -> list[ShipView]:
 
 
 @component("reference-matchups")
-def _reference_matchups(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _reference_matchups(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     """A proof kit's matchups: the class against the reference classes, and back."""
     from generator.rulesets.naval_action.components.matchup_sheet import render_matchups
     from generator.rulesets.naval_action.matchups import ship_matchups
@@ -441,7 +444,7 @@ def _reference_matchups(ctx: Context, d: Derived, arg: str | None) -> Component:
 # ---- measuring aids ----------------------------------------------------------------
 
 @component("rulers")
-def _rulers(ctx: Context, d: Derived, side: str | None) -> Component:
+def _rulers(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     """Range and movement rulers; a side's are as long as its own guns reach and ships run."""
     from generator.rulesets.naval_action.components.aids import render_rulers
 
@@ -453,7 +456,7 @@ def _rulers(ctx: Context, d: Derived, side: str | None) -> Component:
 
 
 @component("strings")
-def _strings(ctx: Context, d: Derived, side: str | None) -> Component:
+def _strings(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     from generator.rulesets.naval_action.aids import range_strings
     from generator.rulesets.naval_action.components.aids import render_string_sheet
 
@@ -464,7 +467,7 @@ def _strings(ctx: Context, d: Derived, side: str | None) -> Component:
 
 
 @component("tapes")
-def _tapes(ctx: Context, d: Derived, side: str | None) -> Component:
+def _tapes(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     from generator.rulesets.naval_action.aids import range_strings
     from generator.rulesets.naval_action.components.aids import render_tapes
 
@@ -476,14 +479,14 @@ def _tapes(ctx: Context, d: Derived, side: str | None) -> Component:
 
 
 @component("gauges")
-def _gauges(ctx: Context, d: Derived, arg: str | None) -> Component:
+def _gauges(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     from generator.rulesets.naval_action.components.aids import render_gauges
 
     return render_gauges(d.tables, d.scale, ctx.paper, d.foot)
 
 
 @component("gauge-strips")
-def _gauge_strips(ctx: Context, d: Derived, side: str | None) -> Component:
+def _gauge_strips(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     """Torpedo-spread and detection strips: a side's packet gets only its own torpedoes."""
     from generator.rulesets.naval_action.aids import default_torpedo_types, scenario_torpedo_types
     from generator.rulesets.naval_action.components.aids import render_gauge_strips
@@ -497,7 +500,7 @@ def _gauge_strips(ctx: Context, d: Derived, side: str | None) -> Component:
 # ---- markers -----------------------------------------------------------------------
 
 @component("markers")
-def _markers(ctx: Context, d: Derived, side: str | None) -> Rendered:
+def _markers(ctx: Context[Derived], d: Derived, side: str | None) -> Rendered:
     """One side's marker sheets; label warnings and pieces travel with the pages."""
     from generator.rulesets.naval_action.components.markers import MarkerMaker
     from generator.rulesets.naval_action.markers import side_pool

@@ -9,6 +9,7 @@ YAML the calculators read. Readings of what the text garbles are marked DEFAULT.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from reportlab.lib import colors
 
@@ -24,6 +25,9 @@ from generator.rulesets.naval_warfare.merchanttables import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType
+
+if TYPE_CHECKING:
+    from generator.rulesets.naval_warfare.ruleset import Derived
 
 TEMPLATE = "naval_warfare/reference.md.j2"
 DEFAULT = "DEFAULT"
@@ -201,10 +205,10 @@ def _prose(doc: CanvasDoc, text: str) -> None:
 
 
 @COMPONENTS("reference-card")
-def reference_card(ctx: Context, arg: str | None) -> Component:
+def reference_card(ctx: Context[Derived], arg: str | None) -> Component:
     """The reference card, from the tables in force (``--tables``)."""
     from generator.rulesets.naval_warfare import ruletables
     from generator.rulesets.naval_warfare.units import load_units
 
     rules = ruletables.load(ctx.options.tables, others=ruletables.campaign_tables())
-    return render_reference(rules, load_units(), ctx.paper, getattr(ctx.data, "foot", ""))
+    return render_reference(rules, load_units(), ctx.paper, ctx.data.foot)

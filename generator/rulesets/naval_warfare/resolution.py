@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -28,6 +29,9 @@ from generator.rulesets.naval_warfare.merchanttables import COLOURS
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType
+
+if TYPE_CHECKING:
+    from generator.rulesets.naval_warfare.ruleset import Derived
 
 NONE = "–"
 BATTLE_CVS = (2, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60)
@@ -222,10 +226,10 @@ def render_resolution(rules: RuleTables, units: dict[str, UnitType], paper: Pape
 
 
 @COMPONENTS("resolution-tables")
-def resolution_tables(ctx: Context, arg: str | None) -> Component:
+def resolution_tables(ctx: Context[Derived], arg: str | None) -> Component:
     """The exact resolution tables, from the tables in force (``--tables``)."""
     from generator.rulesets.naval_warfare import ruletables
     from generator.rulesets.naval_warfare.units import load_units
 
     rules = ruletables.load(ctx.options.tables, others=ruletables.campaign_tables())
-    return render_resolution(rules, load_units(), ctx.paper, getattr(ctx.data, "foot", ""))
+    return render_resolution(rules, load_units(), ctx.paper, ctx.data.foot)

@@ -77,7 +77,7 @@ class Derived:
         return next((t for t in self.teams.values() if nation in t.nations), None)
 
 
-class NavalWarfare(Ruleset):
+class NavalWarfare(Ruleset[Derived]):
     """The Naval Warfare plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
@@ -101,11 +101,10 @@ class NavalWarfare(Ruleset):
                 .replace("list of Annotated", "list of text"))
 
     def prepare(self, library: Library, request: Request, paper: Paper,
-                options: KitOptions) -> Context:
+                options: KitOptions) -> Context[Derived]:
         """The campaign's nations, teams, routes and card deal, with the tables in force."""
-        ctx = Context(request, paper, options)
         derived = Derived(load_units(), *tables_in_force(options.tables))
-        ctx.data = derived
+        ctx = Context(request, paper, options, data=derived)
         if options.sheets.duplex != "off":
             ctx.flags.add("duplex")
         if request.command == "class":

@@ -50,11 +50,11 @@ class Derived:
     counter_size: float
     hex: float
     foot: str
-    rating: Any = None
+    rating: Entry | None = None
     """For a class proof: the class's library entry (its facts and rating)."""
 
 
-class Rule27(Ruleset):
+class Rule27(Ruleset[Derived]):
     """The Rule 27 plug."""
 
     name = "rule-27"
@@ -65,6 +65,7 @@ class Rule27(Ruleset):
     default_scenario = "mediterranean-1940"
     order = 50
     templates = None
+    preview_names: ClassVar[dict[str, str]] = {"status": "rating", "counter": "counters"}
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Every order of battle's groupings, ships and sizes, located in its file."""
@@ -79,7 +80,7 @@ class Rule27(Ruleset):
         return problems, []
 
     def prepare(self, library: Library, request: Request, paper: Paper,
-                options: KitOptions) -> Context:
+                options: KitOptions) -> Context[Derived]:
         """The order of battle as counters, the tables in force and the faces at size."""
         from generator.rulesets.rule27.pieces import layouts
 
@@ -111,17 +112,16 @@ class Rule27(Ruleset):
         problems = _size_problems(scenario, entry.doc, oob, tables, values)
         if problems:
             raise DataError(problems)
-        ctx = Context(request, paper, options)
+        derived = Derived(scenario, tables, oob, layouts(oob.counter_size, tables),
+                          oob.counter_size, oob.hex, f"quarterdeck · Rule 27 · {scenario.name}")
+        ctx = Context(request, paper, options, data=derived)
         ctx.sides = {s.id: s.name for s in scenario.sides}
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
         ctx.flags.add("scenario")
-        ctx.data = Derived(scenario, tables, oob, layouts(oob.counter_size, tables),
-                           oob.counter_size, oob.hex,
-                           f"quarterdeck · Rule 27 · {scenario.name}")
         return ctx
 
     def _class_proof(self, library: Library, request: Request, paper: Paper,
-                     options: KitOptions) -> Context:
+                     options: KitOptions) -> Context[Derived]:
         """One class's counter and how its rating was derived (``build --class``)."""
         from generator.core.suggest import did_you_mean
         from generator.rulesets.rule27.model import CounterView, ShipOf, rate_counter
@@ -150,13 +150,12 @@ class Rule27(Ruleset):
                            half=row.half, count=1, nation=model.nation,
                            overridden=tuple(entry.overrides))
         oob = OrderOfBattle(counters={"ship": [view]})
-        ctx = Context(request, paper, options)
+        derived = Derived(None, tables, oob, layouts(oob.counter_size, tables),
+                          oob.counter_size, oob.hex, f"quarterdeck · Rule 27 · {model.name} class",
+                          rating=entry)
+        ctx = Context(request, paper, options, data=derived)
         ctx.sides = {"ship": name}
         ctx.values.update(**{"class": model.id, "class_name": model.name, "ship": name})
-        ctx.data = Derived(None, tables, oob, layouts(oob.counter_size, tables),
-                           oob.counter_size, oob.hex,
-                           f"quarterdeck · Rule 27 · {model.name} class")
-        ctx.data.rating = entry
         return ctx
 
     def describe_class(self, entry: Entry) -> tuple[str, str, str, str]:

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 NAME = "surface-action"
 FOLDER = Path(__file__).parent
 SPRUES = FOLDER / "sprues"
-COMPONENTS = Components()
+COMPONENTS: Components[Derived] = Components()
 DEFAULT_BANDS_IN = [6.0, 12.0, 18.0, 24.0, 30.0, 36.0]
 
 
@@ -61,7 +61,7 @@ class Derived:
     """For a proof kit: the library its reference classes come from."""
 
 
-class SurfaceAction(Ruleset):
+class SurfaceAction(Ruleset[Derived]):
     """The Surface Action plug (see ``generator.kit.seam.Ruleset``)."""
 
     name = NAME
@@ -73,7 +73,9 @@ class SurfaceAction(Ruleset):
     default_scenario = "river-plate"
     order = 20
     templates = "surface_action"
-    override_tables: ClassVar[tuple[str, ...]] = ("charts.yaml",)
+    override_tables: ClassVar[tuple[str, ...] | None] = ("charts.yaml",)
+    preview_names: ClassVar[dict[str, str]] = {"status": "sheets", "marker": "markers",
+                                               "counter": "markers"}
     """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
@@ -88,12 +90,11 @@ class SurfaceAction(Ruleset):
         return super().recipe(command)
 
     def prepare(self, library: Library, request: Request, paper: Paper,
-                options: KitOptions) -> Context:
+                options: KitOptions) -> Context[Derived]:
         """Derive the scenario's (or the class's) ships with the charts in force."""
         charts = load_charts(options.tables)
-        ctx = Context(request, paper, options)
         derived = Derived(charts)
-        ctx.data = derived
+        ctx = Context(request, paper, options, data=derived)
         if options.sheets.duplex != "off":
             ctx.flags.add("duplex")
         if request.command == "class":
@@ -173,25 +174,25 @@ def _sprue(path: Path | None, name: str) -> Sprue:
     return user_or_bundled(path, SPRUES / f"{name}.yaml", f"surface_action/sprues/{name}.yaml")
 
 
-def _d(ctx: Context) -> Derived:
+def _d(ctx: Context[Derived]) -> Derived:
     derived: Derived = ctx.data
     return derived
 
 
-def _scenario_of(ctx: Context) -> Scenario:
+def _scenario_of(ctx: Context[Derived]) -> Scenario:
     scenario = _d(ctx).scenario
     assert scenario is not None, "the recipe names this component only with a scenario"
     return scenario
 
 
-def _every(ctx: Context) -> list[ShipView]:
+def _every(ctx: Context[Derived]) -> list[ShipView]:
     return [v for views in _d(ctx).views.values() for v in views]
 
 
 # ---- players' pages ----------------------------------------------------------------
 
 @COMPONENTS("briefing")
-def _briefing(ctx: Context, arg: str | None) -> Component:
+def _briefing(ctx: Context[Derived], arg: str | None) -> Component:
     from generator.rulesets.surface_action.components.briefing import render_briefing
 
     scenario = _scenario_of(ctx)
@@ -200,7 +201,7 @@ def _briefing(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("sheets")
-def _sheets(ctx: Context, side: str | None) -> Component:
+def _sheets(ctx: Context[Derived], side: str | None) -> Component:
     from generator.rulesets.surface_action.components.data_sheet import render_data_sheet
 
     assert side is not None
@@ -211,7 +212,7 @@ def _sheets(ctx: Context, side: str | None) -> Component:
 
 
 @COMPONENTS("card")
-def _card(ctx: Context, arg: str | None) -> Component:
+def _card(ctx: Context[Derived], arg: str | None) -> Component:
     from generator.rulesets.surface_action.components.reference_card import (
         render_reference_card,
     )
@@ -220,7 +221,7 @@ def _card(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("odds")
-def _odds(ctx: Context, arg: str | None) -> Component:
+def _odds(ctx: Context[Derived], arg: str | None) -> Component:
     from generator.rulesets.surface_action.components.tables import render_resolution
 
     scenario = _scenario_of(ctx)
@@ -229,7 +230,7 @@ def _odds(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("matchups")
-def _matchups(ctx: Context, side: str | None) -> Component:
+def _matchups(ctx: Context[Derived], side: str | None) -> Component:
     from generator.rulesets.surface_action.components.tables import render_matchups
 
     assert side is not None
@@ -246,14 +247,14 @@ def _matchups(ctx: Context, side: str | None) -> Component:
 # ---- aids --------------------------------------------------------------------------
 
 @COMPONENTS("turn-guide")
-def _turn_guide(ctx: Context, arg: str | None) -> Component:
+def _turn_guide(ctx: Context[Derived], arg: str | None) -> Component:
     from generator.rulesets.surface_action.components.turnguide import render_turn_guide
 
     return render_turn_guide(_d(ctx).charts, ctx.paper, _d(ctx).foot)
 
 
 @COMPONENTS("ruler")
-def _ruler(ctx: Context, side: str | None) -> Component:
+def _ruler(ctx: Context[Derived], side: str | None) -> Component:
     from generator.rulesets.surface_action.components.ruler import render_ruler
 
     d = _d(ctx)
@@ -268,7 +269,7 @@ def _ruler(ctx: Context, side: str | None) -> Component:
 
 # ---- counters and cards ------------------------------------------------------------
 
-def _build_seed(ctx: Context) -> int:
+def _build_seed(ctx: Context[Derived]) -> int:
     """The seed in force: ``--seed`` (or the one ``random`` drew), else the scenario's."""
     if ctx.options.seed is not None:
         return ctx.options.seed
@@ -276,7 +277,7 @@ def _build_seed(ctx: Context) -> int:
 
 
 @COMPONENTS("dice")
-def _dice(ctx: Context, side: str | None) -> Component:
+def _dice(ctx: Context[Derived], side: str | None) -> Component:
     """A packet's own pre-rolled dice: each side and the referee roll differently."""
     from generator.aids.dicesheet import render_dice_sheet
 
@@ -296,7 +297,7 @@ REFEREE = "referee"
 
 
 @COMPONENTS("markers")
-def _markers(ctx: Context, side: str | None) -> Rendered:
+def _markers(ctx: Context[Derived], side: str | None) -> Rendered:
     """One side's counter sheets, with their pieces for export."""
     from generator.rulesets.surface_action.components.counters import side_counter_pieces
 
@@ -321,7 +322,7 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
 
 
 @COMPONENTS("catalog")
-def _catalog(ctx: Context, arg: str | None) -> Component:
+def _catalog(ctx: Context[Derived], arg: str | None) -> Component:
     """The catalog entries of the ships in play (a proof kit: its one class)."""
     from generator.rulesets.surface_action.components.catalog import render_catalog
 
@@ -349,7 +350,7 @@ def _weapons_of(views: list[ShipView]) -> tuple[set[str], set[str]]:
 
 
 @COMPONENTS("reference-matchups")
-def _reference_matchups(ctx: Context, arg: str | None) -> Component | Rendered:
+def _reference_matchups(ctx: Context[Derived], arg: str | None) -> Component | Rendered:
     """A proof kit's matchups against reference classes, with a scenario's weapons table.
 
     The rule text prints no hit values (each scenario has its own table), so the first
@@ -398,7 +399,7 @@ def _reference_matchups(ctx: Context, arg: str | None) -> Component | Rendered:
 
 
 @COMPONENTS("events")
-def _events(ctx: Context, arg: str | None) -> Rendered:
+def _events(ctx: Context[Derived], arg: str | None) -> Rendered:
     """The event deck, imposed on card sheets."""
     from generator.rulesets.surface_action.components.event_cards import event_card_pieces
     from generator.rulesets.surface_action.events import load_deck

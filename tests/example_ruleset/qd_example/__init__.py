@@ -8,13 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from xml.sax.saxutils import escape
 
 from pydantic import BaseModel, Field
 
 from generator.data.datamodel import Strict
-from generator.kit.seam import Components, Context, Rendered, Ruleset, sheet_component
+from generator.kit.seam import (
+    Components,
+    Context,
+    KitOptions,
+    Rendered,
+    Request,
+    Ruleset,
+    sheet_component,
+)
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pieces import faces
@@ -22,8 +30,11 @@ from generator.pieces.sprue import load_sprue
 from generator.rules import dietable
 from generator.rules.dice import percent
 
+if TYPE_CHECKING:
+    from generator.data.library import Library
+    from generator.pages.layout import Paper
+
 FOLDER = Path(__file__).parent
-COMPONENTS = Components()
 
 
 class Unit(Strict):
@@ -62,11 +73,15 @@ class Derived:
 
     units: dict[str, list[Unit]]
     crt: dietable.DieTable
-    face: Any
+    face: faces.FaceLayout
     foot: str
 
 
-class Example(Ruleset):
+COMPONENTS: Components[Derived] = Components()
+"""Components read ``ctx.data`` as a ``Derived``: mypy checks every use."""
+
+
+class Example(Ruleset[Derived]):
     """The example plug."""
 
     name = "example-skirmish"
@@ -76,26 +91,27 @@ class Example(Ruleset):
     components = COMPONENTS
     default_scenario = "skirmish"
 
-    def prepare(self, library: Any, request: Any, paper: Any, options: Any) -> Context:
+    def prepare(self, library: Library, request: Request, paper: Paper,
+                options: KitOptions) -> Context[Derived]:
         """Units per side, the combat table and the face, each file checked on load."""
-        scenario: Scenario = library.scenarios[request.scenario].model
+        scenario: Scenario = library.scenarios[str(request.scenario)].model
         units = library.of_kind(self.name, "unit")
-        ctx = Context(request, paper, options)
+        derived = Derived({s.id: [units[u].model for u in s.units] for s in scenario.sides},
+                          dietable.load_die_table(FOLDER / "tables" / "crt.yaml"),
+                          faces.load_faces(FOLDER / "faces" / "unit.yaml")["unit"],
+                          f"quarterdeck · Example Skirmish · {scenario.name}")
+        ctx = Context(request, paper, options, data=derived)
         ctx.sides = {s.id: s.name for s in scenario.sides}
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
         ctx.flags.add("scenario")
-        ctx.data = Derived({s.id: [units[u].model for u in s.units] for s in scenario.sides},
-                           dietable.load_die_table(FOLDER / "tables" / "crt.yaml"),
-                           faces.load_faces(FOLDER / "faces" / "unit.yaml")["unit"],
-                           f"quarterdeck · Example Skirmish · {scenario.name}")
         return ctx
 
 
 @COMPONENTS("roster")
-def roster(ctx: Context, side: str | None) -> Component:
+def roster(ctx: Context[Derived], side: str | None) -> Component:
     """One side's units and ratings."""
     assert side is not None
-    d: Derived = ctx.data
+    d = ctx.data
     doc = CanvasDoc(ctx.paper, f"Roster: {ctx.sides[side]}", d.foot)
     doc.anchor(ctx.sides[side])
     doc.paragraph(f"Roster: {escape(ctx.sides[side])}", "h1")
@@ -108,9 +124,9 @@ def roster(ctx: Context, side: str | None) -> Component:
 
 
 @COMPONENTS("crt")
-def crt(ctx: Context, arg: str | None) -> Component:
+def crt(ctx: Context[Derived], arg: str | None) -> Component:
     """The combat results table, and each column's exact odds."""
-    d: Derived = ctx.data
+    d = ctx.data
     doc = CanvasDoc(ctx.paper, d.crt.title, d.foot)
     doc.section(d.crt.title, f"Roll {d.crt.die} {d.crt.label}".strip(),
                 dietable.die_grid(d.crt, percentages=True))
@@ -123,16 +139,16 @@ def crt(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("counters")
-def counters(ctx: Context, side: str | None) -> Rendered:
+def counters(ctx: Context[Derived], side: str | None) -> Rendered:
     """One side's unit counters, full strength in front and reduced on the back."""
     assert side is not None
-    d: Derived = ctx.data
+    d = ctx.data
     pieces = []
     for unit in dict.fromkeys(u.id for u in d.units[side]):
         model = next(u for u in d.units[side] if u.id == unit)
         count = sum(1 for u in d.units[side] if u.id == unit)
-        values = {"name": model.name, "attack": model.attack, "defence": model.defence,
-                  "move": model.move}
+        values: dict[str, int | str] = {"name": model.name, "attack": model.attack,
+                                        "defence": model.defence, "move": model.move}
         pieces.append(faces.face_piece(d.face, values, f"unit.{side}.{unit}", model.name,
                                        count, "unit"))
     sprue = load_sprue(FOLDER / "sprues" / "counters.yaml")

@@ -45,7 +45,7 @@ def hand(d: Derived, team: str) -> decks.Deck:
 
 
 @COMPONENTS("advantage-cards")
-def advantage_cards(ctx: Context, team: str | None) -> Component | Rendered:
+def advantage_cards(ctx: Context[Derived], team: str | None) -> Component | Rendered:
     """A team's dealt Advantage Cards on card sheets, or game control's deal list."""
     from generator.rulesets.naval_warfare import CONTROL
 
@@ -68,7 +68,7 @@ def advantage_cards(ctx: Context, team: str | None) -> Component | Rendered:
                            f"{d.foot} · {name}")
 
 
-def deal_list(d: Derived, ctx: Context) -> Component:
+def deal_list(d: Derived, ctx: Context[Derived]) -> Component:
     """Game control's record: which cards each team was dealt, and what is left."""
     deck = load_advantage_deck()
     titles = {c.id: fill(c.title, decks.card_names(c)) for c in deck.cards}

@@ -82,7 +82,7 @@ def _defaults_line(nation: NationForces) -> str:
             + ", ".join(nation.defaults) + ".")
 
 
-def render_team(d: Derived, team: Team, ctx: Context) -> Component:
+def render_team(d: Derived, team: Team, ctx: Context[Derived]) -> Component:
     """A team's briefing: allowances, each nation's balance and bases. No other team."""
     assert d.campaign is not None
     doc = CanvasDoc(ctx.paper, f"Briefing: {team.name}", f"{d.foot} · {team.name}")
@@ -124,7 +124,7 @@ def _balance_grid(d: Derived, width: float) -> Grid:
                 rows, aligned(1, len(nations) + 1), size=7)
 
 
-def render_control(d: Derived, ctx: Context) -> Component:
+def render_control(d: Derived, ctx: Context[Derived]) -> Component:
     """Game control's briefing: the full balance, every team, every nation's bases."""
     assert d.campaign is not None
     campaign = d.campaign
@@ -159,7 +159,7 @@ def render_control(d: Derived, ctx: Context) -> Component:
 
 
 @COMPONENTS("briefing")
-def briefing(ctx: Context, team: str | None) -> Component:
+def briefing(ctx: Context[Derived], team: str | None) -> Component:
     """A team's briefing, or game control's ('control')."""
     from generator.rulesets.naval_warfare import CONTROL
 

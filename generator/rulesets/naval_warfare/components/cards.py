@@ -166,7 +166,7 @@ def _slug(name: str) -> str:
 
 
 @COMPONENTS("force-cards")
-def force_cards(ctx: Context, team: str | None) -> Rendered:
+def force_cards(ctx: Context[Derived], team: str | None) -> Rendered:
     """A team's Task Force and Forces-in-Port cards."""
     d: Derived = ctx.data
     assert team is not None

@@ -164,7 +164,7 @@ def team_pieces(d: Derived, team: Team, fitter: LabelFitter) -> list[Piece]:
 
 
 @COMPONENTS("counters")
-def counters(ctx: Context, team: str | None) -> Rendered:
+def counters(ctx: Context[Derived], team: str | None) -> Rendered:
     """One team's counter sheets, or ('control') those of the nations no team plays."""
     from generator.rulesets.naval_warfare import CONTROL
 

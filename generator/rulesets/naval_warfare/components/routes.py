@@ -151,7 +151,7 @@ def _painter(title: str, rows: Sequence[ChartRow | None], slot: float,
     return lambda c, w: paint_base(c, w, title, rows, slot, slots)
 
 
-def render_chart(d: Derived, ctx: Context, team: str | None) -> Component:
+def render_chart(d: Derived, ctx: Context[Derived], team: str | None) -> Component:
     """A team's route chart (its own nations' routes) or game control's master chart."""
     from generator.rulesets.naval_warfare import CONTROL
 
@@ -196,6 +196,6 @@ def render_chart(d: Derived, ctx: Context, team: str | None) -> Component:
 
 
 @COMPONENTS("route-chart")
-def route_chart(ctx: Context, team: str | None) -> Component:
+def route_chart(ctx: Context[Derived], team: str | None) -> Component:
     """A team's merchant route chart, or the master chart ('control')."""
     return render_chart(ctx.data, ctx, team)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import io
 from collections import Counter as Tally
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.aids.boardaids import BoardAids, TrackSpec, render_board_aids
 from generator.aids.boardparts import draw_hex_grid, hex_grid
@@ -33,6 +33,9 @@ from generator.rulesets.rule27.pieces import FOLDER, counter_piece
 from generator.rulesets.rule27.registry import COMPONENTS
 from generator.rulesets.rule27.tables import NavalTables
 
+if TYPE_CHECKING:
+    from generator.rulesets.rule27.ruleset import Derived
+
 ZONE_WORDS = {"adjacent": "its hex and every adjacent hex along a water route",
               "hex": "its own hex only", "none": "none"}
 EXAMPLE_STACK = "8 NT, CL, DD"
@@ -51,7 +54,7 @@ def _strength_text(view: CounterView, strength: int) -> str:
 
 
 @COMPONENTS("oob")
-def oob(ctx: Context, side: str | None) -> Component:
+def oob(ctx: Context[Derived], side: str | None) -> Component:
     """One side's order of battle: every counter, its ships and its ratings."""
     assert side is not None
     d = ctx.data
@@ -80,7 +83,7 @@ def oob(ctx: Context, side: str | None) -> Component:
                          f"{side.upper()}-OOB-")
 
 
-def marker_pieces(side: str, side_name: str, ctx: Context) -> list[Piece]:
+def marker_pieces(side: str, side_name: str, ctx: Context[Derived]) -> list[Piece]:
     """Damage hits, Task Force and cargo markers for one side."""
     d = ctx.data
     tables: NavalTables = d.tables
@@ -101,7 +104,7 @@ def marker_pieces(side: str, side_name: str, ctx: Context) -> list[Piece]:
     return pieces
 
 
-def _manifest_rows(ctx: Context, side: str) -> list[list[str]]:
+def _manifest_rows(ctx: Context[Derived], side: str) -> list[list[str]]:
     d = ctx.data
     tables: NavalTables = d.tables
     rows: list[list[str]] = []
@@ -125,7 +128,7 @@ def _manifest_rows(ctx: Context, side: str) -> list[list[str]]:
 
 
 @COMPONENTS("manifest")
-def manifest(ctx: Context, side: str | None) -> Component:
+def manifest(ctx: Context[Derived], side: str | None) -> Component:
     """How many pieces of each kind a side's sheets hold (for inventory at a club)."""
     d = ctx.data
     sides = [side] if side is not None else list(ctx.sides)
@@ -160,7 +163,7 @@ def manifest(ctx: Context, side: str | None) -> Component:
 
 
 @COMPONENTS("counters")
-def counters(ctx: Context, side: str | None) -> Rendered:
+def counters(ctx: Context[Derived], side: str | None) -> Rendered:
     """One side's counters and markers on sheets (duplex backs per the user's options)."""
     assert side is not None
     d = ctx.data
@@ -175,12 +178,13 @@ def counters(ctx: Context, side: str | None) -> Rendered:
 
 
 @COMPONENTS("rating")
-def rating(ctx: Context, arg: str | None) -> Component:
+def rating(ctx: Context[Derived], arg: str | None) -> Component:
     """How a class's Rule 27 rating follows from its facts, step by step."""
     from generator.rulesets.rule27 import rating as rules_of
 
     d = ctx.data
     entry = d.rating
+    assert entry is not None, "the rating sheet is in the class recipe only"
     facts, model = entry.facts, entry.model
     table = rules_of.rules()
     view: CounterView = d.oob.counters["ship"][0]
@@ -218,7 +222,7 @@ def rating(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("track")
-def track(ctx: Context, arg: str | None) -> Component:
+def track(ctx: Context[Derived], arg: str | None) -> Component:
     """The naval-step tracks: the movement phase's steps and the exploitation phase's."""
     d = ctx.data
     steps = d.tables.steps
@@ -238,7 +242,7 @@ def track(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("reference")
-def reference(ctx: Context, arg: str | None) -> Component:
+def reference(ctx: Context[Derived], arg: str | None) -> Component:
     """Movement, combat zones, counters and cargo, each a table built from the tables."""
     d = ctx.data
     tables: NavalTables = d.tables
@@ -314,7 +318,7 @@ def reference(ctx: Context, arg: str | None) -> Component:
 
 
 @COMPONENTS("worksheet")
-def worksheet(ctx: Context, arg: str | None) -> Component:
+def worksheet(ctx: Context[Derived], arg: str | None) -> Component:
     """The bombing-hit allocation worksheet, with the text's example worked exactly."""
     d = ctx.data
     tables: NavalTables = d.tables
@@ -371,7 +375,7 @@ def overlay_geometry(hex_size: float, tables: NavalTables, orientation: Any,
 
 
 @COMPONENTS("overlay")
-def overlay(ctx: Context, arg: str | None) -> Component:
+def overlay(ctx: Context[Derived], arg: str | None) -> Component:
     """The sea-box overlay at the map's hex size, in hairlines for transparency film."""
     d = ctx.data
     tables: NavalTables = d.tables
