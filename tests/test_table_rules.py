@@ -497,10 +497,7 @@ def test_surface_action_sides_deal_counters_from_their_own_seeds(kits: Kits) -> 
     manifest = _manifest(result.folder)
     base = scenario_seed("river-plate")
     assert manifest["seed"] == base
-    assert manifest["counter_seeds"] == {s: derive_seed(base, s) for s in
-                                         manifest["counter_seeds"]}
-    assert len(set(manifest["counter_seeds"].values())) == len(manifest["counter_seeds"]) == 2
-    # Each Surface Action packet carries its own dice sheet too.
+    # Each side's counters are dealt from its owner seed, the one its dice sheet prints.
     dice = manifest["dice_seeds"]
     assert dice == {s: derive_seed(base, s) for s in ("german", "british", "referee")}
     for owner in dice:

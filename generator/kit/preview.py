@@ -89,6 +89,7 @@ def choose_ruleset(library: Library, class_id: str, ruleset: str | None) -> Rule
 def render_component(library: Library, ruleset: Ruleset, class_id: str, kind: PreviewKind,
                      paper: str = "a4", ship: str | None = None) -> Component:
     """Render one component of the class's proof kit (nothing else)."""
+    from generator.kit.pipeline import prepared
     from generator.kit.seam import KitOptions, Rendered, Request
 
     if kind == "card":
@@ -103,7 +104,8 @@ def render_component(library: Library, ruleset: Ruleset, class_id: str, kind: Pr
         raise UsageError(f"--component: {ruleset.title} proofs have no {kind}; expected one "
                          f"of {', '.join([*offered, 'card'])}")
     request = Request("class", class_id=class_id, ship=ship, ruleset=ruleset.name)
-    ctx = ruleset.prepare(library, request, paper, KitOptions())  # type: ignore[arg-type]
+    # Prepared as a build prepares it, with the build seed set (a proof's counters draw on it).
+    ctx, _ = prepared(ruleset, library, request, paper, KitOptions())  # type: ignore[arg-type]
     name, _, arg = items[0].partition(":")
     side = next(iter(ctx.sides), None)
     made = ruleset.component(name)(ctx, (arg or None) if arg != "{side}" else side)
