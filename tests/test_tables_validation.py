@@ -14,7 +14,9 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
+from generator.core.errors import DataError
 from generator.data.datamodel import Nation
+from generator.rules.tables import TableSet
 from generator.rulesets.naval_action.cardtables import load_tables
 from tests.test_hardening_load import invoke
 
@@ -284,3 +286,80 @@ def test_zero_knots_per_inch(tmp_path: Path) -> None:
     text = section(CHARTS, "movement").replace("knots_per_in: 6", "knots_per_in: 0")
     refused(tmp_path, text, "0\n  small", "movement.knots_per_in: found 0, expected a number "
             "greater than 0", "surface-action")
+
+
+# -- one loader for the tables in force (issue 28): every ruleset's TableSet ---------------
+
+def _sets() -> dict[str, TableSet]:
+    """Each ruleset's tables in force, as its loader reads them."""
+    from generator.rulesets.modern_naval.tables import TABLE_SET as MODERN
+    from generator.rulesets.naval_action.cardtables import TABLE_SET as NAVAL_ACTION
+    from generator.rulesets.naval_warfare.ruletables import TABLE_SET as NAVAL_WARFARE
+    from generator.rulesets.rule27.tables import TABLE_SET as RULE27
+    from generator.rulesets.surface_action.charts import TABLE_SET as SURFACE_ACTION
+
+    return {"naval-action": NAVAL_ACTION, "surface-action": SURFACE_ACTION,
+            "modern-naval": MODERN, "naval-warfare": NAVAL_WARFARE, "rule27": RULE27}
+
+
+@pytest.mark.parametrize("ruleset", ["naval-action", "surface-action", "modern-naval",
+                                     "naval-warfare", "rule27"])
+def test_every_ruleset_names_an_unknown_table_where_it_stands(tmp_path: Path,
+                                                              ruleset: str) -> None:
+    tables = _sets()[ruleset]
+    path = tmp_path / "house.yaml"
+    path.write_text("# house rules\nno_such_table: 3\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        tables.load(path)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.line, problem.column, problem.path) == (
+        str(path), 2, 1, "no_such_table")
+    assert problem.message.startswith("found unknown key 'no_such_table'")
+    # Untouched by a file, the tables in force are the bundled instances themselves.
+    bundled = tables.bundled()
+    assert all(bundled[f.model] is f.read() for f in tables.files)
+
+
+@pytest.mark.parametrize(("ruleset", "model", "key", "yaml_text"), [
+    ("naval-warfare", "SupplyTable", "round", "round: up\n"),
+    ("naval-warfare", "CounterMix", "lsp_spares", "lsp_spares: 0\n"),
+    ("modern-naval", "DataTables", "rating", None),
+    ("rule27", "NavalTables", "sea_box_hexes", "sea_box_hexes: 7\n"),
+])
+def test_one_file_replaces_one_table_and_leaves_the_others_bundled(
+        tmp_path: Path, ruleset: str, model: str, key: str, yaml_text: str | None) -> None:
+    import yaml
+
+    tables = _sets()[ruleset]
+    target = next(f for f in tables.files if f.model.__name__ == model)
+    if yaml_text is None:  # the bundled table, at another ground scale
+        given = target.read().model_dump(mode="json")[key]
+        given["metres_per_cm"] = given["metres_per_cm"] * 2
+        yaml_text = yaml.safe_dump({key: given})
+    path = tmp_path / "house.yaml"
+    path.write_text("\n" + yaml_text, encoding="utf-8")
+    found = tables.load(path)
+    assert found.replaced == (key,) and found.source == path
+    assert found.positions == {key: (2, 1)}
+    assert found[target.model].model_dump(mode="json")[key] == yaml.safe_load(yaml_text)[key]
+    assert found[target.model] != target.read()
+    for other in tables.files:
+        if other is not target:
+            assert found[other.model] is other.read()
+
+
+def test_the_two_halves_of_a_ruleset_read_one_file_alike(tmp_path: Path) -> None:
+    """Naval Warfare's rule tables and its campaign tables take their keys of one file."""
+    from generator.rulesets.naval_warfare import ruletables
+    from generator.rulesets.naval_warfare.campaign import tables_in_force
+
+    path = tmp_path / "house.yaml"
+    path.write_text("round: up\nlsp_spares: 0\n", encoding="utf-8")
+    supply, mix = tables_in_force(path)
+    assert (supply.round, mix.lsp_spares) == ("up", 0)
+    assert ruletables.load(path) == ruletables.bundled()  # a supply key is no rule table's
+    path.write_text("round: sideways\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        ruletables.load(path)
+    assert [(p.line, p.path) for p in caught.value.problems] == [(1, "round")]
+    assert caught.value.problems[0].message.startswith("found 'sideways', expected")

@@ -8,15 +8,15 @@ bundled ones are, and every problem is reported at its place in the user's file.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
 from generator.data.datamodel import Strict
-from generator.data.validation import load_model, load_overrides
 from generator.rules.dietable import parse_die
+from generator.rules.tables import TableFile, TableSet, bundled_file
+from generator.rulesets.modern_naval.schema import DataTables
 
 TABLES_FILE = Path(__file__).parent / "tables" / "rules.yaml"
 SIZES = ("very-small", "small", "medium", "large", "very-large")
@@ -535,28 +535,31 @@ class Tables(Strict):
         return out
 
 
-@functools.cache
+def _data_tables() -> DataTables:
+    """The bundled weapons table and rating rules (``derive`` reads and caches them)."""
+    from generator.rulesets.modern_naval import derive
+
+    return derive.bundled_tables()
+
+
+TABLE_SET = TableSet(bundled_file(Tables, TABLES_FILE, "modern_naval/tables/rules.yaml"),
+                     TableFile(DataTables, _data_tables))
+"""Every table a modern naval ``--tables`` file may replace: the rules' and the data's."""
+
+
 def bundled_tables() -> Tables:
     """The tables as bundled: the rule text's, plus labelled defaults."""
-    return load_model(Tables, TABLES_FILE, "modern_naval/tables/rules.yaml", cache=True)
+    return TABLE_SET.bundled()[Tables]
 
 
 def load_tables(override: Path | None = None) -> Tables:
-    """The bundled tables, with a user's file replacing top-level keys.
+    """The bundled rules tables, with a user's file replacing top-level keys.
 
     Raises:
         DataError: A located message for every problem in the user's file.
 
     """
-    if override is None:
-        return bundled_tables()
-    # One --tables file serves both halves of the ruleset: the data tables' keys (weapons,
-    # rating) are accepted here too and taken by ``derive.load_tables``.
-    from generator.rulesets.modern_naval.schema import DataTables
-
-    given = load_overrides(override, Tables, DataTables)
-    return bundled_tables().model_copy(
-        update={k: v for k, v in given.items() if k in Tables.model_fields})
+    return TABLE_SET.load(override)[Tables]
 
 
 def data_value(data: object, key: str, default: object = None) -> object:

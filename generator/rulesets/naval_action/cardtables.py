@@ -20,9 +20,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from generator.core.errors import Problem
-from generator.data.validation import key_problems, load_model, load_overrides
+from generator.data.validation import key_problems, load_model
 from generator.data.yamlsource import SourceDoc
 from generator.rules.dietable import DieTable, build, width_message
+from generator.rules.tables import TableFile, TableSet
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.markertables import (
     MarkerTables,
@@ -715,12 +716,20 @@ def _bundled_card() -> CardTables:
                       check=lambda card, doc: _coverage(dict(card), doc), cache=True)
 
 
+TABLE_SET = TableSet(TableFile(CardTables, _bundled_card),
+                     TableFile(DerivationRules, derivation.bundled_rules),
+                     TableFile(MarkerTables, bundled_markers),
+                     precheck=_precheck, check=_coverage)
+"""Every table a NAVAL ACTION ``--tables`` file may replace: the card's, the derivation's
+and the markers'."""
+
+
 def load_tables(user_file: Path | None = None) -> Tables:
     """The tables in force: bundled, with any table in ``user_file`` replacing its own.
 
     Args:
-        user_file: A YAML file holding some top-level keys of ``action-card.yaml`` or
-            ``derivation.yaml``.
+        user_file: A YAML file holding some top-level keys of ``action-card.yaml``,
+            ``derivation.yaml`` or ``markers.yaml``.
 
     Returns:
         The merged tables.
@@ -729,29 +738,13 @@ def load_tables(user_file: Path | None = None) -> Tables:
         DataError: With every problem in the user's file, located.
 
     """
-    card, rules = _bundled_card(), derivation.bundled_rules()
+    found = TABLE_SET.load(user_file)
     if user_file is None:
-        return Tables.model_construct(card=card, rules=rules, markers=bundled_markers())
-    positions: dict[str, tuple[int, int]] = {}
-
-    def check(given: dict[str, Any], doc: SourceDoc) -> list[Problem]:
-        # Where each table starts, so a page it overflows later can point at it.
-        positions.update({key: doc.mark((key,), key=True) for key in given})
-        return _coverage(given, doc)
-
-    given = load_overrides(user_file, CardTables, DerivationRules, MarkerTables,
-                           precheck=_precheck, check=check)
-    card = card.model_copy(update=_fields(CardTables, given))
-    rules = rules.model_copy(update=_fields(DerivationRules, given))
-    markers = bundled_markers().model_copy(update=_fields(MarkerTables, given))
-    return Tables(card=card, rules=rules, markers=markers, replaced=tuple(sorted(given)),
-                  origin=user_file.name, display=str(user_file), positions=positions)
-
-
-def _fields(model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
-    """The given tables that belong to ``model``, by field name (a file keys them by alias)."""
-    return {name: given[info.alias or name] for name, info in model.model_fields.items()
-            if (info.alias or name) in given}
+        return Tables.model_construct(card=found[CardTables], rules=found[DerivationRules],
+                                      markers=found[MarkerTables])
+    return Tables(card=found[CardTables], rules=found[DerivationRules],
+                  markers=found[MarkerTables], replaced=found.replaced,
+                  origin=user_file.name, display=str(user_file), positions=dict(found.positions))
 
 
 _ACTIVE: contextvars.ContextVar[Tables | None] = contextvars.ContextVar("tables", default=None)

@@ -205,5 +205,5 @@ def reference_card(ctx: Context, arg: str | None) -> Component:
     from generator.rulesets.naval_warfare import ruletables
     from generator.rulesets.naval_warfare.units import load_units
 
-    rules = ruletables.load(ctx.options.tables, others=ruletables.campaign_tables())
+    rules = ruletables.load(ctx.options.tables)
     return render_reference(rules, load_units(), ctx.paper, getattr(ctx.data, "foot", ""))
