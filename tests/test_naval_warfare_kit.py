@@ -466,12 +466,14 @@ def test_bad_counter_size_and_team_nation(tmp_path: Path) -> None:
 
 def test_tables_file_replaces_the_default_readings(tmp_path: Path) -> None:
     tables = tmp_path / "tables.yaml"
-    tables.write_text("round: up\nround_default: false\nlsp_spares: 0\n", "utf-8")
+    tables.write_text("round: up\nlsp_spares: 0\n", "utf-8")
     library = validated_library([])
     ctx, _ = prepared(REGISTRY["naval-warfare"], library,
                       Request("kit", scenario="balance-1942"), "a4", KitOptions(tables=tables))
     d: Derived = ctx.data
     assert d.supply.effective(15, 9) == 8 and load_supply().effective(15, 9) == 7
+    # The user's rounding is theirs: no longer the kit's DEFAULT reading.
+    assert (d.supply.defaults, load_supply().defaults) == ([], ["round"])
     assert d.mix.lsp_spares == 0 and d.mix.garrison_cv == 8
     made = REGISTRY["naval-warfare"].component("counters")(ctx, "japan")
     assert isinstance(made, Rendered)

@@ -363,3 +363,42 @@ def test_the_two_halves_of_a_ruleset_read_one_file_alike(tmp_path: Path) -> None
         ruletables.load(path)
     assert [(p.line, p.path) for p in caught.value.problems] == [(1, "round")]
     assert caught.value.problems[0].message.startswith("found 'sideways', expected")
+
+
+# -- one way to mark DEFAULT (issue 28): rules.defaults, kept by the one loader ----------
+
+def test_a_table_the_user_replaces_is_no_longer_a_default(tmp_path: Path) -> None:
+    from generator.rulesets.rule27.tables import bundled_tables, load_tables
+
+    assert bundled_tables().defaults == ["half_aa", "markers", "default_strength"]
+    path = tmp_path / "house.yaml"
+    path.write_text("half_aa: half\n", encoding="utf-8")
+    mine = load_tables(path)
+    assert (mine.half_aa, mine.defaults) == ("half", ["markers", "default_strength"])
+    assert not mine.is_default("half_aa") and mine.is_default("markers")
+    # ... unless the user's file marks it again (its own list replaces the bundled one).
+    path.write_text("half_aa: half\ndefaults: [half_aa]\n", encoding="utf-8")
+    assert load_tables(path).defaults == ["half_aa"]
+
+
+def test_a_default_key_must_be_text_of_a_key(tmp_path: Path) -> None:
+    from generator.rulesets.rule27.tables import load_tables
+
+    path = tmp_path / "house.yaml"
+    path.write_text("defaults: half_aa\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_tables(path)
+    assert [(p.line, p.column, p.path) for p in caught.value.problems] == [(1, 11, "defaults")]
+    assert caught.value.problems[0].message.startswith("found 'half_aa', expected")
+
+
+def test_one_label_for_every_default() -> None:
+    from generator.rules.defaults import is_default, label, mark
+    from generator.rulesets.modern_naval.tables import bundled_tables as modern
+    from generator.rulesets.naval_warfare.campaign import load_supply
+
+    assert (label(True), label(False)) == (" (DEFAULT)", "")
+    assert (mark("Very Large", True), mark("Large", False)) == ("Very Large (DEFAULT)", "Large")
+    # The flag on a mapping the kit chose whole, the list on one whose entries it chose.
+    assert is_default(modern().to_hit) and is_default(load_supply(), "round")
+    assert not is_default(load_supply(), "supply")

@@ -33,6 +33,7 @@ from generator.data.datamodel import Strict
 from generator.data.validation import describe, load_model
 from generator.data.yamlsource import Loc, SourceDoc
 from generator.rules import dice
+from generator.rules.defaults import LABEL
 
 if TYPE_CHECKING:  # only drawing a table needs the page engine; only odds need icepool
     import icepool
@@ -297,7 +298,7 @@ class DieTable(_Shape):
     @property
     def label(self) -> str:
         """``"DEFAULT"`` for a table of quarterdeck's design, else ``""``."""
-        return "DEFAULT" if self.source == "default" else ""
+        return LABEL if self.source == "default" else ""
 
     def row_labels(self) -> list[str]:
         """Each row's roll as printed (``"3-4"``, ``"6"``), in the order written."""

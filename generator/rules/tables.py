@@ -11,7 +11,8 @@ validated against them all, and every problem in it is reported at once, located
 A replaced table is checked as the bundled one is: by its field's type (bounds, keys,
 ``AfterValidator`` rules), by the set's ``precheck`` on the raw document and by its
 ``check`` on the validated tables. A model validator does not run on a replacement
-(``validation.optional_fields``), so a rule that must hold there belongs in a type.
+(``validation.optional_fields``), so a rule that must hold there belongs in a type. A key
+the user replaces drops out of its file's top-level ``defaults`` (``rules.defaults``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pydantic import BaseModel
 from generator.core.errors import DataError, Problem
 from generator.data.validation import load_model, load_overrides
 from generator.data.yamlsource import SourceDoc
+from generator.rules.defaults import replaced_defaults
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -149,6 +151,9 @@ class TableSet:
         tables: dict[type[BaseModel], BaseModel] = {}
         for one in self.files:
             update = fields_given(one.model, given)
+            if update and "defaults" in one.model.model_fields and "defaults" not in update:
+                # A table the user replaced is theirs: no longer quarterdeck's DEFAULT.
+                update["defaults"] = replaced_defaults(one.read().defaults, given)
             # A model the file does not touch stays the bundled object itself.
             tables[one.model] = one.read().model_copy(update=update) if update else one.read()
         return InForce(tables, tuple(sorted(given)), user_file, positions)

@@ -17,6 +17,7 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Align, Grid
 from generator.pages.layout import Paper
+from generator.rules.defaults import is_default, mark
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import (
     ORDINALS,
@@ -73,7 +74,7 @@ def turning_rows(tables: Tables) -> list[list[str]]:
 
 def modifier_rows(rows: Sequence[Modifier], spaced: bool) -> list[list[str]]:
     """Label and modifier, as printed."""
-    return [[r.label + (" (DEFAULT)" if r.default else ""), r.text(spaced)] for r in rows]
+    return [[mark(r.label, is_default(r)), r.text(spaced)] for r in rows]
 
 
 def range_rows(search: Search) -> list[list[str]]:
@@ -120,7 +121,7 @@ def other_rows(table: SeekerTable) -> list[list[str]]:
     """The table's other modifiers, defaults marked."""
     rows = []
     for r in [*table.other, *table.defaults]:
-        rows.append([r.label + (" (DEFAULT)" if r.default else ""), "" if r.group else r.text()])
+        rows.append([mark(r.label, is_default(r)), "" if r.group else r.text()])
     return rows
 
 

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.data.datamodel import Strict
+from generator.rules.defaults import Default
 from generator.rules.dietable import parse_die
 from generator.rules.tables import TableFile, TableSet, bundled_file
 from generator.rulesets.modern_naval.schema import DataTables
@@ -69,7 +70,7 @@ class Modifier(Strict):
     factor: Factor | None = None
     when: list[Match] | None = Field(None, max_length=10)
     group: bool = Field(False, description="A heading row with no value of its own.")
-    default: bool = Field(False, description="Not printed by the text: quarterdeck's DEFAULT.")
+    default: Default = False
 
     def text(self, spaced: bool = False) -> str:
         """The modifier cell as printed."""
@@ -307,7 +308,7 @@ class SeekerTable(Strict):
 class ToHit(Strict):
     """The score a modified d20 must reach: not printed by the text (DEFAULT)."""
 
-    default: bool = True
+    default: Default = False
     die: Die
     score: int = Field(ge=-20, le=60)
     by_kind: dict[Annotated[str, Field(max_length=12)], Annotated[int, Field(ge=-20, le=60)]] = (

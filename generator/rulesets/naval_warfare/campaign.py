@@ -20,6 +20,7 @@ from pydantic import Field, field_validator
 from generator.core.errors import Problem
 from generator.data.datamodel import Strict
 from generator.data.validation import load_model
+from generator.rules.defaults import Defaults
 from generator.rulesets.naval_warfare.schema import Campaign, Route
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class SupplyTable(Strict):
 
     supply: list[SupplyRow] = Field(min_length=1, max_length=10)
     round: Literal["down", "up", "nearest"] = "down"
-    round_default: bool = True
+    defaults: Defaults = Field(default_factory=list)
 
     @field_validator("supply")
     @classmethod
@@ -121,7 +122,7 @@ def supply_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem]:
 def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
     """The supply table and counter mix in force: bundled, or replaced by a ``--tables`` file.
 
-    The file may replace ``supply``, ``round``, ``round_default``, any key of
+    The file may replace ``supply``, ``round``, ``defaults``, any key of
     ``tables/counters.yaml`` and any rule table's (``ruletables.TABLE_SET``); every
     problem in it is located.
 

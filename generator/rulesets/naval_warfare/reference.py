@@ -19,13 +19,14 @@ from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.templating import markup_blocks, render_text
+from generator.rules.defaults import LABEL
 from generator.rulesets.naval_warfare.merchant import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
 from generator.rulesets.naval_warfare.units import UnitType
 
 TEMPLATE = "naval_warfare/reference.md.j2"
-DEFAULT = "DEFAULT"
+DEFAULT = LABEL
 MARK = "*"
 _SLOT = re.compile(r"^%% ([a-z]+)\s*$", re.MULTILINE)
 TINTS = {

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from generator.data.datamodel import Strict
+from generator.rules.defaults import Defaults, is_default
 from generator.rules.tables import TableSet, bundled_file
 
 FOLDER = Path(__file__).parent
@@ -121,7 +122,7 @@ class NavalTables(Strict):
     cargo: Cargo
     markers: Markers
     default_strength: DefaultStrengths = Field(description="Strength `quarterdeck bombing` assumes for a type given without one.")
-    defaults_marked: list[str] = Field(max_length=20, description="Keys quarterdeck chose where the text is silent (printed as DEFAULT).")
+    defaults: Defaults
 
 
     def category_of(self, type_id: str) -> Category:
@@ -140,7 +141,7 @@ class NavalTables(Strict):
 
     def is_default(self, key: str) -> bool:
         """Whether a table is one quarterdeck chose (printed with DEFAULT)."""
-        return key in self.defaults_marked
+        return is_default(self, key)
 
 
 TABLE_SET = TableSet(bundled_file(NavalTables, TABLES, "rule27/tables/naval.yaml"))
@@ -156,15 +157,10 @@ def load_tables(override: Path | None = None) -> NavalTables:
     """The bundled tables with a user's file replacing top-level keys (``--tables``).
 
     A key the user replaces is no longer the bundled DEFAULT reading, so it drops out of
-    ``defaults_marked`` unless the user's file lists it again.
+    ``defaults`` unless the user's file lists it again (``generator.rules.tables``).
 
     Raises:
         DataError: A located message for every problem in the user's file.
 
     """
-    found = TABLE_SET.load(override)
-    tables = found[NavalTables]
-    if override is None or "defaults_marked" in found.replaced:
-        return tables
-    return tables.model_copy(update={"defaults_marked": [
-        k for k in tables.defaults_marked if k not in found.replaced]})
+    return TABLE_SET.load(override)[NavalTables]

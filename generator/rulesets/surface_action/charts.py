@@ -17,6 +17,7 @@ from generator.data.datamodel import Nation, Strict
 from generator.data.validation import key_problems, name_problem
 from generator.data.yamlsource import SourceDoc
 from generator.rules import dice
+from generator.rules.defaults import Default, Defaults, is_default
 from generator.rules.dietable import DieTable, build
 from generator.rules.tables import TableSet, bundled_file
 from generator.rulesets.surface_action.schema import ShipType
@@ -134,7 +135,7 @@ class Check(Strict):
 class HitChecks(Strict):
     """The default checks after M and S hits."""
 
-    default: bool = True
+    default: Default = False
     M: Check
     S: Check
 
@@ -145,7 +146,7 @@ class NightSighting(Strict):
     values: dict[str, DieFace]
     other: int = Field(ge=1, le=6)
     same_as: dict[str, str] = Field(default_factory=dict)
-    defaults: list[str] = Field(default_factory=list, max_length=len(Nation))
+    defaults: Defaults = Field(default_factory=list)
     default_note: str = Field("", max_length=400)
 
     def value(self, nation: str) -> int:
@@ -154,7 +155,7 @@ class NightSighting(Strict):
 
     def is_default(self, nation: str) -> bool:
         """Whether the navy's value is a quarterdeck default, not the text's."""
-        return self.same_as.get(nation, nation) in self.defaults
+        return is_default(self, self.same_as.get(nation, nation))
 
 
 class Maneuver(Strict):

@@ -39,6 +39,7 @@ from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.pages.pages import Furniture
 from generator.rules import dice
+from generator.rules.defaults import label as default_label
 from generator.rulesets.naval_action.cardtables import (
     RadarDetection,
     Tables,
@@ -689,7 +690,7 @@ def torpedo_fire(tables: Tables, col_mm: float) -> Section:
         _bullet("<b>Crossing:</b> otherwise roll only if ship and torpedo reach it in "
                 "the same half of their moves."),
         _bullet(f"<b>Spread:</b> runs {per_turn} yd a turn"
-                f"{' (DEFAULT)' if runs.source == 'default' else ''}; {_yd(width.one_turn)} "
+                f"{default_label(runs.source == 'default')}; {_yd(width.one_turn)} "
                 f"yd wide at the end ({_yd(width.one_turn / 2)} halfway), "
                 f"{_yd(width.two_turn)} after a two-turn torpedo's second turn."),
         _bullet(f"<b>Damage:</b> penetration factor {pens}; (D) always damages. "
