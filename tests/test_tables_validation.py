@@ -66,7 +66,7 @@ def refused(tmp_path: Path, text: str, needle: str, message: str,
 ONE_TABLE = {
     # Empty tables the rules index.
     "empty turn_costs": (
-        "turn_costs: {source: text, per_degrees: 60, by_scale: []}\n", "[]",
+        "turn_costs: {per_degrees: 60, by_scale: []}\n", "[]",
         "turn_costs.by_scale: found a list, expected at least 1 item(s)"),
     "empty caliber_factor": (
         "caliber_factor: []\n", "[]",
@@ -95,10 +95,10 @@ ONE_TABLE = {
         "aa_factor: {guns_per_point: 0, min_bore_in: 2.95, max_bore_in: 5.25}\n", "0,",
         "aa_factor.guns_per_point: found 0, expected a number of at least 1"),
     "victory share over 0": (
-        "victory: {source: text, heavy_damage_share: [1, 0]}\n", "0]",
+        "victory: {heavy_damage_share: [1, 0]}\n", "0]",
         "victory.heavy_damage_share.1: found 0, expected a number of at least 1"),
     "weather roll without faces": (
-        "visibility: {source: text, good_yd: 24000, poor_yd: 30000, bad_yd: 20000, roll: {}}\n",
+        "visibility: {good_yd: 24000, poor_yd: 30000, bad_yd: 20000, roll: {}}\n",
         "{}", "visibility.roll: found a mapping, expected a change for every face 1 to 6"),
     # Names that name nothing.
     "unknown navy": (
@@ -108,7 +108,7 @@ ONE_TABLE = {
     "navies under the card's key": (
         "damage_control: {always_good: [UK], good_from: {}}\n", "damage_control",
         "damage_control: found which navies have Good damage control, expected the Action "
-        "Card's table (source, good, poor, rerolls); did you mean 'damage_control_navies'?"),
+        "Card's table (good, poor, rerolls); did you mean 'damage_control_navies'?"),
     "crush depth off the depths": (
         "crush_depth: {DE: AB, default: T}\n", "AB",
         "crush_depth.DE: found 'AB', expected one of the depths: P, D, R, T, Ab; did you "
@@ -178,7 +178,7 @@ def test_torpedo_run_missing_a_size(tmp_path: Path) -> None:
 
 def test_the_cards_damage_control_table_is_overridable(tmp_path: Path) -> None:
     path = tmp_path / "house.yaml"
-    path.write_text("damage_control:\n  source: text\n"
+    path.write_text("damage_control:\n"
                     "  good: {1: R, 2: R, 3: R, 4: R, 5: R, 6: R}\n"
                     "  poor: {1: C, 2: C, 3: C, 4: C, 5: C, 6: C}\n"
                     "  rerolls: {}\n", encoding="utf-8")
@@ -402,3 +402,19 @@ def test_one_label_for_every_default() -> None:
     # The flag on a mapping the kit chose whole, the list on one whose entries it chose.
     assert is_default(modern().to_hit) and is_default(load_supply(), "round")
     assert not is_default(load_supply(), "supply")
+
+
+def test_naval_action_marks_its_designed_tables_one_way(tmp_path: Path) -> None:
+    from generator.rulesets.naval_action.components.action_card import tags_for
+
+    bundled = load_tables()
+    # A card table flags itself; derivation.yaml lists the tables it designed.
+    assert [tags_for(bundled, [n]) for n in ("accuracy", "caliber_factor", "aa_results")] \
+        == [["DEFAULT"], ["DEFAULT"], []]
+    derivation = (ROOT / "generator" / "rulesets" / "naval_action" / "tables"
+                  / "derivation.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "house.yaml"
+    path.write_text(section(derivation, "caliber_factor"), encoding="utf-8")
+    mine = load_tables(path)
+    assert mine.rules.defaults == ["comparative_strength_by_type"]
+    assert tags_for(mine, ["caliber_factor"]) == ["FROM house.yaml"]
