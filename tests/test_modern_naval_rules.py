@@ -487,7 +487,8 @@ def test_card_follows_tables_override(tmp_path: Path) -> None:
     user = tmp_path / "t.yaml"
     user.write_text("to_hit: {die: d20, score: 13}\n")
     lines = pdf_lines(render_reference(load_tables(user), "letter", "test").pdf)
-    assert "d20 13+ (DEFAULT)" in lines
+    # The user's score is theirs: printed without the DEFAULT label.
+    assert "d20 13+" in lines and "d20 13+ (DEFAULT)" not in lines
 
 
 # -- markers --------------------------------------------------------------------------------

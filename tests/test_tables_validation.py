@@ -418,3 +418,23 @@ def test_naval_action_marks_its_designed_tables_one_way(tmp_path: Path) -> None:
     mine = load_tables(path)
     assert mine.rules.defaults == ["comparative_strength_by_type"]
     assert tags_for(mine, ["caliber_factor"]) == ["FROM house.yaml"]
+
+
+def test_a_replaced_to_hit_score_is_no_longer_labelled_default(tmp_path: Path) -> None:
+    from generator.rulesets.modern_naval.reference import render_reference
+    from generator.rulesets.modern_naval.tables import Tables, bundled_tables
+    from generator.rulesets.modern_naval.tables import load_tables as modern_tables
+    from tests.pdftext import page_texts
+
+    def to_hit_page(tables: Tables) -> str:
+        pages = page_texts(render_reference(tables, "a4", "test").pdf)
+        return " ".join(next(p for p in pages if "To hit" in p).split())
+
+    bundled = to_hit_page(bundled_tables())
+    assert "To hit (DEFAULT)" in bundled and "d20 11+ (DEFAULT)" in bundled
+    path = tmp_path / "house.yaml"
+    path.write_text("to_hit: {die: d20, score: 12, by_kind: {}, no_ecm: 0, "
+                    "missile_size: very-small}\n", encoding="utf-8")
+    mine = to_hit_page(modern_tables(path))
+    assert "To hit (DEFAULT)" not in mine and "12+ (DEFAULT)" not in mine
+    assert "beat. A hit needs a modified d20 of 12 or more" in mine and "d20 12+" in mine

@@ -39,6 +39,7 @@ from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.pages.pages import Furniture
 from generator.rules import dice
+from generator.rules.defaults import LABEL as DEFAULT_LABEL
 from generator.rules.defaults import is_default
 from generator.rules.defaults import label as default_label
 from generator.rulesets.naval_action.cardtables import (
@@ -370,7 +371,7 @@ def tags_for(tables: Tables, names: Iterable[str]) -> list[str]:
     if any(n in tables.replaced for n in names):
         out.append(f"FROM {tables.origin}")
     if any(n not in tables.replaced and _designed(tables, n) for n in names):
-        out.append("DEFAULT")
+        out.append(DEFAULT_LABEL)
     return out
 
 
