@@ -211,7 +211,7 @@ def test_torpedo_hits_table_reads_back_as_the_yaml(bundled: list[Page]) -> None:
 def test_every_default_table_is_tagged_default(bundled: list[Page]) -> None:
     tables = load_tables()
     default = {name for name in type(tables.card).model_fields
-               if getattr(tables.card, name).source == "default"}
+               if getattr(tables.card, name).default}
     assert default >= {"penetration", "torpedo_hits", "damage_control", "accuracy"}
     text = "\n".join(page.extract_text() for page in bundled)
     # The torpedo runs are a line in the torpedo section, tagged where they stand.
@@ -246,7 +246,6 @@ def user_file(folder: Path) -> Path:
     path = folder / "house-card.yaml"
     path.write_text(
         "torpedo_hits:\n"
-        "  source: text\n"
         "  columns: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"
         f"  rows:\n{rows}\n"
         "  wild_face: 6\n"
@@ -288,7 +287,7 @@ def test_tables_too_long_for_the_card_are_an_error_not_a_cut(tmp_path: Path) -> 
     path = tmp_path / "long.yaml"
     base = load_tables().card.accuracy
     path.write_text(
-        "accuracy:\n  source: default\n"
+        "accuracy:\n  default: true\n"
         f"  start: {base.start}\n  automatic_miss: {base.automatic_miss}\n"
         f"  below_one_needs: {base.below_one_needs}\n"
         f"  modifiers:\n{mods}\n"

@@ -462,7 +462,7 @@ def test_scenario_packets_carry_aids_at_its_scale(tmp_path: Path) -> None:
 
 def test_users_torpedo_runs_and_a_class_run_change_the_strings(tmp_path: Path) -> None:
     house = tmp_path / "house.yaml"
-    house.write_text("torpedo_runs:\n  source: text\n"
+    house.write_text("torpedo_runs:\n"
                      "  yards_per_turn: {18: 3000, 21: 6000, 24: 9000}\n"
                      "  two_turn_turns: 2\n")
     runner = CliRunner()

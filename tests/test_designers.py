@@ -141,7 +141,7 @@ def test_tables_export_is_the_bundled_tables(tmp_path: Path, scenario: str | Non
     result = run("tables", *([scenario] if scenario else []), "--export", str(path))
     assert result.exit_code == 0, result.output
     text = path.read_text(encoding="utf-8")
-    assert text.startswith("# ") and "source: default" in text
+    assert text.startswith("# ") and "default: true" in text
     # Read back as --tables, it replaces every table with an equal one.
     if ruleset == "naval-action":
         from generator.rulesets.naval_action.cardtables import load_tables

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from fractions import Fraction
 
 import pytest
 
+from generator.kit.pipeline import owner, prepared, validated_library
+from generator.kit.seam import Context, KitOptions, Request, Ruleset
+from generator.pages.component import Component
 from generator.rules import dice
+from tests.pdftext import page_texts
 
 
 def brute(sides: int, count: int) -> dict[int, Fraction]:
@@ -76,3 +81,97 @@ def test_seeded_pairs_are_stable() -> None:
     assert first[:4] == [(4, 1), (1, 1), (5, 1), (6, 6)]
     counts = Counter(w for w, _ in dice.pairs(7, 6000))
     assert set(counts) == set(range(1, 7)) and min(counts.values()) > 850
+
+
+# -- one meaning of --seed: the pipeline sets it, every ruleset records it alike ----------
+
+BUNDLED = {"naval-action": "savo-island", "surface-action": "river-plate",
+           "modern-naval": "latakia-1973", "naval-warfare": "balance-1942",
+           "rule27": "mediterranean-1940"}
+"""One bundled scenario of each ruleset."""
+
+DICE_FACES = {"naval-action": (6, 6), "surface-action": (6, 6), "modern-naval": (10, 20)}
+"""The rulesets that print pre-rolled dice, and the dice of their pairs."""
+
+
+def _prepared(scenario: str, seed: int | None) -> tuple[Context, Ruleset, list[str | None]]:
+    """A scenario kit's context as the pipeline prepares it, and its dice sheets' owners."""
+    library = validated_library([])
+    request = Request("kit", scenario=scenario)
+    ruleset = owner(library, request)
+    ctx, work = prepared(ruleset, library, request, "a4", KitOptions(seed=seed))
+    return ctx, ruleset, [j.arg for j in work.jobs if j.name == "dice"]
+
+
+def _sheet_pairs(pdf: bytes) -> list[tuple[int, int]]:
+    """The numbered pairs a dice sheet prints, in order: (white, coloured)."""
+    found = [match for page in page_texts(pdf)
+             for match in re.findall(r"^(\d+) (\d+) (\d+)$", page, re.MULTILINE)]
+    assert [int(n) for n, _, _ in found] == list(range(1, len(found) + 1))
+    return [(int(w), int(r)) for _, w, r in found]
+
+
+@pytest.mark.parametrize("ruleset", sorted(BUNDLED))
+def test_every_kit_records_its_seeds_the_same_way(ruleset: str) -> None:
+    scenario = BUNDLED[ruleset]
+    ctx, _, owners = _prepared(scenario, 77)
+    assert ctx.options.seed == 77
+    expected: dict[str, object] = {"seed": 77}
+    if owners:
+        expected["dice_seeds"] = {o or "referee": dice.derive_seed(77, o or "referee")
+                                  for o in owners}
+    assert {k: ctx.record[k] for k in ("seed", "dice_seeds") if k in ctx.record} == expected
+    assert bool(owners) == (ruleset in DICE_FACES)
+    # Without --seed the build seed is the scenario's, in every ruleset.
+    unseeded, _, _ = _prepared(scenario, None)
+    assert unseeded.record["seed"] == unseeded.options.seed == dice.scenario_seed(scenario)
+
+
+@pytest.mark.parametrize("ruleset", sorted(DICE_FACES))
+def test_the_same_seed_prints_the_same_dice_and_another_seed_others(ruleset: str) -> None:
+    ctx, rules, owners = _prepared(BUNDLED[ruleset], 77)
+    side = next(o for o in owners if o is not None)
+    sheet = rules.component("dice")(ctx, side)
+    assert isinstance(sheet, Component)
+    again, _, _ = _prepared(BUNDLED[ruleset], 77)
+    assert rules.component("dice")(again, side).pdf == sheet.pdf  # type: ignore[union-attr]
+    # The sheet prints its owner's seed and that seed's pairs, of the ruleset's dice.
+    seed = ctx.record["dice_seeds"][side]
+    printed = _sheet_pairs(sheet.pdf)
+    assert len(printed) == 240
+    assert printed == dice.pairs(seed, 240, DICE_FACES[ruleset])
+    assert f"Seed {seed}, drawn from build seed 77" in " ".join(page_texts(sheet.pdf)[0].split())
+    other, _, _ = _prepared(BUNDLED[ruleset], 78)
+    assert _sheet_pairs(rules.component("dice")(other, side).pdf) != printed  # type: ignore[union-attr]
+
+
+def test_a_modern_sheet_reads_its_dice_from_the_tables() -> None:
+    ctx, rules, owners = _prepared(BUNDLED["modern-naval"], 5)
+    sheet = rules.component("dice")(ctx, owners[0])
+    assert isinstance(sheet, Component)
+    whites, reds = zip(*_sheet_pairs(sheet.pdf), strict=True)
+    assert set(whites) == set(range(1, 11)) and set(reds) == set(range(1, 21))
+    text = " ".join(page_texts(sheet.pdf)[0].split())
+    assert "The white number is a d10" in text and "the red number a d20 (to hit)" in text
+
+
+def test_the_campaign_deal_follows_the_build_seed() -> None:
+    one, _, _ = _prepared(BUNDLED["naval-warfare"], 3)
+    again, _, _ = _prepared(BUNDLED["naval-warfare"], 3)
+    other, _, _ = _prepared(BUNDLED["naval-warfare"], 4)
+    assert one.data.deal == again.data.deal != other.data.deal
+
+
+def test_a_component_outside_a_build_has_no_seed_to_draw_from() -> None:
+    with pytest.raises(ValueError, match="no build seed: the pipeline sets KitOptions.seed"):
+        dice.in_force(None)
+    assert dice.in_force(0) == 0
+
+
+def test_the_seed_of_a_kit_without_sides_is_the_build_seed() -> None:
+    assert dice.owner_seed(9, None, sided=False) == 9
+    assert dice.owner_seed(9, None, sided=True) == dice.derive_seed(9, "referee")
+    assert dice.seed_record(9, [None], sided=False) == {"seed": 9}
+    assert dice.seed_record(9, ["a", None], sided=True) == {
+        "seed": 9, "dice_seeds": {"a": dice.derive_seed(9, "a"),
+                                  "referee": dice.derive_seed(9, "referee")}}

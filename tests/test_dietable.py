@@ -135,7 +135,7 @@ def test_rows_beyond_the_die_are_reached_by_modifiers() -> None:
 def test_labels_and_results() -> None:
     assert CRT.results() == ["AE", "AR", "DR", "DE", "EX"]
     assert CRT.label == ""
-    assert CRT.model_copy(update={"source": "default"}).label == "DEFAULT"
+    assert CRT.model_copy(update={"default": True}).label == "DEFAULT"
     assert CRT.dice == (1, 6) and DieTable(die="3d6", columns=["a"],
                                            rows={"3-18": ["x"]}).dice == (3, 6)
 

@@ -39,7 +39,7 @@ def _derived(**fields: Any) -> Derived:
 @pytest.fixture(scope="module")
 def ctx(saar: UnitView, osa: UnitView, a4: UnitView) -> Context[Derived]:
     """A hand-made build context: Israel (two Sa'ar 3 and an A-4) against Syria (three Osa)."""
-    return Context(Request("kit", "latakia"), "a4", KitOptions(),
+    return Context(Request("kit", "latakia"), "a4", KitOptions(seed=1),
                    sides={"israel": "Israel", "syria": "Syria"}, values={"scenario": "latakia"},
                    data=_derived(views={"israel": [saar, saar, a4], "syria": [osa, osa, osa]},
                                  conditions=Conditions(), foot="Latakia · test"))
@@ -496,7 +496,8 @@ def test_card_follows_tables_override(tmp_path: Path) -> None:
     user = tmp_path / "t.yaml"
     user.write_text("to_hit: {die: d20, score: 13}\n")
     lines = pdf_lines(render_reference(load_tables(user), "letter", "test").pdf)
-    assert "d20 13+ (DEFAULT)" in lines
+    # The user's score is theirs: printed without the DEFAULT label.
+    assert "d20 13+" in lines and "d20 13+ (DEFAULT)" not in lines
 
 
 # -- markers --------------------------------------------------------------------------------
@@ -556,7 +557,7 @@ def test_marker_sheet_text(israel_markers: Rendered) -> None:
 def test_generic_markers(ctx: Context) -> None:
     from generator.rulesets.modern_naval.markers import markers
 
-    generic = Context(Request("markers"), "letter", KitOptions(), data=_derived())
+    generic = Context(Request("markers"), "letter", KitOptions(seed=1), data=_derived())
     r = markers(generic, None)
     assert any(p.group == "contact" for p in r.pieces)
     assert r.component.pages >= 1
@@ -680,17 +681,17 @@ def test_matchups_hide_enemy_classes(ctx: Context, saar: UnitView, osa: UnitView
 def test_dice_sheet_is_seeded(ctx: Context) -> None:
     import dataclasses
 
-    from generator.rulesets.modern_naval.resolution import dice_sheet, rolls
+    from generator.rules.dice import derive_seed, pairs
+    from generator.rulesets.modern_naval.resolution import dice_sheet
 
     seeded = dataclasses.replace(ctx, options=KitOptions(seed=41))
     first = pdf_lines(dice_sheet(seeded, "israel").pdf)
     again = pdf_lines(dice_sheet(seeded, "israel").pdf)
-    assert first == again and "Seed 41" in " ".join(first)
-    tens, twenties = rolls(41, 10, 150), rolls(41, 20, 150)
-    assert set(tens) == set(range(1, 11)) and set(twenties) <= set(range(1, 21))
-    # The first printed row: roll 1, 51 and 101 of each die.
-    assert f"1 {tens[0]} {twenties[0]} 51 {tens[50]} {twenties[50]} 101 {tens[100]} " \
-           f"{twenties[100]}" in first
+    own = derive_seed(41, "israel")
+    assert first == again and f"Seed {own}, drawn from build seed 41 for Israel" in " ".join(first)
+    # The first printed pairs: roll number, d10, d20 (the shared sheet's pairs).
+    assert [f"{n} {w} {r}" for n, (w, r) in enumerate(pairs(own, 2, (10, 20)), start=1)] \
+        == [line for line in first if line[:2] in ("1 ", "2 ")][:2]
     other = pdf_lines(dice_sheet(seeded, "syria").pdf)
     assert other != first
 

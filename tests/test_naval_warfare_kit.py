@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from generator.core.units import INCH, MM
-from generator.kit.pipeline import BuildResult, validated_library
+from generator.kit.pipeline import BuildResult, prepared, validated_library
 from generator.kit.seam import KitOptions, Rendered, Request
 from generator.pieces import faces
 from generator.rulesets import REGISTRY
@@ -136,8 +136,9 @@ def usa_geometry(kit: BuildResult, derived: Derived) -> list[PlumbedPage]:
 @pytest.fixture(scope="module")
 def derived() -> Derived:
     library = validated_library([])
-    ctx = REGISTRY["naval-warfare"].prepare(library, Request("kit", scenario="balance-1942"),
-                                            "a4", KitOptions())
+    # As a build prepares it: the pipeline sets the build seed the deal is drawn from.
+    ctx, _ = prepared(REGISTRY["naval-warfare"], library,
+                      Request("kit", scenario="balance-1942"), "a4", KitOptions())
     assert isinstance(ctx.data, Derived)
     return ctx.data
 
@@ -323,8 +324,8 @@ def test_counter_size_is_a_campaign_option(tmp_path: Path) -> None:
     (tmp_path / "data" / "big-counters.yaml").write_text(yaml.safe_dump(data), "utf-8")
     library = validated_library([tmp_path / "data"])
     ruleset = REGISTRY["naval-warfare"]
-    ctx = ruleset.prepare(library, Request("markers", scenario="big-counters"), "a4",
-                          KitOptions())
+    ctx, _ = prepared(ruleset, library, Request("markers", scenario="big-counters"), "a4",
+                      KitOptions())
     made = ruleset.component("counters")(ctx, "italy")
     assert isinstance(made, Rendered)
     pieces = made.pieces
@@ -465,12 +466,14 @@ def test_bad_counter_size_and_team_nation(tmp_path: Path) -> None:
 
 def test_tables_file_replaces_the_default_readings(tmp_path: Path) -> None:
     tables = tmp_path / "tables.yaml"
-    tables.write_text("round: up\nround_default: false\nlsp_spares: 0\n", "utf-8")
+    tables.write_text("round: up\nlsp_spares: 0\n", "utf-8")
     library = validated_library([])
-    ctx = REGISTRY["naval-warfare"].prepare(library, Request("kit", scenario="balance-1942"),
-                                            "a4", KitOptions(tables=tables))
+    ctx, _ = prepared(REGISTRY["naval-warfare"], library,
+                      Request("kit", scenario="balance-1942"), "a4", KitOptions(tables=tables))
     d: Derived = ctx.data
     assert d.supply.effective(15, 9) == 8 and load_supply().effective(15, 9) == 7
+    # The user's rounding is theirs: no longer the kit's DEFAULT reading.
+    assert (d.supply.defaults, load_supply().defaults) == ([], ["round"])
     assert d.mix.lsp_spares == 0 and d.mix.garrison_cv == 8
     made = REGISTRY["naval-warfare"].component("counters")(ctx, "japan")
     assert isinstance(made, Rendered)

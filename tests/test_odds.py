@@ -410,7 +410,7 @@ def test_user_tables_row_with_eleven_cells(tmp_path: Path) -> None:
 
 def test_user_tables_unknown_key(tmp_path: Path) -> None:
     user = tmp_path / "typo.yaml"
-    user.write_text("# house rules\npenetraton:\n  source: default\n", encoding="utf-8")
+    user.write_text("# house rules\npenetraton:\n  default: true\n", encoding="utf-8")
     [problem] = _problems(user)
     # The full list of keys also names every derivation table (which others may extend),
     # so only its start and the hint are pinned.

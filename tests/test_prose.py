@@ -23,13 +23,13 @@ MARKUP_NAME = 'Smith <b>& Co</b> <img src="/etc/passwd"/>'
 
 NA_TABLES = """\
 seas:
-  source: default
+  default: true
   rough:
     - {sizes: "Escorts and smaller", accuracy: -3, speed: "1/4"}
   very-rough:
     - {sizes: "Everything afloat", accuracy: -4, speed: "1/5"}
 visibility:
-  source: default
+  default: true
   good_yd: 21000
   poor_yd: 17500
   bad_yd: 9000

@@ -168,8 +168,8 @@ def test_modifiers_3_and_7_are_defaults_and_9_is_text() -> None:
     from generator.rulesets.naval_action.cardtables import load_tables
 
     by_number = {m.number: m for m in load_tables().card.accuracy.modifiers}
-    assert by_number[3].source == "default" and by_number[7].source == "default"
-    assert by_number[9].source == "text"
+    assert by_number[3].default and by_number[7].default
+    assert not by_number[9].default
     text = _card_text()
     assert "3 Target steaming over 30 knots −1" in text
     assert "7 Same target as last turn: acquired +1" in text
@@ -500,10 +500,7 @@ def test_surface_action_sides_deal_counters_from_their_own_seeds(kits: Kits) -> 
     manifest = _manifest(result.folder)
     base = scenario_seed("river-plate")
     assert manifest["seed"] == base
-    assert manifest["counter_seeds"] == {s: derive_seed(base, s) for s in
-                                         manifest["counter_seeds"]}
-    assert len(set(manifest["counter_seeds"].values())) == len(manifest["counter_seeds"]) == 2
-    # Each Surface Action packet carries its own dice sheet too.
+    # Each side's counters are dealt from its owner seed, the one its dice sheet prints.
     dice = manifest["dice_seeds"]
     assert dice == {s: derive_seed(base, s) for s in ("german", "british", "referee")}
     for owner in dice:

@@ -14,7 +14,9 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
+from generator.core.errors import DataError
 from generator.data.datamodel import Nation
+from generator.rules.tables import TableSet
 from generator.rulesets.naval_action.cardtables import load_tables
 from tests.test_hardening_load import invoke
 
@@ -64,7 +66,7 @@ def refused(tmp_path: Path, text: str, needle: str, message: str,
 ONE_TABLE = {
     # Empty tables the rules index.
     "empty turn_costs": (
-        "turn_costs: {source: text, per_degrees: 60, by_scale: []}\n", "[]",
+        "turn_costs: {per_degrees: 60, by_scale: []}\n", "[]",
         "turn_costs.by_scale: found a list, expected at least 1 item(s)"),
     "empty caliber_factor": (
         "caliber_factor: []\n", "[]",
@@ -93,10 +95,10 @@ ONE_TABLE = {
         "aa_factor: {guns_per_point: 0, min_bore_in: 2.95, max_bore_in: 5.25}\n", "0,",
         "aa_factor.guns_per_point: found 0, expected a number of at least 1"),
     "victory share over 0": (
-        "victory: {source: text, heavy_damage_share: [1, 0]}\n", "0]",
+        "victory: {heavy_damage_share: [1, 0]}\n", "0]",
         "victory.heavy_damage_share.1: found 0, expected a number of at least 1"),
     "weather roll without faces": (
-        "visibility: {source: text, good_yd: 24000, poor_yd: 30000, bad_yd: 20000, roll: {}}\n",
+        "visibility: {good_yd: 24000, poor_yd: 30000, bad_yd: 20000, roll: {}}\n",
         "{}", "visibility.roll: found a mapping, expected a change for every face 1 to 6"),
     # Names that name nothing.
     "unknown navy": (
@@ -106,7 +108,7 @@ ONE_TABLE = {
     "navies under the card's key": (
         "damage_control: {always_good: [UK], good_from: {}}\n", "damage_control",
         "damage_control: found which navies have Good damage control, expected the Action "
-        "Card's table (source, good, poor, rerolls); did you mean 'damage_control_navies'?"),
+        "Card's table (good, poor, rerolls); did you mean 'damage_control_navies'?"),
     "crush depth off the depths": (
         "crush_depth: {DE: AB, default: T}\n", "AB",
         "crush_depth.DE: found 'AB', expected one of the depths: P, D, R, T, Ab; did you "
@@ -176,7 +178,7 @@ def test_torpedo_run_missing_a_size(tmp_path: Path) -> None:
 
 def test_the_cards_damage_control_table_is_overridable(tmp_path: Path) -> None:
     path = tmp_path / "house.yaml"
-    path.write_text("damage_control:\n  source: text\n"
+    path.write_text("damage_control:\n"
                     "  good: {1: R, 2: R, 3: R, 4: R, 5: R, 6: R}\n"
                     "  poor: {1: C, 2: C, 3: C, 4: C, 5: C, 6: C}\n"
                     "  rerolls: {}\n", encoding="utf-8")
@@ -284,3 +286,155 @@ def test_zero_knots_per_inch(tmp_path: Path) -> None:
     text = section(CHARTS, "movement").replace("knots_per_in: 6", "knots_per_in: 0")
     refused(tmp_path, text, "0\n  small", "movement.knots_per_in: found 0, expected a number "
             "greater than 0", "surface-action")
+
+
+# -- one loader for the tables in force (issue 28): every ruleset's TableSet ---------------
+
+def _sets() -> dict[str, TableSet]:
+    """Each ruleset's tables in force, as its loader reads them."""
+    from generator.rulesets.modern_naval.tables import TABLE_SET as MODERN
+    from generator.rulesets.naval_action.cardtables import TABLE_SET as NAVAL_ACTION
+    from generator.rulesets.naval_warfare.ruletables import TABLE_SET as NAVAL_WARFARE
+    from generator.rulesets.rule27.tables import TABLE_SET as RULE27
+    from generator.rulesets.surface_action.charts import TABLE_SET as SURFACE_ACTION
+
+    return {"naval-action": NAVAL_ACTION, "surface-action": SURFACE_ACTION,
+            "modern-naval": MODERN, "naval-warfare": NAVAL_WARFARE, "rule27": RULE27}
+
+
+@pytest.mark.parametrize("ruleset", ["naval-action", "surface-action", "modern-naval",
+                                     "naval-warfare", "rule27"])
+def test_every_ruleset_names_an_unknown_table_where_it_stands(tmp_path: Path,
+                                                              ruleset: str) -> None:
+    tables = _sets()[ruleset]
+    path = tmp_path / "house.yaml"
+    path.write_text("# house rules\nno_such_table: 3\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        tables.load(path)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.line, problem.column, problem.path) == (
+        str(path), 2, 1, "no_such_table")
+    assert problem.message.startswith("found unknown key 'no_such_table'")
+    # Untouched by a file, the tables in force are the bundled instances themselves.
+    bundled = tables.bundled()
+    assert all(bundled[f.model] is f.read() for f in tables.files)
+
+
+@pytest.mark.parametrize(("ruleset", "model", "key", "yaml_text"), [
+    ("naval-warfare", "SupplyTable", "round", "round: up\n"),
+    ("naval-warfare", "CounterMix", "lsp_spares", "lsp_spares: 0\n"),
+    ("modern-naval", "DataTables", "rating", None),
+    ("rule27", "NavalTables", "sea_box_hexes", "sea_box_hexes: 7\n"),
+])
+def test_one_file_replaces_one_table_and_leaves_the_others_bundled(
+        tmp_path: Path, ruleset: str, model: str, key: str, yaml_text: str | None) -> None:
+    import yaml
+
+    tables = _sets()[ruleset]
+    target = next(f for f in tables.files if f.model.__name__ == model)
+    if yaml_text is None:  # the bundled table, at another ground scale
+        given = target.read().model_dump(mode="json")[key]
+        given["metres_per_cm"] = given["metres_per_cm"] * 2
+        yaml_text = yaml.safe_dump({key: given})
+    path = tmp_path / "house.yaml"
+    path.write_text("\n" + yaml_text, encoding="utf-8")
+    found = tables.load(path)
+    assert found.replaced == (key,) and found.source == path
+    assert found.positions == {key: (2, 1)}
+    assert found[target.model].model_dump(mode="json")[key] == yaml.safe_load(yaml_text)[key]
+    assert found[target.model] != target.read()
+    for other in tables.files:
+        if other is not target:
+            assert found[other.model] is other.read()
+
+
+def test_the_two_halves_of_a_ruleset_read_one_file_alike(tmp_path: Path) -> None:
+    """Naval Warfare's rule tables and its campaign tables take their keys of one file."""
+    from generator.rulesets.naval_warfare import ruletables
+    from generator.rulesets.naval_warfare.campaign import tables_in_force
+
+    path = tmp_path / "house.yaml"
+    path.write_text("round: up\nlsp_spares: 0\n", encoding="utf-8")
+    supply, mix = tables_in_force(path)
+    assert (supply.round, mix.lsp_spares) == ("up", 0)
+    assert ruletables.load(path) == ruletables.bundled()  # a supply key is no rule table's
+    path.write_text("round: sideways\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        ruletables.load(path)
+    assert [(p.line, p.path) for p in caught.value.problems] == [(1, "round")]
+    assert caught.value.problems[0].message.startswith("found 'sideways', expected")
+
+
+# -- one way to mark DEFAULT (issue 28): rules.defaults, kept by the one loader ----------
+
+def test_a_table_the_user_replaces_is_no_longer_a_default(tmp_path: Path) -> None:
+    from generator.rulesets.rule27.tables import bundled_tables, load_tables
+
+    assert bundled_tables().defaults == ["half_aa", "markers", "default_strength"]
+    path = tmp_path / "house.yaml"
+    path.write_text("half_aa: half\n", encoding="utf-8")
+    mine = load_tables(path)
+    assert (mine.half_aa, mine.defaults) == ("half", ["markers", "default_strength"])
+    assert not mine.is_default("half_aa") and mine.is_default("markers")
+    # ... unless the user's file marks it again (its own list replaces the bundled one).
+    path.write_text("half_aa: half\ndefaults: [half_aa]\n", encoding="utf-8")
+    assert load_tables(path).defaults == ["half_aa"]
+
+
+def test_a_default_key_must_be_text_of_a_key(tmp_path: Path) -> None:
+    from generator.rulesets.rule27.tables import load_tables
+
+    path = tmp_path / "house.yaml"
+    path.write_text("defaults: half_aa\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_tables(path)
+    assert [(p.line, p.column, p.path) for p in caught.value.problems] == [(1, 11, "defaults")]
+    assert caught.value.problems[0].message.startswith("found 'half_aa', expected")
+
+
+def test_one_label_for_every_default() -> None:
+    from generator.rules.defaults import is_default, label, mark
+    from generator.rulesets.modern_naval.tables import bundled_tables as modern
+    from generator.rulesets.naval_warfare.campaign import load_supply
+
+    assert (label(True), label(False)) == (" (DEFAULT)", "")
+    assert (mark("Very Large", True), mark("Large", False)) == ("Very Large (DEFAULT)", "Large")
+    # The flag on a mapping the kit chose whole, the list on one whose entries it chose.
+    assert is_default(modern().to_hit) and is_default(load_supply(), "round")
+    assert not is_default(load_supply(), "supply")
+
+
+def test_naval_action_marks_its_designed_tables_one_way(tmp_path: Path) -> None:
+    from generator.rulesets.naval_action.components.action_card import tags_for
+
+    bundled = load_tables()
+    # A card table flags itself; derivation.yaml lists the tables it designed.
+    assert [tags_for(bundled, [n]) for n in ("accuracy", "caliber_factor", "aa_results")] \
+        == [["DEFAULT"], ["DEFAULT"], []]
+    derivation = (ROOT / "generator" / "rulesets" / "naval_action" / "tables"
+                  / "derivation.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "house.yaml"
+    path.write_text(section(derivation, "caliber_factor"), encoding="utf-8")
+    mine = load_tables(path)
+    assert mine.rules.defaults == ["comparative_strength_by_type"]
+    assert tags_for(mine, ["caliber_factor"]) == ["FROM house.yaml"]
+
+
+def test_a_replaced_to_hit_score_is_no_longer_labelled_default(tmp_path: Path) -> None:
+    from generator.rulesets.modern_naval.reference import render_reference
+    from generator.rulesets.modern_naval.tables import Tables, bundled_tables
+    from generator.rulesets.modern_naval.tables import load_tables as modern_tables
+    from tests.pdftext import page_texts
+
+    def to_hit_page(tables: Tables) -> str:
+        pages = page_texts(render_reference(tables, "a4", "test").pdf)
+        return " ".join(next(p for p in pages if "To hit" in p).split())
+
+    bundled = to_hit_page(bundled_tables())
+    assert "To hit (DEFAULT)" in bundled and "d20 11+ (DEFAULT)" in bundled
+    path = tmp_path / "house.yaml"
+    path.write_text("to_hit: {die: d20, score: 12, by_kind: {}, no_ecm: 0, "
+                    "missile_size: very-small}\n", encoding="utf-8")
+    mine = to_hit_page(modern_tables(path))
+    assert "To hit (DEFAULT)" not in mine and "12+ (DEFAULT)" not in mine
+    assert "beat. A hit needs a modified d20 of 12 or more" in mine and "d20 12+" in mine

@@ -1,10 +1,14 @@
 """Pre-rolled dice: seeded white/coloured pairs for a table with no dice to hand.
 
-Shared by every ruleset; the ruleset says how its players read the pairs (``how``).
+The one dice sheet of every ruleset that prints one: the ruleset says which dice the
+pairs are (two d6 by default) and how its players read them (``how``); the seeds are the
+pipeline's (``generator.rules.dice.build_seed``), so a sheet's seed means the same in
+every kit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -14,7 +18,7 @@ from generator.core.units import MM
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
-from generator.rules.dice import pairs
+from generator.rules.dice import owner_seed, pairs
 
 RED = colors.Color(0.75, 0.1, 0.1)
 COLUMNS = 8
@@ -29,7 +33,8 @@ HOW = ("The <b>white</b> number is the accuracy or hit die, the "
 
 def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
                       build_seed: int | None = None, whose: str | None = None,
-                      key: str = "dice", how: str = HOW) -> Component:
+                      key: str = "dice", how: str = HOW,
+                      faces: tuple[int, int] = (6, 6)) -> Component:
     """One page of numbered, seeded dice pairs; the seed regenerates the same page.
 
     Args:
@@ -41,6 +46,7 @@ def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
         whose: Whose sheet it is (a side's name, or the referee), printed on it.
         key: The component key (``dice`` or ``dice:SIDE``).
         how: How the ruleset's players read the pairs (markup, trusted: from code).
+        faces: The sides of the white die and of the coloured one.
 
     Returns:
         The component.
@@ -62,7 +68,7 @@ def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
     col_w = doc.box.width / COLUMNS
     row_h = min(7.6 * MM, (doc.room - 2 * MM) / ROWS)
     top = doc.y
-    for i, (white, red) in enumerate(pairs(seed, COLUMNS * ROWS)):
+    for i, (white, red) in enumerate(pairs(seed, COLUMNS * ROWS, faces)):
         col, row = divmod(i, ROWS)
         x = doc.box.x + col * col_w
         y = top - (row + 1) * row_h
@@ -84,3 +90,31 @@ def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
     doc.y = top - ROWS * row_h
     pdf, pages = doc.finish()
     return Component(key, "Pre-rolled dice", "Dice-", pdf, pages, doc.bookmarks[1:])
+
+
+def owner_dice_sheet(build: int, side: str | None, sides: Mapping[str, str], paper: Paper,
+                     footer: str, command: str, scenario: str | None, *, how: str = HOW,
+                     faces: tuple[int, int] = (6, 6)) -> Component:
+    """The dice sheet of one packet's owner: the recipe's ``dice`` or ``dice:SIDE``.
+
+    Args:
+        build: The build seed in force (``KitOptions.seed``, set by the pipeline).
+        side: The side whose sheet it is; None for the referee's (or a kit's only) sheet.
+        sides: The kit's side ids and names (empty without a scenario).
+        paper: Paper size.
+        footer: Footer text.
+        command: The request's command (``kit``, ``tables``), for the regenerating line.
+        scenario: The scenario id, if any, for the regenerating line.
+        how: How the ruleset's players read the pairs (markup, trusted: from code).
+        faces: The sides of the white die and of the coloured one.
+
+    Returns:
+        The component, keyed ``dice:SIDE`` or ``dice``.
+
+    """
+    verb = "build" if command == "kit" else command
+    again = f"quarterdeck {verb}" + (f" {scenario}" if scenario else "") + f" --seed {build}"
+    whose = sides[side] if side else ("referee" if sides else None)
+    return render_dice_sheet(owner_seed(build, side, bool(sides)), paper, footer, again,
+                             build_seed=build, whose=whose,
+                             key=f"dice:{side}" if side else "dice", how=how, faces=faces)

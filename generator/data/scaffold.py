@@ -217,7 +217,7 @@ def tables_yaml(ruleset: Scaffolded) -> str:
     parts = [f"# {ruleset.title}: the bundled tables, as a starting point for --tables FILE.",
              "# Change the values you want; delete every table you keep as bundled (each",
              "# top-level key you leave replaces that whole table, and is validated like ship",
-             "# data). Tables marked `source: default` are quarterdeck's own DEFAULT reading",
+             "# data). Tables marked `default: true` are quarterdeck's own DEFAULT reading",
              "# where the rule text gives no value.",
              ""]
     for name in names:

@@ -38,9 +38,14 @@ from generator.pages import kitdoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pieces.pieces import Piece
+from generator.rules.dice import build_seed, seed_record
 
 if TYPE_CHECKING:
     from generator.pages.kitdoc import KitCanvas
+
+
+DICE = "dice"
+"""The recipe name of a ruleset's pre-rolled dice sheet (``dice`` or ``dice:SIDE``)."""
 
 
 @dataclass
@@ -129,13 +134,11 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
     with using:
         # 1. load and validate every data file (every problem at once)
         library = library or validated_library(list(data or []))
-        # 2. the ruleset that owns the request, and its recipe for this command
+        # 2. the ruleset that owns the request
         ruleset = owner(library, request)
-        recipe = ruleset.recipe(request.command)
         # 3. derive: ships, tables, calculators (the ruleset's one required method)
-        ctx = ruleset.prepare(library, request, paper, options)
-        ctx.values.setdefault("ruleset", ruleset.name)
-        work = plan(recipe, ctx.sides, ctx.flags, ctx.values)
+        ctx, work = prepared(ruleset, library, request, paper, options)
+        options = ctx.options
         if only is not None:
             kept = [p for p in work.packets if p.file in only]
             needed = {key for p in kept for key in p.keys}
@@ -175,6 +178,26 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                list(dict.fromkeys(warnings)), library.notices,
                _distinct_pieces(rendered.values()) if export else [], ruleset.title,
                dict(ctx.sides), dict(ctx.record))
+
+
+def prepared(ruleset: Ruleset[Any], library: Library, request: Request, paper: Paper,
+             options: KitOptions) -> tuple[Context[Any], Plan]:
+    """Step 3 of a build: the ruleset's context, with the seeds in force, and its plan.
+
+    The build seed is set here, before the ruleset prepares, so ``--seed`` means the same
+    in every ruleset (``generator.rules.dice.build_seed``), and the manifest's record of
+    the seeds is written here alike for every kit: the build seed and the seed of each of
+    the recipe's dice sheets.
+    """
+    recipe = ruleset.recipe(request.command)
+    seed = build_seed(options.seed, request.scenario or (
+        f"class-{request.class_id}" if request.class_id else ruleset.name))
+    ctx = ruleset.prepare(library, request, paper, dataclasses.replace(options, seed=seed))
+    ctx.values.setdefault("ruleset", ruleset.name)
+    work = plan(recipe, ctx.sides, ctx.flags, ctx.values)
+    ctx.record = {**seed_record(seed, [j.arg for j in work.jobs if j.name == DICE],
+                                bool(ctx.sides)), **ctx.record}
+    return ctx, work
 
 
 def _specs(work: Plan, components: dict[str, Component], options: KitOptions,

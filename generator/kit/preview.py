@@ -116,6 +116,7 @@ def render_component(library: Library, ruleset: Ruleset[Any], class_id: str, kin
         UsageError: ``kind`` is none of ``component_names(ruleset)`` (they are listed).
 
     """
+    from generator.kit.pipeline import prepared
     from generator.kit.seam import KitOptions, Rendered, Request
 
     offered = component_names(ruleset)
@@ -126,7 +127,8 @@ def render_component(library: Library, ruleset: Ruleset[Any], class_id: str, kin
     if kind == CARD:
         return ruleset.catalog(library, paper)  # type: ignore[arg-type]
     request = Request("class", class_id=class_id, ship=ship, ruleset=ruleset.name)
-    ctx = ruleset.prepare(library, request, paper, KitOptions())  # type: ignore[arg-type]
+    # Prepared as a build prepares it, with the build seed set (a proof's counters draw on it).
+    ctx, _ = prepared(ruleset, library, request, paper, KitOptions())  # type: ignore[arg-type]
     name, _, arg = offered[kind].partition(":")
     side = next(iter(ctx.sides), None)
     made = ruleset.component(name)(ctx, (arg or None) if arg != "{side}" else side)

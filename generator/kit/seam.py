@@ -66,7 +66,8 @@ class KitOptions:
 
     Attributes:
         tables: A YAML file replacing some of the ruleset's tables (``--tables``).
-        seed: Seed for pre-rolled dice sheets (default: derived from the scenario id).
+        seed: The build seed (``--seed``); the pipeline sets it before ``prepare``, the
+            scenario's unless given (``generator.rules.dice.build_seed`` says what it means).
         sheets: How marker and counter sheets are printed (duplex, bleed, cut guides,
             back offset); the paper comes from the build.
         sprue: A sheet-layout file replacing the ruleset's own (``--sprue``).

@@ -1,4 +1,4 @@
-"""The rules layer: dice and die tables.
+"""The rules layer: dice and seeds, die tables, the tables in force and DEFAULT marks.
 
 It may import ``core``, ``cache``, ``data`` and ``pages`` (a die table draws itself with the
 page engine's grids).

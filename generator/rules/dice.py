@@ -138,14 +138,16 @@ def percent(p: Fraction, places: int = 0) -> str:
     return text
 
 
-def pairs(seed: int, count: int) -> list[tuple[int, int]]:
-    """A reproducible sequence of (white, coloured) d6 pairs for a pre-rolled dice sheet.
+def pairs(seed: int, count: int, faces: tuple[int, int] = (6, 6)) -> list[tuple[int, int]]:
+    """A reproducible sequence of (white, coloured) pairs for a pre-rolled dice sheet.
 
-    The same seed always gives the same sequence (Python's ``random.Random`` with an
-    integer seed is stable across versions), so a printed seed regenerates its sheet.
+    ``faces`` gives each die's sides (two d6 by default; a d10 and a d20 for modern
+    naval). The same seed always gives the same sequence (Python's ``random.Random`` with
+    an integer seed is stable across versions), so a printed seed regenerates its sheet.
     """
     rng = random.Random(seed)
-    return [(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(count)]
+    white, coloured = faces
+    return [(rng.randint(1, white), rng.randint(1, coloured)) for _ in range(count)]
 
 
 def scenario_seed(name: str) -> int:
@@ -175,6 +177,82 @@ def derive_seed(build_seed: int, owner: str, table: int | None = None) -> int:
     """
     text = f"{build_seed}/{owner}" + (f"/table {table}" if table is not None else "")
     return zlib.crc32(text.encode("utf-8")) % SEED_LIMIT
+
+
+REFEREE = "referee"
+"""The owner of a scenario kit's dice sheet that belongs to no side."""
+
+
+def build_seed(given: int | None, subject: str) -> int:
+    """The build seed: what ``--seed`` means in every ruleset.
+
+    ``--seed N`` makes N the build seed, ``--seed random`` a fresh one (printed, so it can
+    be given again); without it the build seed is ``scenario_seed(subject)``, so an
+    unseeded kit prints the same dice every time. Everything random in a kit comes from
+    the build seed: a scenario kit's packets each draw from their owner's seed
+    (``owner_seed``: each side's dice sheet, its hidden counter numbers and dummies, and
+    the referee's sheet); what has no owner draws from the build seed itself (the one
+    sheet of a kit without sides, a class proof's counters, a campaign's card deal, which
+    the whole table shares). The pipeline
+    sets it before a ruleset prepares (``KitOptions.seed`` is then never None) and the
+    manifest records it with every dice sheet's seed (``seed_record``).
+
+    Args:
+        given: The user's ``--seed`` (the one ``random`` drew), or None.
+        subject: The scenario id, ``class-<id>`` for a class proof, else the ruleset name.
+
+    Returns:
+        The seed, 0..SEED_LIMIT-1.
+
+    """
+    return given if given is not None else scenario_seed(subject)
+
+
+def in_force(seed: int | None) -> int:
+    """The build seed a component draws from: ``KitOptions.seed`` as the pipeline set it.
+
+    Raises:
+        ValueError: ``seed`` is None: the options never went through the pipeline (a
+            caller that prepares a ruleset itself must give a seed, as the pipeline does).
+
+    """
+    if seed is None:
+        raise ValueError("no build seed: the pipeline sets KitOptions.seed before "
+                         "a ruleset prepares (see build_seed)")
+    return seed
+
+
+def owner_seed(build: int, owner: str | None, sided: bool) -> int:
+    """The seed of what one owner's packet draws: a side's, the referee's, or the kit's.
+
+    Args:
+        build: The build seed (``build_seed``).
+        owner: A side id, or None for the referee's (or the only) sheet.
+        sided: Whether the kit has sides (a scenario kit); without them the one sheet
+            draws from the build seed itself.
+
+    """
+    return derive_seed(build, owner or REFEREE) if sided else build
+
+
+def seed_record(build: int, dice: list[str | None], sided: bool) -> dict[str, object]:
+    """What every kit's manifest records of its seeds: the build seed and each sheet's.
+
+    Args:
+        build: The build seed.
+        dice: The owner of each dice sheet the kit prints (a side id, or None).
+        sided: Whether the kit has sides (see ``owner_seed``).
+
+    Returns:
+        ``{"seed": build}``, with ``dice_seeds`` (owner to seed) when a scenario kit
+        prints dice sheets (one without sides rolls the build seed itself).
+
+    """
+    record: dict[str, object] = {"seed": build}
+    if sided and dice:
+        record["dice_seeds"] = {owner or REFEREE: owner_seed(build, owner, sided)
+                                for owner in dice}
+    return record
 
 
 def fresh_seed() -> int:

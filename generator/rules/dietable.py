@@ -33,6 +33,7 @@ from generator.data.datamodel import Strict
 from generator.data.validation import describe, load_model
 from generator.data.yamlsource import Loc, SourceDoc
 from generator.rules import dice
+from generator.rules.defaults import LABEL, Default
 
 if TYPE_CHECKING:  # only drawing a table needs the page engine; only odds need icepool
     import icepool
@@ -102,9 +103,7 @@ class _Shape(Strict):
     """The fields of a die table, checked for type only (see ``DieTable``)."""
 
     title: str = Field(default="", max_length=120, description="The table's printed title.")
-    source: Literal["text", "default"] = Field(
-        default="text", description="'text' when transcribed from the rules, 'default' when it is "
-                            "quarterdeck's own design (printed with a DEFAULT label).")
+    default: Default = False
     reference: str = Field(default="", max_length=120,
                            description="Where in the rules the table comes from.")
     die: str = Field(description="The die rolled: d6, d10, d20, 2d6 (any NdS).")
@@ -297,7 +296,7 @@ class DieTable(_Shape):
     @property
     def label(self) -> str:
         """``"DEFAULT"`` for a table of quarterdeck's design, else ``""``."""
-        return "DEFAULT" if self.source == "default" else ""
+        return LABEL if self.default else ""
 
     def row_labels(self) -> list[str]:
         """Each row's roll as printed (``"3-4"``, ``"6"``), in the order written."""

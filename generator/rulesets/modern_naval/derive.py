@@ -19,7 +19,7 @@ from pydantic import Field
 
 from generator.data.datamodel import NATION_NAMES, Strict
 from generator.data.shipclass import ModernSystem, ModernWeapon
-from generator.data.validation import load_model, load_overrides
+from generator.data.validation import load_model
 from generator.rulesets.modern_naval.model import Category, UnitView, WeaponView
 from generator.rulesets.modern_naval.schema import (
     WEAPON_ID,
@@ -56,21 +56,15 @@ def bundled_tables() -> DataTables:
 
 
 def load_tables(override: Path | None = None) -> DataTables:
-    """The bundled tables, with a user's ``--tables`` file replacing top-level keys.
+    """The bundled data tables, with a user's ``--tables`` file replacing top-level keys.
 
     Raises:
         DataError: Every problem in the user's file, located.
 
     """
-    if override is None:
-        return bundled_tables()
-    # One --tables file serves both halves of the ruleset: the rules tables' keys are
-    # accepted here too (and checked there), the data tables' keys are taken here.
-    from generator.rulesets.modern_naval.tables import Tables
+    from generator.rulesets.modern_naval.tables import TABLE_SET
 
-    given = load_overrides(override, DataTables, Tables)
-    return bundled_tables().model_copy(
-        update={k: v for k, v in given.items() if k in DataTables.model_fields})
+    return TABLE_SET.load(override)[DataTables]
 
 
 def band(bands: Sequence[Band], value: float, above: Any) -> Any:

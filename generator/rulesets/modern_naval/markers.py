@@ -27,7 +27,7 @@ from generator.pages.autofit import LabelFitter
 from generator.pieces.faces import Face, face_art, face_piece, faces_precheck
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import Sprue, user_or_bundled
-from generator.rules.dice import scenario_seed
+from generator.rules.dice import in_force, owner_seed
 from generator.rulesets.modern_naval.model import UnitView, WeaponView
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import Tables, context_tables
@@ -244,8 +244,8 @@ def markers(ctx: Context[Derived], arg: str | None) -> Rendered:
         side_id, side_name, index = arg, ctx.sides[arg], sides.index(arg)
         units = views.get(arg, [])
     colours = marks.side_colours[index % len(marks.side_colours)]
-    seed = ctx.options.seed if ctx.options.seed is not None else scenario_seed(
-        f"{ctx.values.get('scenario', '')}:{side_id}")
+    # Each side's dummies are dealt from its own seed, as its dice are drawn.
+    seed = owner_seed(in_force(ctx.options.seed), side_id, True)
     pieces = side_pieces(tables, marks, side_id, side_name, units, colours, seed,
                          dummies.get(side_id, marks.counts.dummies), fitter)
     title = f"Markers: {side_name}" if side_id != "generic" else "Markers"

@@ -18,6 +18,7 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Align, Grid
 from generator.pages.layout import Paper
+from generator.rules.defaults import LABEL, is_default, mark
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import (
     ORDINALS,
@@ -76,7 +77,7 @@ def turning_rows(tables: Tables) -> list[list[str]]:
 
 def modifier_rows(rows: Sequence[Modifier], spaced: bool) -> list[list[str]]:
     """Label and modifier, as printed."""
-    return [[r.label + (" (DEFAULT)" if r.default else ""), r.text(spaced)] for r in rows]
+    return [[mark(r.label, is_default(r)), r.text(spaced)] for r in rows]
 
 
 def range_rows(search: Search) -> list[list[str]]:
@@ -123,7 +124,7 @@ def other_rows(table: SeekerTable) -> list[list[str]]:
     """The table's other modifiers, defaults marked."""
     rows = []
     for r in [*table.other, *table.defaults]:
-        rows.append([r.label + (" (DEFAULT)" if r.default else ""), "" if r.group else r.text()])
+        rows.append([mark(r.label, is_default(r)), "" if r.group else r.text()])
     return rows
 
 
@@ -274,8 +275,11 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
         doc.space(2)
     hit = tables.to_hit
     by_kind = "".join(f"; {escape(k)}: {v}" for k, v in hit.by_kind.items())
-    doc.section("To hit (DEFAULT)", "The rules print the modifiers but not the score to beat. "
-                f"DEFAULT: a hit needs a modified {hit.die} of {hit.score} or more{by_kind}. "
+    # The score is quarterdeck's unless the user's --tables file gave their own.
+    chosen = is_default(hit)
+    doc.section(mark("To hit", chosen), "The rules print the modifiers but not the score to "
+                f"beat. {LABEL + ': a' if chosen else 'A'} hit needs a modified {hit.die} of "
+                f"{hit.score} or more{by_kind}. "
                 f"A target without ECM reads {signed(hit.no_ecm, False)} in the seeker grid "
                 "(DEFAULT), and n/a means that ECM does not affect that seeker (adds 0). "
                 "Missiles and guided torpedoes (DEFAULT procedure): launch in the launch "
@@ -285,7 +289,7 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
                 f"{hit.missile_size.replace('-', ' ')} air target); a survivor then rolls "
                 "on the missile table. Torpedoes read the missile table's target rows with "
                 "no ECM column.",
-                grid(["Roll", "Hit on"], [[hit.die, f"{hit.score}+ (DEFAULT)"]], [20, 40]))
+                grid(["Roll", "Hit on"], [[hit.die, mark(f"{hit.score}+", chosen)]], [20, 40]))
     bd = tables.basic_damage
     doc.section(bd.title, f"Roll {bd.die} with these modifiers; a score of 1 or more means "
                 "every working weapon and system (FCS, EO, ESM, ECM too) rolls on its own, "

@@ -7,7 +7,6 @@ card prints. Per-scenario matchups are in ``matchups.py``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -18,7 +17,7 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
-from generator.rules.dice import percent, scenario_seed
+from generator.rules.dice import in_force, percent
 from generator.rulesets.modern_naval import combat, control, damage, detection
 from generator.rulesets.modern_naval.model import Conditions, UnitView
 from generator.rulesets.modern_naval.registry import COMPONENTS
@@ -239,53 +238,16 @@ def resolution_tables(ctx: Context[Derived], arg: str | None) -> Component:
 
 # -- pre-rolled dice ------------------------------------------------------------------------
 
-ROLLS_PER_COLUMN = 50
-COLUMNS = 6
-
-
-def rolls(seed: int, sides: int, count: int) -> list[int]:
-    """A reproducible sequence of rolls of one die (the seed regenerates the sheet)."""
-    rng = random.Random(f"{seed}:d{sides}")
-    return [rng.randint(1, sides) for _ in range(count)]
-
-
-def render_dice(tables: Tables, seed: int, paper: Paper, footer: str, key: str) -> Component:
-    """A page of numbered d10 and d20 rolls from ``seed`` (key ``dice:<side>``)."""
-    d10 = die_sides(tables.basic_damage.die)
-    d20 = die_sides(tables.to_hit.die)
-    count = ROLLS_PER_COLUMN * COLUMNS // 2
-    tens, twenties = rolls(seed, d10, count), rolls(seed, d20, count)
-    doc = CanvasDoc(paper, "Pre-rolled dice", footer)
-    doc.anchor("Pre-rolled dice")
-    doc.paragraph("Pre-rolled dice", "h1")
-    doc.paragraph(f"Seed {seed}: the same seed prints the same rolls. Strike out each roll "
-                  f"as it is used, in order. d{d10}: damage, detection, identification, "
-                  f"damage control, initiative; d{d20}: to hit.")
-    groups = COLUMNS // 2
-    rows = []
-    for r in range(ROLLS_PER_COLUMN):
-        row = []
-        for g in range(groups):
-            i = g * ROLLS_PER_COLUMN + r
-            row += [str(i + 1), str(tens[i]), str(twenties[i])]
-        rows.append(row)
-    header = [x for _ in range(groups) for x in ("#", f"d{d10}", f"d{d20}")]
-    widths = [x * MM for _ in range(groups) for x in (12, 14, 14)]
-    doc.grid(Grid(widths, [header], rows, ["center"] * len(widths), size=8))
-    pdf, pages = doc.finish()
-    return Component(key, "Pre-rolled dice", "Dice-", pdf, pages, doc.bookmarks[1:])
-
-
-def dice_seed(ctx: Context[Derived], side: str | None) -> int:
-    """The build's seed, or one derived from the scenario and side."""
-    if ctx.options.seed is not None:
-        return ctx.options.seed + (list(ctx.sides).index(side) if side in ctx.sides else 0)
-    return scenario_seed(f"{ctx.values.get('scenario', '')}:{side or ''}")
-
-
 @COMPONENTS("dice")
 def dice_sheet(ctx: Context[Derived], arg: str | None) -> Component:
-    """A side's pre-rolled d10 and d20 sheet (``dice:<side>``)."""
-    return render_dice(context_tables(ctx.options), dice_seed(ctx, arg), ctx.paper,
-                       ctx.data.foot,
-                       f"dice:{arg}" if arg else "dice")
+    """A side's pre-rolled sheet (``dice:<side>``): the shared one, a d10 and a d20 a pair."""
+    from generator.aids.dicesheet import owner_dice_sheet
+
+    tables = context_tables(ctx.options)
+    d10, d20 = die_sides(tables.basic_damage.die), die_sides(tables.to_hit.die)
+    how = (f"The <b>white</b> number is a d{d10} (damage, detection, identification, damage "
+           f"control, initiative), the <font color='#bf1a1a'><b>red</b></font> number a "
+           f"d{d20} (to hit).")
+    return owner_dice_sheet(in_force(ctx.options.seed), arg, ctx.sides, ctx.paper,
+                            ctx.data.foot, ctx.request.command,
+                            ctx.values.get("scenario"), how=how, faces=(d10, d20))

@@ -8,15 +8,16 @@ bundled ones are, and every problem is reported at its place in the user's file.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
 from generator.data.datamodel import Strict
-from generator.data.validation import load_model, load_overrides
+from generator.rules.defaults import Default
 from generator.rules.dietable import parse_die
+from generator.rules.tables import TableFile, TableSet, bundled_file
+from generator.rulesets.modern_naval.schema import DataTables
 
 TABLES_FILE = Path(__file__).parent / "tables" / "rules.yaml"
 SIZES = ("very-small", "small", "medium", "large", "very-large")
@@ -69,7 +70,7 @@ class Modifier(Strict):
     factor: Factor | None = None
     when: list[Match] | None = Field(None, max_length=10)
     group: bool = Field(False, description="A heading row with no value of its own.")
-    default: bool = Field(False, description="Not printed by the text: quarterdeck's DEFAULT.")
+    default: Default = False
 
     def text(self, spaced: bool = False) -> str:
         """The modifier cell as printed."""
@@ -307,7 +308,7 @@ class SeekerTable(Strict):
 class ToHit(Strict):
     """The score a modified d20 must reach: not printed by the text (DEFAULT)."""
 
-    default: bool = True
+    default: Default = False
     die: Die
     score: int = Field(ge=-20, le=60)
     by_kind: dict[Annotated[str, Field(max_length=12)], Annotated[int, Field(ge=-20, le=60)]] = (
@@ -535,28 +536,31 @@ class Tables(Strict):
         return out
 
 
-@functools.cache
+def _data_tables() -> DataTables:
+    """The bundled weapons table and rating rules (``derive`` reads and caches them)."""
+    from generator.rulesets.modern_naval import derive
+
+    return derive.bundled_tables()
+
+
+TABLE_SET = TableSet(bundled_file(Tables, TABLES_FILE, "modern_naval/tables/rules.yaml"),
+                     TableFile(DataTables, _data_tables))
+"""Every table a modern naval ``--tables`` file may replace: the rules' and the data's."""
+
+
 def bundled_tables() -> Tables:
     """The tables as bundled: the rule text's, plus labelled defaults."""
-    return load_model(Tables, TABLES_FILE, "modern_naval/tables/rules.yaml", cache=True)
+    return TABLE_SET.bundled()[Tables]
 
 
 def load_tables(override: Path | None = None) -> Tables:
-    """The bundled tables, with a user's file replacing top-level keys.
+    """The bundled rules tables, with a user's file replacing top-level keys.
 
     Raises:
         DataError: A located message for every problem in the user's file.
 
     """
-    if override is None:
-        return bundled_tables()
-    # One --tables file serves both halves of the ruleset: the data tables' keys (weapons,
-    # rating) are accepted here too and taken by ``derive.load_tables``.
-    from generator.rulesets.modern_naval.schema import DataTables
-
-    given = load_overrides(override, Tables, DataTables)
-    return bundled_tables().model_copy(
-        update={k: v for k, v in given.items() if k in Tables.model_fields})
+    return TABLE_SET.load(override)[Tables]
 
 
 def context_tables(options: object) -> Tables:

@@ -20,6 +20,7 @@ from generator.aids.gauges import Ring, fan_strips
 from generator.aids.strips import Band, Mark, Strip
 from generator.core.scales import Scale
 from generator.core.units import MM
+from generator.rules.defaults import is_default
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import DerivationRules
@@ -140,7 +141,7 @@ def range_strings(views: Sequence[ShipView], scale: Scale, tables: Tables) -> li
             [f"{n} ({m} mount{'s' if m > 1 else ''})" for n, m in mounts.items()],
             torpedo_knots(run, two_turn, scale, spread.automatic_within_yd,
                           spread.spread_width_yd.one_turn, spread.spread_width_yd.two_turn),
-            default=default and runs.source == "default"))
+            default=default and is_default(runs)))
     for i, string in enumerate(strings):
         name, string.color = PALETTE[i % len(PALETTE)]
         # Past twelve strings the colours come round again, numbered to keep them apart.

@@ -20,9 +20,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from generator.core.errors import Problem
-from generator.data.validation import key_problems, load_model, load_overrides
+from generator.data.validation import key_problems, load_model
 from generator.data.yamlsource import SourceDoc
+from generator.rules.defaults import Default
 from generator.rules.dietable import DieTable, build, width_message
+from generator.rules.tables import TableFile, TableSet
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.markertables import (
     MarkerTables,
@@ -36,7 +38,6 @@ from generator.rulesets.naval_action.views import Band
 TABLES = Path(__file__).parent / "tables"
 Result = Literal["-", "(D)", "D", "HD", "S"]
 DAMAGE = ("(D)", "D", "HD", "S")
-Source = Literal["text", "default"]
 Face = int
 DieFace = Annotated[int, Field(ge=1, le=6)]
 Yards = Annotated[int, Field(ge=0, le=100_000)]
@@ -70,7 +71,7 @@ class Modifier(_M):
     label: str = Field(min_length=1, max_length=60)
     value: int | None = Field(None, ge=-6, le=6)
     by_range: dict[Band, Annotated[int, Field(ge=-6, le=6)]] | None = None
-    source: Source = "default"
+    default: Default = False
     auto: Auto | None = None
 
     @model_validator(mode="after")
@@ -89,7 +90,7 @@ class Modifier(_M):
 class Accuracy(_M):
     """The two accuracy tracks and the hit rules."""
 
-    source: Source
+    default: Default = False
     # A roll at or under the accuracy hits, so a track starting above 6 could never miss.
     start: int = Field(ge=1, le=6)
     automatic_miss: DieFace
@@ -128,7 +129,7 @@ class ShiftUp(_M):
 class Penetration(_M):
     """Gunfire/torpedo penetration: coloured die against the factor differential."""
 
-    source: Source
+    default: Default = False
     columns: list[Annotated[int, Field(ge=-20, le=20)]] = Field(min_length=2, max_length=30)
     rows: dict[int, list[Result]]
     dud_face: DieFace
@@ -179,7 +180,7 @@ class Penetration(_M):
         """
         rows: dict[int | str, list[str | int]] = {f: list(c) for f, c in self.rows.items()}
         rows.setdefault(self.dud_face, list(self.gunfire_dud))
-        return build(title="Penetration", source=self.source, die="d6", axis="threshold",
+        return build(title="Penetration", default=self.default, die="d6", axis="threshold",
                         columns=list(self.columns), rows=rows, rolls=f"{min(rows)}-{max(rows)}")
 
     def column(self, differential: int) -> int:
@@ -219,7 +220,7 @@ class SpreadWidth(_M):
 class TorpedoHits(_M):
     """Number of hits by white die and torpedoes in the spread."""
 
-    source: Source
+    default: Default = False
     columns: list[int] = Field(min_length=1, max_length=20)
     rows: dict[int, list[int]]
     wild_face: DieFace
@@ -250,7 +251,7 @@ class TorpedoHits(_M):
     @cached_property
     def table(self) -> DieTable:
         """Hits by white die (rows) and torpedoes in the spread (columns), as a die table."""
-        return build(title="Torpedo hits", source=self.source, die="d6", axis="threshold",
+        return build(title="Torpedo hits", default=self.default, die="d6", axis="threshold",
                         columns=list(self.columns),
                         rows={f: [str(n) for n in cells] for f, cells in self.rows.items()})
 
@@ -291,7 +292,7 @@ DCResult = Literal["R", "C", "O", "W", "R3-6", "W1-4"]
 class DamageControl(_M):
     """Good and Poor damage-control tables."""
 
-    source: Source
+    default: Default = False
     good: dict[int, DCResult]
     poor: dict[int, DCResult]
     rerolls: dict[str, Reroll]
@@ -310,7 +311,7 @@ class DamageControl(_M):
     @cached_property
     def table(self) -> DieTable:
         """The Good and Poor tables as the two columns of one d6 table."""
-        return build(title="Damage control", source=self.source, die="d6",
+        return build(title="Damage control", default=self.default, die="d6",
                         columns=["good", "poor"],
                         rows={f: [self.good[f], self.poor[f]] for f in sorted(self.good)})
 
@@ -325,7 +326,7 @@ class AAShift(_M):
 class AAResults(_M):
     """The Antiaircraft Results table (transcribed from the text)."""
 
-    source: Source
+    default: Default = False
     columns: list[Annotated[int, Field(ge=0, le=1000)]] = Field(min_length=1, max_length=20)
     rows: dict[int, list[Literal["-", "X", "2X", "3X", "4X"]]]
     shifts: list[AAShift] = Field(max_length=10)
@@ -355,7 +356,7 @@ class AAResults(_M):
 
         A total under the first heading reads no column; shifts past the last read the last.
         """
-        return build(title="Antiaircraft results", source=self.source, die="d6",
+        return build(title="Antiaircraft results", default=self.default, die="d6",
                         axis="threshold", below_first="none", columns=list(self.columns),
                         rows={f: list(c) for f, c in self.rows.items()})
 
@@ -390,7 +391,7 @@ class RadarDetection(_M):
 class NightDetection(_M):
     """Visual night detection by navy, and radar."""
 
-    source: Source
+    default: Default = False
     JP: list[Detection] = Field(min_length=1, max_length=10)
     other: list[Detection] = Field(min_length=1, max_length=10)
     regain_bonus: int = Field(ge=0, le=6)
@@ -400,7 +401,7 @@ class NightDetection(_M):
 class Visibility(_M):
     """Visibility limits and the weather roll."""
 
-    source: Source
+    default: Default = False
     good_yd: Yards
     poor_yd: Yards
     bad_yd: Yards
@@ -447,7 +448,7 @@ class Seas(_M):
     """Rough and very rough seas."""
 
     model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
-    source: Source
+    default: Default = False
     rough: list[SeaEffect] = Field(max_length=10)
     very_rough: list[SeaEffect] = Field(alias="very-rough", max_length=10)
 
@@ -467,7 +468,7 @@ class TurnCost(_M):
 class TurnCosts(_M):
     """Movement lost for turning."""
 
-    source: Source
+    default: Default = False
     per_degrees: int = Field(ge=1, le=180)
     by_scale: list[TurnCost] = Field(min_length=1, max_length=20)
 
@@ -523,7 +524,7 @@ class LevelBombing(_M):
 class Air(_M):
     """Aircraft summary values."""
 
-    source: Source
+    default: Default = False
     combat_odds: dict[Annotated[str, Field(max_length=40)],
                       tuple[Annotated[int, Field(ge=0, le=6)], Annotated[int, Field(ge=0, le=6)]]
                       ] = Field(min_length=1, max_length=10)
@@ -537,7 +538,7 @@ class Air(_M):
 class Submarines(_M):
     """Submarine depths, detection and attack values."""
 
-    source: Source
+    default: Default = False
     depths: list[Annotated[str, Field(min_length=1, max_length=4)]] = Field(min_length=1,
                                                                            max_length=8)
     speed_kn: dict[str, Annotated[int, Field(ge=0, le=60)]]
@@ -554,14 +555,14 @@ class Submarines(_M):
 class Messages(_M):
     """Communication between flagships."""
 
-    source: Source
+    default: Default = False
     visual_range_yd: Yards
 
 
 class Victory(_M):
     """Victory-point rules."""
 
-    source: Source
+    default: Default = False
     heavy_damage_share: tuple[Annotated[int, Field(ge=1, le=100)],
                               Annotated[int, Field(ge=1, le=100)]]
 
@@ -575,7 +576,7 @@ class Victory(_M):
 class TorpedoRuns(_M):
     """How far a spread runs in one turn, by torpedo size (the text gives no ranges)."""
 
-    source: Source
+    default: Default = False
     yards_per_turn: dict[int, Annotated[int, Field(ge=1, le=30_000)]]
     two_turn_turns: int = Field(ge=1, le=4)
 
@@ -670,7 +671,7 @@ def _precheck(doc: SourceDoc) -> list[Problem]:
     if isinstance(dc, dict) and {"always_good", "good_from"} & set(dc):
         problems.append(doc.problem(("damage_control",), (
             "found which navies have Good damage control, expected the Action Card's table "
-            "(source, good, poor, rerolls); did you mean 'damage_control_navies'?"), key=True))
+            "(good, poor, rerolls); did you mean 'damage_control_navies'?"), key=True))
     return problems
 
 
@@ -715,12 +716,20 @@ def _bundled_card() -> CardTables:
                       check=lambda card, doc: _coverage(dict(card), doc), cache=True)
 
 
+TABLE_SET = TableSet(TableFile(CardTables, _bundled_card),
+                     TableFile(DerivationRules, derivation.bundled_rules),
+                     TableFile(MarkerTables, bundled_markers),
+                     precheck=_precheck, check=_coverage)
+"""Every table a NAVAL ACTION ``--tables`` file may replace: the card's, the derivation's
+and the markers'."""
+
+
 def load_tables(user_file: Path | None = None) -> Tables:
     """The tables in force: bundled, with any table in ``user_file`` replacing its own.
 
     Args:
-        user_file: A YAML file holding some top-level keys of ``action-card.yaml`` or
-            ``derivation.yaml``.
+        user_file: A YAML file holding some top-level keys of ``action-card.yaml``,
+            ``derivation.yaml`` or ``markers.yaml``.
 
     Returns:
         The merged tables.
@@ -729,29 +738,13 @@ def load_tables(user_file: Path | None = None) -> Tables:
         DataError: With every problem in the user's file, located.
 
     """
-    card, rules = _bundled_card(), derivation.bundled_rules()
+    found = TABLE_SET.load(user_file)
     if user_file is None:
-        return Tables.model_construct(card=card, rules=rules, markers=bundled_markers())
-    positions: dict[str, tuple[int, int]] = {}
-
-    def check(given: dict[str, Any], doc: SourceDoc) -> list[Problem]:
-        # Where each table starts, so a page it overflows later can point at it.
-        positions.update({key: doc.mark((key,), key=True) for key in given})
-        return _coverage(given, doc)
-
-    given = load_overrides(user_file, CardTables, DerivationRules, MarkerTables,
-                           precheck=_precheck, check=check)
-    card = card.model_copy(update=_fields(CardTables, given))
-    rules = rules.model_copy(update=_fields(DerivationRules, given))
-    markers = bundled_markers().model_copy(update=_fields(MarkerTables, given))
-    return Tables(card=card, rules=rules, markers=markers, replaced=tuple(sorted(given)),
-                  origin=user_file.name, display=str(user_file), positions=positions)
-
-
-def _fields(model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
-    """The given tables that belong to ``model``, by field name (a file keys them by alias)."""
-    return {name: given[info.alias or name] for name, info in model.model_fields.items()
-            if (info.alias or name) in given}
+        return Tables.model_construct(card=found[CardTables], rules=found[DerivationRules],
+                                      markers=found[MarkerTables])
+    return Tables(card=found[CardTables], rules=found[DerivationRules],
+                  markers=found[MarkerTables], replaced=found.replaced,
+                  origin=user_file.name, display=str(user_file), positions=dict(found.positions))
 
 
 _ACTIVE: contextvars.ContextVar[Tables | None] = contextvars.ContextVar("tables", default=None)

@@ -15,6 +15,7 @@ from generator.core.errors import Problem
 from generator.data.datamodel import Nation
 from generator.data.validation import key_problems, load_model, name_problem
 from generator.data.yamlsource import SourceDoc
+from generator.rules.defaults import Defaults
 from generator.rulesets.naval_action.schema import Position, ShipType
 
 TABLES = Path(__file__).parent / "tables"
@@ -149,6 +150,8 @@ def _bores_rise(value: list[CaliberRow]) -> list[CaliberRow]:
 
 class DerivationRules(_M):
     """Every number the derivations use (see the YAML's comments for their origin)."""
+
+    defaults: Defaults = Field(default_factory=list)
 
     caliber_factor: Annotated[list[CaliberRow], AfterValidator(_bores_rise)] = Field(
         min_length=1, max_length=20)

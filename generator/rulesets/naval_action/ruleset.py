@@ -29,7 +29,7 @@ from generator.kit.seam import (
     Ruleset,
     sheet_component,
 )
-from generator.rules.dice import derive_seed, scenario_seed
+from generator.rules.dice import in_force
 from generator.rulesets.naval_action import cardtables, resolve
 from generator.rulesets.naval_action.cardtables import Tables, load_tables
 from generator.rulesets.naval_action.derive import ShipView, ship_view
@@ -146,7 +146,6 @@ class NavalAction(Ruleset[Derived]):
         if options.sheets.duplex != "off":
             ctx.flags.add("duplex")
         ctx.values.update(scale=derived.scale.name, scale_text=derived.scale.describe())
-        ctx.record.update(_seed_record(options, derived.scenario, list(ctx.sides)))
         return ctx
 
     def _class_context(self, request: Request, paper: Paper, options: KitOptions,
@@ -333,42 +332,13 @@ def _odds(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     return render_resolution(d.calculator, ctx.paper, d.foot)
 
 
-def build_seed(options: KitOptions, scenario: Scenario | None) -> int:
-    """The seed in force: ``--seed`` (or the one ``random`` drew), else the scenario's."""
-    if options.seed is not None:
-        return options.seed
-    return scenario_seed(scenario.id if scenario else NAME)
-
-
-def _seed_record(options: KitOptions, scenario: Scenario | None,
-                 sides: list[str]) -> dict[str, object]:
-    """What the manifest records: the build seed and each packet's dice seed."""
-    seed = build_seed(options, scenario)
-    if scenario is None:
-        return {"seed": seed}  # one sheet, no sides: it rolls the build seed itself
-    return {"seed": seed,
-            "dice_seeds": {o: derive_seed(seed, o) for o in [*sides, REFEREE]}}
-
-
-REFEREE = "referee"
-"""Whose dice sheet a packet without a side carries (the referee's, or the tables')."""
-
-
 @component("dice")
 def _dice(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
     """A packet's own sheet of pre-rolled dice: each side and the referee roll differently."""
-    from generator.rulesets.naval_action.components.dice_sheet import render_dice_sheet
+    from generator.aids.dicesheet import owner_dice_sheet
 
-    scenario_id = d.scenario.id if d.scenario else None
-    seed = build_seed(ctx.options, d.scenario)
-    owner = side or REFEREE
-    verb = "build" if ctx.request.command == "kit" else "tables"
-    command = f"quarterdeck {verb}" + (f" {scenario_id}" if scenario_id else "") + f" --seed {seed}"
-    whose = ctx.sides[side] if side else ("referee" if d.scenario else None)
-    sheet = derive_seed(seed, owner) if d.scenario is not None else seed
-    return render_dice_sheet(sheet, ctx.paper, d.foot, command,
-                             build_seed=seed, whose=whose,
-                             key=f"dice:{side}" if side else "dice")
+    return owner_dice_sheet(in_force(ctx.options.seed), side, ctx.sides, ctx.paper, d.foot,
+                            ctx.request.command, d.scenario.id if d.scenario else None)
 
 
 def side_matchup_pages(d: Derived, side: str) -> list[ShipMatchups]:

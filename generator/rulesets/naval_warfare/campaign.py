@@ -19,7 +19,8 @@ from pydantic import Field, field_validator
 
 from generator.core.errors import Problem
 from generator.data.datamodel import Strict
-from generator.data.validation import load_model, load_overrides
+from generator.data.validation import load_model
+from generator.rules.defaults import Defaults
 from generator.rulesets.naval_warfare.schema import Campaign, Route
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class SupplyTable(Strict):
 
     supply: list[SupplyRow] = Field(min_length=1, max_length=10)
     round: Literal["down", "up", "nearest"] = "down"
-    round_default: bool = True
+    defaults: Defaults = Field(default_factory=list)
 
     @field_validator("supply")
     @classmethod
@@ -108,7 +109,8 @@ def counter_mix() -> CounterMix:
                       cache=True)
 
 
-def _override_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem]:
+def supply_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem]:
+    """A user's supply table whose rows do not cover every route length, located."""
     rows = given.get("supply")
     if isinstance(rows, list):
         problem = coverage_problem(rows)
@@ -118,30 +120,20 @@ def _override_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem
 
 
 def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
-    """The bundled supply table and counter mix, with a ``--tables`` file's keys replacing.
+    """The supply table and counter mix in force: bundled, or replaced by a ``--tables`` file.
 
-    The file may replace ``supply``, ``round``, ``round_default`` and any key of
-    ``tables/counters.yaml``; every problem in it is located.
+    The file may replace ``supply``, ``round``, ``defaults``, any key of
+    ``tables/counters.yaml`` and any rule table's (``ruletables.TABLE_SET``); every
+    problem in it is located.
 
     Raises:
         DataError: The user's file is malformed.
 
     """
-    supply, mix = load_supply(), counter_mix()
-    if user_file is None:
-        return supply, mix
-    # One --tables file serves the whole ruleset: the rule tables' keys (combat,
-    # merchant) are accepted here too and read by ``ruletables.load``.
-    from generator.rulesets.naval_warfare.combat import CombatTables
-    from generator.rulesets.naval_warfare.merchanttables import MerchantTables
+    from generator.rulesets.naval_warfare.ruletables import TABLE_SET
 
-    given = load_overrides(user_file, SupplyTable, CounterMix, CombatTables, MerchantTables,
-                           check=_override_problems)
-
-    def keys(model: type[Strict]) -> dict[str, object]:
-        return {k: v for k, v in given.items() if k in model.model_fields}
-
-    return supply.model_copy(update=keys(SupplyTable)), mix.model_copy(update=keys(CounterMix))
+    found = TABLE_SET.load(user_file)
+    return found[SupplyTable], found[CounterMix]
 
 
 @functools.lru_cache(maxsize=4)

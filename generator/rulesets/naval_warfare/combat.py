@@ -24,6 +24,7 @@ from pydantic import Field, model_validator
 
 from generator.data.datamodel import Strict
 from generator.rules import dice
+from generator.rules.defaults import Default
 from generator.rules.dietable import DieTable, build, parse_ratio
 
 MAX_CV = 2000
@@ -86,8 +87,7 @@ class Modifier(Strict):
 
     value: int = Field(ge=-20, le=20)
     label: str = Field(max_length=80)
-    default: bool = Field(default=False, description="Our reading of a value the text garbles "
-                                                     "(printed with a DEFAULT label).")
+    default: Default = False
     of: Literal["cv", "air"] | None = Field(default=None, description="The strength whose "
                                             "ratio sets this modifier, if any.")
     ratio: str | None = Field(default=None, max_length=12, description="Own to enemy ratio "

@@ -18,6 +18,7 @@ from generator.core.commandline import reported
 from generator.core.errors import UsageError
 from generator.kit.options import tables_option
 from generator.kit.seam import Calculator
+from generator.rules.defaults import is_default, mark
 
 NATIONS = ("US", "UK", "AU", "CA", "NZ", "IN", "JP", "DE", "IT", "FR", "FF", "VF", "NL", "SU",
            "PL", "GR", "NO")
@@ -368,8 +369,7 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
         applied = combat.side_modifiers(rules.combat, side, enemy)
         net = sum(v for _, v in applied)
         nets.append(net)
-        shown = ", ".join(f"{key} {value:+d}" + (" (DEFAULT)" if key in mods and
-                                                 mods[key].default else "")
+        shown = ", ".join(mark(f"{key} {value:+d}", key in mods and is_default(mods[key]))
                           for key, value in applied) or "none"
         console.print(escape(f"{label}: {text}; fleet CV {side.cv}, {side.air} Air Point"
                              f"{'s' * (side.air != 1)}; modifiers {shown}; net {net:+d}; "

@@ -21,6 +21,7 @@ from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.markup import markup_blocks
 from generator.pages.templating import render_text
+from generator.rules.defaults import LABEL
 from generator.rulesets.naval_warfare.merchanttables import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from generator.rulesets.naval_warfare.ruleset import Derived
 
 TEMPLATE = "naval_warfare/reference.md.j2"
-DEFAULT = "DEFAULT"
+DEFAULT = LABEL
 MARK = "*"
 _SLOT = re.compile(r"^%% ([a-z]+)\s*$", re.MULTILINE)
 TINTS = {
@@ -210,5 +211,5 @@ def reference_card(ctx: Context[Derived], arg: str | None) -> Component:
     from generator.rulesets.naval_warfare import ruletables
     from generator.rulesets.naval_warfare.units import load_units
 
-    rules = ruletables.load(ctx.options.tables, others=ruletables.campaign_tables())
+    rules = ruletables.load(ctx.options.tables)
     return render_reference(rules, load_units(), ctx.paper, ctx.data.foot)

@@ -231,5 +231,5 @@ def resolution_tables(ctx: Context[Derived], arg: str | None) -> Component:
     from generator.rulesets.naval_warfare import ruletables
     from generator.rulesets.naval_warfare.units import load_units
 
-    rules = ruletables.load(ctx.options.tables, others=ruletables.campaign_tables())
+    rules = ruletables.load(ctx.options.tables)
     return render_resolution(rules, load_units(), ctx.paper, ctx.data.foot)

@@ -19,7 +19,7 @@ from generator.core.errors import UsageError
 from generator.data.roster import check_scenarios, owned_scenario
 from generator.kit.seam import Context, KitOptions, Request, Ruleset
 from generator.pages.layout import Paper
-from generator.rules.dice import scenario_seed
+from generator.rules.dice import in_force
 from generator.rulesets.naval_warfare.campaign import (
     CounterMix,
     SupplyTable,
@@ -119,8 +119,8 @@ class NavalWarfare(Ruleset[Derived]):
         derived.campaign = campaign
         derived.nations = {n.id: n for n in campaign.nations}
         derived.teams = {t.id: t for t in campaign.teams}
-        seed = options.seed if options.seed is not None else scenario_seed(campaign.id)
-        derived.deal = deal_cards(campaign, seed)
+        # One deal for the whole table, so from the build seed itself.
+        derived.deal = deal_cards(campaign, in_force(options.seed))
         derived.foot = f"quarterdeck · {TITLE} · {campaign.name} · {campaign.date}"
         ctx.sides = {t.id: t.name for t in campaign.teams}
         ctx.values.update(scenario=campaign.id, scenario_name=campaign.name)

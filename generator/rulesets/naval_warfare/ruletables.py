@@ -1,25 +1,30 @@
 """The Naval Warfare rule tables in force: the bundled YAML, or a user's ``--tables`` file.
 
-``tables/combat.yaml`` and ``tables/merchant.yaml`` are read once; a ``--tables`` file
-may replace any of their top-level keys (``damage_table``, ``combat_modifiers``,
-``colour_table``, ``losses``...), each checked as the bundled one is and every problem
-located in the user's file.
+``tables/combat.yaml``, ``tables/merchant.yaml``, ``tables/supply.yaml`` and
+``tables/counters.yaml`` are read once; a ``--tables`` file may replace any of their
+top-level keys (``damage_table``, ``combat_modifiers``, ``colour_table``, ``losses``,
+``supply``...), each checked as the bundled one is and every problem located in the
+user's file.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel
-
-from generator.core.errors import DataError, Problem
-from generator.data.validation import load_model, load_overrides
+from generator.core.errors import Problem
 from generator.data.yamlsource import SourceDoc
 from generator.rules.dietable import table_problems
+from generator.rules.tables import TableFile, TableSet, bundled_file
+from generator.rulesets.naval_warfare.campaign import (
+    CounterMix,
+    SupplyTable,
+    counter_mix,
+    load_supply,
+    supply_problems,
+)
 from generator.rulesets.naval_warfare.combat import CombatTables
 from generator.rulesets.naval_warfare.merchanttables import COLOURS, MerchantTables
 
@@ -94,43 +99,28 @@ class RuleTables:
         return self != bundled()
 
 
-@functools.cache
+TABLE_SET = TableSet(
+    bundled_file(CombatTables, COMBAT_FILE, "naval_warfare/tables/combat.yaml"),
+    bundled_file(MerchantTables, MERCHANT_FILE, "naval_warfare/tables/merchant.yaml",
+                 precheck=_colour_problems),
+    TableFile(SupplyTable, load_supply), TableFile(CounterMix, counter_mix),
+    precheck=_colour_problems, check=supply_problems, recast=_colour_key)
+"""Every table a Naval Warfare ``--tables`` file may replace: the combat and merchant
+rules', the supply table and the counter mix (one file serves the whole ruleset)."""
+
+
 def bundled() -> RuleTables:
     """The tables as bundled (the text's, with the DEFAULT readings marked)."""
-    return RuleTables(
-        load_model(CombatTables, COMBAT_FILE, "naval_warfare/tables/combat.yaml", cache=True),
-        load_model(MerchantTables, MERCHANT_FILE, "naval_warfare/tables/merchant.yaml",
-                   precheck=_colour_problems, cache=True))
+    found = TABLE_SET.bundled()
+    return RuleTables(found[CombatTables], found[MerchantTables])
 
 
-def campaign_tables() -> tuple[type[BaseModel], ...]:
-    """The kit's own tables (supply, counter mix) a ``--tables`` file may also hold."""
-    from generator.rulesets.naval_warfare.campaign import CounterMix, SupplyTable
-
-    return (SupplyTable, CounterMix)
-
-
-def load(override: Path | None = None, others: tuple[type[BaseModel], ...] = ()) -> RuleTables:
-    """The bundled tables, with a user's file replacing top-level keys.
-
-    Args:
-        override: The user's ``--tables`` file, if any.
-        others: Models of further tables the same file may hold (the kit's own), whose
-            keys are accepted here and left to their readers.
+def load(override: Path | None = None) -> RuleTables:
+    """The combat and merchant tables in force: bundled, or replaced by a user's file.
 
     Raises:
         DataError: A located message for every problem in the user's file.
 
     """
-    base = bundled()
-    if override is None:
-        return base
-    try:
-        given = load_overrides(override, CombatTables, MerchantTables, *others,
-                               precheck=_colour_problems)
-    except DataError as exc:
-        raise DataError([_colour_key(p) for p in exc.problems]) from None
-    combat = {k: v for k, v in given.items() if k in CombatTables.model_fields}
-    merchant = {k: v for k, v in given.items() if k in MerchantTables.model_fields}
-    return RuleTables(base.combat.model_copy(update=combat),
-                      base.merchant.model_copy(update=merchant))
+    found = TABLE_SET.load(override)
+    return RuleTables(found[CombatTables], found[MerchantTables])

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
 from generator.data.datamodel import Strict
-from generator.data.validation import load_model, load_overrides
+from generator.rules.defaults import Defaults, is_default
+from generator.rules.tables import TableSet, bundled_file
 
 FOLDER = Path(__file__).parent
 TABLES = FOLDER / "tables" / "naval.yaml"
@@ -122,7 +122,7 @@ class NavalTables(Strict):
     cargo: Cargo
     markers: Markers
     default_strength: DefaultStrengths = Field(description="Strength `quarterdeck bombing` assumes for a type given without one.")
-    defaults_marked: list[str] = Field(max_length=20, description="Keys quarterdeck chose where the text is silent (printed as DEFAULT).")
+    defaults: Defaults
 
 
     def category_of(self, type_id: str) -> Category:
@@ -141,44 +141,26 @@ class NavalTables(Strict):
 
     def is_default(self, key: str) -> bool:
         """Whether a table is one quarterdeck chose (printed with DEFAULT)."""
-        return key in self.defaults_marked
+        return is_default(self, key)
 
 
-@cache
+TABLE_SET = TableSet(bundled_file(NavalTables, TABLES, "rule27/tables/naval.yaml"))
+"""The tables a Rule 27 ``--tables`` file may replace keys of."""
+
+
 def bundled_tables() -> NavalTables:
     """The bundled tables (read once)."""
-    return load_model(NavalTables, TABLES, "rule27/tables/naval.yaml", cache=True)
+    return TABLE_SET.bundled()[NavalTables]
 
 
 def load_tables(override: Path | None = None) -> NavalTables:
     """The bundled tables with a user's file replacing top-level keys (``--tables``).
 
     A key the user replaces is no longer the bundled DEFAULT reading, so it drops out of
-    ``defaults_marked`` unless the user's file lists it again.
+    ``defaults`` unless the user's file lists it again (``generator.rules.tables``).
 
     Raises:
         DataError: A located message for every problem in the user's file.
 
     """
-    if override is None:
-        return bundled_tables()
-    given = load_overrides(override, NavalTables)
-    given.pop("kind", None)
-    base = bundled_tables()
-    if "defaults_marked" not in given:
-        given["defaults_marked"] = [k for k in base.defaults_marked if k not in given]
-    merged = base.model_dump(mode="python")
-    merged.update({k: (v.model_dump(mode="python") if hasattr(v, "model_dump") else v)
-                   for k, v in given.items()})
-    return NavalTables.model_validate(_plain(merged))
-
-
-def _plain(value: object) -> object:
-    """Validated values back to plain data (nested models and tuples) for re-validation."""
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="python")
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
+    return TABLE_SET.load(override)[NavalTables]

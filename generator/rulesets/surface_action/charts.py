@@ -6,7 +6,6 @@ disagree. A user's ``--tables FILE`` replaces any top-level key.
 
 from __future__ import annotations
 
-import functools
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -15,10 +14,12 @@ from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
 
 from generator.core.errors import Problem
 from generator.data.datamodel import Nation, Strict
-from generator.data.validation import key_problems, load_model, load_overrides, name_problem
+from generator.data.validation import key_problems, name_problem
 from generator.data.yamlsource import SourceDoc
 from generator.rules import dice
+from generator.rules.defaults import Default, Defaults, is_default
 from generator.rules.dietable import DieTable, build
+from generator.rules.tables import TableSet, bundled_file
 from generator.rulesets.surface_action.schema import ShipType
 
 CHARTS_FILE = Path(__file__).parent / "tables" / "charts.yaml"
@@ -134,7 +135,7 @@ class Check(Strict):
 class HitChecks(Strict):
     """The default checks after M and S hits."""
 
-    default: bool = True
+    default: Default = False
     M: Check
     S: Check
 
@@ -145,7 +146,7 @@ class NightSighting(Strict):
     values: dict[str, DieFace]
     other: int = Field(ge=1, le=6)
     same_as: dict[str, str] = Field(default_factory=dict)
-    defaults: list[str] = Field(default_factory=list, max_length=len(Nation))
+    defaults: Defaults = Field(default_factory=list)
     default_note: str = Field("", max_length=400)
 
     def value(self, nation: str) -> int:
@@ -154,7 +155,7 @@ class NightSighting(Strict):
 
     def is_default(self, nation: str) -> bool:
         """Whether the navy's value is a quarterdeck default, not the text's."""
-        return self.same_as.get(nation, nation) in self.defaults
+        return is_default(self, self.same_as.get(nation, nation))
 
 
 class Maneuver(Strict):
@@ -339,12 +340,16 @@ def reference_problems(given: dict[str, Any], doc: SourceDoc,
     return problems
 
 
-@functools.cache
+TABLE_SET = TableSet(bundled_file(
+    Charts, CHARTS_FILE, "surface_action/tables/charts.yaml",
+    check=lambda charts, doc: reference_problems(dict(charts), doc, {})),
+    check=reference_problems)
+"""The tables a Surface Action ``--tables`` file may replace keys of: the charts'."""
+
+
 def bundled_charts() -> Charts:
     """The charts as bundled (the rule text's, plus labelled defaults)."""
-    return load_model(Charts, CHARTS_FILE, "surface_action/tables/charts.yaml",
-                      check=lambda charts, doc: reference_problems(dict(charts), doc, {}),
-                      cache=True)
+    return TABLE_SET.bundled()[Charts]
 
 
 def load_charts(override: Path | None = None) -> Charts:
@@ -354,7 +359,4 @@ def load_charts(override: Path | None = None) -> Charts:
         DataError: A located message for every problem in the user's file.
 
     """
-    if override is None:
-        return bundled_charts()
-    return bundled_charts().model_copy(update=load_overrides(override, Charts,
-                                                             check=reference_problems))
+    return TABLE_SET.load(override)[Charts]

@@ -31,7 +31,7 @@ from generator.kit.seam import (
 from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pieces.sprue import Sprue, user_or_bundled
-from generator.rules.dice import derive_seed, scenario_seed
+from generator.rules.dice import in_force, owner_seed
 from generator.rulesets.surface_action import resolve
 from generator.rulesets.surface_action.charts import Charts, load_charts
 from generator.rulesets.surface_action.derive import ShipView, ship_view
@@ -124,9 +124,6 @@ class SurfaceAction(Ruleset[Derived]):
         ctx.sides = {s.id: s.name for s in scenario.sides}
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
         ctx.flags.add("scenario")
-        seed = _build_seed(ctx)
-        ctx.record.update(seed=seed, counter_seeds={s: derive_seed(seed, s) for s in ctx.sides},
-                          dice_seeds={o: derive_seed(seed, o) for o in [*ctx.sides, REFEREE]})
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
@@ -269,31 +266,16 @@ def _ruler(ctx: Context[Derived], side: str | None) -> Component:
 
 # ---- counters and cards ------------------------------------------------------------
 
-def _build_seed(ctx: Context[Derived]) -> int:
-    """The seed in force: ``--seed`` (or the one ``random`` drew), else the scenario's."""
-    if ctx.options.seed is not None:
-        return ctx.options.seed
-    return scenario_seed(ctx.values.get("scenario", NAME))
-
-
 @COMPONENTS("dice")
 def _dice(ctx: Context[Derived], side: str | None) -> Component:
     """A packet's own pre-rolled dice: each side and the referee roll differently."""
-    from generator.aids.dicesheet import render_dice_sheet
+    from generator.aids.dicesheet import owner_dice_sheet
 
-    seed = _build_seed(ctx)
-    owner = side or REFEREE
-    scenario = ctx.values.get("scenario", "")
     how = ("Surface Action rolls handfuls of d6: read both numbers of a pair, white then "
            "red, as two dice, taking as many as the roll needs.")
-    return render_dice_sheet(derive_seed(seed, owner), ctx.paper, _d(ctx).foot,
-                             f"quarterdeck build {scenario} --seed {seed}", build_seed=seed,
-                             whose=ctx.sides[side] if side else "referee",
-                             key=f"dice:{side}" if side else "dice", how=how)
-
-
-REFEREE = "referee"
-"""Whose dice sheet the referee's packet carries."""
+    return owner_dice_sheet(in_force(ctx.options.seed), side, ctx.sides, ctx.paper,
+                            _d(ctx).foot, ctx.request.command, ctx.values.get("scenario"),
+                            how=how)
 
 
 @COMPONENTS("markers")
@@ -306,7 +288,7 @@ def _markers(ctx: Context[Derived], side: str | None) -> Rendered:
         d = _d(ctx)
         name = ctx.sides[side]
         pieces = side_counter_pieces(side, name, d.views[side], 0, 0,
-                                     scenario_seed(f"class-{ctx.values['class']}"))
+                                     in_force(ctx.options.seed))
         return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"),
                                f"markers:{side}", f"Counters: {name}",
                                f"{side.upper()}-Counters-", f"{d.foot} · {name}")
@@ -314,8 +296,9 @@ def _markers(ctx: Context[Derived], side: str | None) -> Rendered:
     found = next(s for s in scenario.sides if s.id == side)
     # Each side deals its hidden counter numbers from its own seed: the two sides'
     # sheets never share a dealing.
+    seed = owner_seed(in_force(ctx.options.seed), side, True)
     pieces = side_counter_pieces(side, found.name, d.views[side], found.dummies,
-                                 found.torpedo_dummies, derive_seed(_build_seed(ctx), side))
+                                 found.torpedo_dummies, seed)
     return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
                            f"Counters: {found.name}", f"{side.upper()}-Counters-",
                            f"{d.foot} · {found.name}")

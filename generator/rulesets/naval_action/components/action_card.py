@@ -8,7 +8,7 @@ comparative strength.
 
 Every number comes from the tables in force (``Tables``): the bundled YAML or a user's
 ``--tables`` file, the same ones the calculator reads, so the card and the odds always
-agree. Tables that quarterdeck designed (``source: default``) carry a DEFAULT tag by
+agree. Tables that quarterdeck designed (``default: true``) carry a DEFAULT tag by
 their heading; tables from the user's file carry a tag naming that file.
 
 The page is drawn on a canvas: each page has a title band, two columns and a footer;
@@ -39,6 +39,9 @@ from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.pages.pages import Furniture
 from generator.rules import dice
+from generator.rules.defaults import LABEL as DEFAULT_LABEL
+from generator.rules.defaults import is_default
+from generator.rules.defaults import label as default_label
 from generator.rulesets.naval_action.cardtables import (
     RadarDetection,
     Tables,
@@ -67,9 +70,6 @@ SECTION_GAP = 3 * MM
 HEADING_H = 5.4 * MM
 NO_EFFECT = "–"
 
-# Derivation tables (derivation.yaml has no ``source`` keys) that are quarterdeck's own
-# design rather than the rule text's: the text only anchors them (see the YAML comments).
-DESIGNED_RULES = frozenset({"caliber_factor", "comparative_strength_by_type"})
 SCALES_SHOWN = ("tabletop", "floor", "large-floor")
 CS_PER_ROW = 8
 DEPTH_NAMES = {"P": "periscope", "D": "deep", "R": "deeper", "T": "deepest", "Ab": "abyss"}
@@ -371,15 +371,13 @@ def tags_for(tables: Tables, names: Iterable[str]) -> list[str]:
     if any(n in tables.replaced for n in names):
         out.append(f"FROM {tables.origin}")
     if any(n not in tables.replaced and _designed(tables, n) for n in names):
-        out.append("DEFAULT")
+        out.append(DEFAULT_LABEL)
     return out
 
 
 def _designed(tables: Tables, name: str) -> bool:
-    if name in DESIGNED_RULES:
-        return True
-    table = getattr(tables.card, name, None)
-    return getattr(table, "source", "text") == "default"
+    # A card table marks itself; derivation.yaml lists the tables it designed.
+    return is_default(tables.rules, name) or is_default(getattr(tables.card, name, None))
 
 
 # Front ----------------------------------------------------------------------------------
@@ -452,7 +450,7 @@ def accuracy_modifiers(tables: Tables, col_mm: float) -> Section:
                              mod.by_range.items())
         else:
             value = _signed(mod.value or 0)
-        star = "*" if mod.source == "text" else ""
+        star = "" if is_default(mod) else "*"
         rows.append([f"{mod.number}", f"{mod.label}{star}", value])
     grid = _grid(rows, [8, col_mm - 8 - 22, 22], align="LEFT", size=7.8,
                  extra=[("ALIGN", (0, 0), (0, -1), "CENTER"),
@@ -689,7 +687,7 @@ def torpedo_fire(tables: Tables, col_mm: float) -> Section:
         _bullet("<b>Crossing:</b> otherwise roll only if ship and torpedo reach it in "
                 "the same half of their moves."),
         _bullet(f"<b>Spread:</b> runs {per_turn} yd a turn"
-                f"{' (DEFAULT)' if runs.source == 'default' else ''}; {_yd(width.one_turn)} "
+                f"{default_label(is_default(runs))}; {_yd(width.one_turn)} "
                 f"yd wide at the end ({_yd(width.one_turn / 2)} halfway), "
                 f"{_yd(width.two_turn)} after a two-turn torpedo's second turn."),
         _bullet(f"<b>Damage:</b> penetration factor {pens}; (D) always damages. "

@@ -14,17 +14,18 @@ from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.tablestyle import RESULT_TINTS
+from generator.rules.defaults import LABEL, is_default
 from generator.rules.dice import distribution, mean, percent
 from generator.rulesets.naval_action.odds import Calculator, Mode
 
 FACES = ["1", "2", "3", "4", "5", "6"]
 
 
-def _tag(calc: Calculator, table: str, source: str) -> str:
+def _tag(calc: Calculator, table: str, default: bool) -> str:
     """'DEFAULT' or where a user's table came from, for headings."""
     if table in calc.tables.replaced:
         return markup(" <font size=8>(your table: {})</font>", calc.tables.origin)
-    return " <font size=8>(DEFAULT: quarterdeck's design)</font>" if source == "default" else ""
+    return f" <font size=8>({LABEL}: quarterdeck's design)</font>" if default else ""
 
 
 def accuracy_grid(calc: Calculator) -> Grid:
@@ -153,29 +154,29 @@ def render_resolution(calc: Calculator, paper: Paper, footer: str) -> Component:
         "Card prints. Percentages are per roll. Your own ships' matchup pages go further: "
         "each battery against each enemy, with the range and armour already applied.")
     sections = [
-        ("Gunfire hits by accuracy result", "accuracy", card.accuracy.source,
+        ("Gunfire hits by accuracy result", "accuracy", is_default(card.accuracy),
          "Accuracy is the final result on the cumulative track. A white 6 always misses; "
          "below 1 only a 1 followed by another 1 hits. 'May switch fire' is the chance the "
          "white die lets the battery turn on a second target after half its hits.",
          accuracy_grid(calc)),
         ("Penetration: each coloured-die face resolved", "penetration",
-         card.penetration.source,
+         is_default(card.penetration),
          "Find the situation, then the row for caliber (torpedo, bomb) factor minus the "
          "target's armor factor. Row shifts, the (D) rule, duds and their reduced effect are "
          "already applied. The chances are for one hit on an undamaged ship.",
          penetration_grid(calc)),
-        ("Torpedo hits per spread", "torpedo_hits", card.torpedo_hits.source,
+        ("Torpedo hits per spread", "torpedo_hits", is_default(card.torpedo_hits),
          "Hits on the first ship the spread crosses. Within 30° of the target's bow or stern, "
          "read the smaller spread shown. Each later ship faces the torpedoes that are left.",
          torpedo_grid(calc)),
-        ("Antiaircraft results", "aa_results", card.aa_results.source,
+        ("Antiaircraft results", "aa_results", is_default(card.aa_results),
          "Read the column of the largest heading the group's AA total reaches.",
          aa_grid(calc)),
-        ("Damage control", "damage_control", card.damage_control.source,
+        ("Damage control", "damage_control", is_default(card.damage_control),
          "The chance of each final outcome of one turn's roll, with the 'roll again' results "
          "(R3-6, W1-4) already followed through.", damage_control_grid(calc)),
     ]
-    for title, table, source, note, grid in sections:
-        doc.section(title, note, grid, heading=title + _tag(calc, table, source))
+    for title, table, default, note, grid in sections:
+        doc.section(title, note, grid, heading=title + _tag(calc, table, default))
     pdf, pages = doc.finish()
     return Component("odds", "Resolution tables", "Odds-", pdf, pages, doc.bookmarks[1:])

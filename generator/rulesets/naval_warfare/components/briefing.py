@@ -15,13 +15,14 @@ from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
+from generator.rules.defaults import LABEL, is_default
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived
     from generator.rulesets.naval_warfare.schema import NationForces, Team
 
-DEFAULT = "DEFAULT"
+DEFAULT = LABEL
 
 
 TEAM_LABELS = {"nof": "NOF", "mof": "MOF", "advantage_cards": "Advantage Cards",
@@ -70,7 +71,7 @@ def _bases_grid(nations: list[NationForces], width: float) -> Grid:
             if base.from_turn is not None:
                 note = f"{note} (fleet base from turn {base.from_turn})".strip()
             rows.append([nation.name, base.name, note,
-                         DEFAULT if "bases" in nation.defaults else "Annex A"])
+                         DEFAULT if is_default(nation, "bases") else "Annex A"])
     return Grid([width * 0.22, width * 0.3, width * 0.34, width * 0.14],
                 [["Nation", "Fleet base", "Where / when", "Source"]], rows, aligned(3, 4))
 

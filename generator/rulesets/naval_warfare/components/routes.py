@@ -22,6 +22,7 @@ from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Pen
 from generator.pages.pages import Recorded
+from generator.rules.defaults import is_default
 from generator.rulesets.naval_warfare.campaign import ChartRow, chart_rows
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
@@ -166,7 +167,7 @@ def render_chart(d: Derived, ctx: Context[Derived], team: str | None) -> Compone
     doc.paragraph(markup("Merchant route chart: {who}", who=who), "h1")
     rounding = (f"Effective tonnage is the Tonnage Points times the factor, rounded "
                 f"{d.supply.round}" + (" (DEFAULT reading: the text does not say)."
-                                       if d.supply.round_default else "."))
+                                       if is_default(d.supply, "round") else "."))
     doc.section("Supply effectiveness", rounding, supply_grid(d.supply, width))
     doc.paragraph("Stick the escorts' counters and the raiders' counters in the slots of the "
                   "route they are allocated to. The rules' example charts show counter codes "

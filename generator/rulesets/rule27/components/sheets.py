@@ -26,6 +26,7 @@ from generator.pages.layout import SafeBox, new_canvas, page_size, safe_box
 from generator.pieces.faces import face_piece
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import user_or_bundled
+from generator.rules.defaults import label
 from generator.rules.dice import percent
 from generator.rulesets.rule27.bombing import Unit, allocation_order, fates
 from generator.rulesets.rule27.model import CounterView
@@ -43,7 +44,7 @@ EXAMPLE_HITS = 3
 
 
 def _default(tables: NavalTables, key: str) -> str:
-    return " (DEFAULT)" if tables.is_default(key) else ""
+    return label(tables.is_default(key))
 
 
 # -- order of battle and manifest ------------------------------------------------------
