@@ -20,6 +20,7 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.core import fonts
 from generator.core.units import MM
 from generator.kit.pipeline import validated_library
+from generator.pages import wordwrap
 from generator.pages.calibration import calibration_height
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.grid import Grid
@@ -389,3 +390,41 @@ def test_a_painter_cannot_read_state_from_the_recorder() -> None:
 
     with pytest.raises(AttributeError, match="cannot record 'stringWidth'"):
         Recorded(paint).wrap(100)
+
+
+# ---------------------------------------------------------------- the word-wrapper
+
+
+def _width(line: str, font: str = fonts.NARROW, size: float = 8.0) -> float:
+    return fonts.string_width(line, font, size)
+
+
+def test_lines_fill_each_line_greedily_and_never_lose_a_word() -> None:
+    text = "the quick brown fox jumps over the lazy dog " * 3
+    width = 30 * MM
+    out = wordwrap.lines(text, fonts.NARROW, 8.0, width)
+    assert " ".join(out).split() == text.split()
+    assert all(_width(line) <= width for line in out)
+    # Greedy: the next line's first word would not have fitted on the line before it.
+    for line, after in zip(out, out[1:], strict=False):
+        assert _width(f"{line} {after.split()[0]}") > width
+
+
+def test_lines_keep_newlines_and_give_an_overlong_word_its_own_line() -> None:
+    long = "Supercalifragilisticexpialidocious"
+    out = wordwrap.lines(f"a b\n{long} c", fonts.NARROW, 8.0, _width(long) / 2)
+    assert out == ["a b", long, "c"]
+    assert wordwrap.lines(" \n ", fonts.NARROW, 8.0, 50.0) == []
+    # The strict wrapper refuses the same text instead (its callers shrink and retry).
+    assert wordwrap.wrap(long, fonts.NARROW, 8.0, _width(long) / 2) is None
+
+
+def test_wrap_list_breaks_only_between_items_and_keeps_the_commas() -> None:
+    items = ["Aoba class CA", "Kako class CA", "Myoko class CA", "Takao class CA"]
+    pairs = ["Aoba class CA, Kako class CA", "Myoko class CA, Takao class CA"]
+    width = max(map(_width, pairs)) + 0.01
+    # Three items never fit on one line at this width.
+    assert _width(", ".join(items[:3])) > width
+    out = wordwrap.wrap_list(", ".join(items), width, 8.0)
+    assert out == ["Aoba class CA, Kako class CA,", "Myoko class CA, Takao class CA"]
+    assert wordwrap.wrap_list("", width, 8.0) == [""]

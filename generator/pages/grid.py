@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reportlab.lib import colors
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.units import MM
+from generator.pages.wordwrap import wrap_list
 
 Align = Literal["left", "center", "right"]
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)
@@ -28,28 +28,6 @@ RULE = colors.Color(0.72, 0.72, 0.72)
 PAD = 0.6 * MM
 # Tables repeat the same few strings ("dud", "HD", "42%") thousands of times.
 _FITTED: dict[tuple[str, str, float, float], tuple[float, str, float]] = {}
-
-
-def wrap_list(text: str, width: float, size: float) -> list[str]:
-    """Wrap a comma-separated list between its items, never inside one.
-
-    "Aoba class CA, Kako class CA" breaks only after the comma, so a name stays with
-    its own words; an item too long on its own wraps by words.
-    """
-    lines: list[str] = []
-    for item in text.split(", "):
-        candidate = f"{lines[-1]}, {item}" if lines else item
-        if lines and fonts.string_width(candidate, fonts.NARROW, size) <= width:
-            lines[-1] = candidate
-        elif fonts.string_width(item, fonts.NARROW, size) <= width:
-            if lines:
-                lines[-1] += ","
-            lines.append(item)
-        else:
-            if lines:
-                lines[-1] += ","
-            lines.extend(simpleSplit(item, fonts.NARROW, size, width))
-    return lines or [""]
 
 
 def aligned(left: int, total: int) -> list[Align]:
