@@ -360,8 +360,7 @@ class GridBlock:
     def wrap(self, width: float) -> float:
         """Header plus the rows' heights (the amounts ``Grid.draw`` steps down by)."""
         self._width = width
-        return self.grid.header_height + sum(self.grid.row_height(i)
-                                             for i in range(self.start, self.end))
+        return self.grid.height(self.start, self.end)
 
     def split(self, width: float, height: float, fresh: bool) -> tuple[Block, Block] | None:
         """Rows that fit in ``height`` and the rest, header repeated on both.
@@ -523,6 +522,51 @@ class Flow:
         """End the last page; returns the page count."""
         self.finish_page()
         return self.page
+
+
+class Columns:
+    """Side-by-side columns of one page, filled in order with blocks kept whole.
+
+    A block goes at the foot of the current column, or at the top of the next one when
+    it does not fit; ``place`` says so when no column is left. A reference card packs
+    its sections this way: each section stays whole, next to the next.
+    """
+
+    def __init__(self, canvas: Canvas, box: SafeBox, count: int, gutter: float) -> None:
+        self.canvas = canvas
+        self.width = (box.width - (count - 1) * gutter) / count
+        self.xs = [box.x + i * (self.width + gutter) for i in range(count)]
+        self.top = box.top
+        self.bottom = box.y
+        self.ys = [box.top] * count
+        self.index = 0
+
+    def room(self, column: int) -> float:
+        """Height left at the foot of a column."""
+        return self.ys[column] - self.bottom
+
+    def next_column(self) -> None:
+        """Go on in the next column, if the current one holds anything and one is left."""
+        if self.ys[self.index] < self.top and self.index + 1 < len(self.ys):
+            self.index += 1
+
+    def place(self, block: Block, gap: float = 0.0) -> Placed | None:
+        """Draw ``block`` whole in the first column, from the current one, with room.
+
+        Returns:
+            Where it landed (``page`` is the column), or None if no column has room;
+            the cursor then moves on by ``gap``.
+
+        """
+        height = block.wrap(self.width)
+        while height > self.room(self.index) + 1e-6:
+            if self.index + 1 == len(self.ys):
+                return None
+            self.index += 1
+        top = self.ys[self.index]
+        block.draw(self.canvas, self.xs[self.index], top)
+        self.ys[self.index] = top - height - gap
+        return Placed(self.index, top, height)
 
 
 class Document(Flow):
