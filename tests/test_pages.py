@@ -414,6 +414,11 @@ def test_lines_keep_newlines_and_give_an_overlong_word_its_own_line() -> None:
     long = "Supercalifragilisticexpialidocious"
     out = wordwrap.lines(f"a b\n{long} c", fonts.NARROW, 8.0, _width(long) / 2)
     assert out == ["a b", long, "c"]
+    # A long dotted name breaks after its punctuation instead of running out of its cell.
+    path = "ratings.surface-action.guns.0.factor"
+    cut = wordwrap.lines(path, fonts.NARROW, 8.0, _width(path) / 2)
+    assert "".join(cut) == path and len(cut) > 1
+    assert all(_width(line) <= _width(path) / 2 for line in cut)
     assert wordwrap.lines(" \n ", fonts.NARROW, 8.0, 50.0) == []
     # The strict wrapper refuses the same text instead (its callers shrink and retry).
     assert wordwrap.wrap(long, fonts.NARROW, 8.0, _width(long) / 2) is None
@@ -428,3 +433,29 @@ def test_wrap_list_breaks_only_between_items_and_keeps_the_commas() -> None:
     out = wordwrap.wrap_list(", ".join(items), width, 8.0)
     assert out == ["Aoba class CA, Kako class CA,", "Myoko class CA, Takao class CA"]
     assert wordwrap.wrap_list("", width, 8.0) == [""]
+
+
+def test_wrap_list_measures_each_line_with_its_comma() -> None:
+    width = max(_width("SC Jun 1943"), _width("SG Jun 1944")) + 0.01
+    assert _width("SC Jun 1943,") > width
+    out = wordwrap.wrap_list("SC Jun 1943, SG Jun 1944", width, 8.0)
+    # The first item fits alone but not with its comma: it wraps by words instead of
+    # letting the comma run past the cell (where it used to be clipped away).
+    assert out == ["SC Jun", "1943,", "SG Jun 1944"]
+    assert all(_width(line) <= width for line in out)
+
+
+def test_a_group_heading_row_never_ends_a_page() -> None:
+    rows = [[f"row {i}", str(i)] for i in range(40)]
+    grid = Grid([40 * MM, 20 * MM], [["Name", "N"]], rows, group_rows=frozenset({5, 20}))
+    # Room for exactly six rows: the sixth (index 5) is a group heading.
+    height = grid.header_height + sum(grid.row_height(i) for i in range(6)) + 0.001
+    parts = GridBlock(grid).split(grid.width, height, fresh=True)
+    assert parts is not None
+    first, rest = parts
+    assert isinstance(first, GridBlock) and isinstance(rest, GridBlock)
+    assert (first.start, first.end, rest.start) == (0, 5, 5)
+    # Without the heading in the way the same room takes all six rows.
+    plain = Grid(grid.widths, grid.header, rows)
+    cut = GridBlock(plain).split(plain.width, height, fresh=True)
+    assert cut is not None and isinstance(cut[0], GridBlock) and cut[0].end == 6

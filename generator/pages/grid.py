@@ -51,7 +51,8 @@ class Grid:
         group_rows: Body rows drawn as full-width shaded headings.
         tints: Background colour by exact cell text.
         size: Font size (the 7 pt floor applies).
-        wrap: Columns whose text wraps onto several lines instead of shrinking.
+        wrap: Columns whose text wraps onto several lines instead of shrinking (a
+            newline in such a cell always starts a new line).
         labels: Leading columns that label their rows: shaded and bold.
         bold: Further body columns set in bold.
         zebra: Shade every other body row.
@@ -86,7 +87,11 @@ class Grid:
         out = []
         for c, text in enumerate(row):
             if c in self.wrap:
-                out.append(wrap_list(text, self.widths[c] - 2 * PAD, self.size))
+                # Measured in the face the cell is drawn in; a newline starts a line.
+                font = fonts.NARROW_BOLD if c < self.labels or c in self.bold else fonts.NARROW
+                out.append([line for part in text.split("\n")
+                            for line in wrap_list(part, self.widths[c] - 2 * PAD, self.size,
+                                                  font)])
             else:
                 out.append([text])
         return out

@@ -365,12 +365,16 @@ class GridBlock:
     def split(self, width: float, height: float, fresh: bool) -> tuple[Block, Block] | None:
         """Rows that fit in ``height`` and the rest, header repeated on both.
 
-        Unless the page is ``fresh``, fewer than ``keep_rows`` rows is not worth it.
+        Unless the page is ``fresh``, fewer than ``keep_rows`` rows is not worth it; a
+        group heading row stays with the row after it.
         """
         fit = self.grid.fitting(self.start, height)
         if fit < min(self.keep_rows, self.end - self.start) and not fresh:
             return None
         fit = max(fit, 1)
+        # A group heading never ends a page: it goes over with the rows it heads.
+        while fit > 1 and self.start + fit - 1 in self.grid.group_rows:
+            fit -= 1
         cut = self.start + fit
         if cut >= self.end:
             return None

@@ -6,12 +6,15 @@ widths ReportLab draws with. Three entry points share one greedy line filler:
 
 * ``wrap``: words kept whole; None when a single word is wider than a line, so the
   caller can try a smaller size.
-* ``lines``: the same, but a word wider than a line gets a line of its own (the caller
-  shrinks or clips it), and a newline always starts a new line.
+* ``lines``: the same, but a word wider than a line is cut after its punctuation
+  (a part still too wide gets a line of its own, for the caller to shrink), and a
+  newline always starts a new line.
 * ``wrap_list``: a comma-separated list, broken between its items.
 """
 
 from __future__ import annotations
+
+import re
 
 from generator.core import fonts
 
@@ -31,11 +34,29 @@ def _fill(words: list[str], font: str, size: float, width: float, first: float =
             # The word goes to the next line (a first line may stay empty after its label
             # only when the label leaves no room for the word).
             lines.append(line)
-        if strict and fonts.string_width(word, font, size) > width:
-            return None
+        if fonts.string_width(word, font, size) > width:
+            if strict:
+                return None
+            *whole, word = _pieces(word, font, size, width)
+            lines += whole
         line = word
     lines.append(line)
     return lines
+
+
+def _pieces(word: str, font: str, size: float, width: float) -> list[str]:
+    """A word wider than the line, cut after its dots, hyphens, slashes or underscores.
+
+    ``ratings.surface-action.guns`` becomes ``ratings.surface-`` and ``action.guns``; a
+    part still too wide stays whole (to be shrunk where it is drawn).
+    """
+    out = [""]
+    for part in re.findall(r"[^./_-]+[./_-]*|[./_-]+", word):
+        if out[-1] and fonts.string_width(out[-1] + part, font, size) > width:
+            out.append(part)
+        else:
+            out[-1] += part
+    return out
 
 
 def wrap(text: str, font: str, size: float, width: float, first: float = 0.0) -> list[str] | None:
@@ -58,8 +79,9 @@ def wrap(text: str, font: str, size: float, width: float, first: float = 0.0) ->
 def lines(text: str, font: str, size: float, width: float) -> list[str]:
     """Break ``text`` into lines no wider than ``width``; never fails.
 
-    Each newline starts a new line; a word wider than the line stands on a line of its
-    own (to be shrunk or clipped where it is drawn). Text with no words gives no lines.
+    Each newline starts a new line; a word wider than the line is cut after its dots,
+    hyphens, slashes or underscores, and a part still wider stands on a line of its own
+    (to be shrunk where it is drawn). Text with no words gives no lines.
     """
     out: list[str] = []
     for paragraph in text.split("\n"):
@@ -73,18 +95,17 @@ def wrap_list(text: str, width: float, size: float, font: str = fonts.NARROW) ->
     """Wrap a comma-separated list between its items, never inside one.
 
     "Aoba class CA, Kako class CA" breaks only after the comma, so a name stays with
-    its own words; an item too long on its own wraps by words.
+    its own words; an item too long on its own wraps by words. A line is measured with
+    the comma that ends it, so the comma never reaches past the width.
     """
+    items = text.split(", ")
     out: list[str] = []
-    for item in text.split(", "):
-        candidate = f"{out[-1]}, {item}" if out else item
-        if out and fonts.string_width(candidate, font, size) <= width:
-            out[-1] = candidate
-            continue
-        if out:
-            out[-1] += ","
-        if fonts.string_width(item, font, size) <= width:
-            out.append(item)
+    for n, item in enumerate(items):
+        piece = f"{item}," if n + 1 < len(items) else item
+        if out and fonts.string_width(f"{out[-1]} {piece}", font, size) <= width:
+            out[-1] = f"{out[-1]} {piece}"
+        elif fonts.string_width(piece, font, size) <= width:
+            out.append(piece)
         else:
-            out.extend(lines(item, font, size, width))
+            out.extend(lines(piece, font, size, width))
     return out or [""]
