@@ -37,7 +37,7 @@ from generator.pages.pages import (
     Recorded,
     Spacer,
 )
-from generator.pages.tablestyle import render_flow, styles
+from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
 from generator.pieces.duplexcheck import render_duplex_check
 from generator.rulesets.naval_action import RULESET as NAVAL
 from generator.rulesets.naval_action import cardtables
@@ -459,3 +459,25 @@ def test_a_group_heading_row_never_ends_a_page() -> None:
     plain = Grid(grid.widths, grid.header, rows)
     cut = GridBlock(plain).split(plain.width, height, fresh=True)
     assert cut is not None and isinstance(cut[0], GridBlock) and cut[0].end == 6
+
+
+def test_render_flow_keeps_a_heading_with_its_table_and_repeats_the_header() -> None:
+    box = safe_box("a4")
+    room = box.height - Furniture().bottom(box)
+    heading = Paragraph("Table heading", styles()["h3"])
+    _, high = heading.wrap(box.width, 1e6)
+    # A bar leaves room for the heading but not for the heading and the table's start.
+    story: list[Flowable | Block] = [
+        bar(room - heading.getSpaceBefore() - high - 5 * MM), Anchor("Table"), heading,
+        data_table(["Roll", "Result"], [[str(i), f"result {i}"] for i in range(120)],
+                   [20, 40])]
+    result = render_flow(story, "a4", "t", "quarterdeck · flowing")
+    texts = [[r.text for r in runs(page)] for page in pages(result.pdf)]
+    assert "Table heading" not in texts[0]
+    assert "Table heading" in texts[1] and "result 0" in texts[1]
+    assert result.anchors[0][:2] == ("Table", 1)
+    # The table runs over several pages, its header on each, no row lost or repeated.
+    rows = [t for page in texts for t in page if t.startswith("result ")]
+    assert rows == [f"result {i}" for i in range(120)]
+    assert result.pages >= 3
+    assert all("Roll" in page for page in texts[1:])
