@@ -28,6 +28,7 @@ from generator.pages.layout import Paper, SafeBox, new_canvas, safe_box
 from generator.pages.pages import (
     FOOTER_BASELINE,
     Block,
+    Columns,
     Document,
     Flow,
     Furniture,
@@ -481,3 +482,25 @@ def test_render_flow_keeps_a_heading_with_its_table_and_repeats_the_header() -> 
     assert rows == [f"result {i}" for i in range(120)]
     assert result.pages >= 3
     assert all("Roll" in page for page in texts[1:])
+
+
+def test_columns_place_blocks_whole_at_their_measured_tops_and_say_when_full() -> None:
+    box = SafeBox(20 * MM, 20 * MM, 100 * MM, 50 * MM)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, "a4", "test")
+    columns = Columns(canvas, box, 2, 10 * MM)
+    assert abs(columns.width - 45 * MM) < TOL
+    first = columns.place(bar(30 * MM), gap=5 * MM)
+    # 15 mm are left in the first column: a 20 mm block goes whole to the second.
+    second = columns.place(bar(20 * MM))
+    assert first is not None and second is not None
+    assert (first.page, second.page) == (0, 1)
+    assert abs(second.top - box.top) < TOL
+    assert abs(columns.room(0) - 15 * MM) < TOL and abs(columns.room(1) - 30 * MM) < TOL
+    # A block no column has room for is refused, and nothing is drawn for it.
+    assert columns.place(bar(40 * MM)) is None
+    canvas.save()
+    drawn = sorted((round(b[0] / MM, 2), round(b[3] / MM, 2), round(b[1] / MM, 2))
+                   for page in pages(buffer.getvalue()) for b in
+                   (o.get_bounds() for o in page.get_objects()))
+    assert drawn == [(20.0, 70.0, 40.0), (75.0, 70.0, 50.0)]
