@@ -13,11 +13,12 @@ engine guarantees, block by block, that the height ``wrap`` reports is the heigh
 * ``ParagraphBlock`` wraps a ReportLab paragraph once and draws that wrapped paragraph.
 * ``Spacer`` and ``KeepTogether`` (a group moved to the next page as a whole).
 
-``Flow`` runs a cursor down the safe box placing blocks and starting pages;
-``Furniture`` draws everything a page carries besides its content (heading, footer
-text and page number, calibration bars) and is the one place any engine draws them:
-``Flow``, ``CanvasDoc``, platypus (``tablestyle.render_flow``) and the components that
-still draw on a raw canvas all call ``Furniture.draw`` or ``finish_page``.
+``Flow`` runs a cursor down the safe box placing blocks and starting pages (``CanvasDoc``
+and platypus stories, ``tablestyle.render_flow``, run on it); ``Columns`` packs blocks
+whole into a page's columns (a reference card). ``Furniture`` draws everything a page
+carries besides its content (heading, footer text and page number, calibration bars)
+and is the one place anything draws them: the flows and the components that still draw
+fixed pages on a raw canvas all call ``Furniture.draw`` or ``finish_page``.
 """
 
 from __future__ import annotations
