@@ -9,11 +9,8 @@ from xml.sax.saxutils import escape
 
 from generator.core.scales import NAMED_SCALES
 from generator.pages.pages import Block
-from generator.rulesets.naval_action.cardtables import (
-    RadarDetection,
-    Tables,
-    torpedo_bomber_shift,
-)
+from generator.rulesets.naval_action.cardmodels import RadarDetection, torpedo_bomber_shift
+from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.components.card_parts import (
     NO_EFFECT,
     Section,
