@@ -72,7 +72,7 @@ class ExampleSkirmish(Ruleset[Derived]):
     data_kinds: ClassVar[dict[str, type[BaseModel]]] = {"ship-class": SkirmishClass,
                                                         "scenario": Scenario}
     components = COMPONENTS
-    default_scenario = "plate-1939"
+    default_scenario = "skirmish"
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Every ship a scenario names is a rated class's ship, located in its file."""
