@@ -105,6 +105,7 @@ def test_recipe_gives_each_side_its_packet(built: Path) -> None:
                   "Example Skirmish reference card", "Salvo worksheet"):
         assert title in heads
     assert any("Turns" in p and "night" in p for p in pages)  # the track
+    assert "Hexes 16 mm (0.6299 in) across the flats" in pages[-1]  # the overlay, last
     referee = "\n".join(page_texts(built / "referee.pdf"))
     assert "Order of battle: Force G" in referee and "Order of battle: Raiders" in referee
 
@@ -164,6 +165,21 @@ def test_tables_override_changes_what_is_printed(overridden: Path) -> None:
     guns, armour, move = map(int, ajax.split("-"))
     oob = _page(overridden / "british.pdf", "Order of battle: Force G")
     assert f"{ajax} {-(-guns // 2)}-{-(-armour // 2)}-{move}" in oob
+
+
+def test_class_proof_shows_how_the_shared_class_is_rated(tmp_path: Path) -> None:
+    run = _run(EXAMPLE, "build", "--class", "deutschland", "--ruleset", "example-skirmish",
+               "--ship", "Scheer", "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    pages = page_texts(tmp_path / "class-deutschland/example-skirmish/deutschland.pdf")
+    sheet = next(p for p in pages if p.startswith("Example Skirmish rating: Deutschland"))
+    full = _expected_ratings()["Admiral Scheer"]
+    guns, armour, move = full.split("-")
+    assert "Type CA counts as CR" in sheet
+    assert f"Guns 6 x 11 in / 15, rounded half up (1 to 6) = {guns}" in sheet
+    assert f"rounded down = {armour}" in sheet and f"rounded down = {move}" in sheet
+    assert f"Counter {full}" in sheet and "Set by hand nothing" in sheet
+    assert any("Admiral Scheer" in p and full in p for p in pages[2:])
 
 
 def _brute_force(guns: int, armour: int, band: str, kind: str, damaged: bool,
@@ -240,7 +256,7 @@ def test_salvo_command_prints_exact_odds_and_odds_names_it(tmp_path: Path) -> No
      "example/tables/skirmish.yaml:27:8: critical.rows.6: found 2 cells, expected 3 "
      "(one per column)"),
     ("data/scenarios/skirmish.yaml", "name: Sheffield", "name: Shefield",
-     "data/scenarios/skirmish.yaml:14:29: sides.0.ships.2.name: found "
+     "data/scenarios/skirmish.yaml:15:29: sides.0.ships.2.name: found "
      "'Shefield', expected a ship of the Town (Southampton) class; did you mean 'Sheffield'?"),
 ])
 def test_bad_ruleset_files_are_located_and_nothing_is_written(

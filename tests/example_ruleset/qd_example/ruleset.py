@@ -55,12 +55,14 @@ class ShipCounter:
 class Derived:
     """What every Example Skirmish component reads."""
 
-    scenario: Scenario
+    scenario: Scenario | None
     tables: SkirmishTables
     counters: dict[str, list[ShipCounter]]
     faces: dict[str, FaceLayout]
     colours: dict[str, str]
     foot: str
+    rating: Entry | None = None
+    """For a class proof: the class's library entry (its facts and rating)."""
 
 
 class ExampleSkirmish(Ruleset[Derived]):
@@ -84,6 +86,8 @@ class ExampleSkirmish(Ruleset[Derived]):
     def prepare(self, library: Library, request: Request, paper: Paper,
                 options: KitOptions) -> Context[Derived]:
         """Each side's counters from its ships' ratings, the tables in force, the faces."""
+        if request.command == "class" and request.class_id is not None:
+            return self._class_proof(library, request, paper, options)
         if request.command != "kit" or request.scenario is None:
             raise UsageError(f"{self.title} prints a scenario's kit: `quarterdeck build "
                              "SCENARIO`")
@@ -102,12 +106,7 @@ class ExampleSkirmish(Ruleset[Derived]):
                 counters[side.id].append(ShipCounter(
                     f"{side.id}.{number}", model.aka.get(ref.name, ref.name), model.name,
                     model.type, model.guns, model.armour, model.move))
-        faces = load_faces(FOLDER / "faces" / "counters.yaml", "example/faces/counters.yaml")
-        ship = faces["ship"]
-        if ship.back is not None:  # the damaged side rounds as the tables in force say
-            faces["ship"] = ship.model_copy(update={"back": ship.back.model_copy(
-                update={"round": tables.half_round})})
-        derived = Derived(scenario, tables, counters, faces,
+        derived = Derived(scenario, tables, counters, _faces(tables),
                           {s.id: s.colour for s in scenario.sides},
                           f"quarterdeck · Example Skirmish · {scenario.name}")
         ctx = Context(request, paper, options, data=derived)
@@ -115,6 +114,37 @@ class ExampleSkirmish(Ruleset[Derived]):
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
         ctx.flags.add("scenario")
         return ctx
+
+    def _class_proof(self, library: Library, request: Request, paper: Paper,
+                     options: KitOptions) -> Context[Derived]:
+        """One ship's counter and how its class was rated (``build --class``)."""
+        assert request.class_id is not None
+        entry = library.classes_of(self.name)[request.class_id]
+        model: SkirmishClass = entry.model
+        name = model.aka.get(request.ship or "", request.ship or model.ship_names[0])
+        if name not in model.ship_names:
+            raise UsageError(f"no ship '{name}' in the {model.name} class"
+                             f"{did_you_mean(name, model.ship_names)}")
+        tables = load_tables(options.tables)
+        counter = ShipCounter("proof.1", name, model.name, model.type, model.guns,
+                              model.armour, model.move)
+        derived = Derived(None, tables, {"ship": [counter]}, _faces(tables),
+                          {"ship": "#34495e"},
+                          f"quarterdeck · Example Skirmish · {model.name} class", entry)
+        ctx = Context(request, paper, options, data=derived)
+        ctx.sides = {"ship": name}
+        ctx.values.update(**{"class": model.id, "class_name": model.name, "ship": name})
+        return ctx
+
+
+def _faces(tables: SkirmishTables) -> dict[str, FaceLayout]:
+    """The bundled faces, the damaged side rounding as the tables in force say."""
+    faces = load_faces(FOLDER / "faces" / "counters.yaml", "example/faces/counters.yaml")
+    ship = faces["ship"]
+    if ship.back is not None:
+        faces["ship"] = ship.model_copy(update={"back": ship.back.model_copy(
+            update={"round": tables.half_round})})
+    return faces
 
 
 def _ship_problems(entry: Entry, classes: dict[str, Entry]) -> list[Problem]:

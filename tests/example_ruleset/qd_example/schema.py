@@ -8,6 +8,9 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from generator.aids.boardaids import HexSize
+from generator.aids.boardparts import Orientation
+from generator.core.units import MM
 from generator.data.datamodel import Name, SideBase, Strict, once
 
 ShipType = Literal["BB", "CR", "DD"]
@@ -49,6 +52,8 @@ class Scenario(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60, description="Stable id.")
     name: Name = Field(description="Title.")
     date: dt.date = Field(description="Date of the action.")
+    hex: HexSize = Field(16 * MM, description="The map's hex across the flats, for the overlay (5-60mm).")
+    hex_orientation: Orientation = Field("flat", description="flat (flat top) or pointy.")
     sides: list[Side] = Field(min_length=2, max_length=4, description="The sides.")
     notes: str | None = Field(None, max_length=2000, description="Designer's notes.")
 

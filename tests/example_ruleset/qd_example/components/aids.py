@@ -6,7 +6,7 @@ import dataclasses
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from generator.aids.boardaids import BoardAids, TrackSpec, render_board_aids
+from generator.aids.boardaids import BoardAids, HexSpec, TrackSpec, render_board_aids
 from generator.core.safetext import markup
 from generator.core.units import MM
 from generator.kit.seam import Context
@@ -66,6 +66,18 @@ def track(ctx: Context[Derived], arg: str | None) -> Component:
     aids = BoardAids(kind="board-aids", title="Turn track", hexes=None, tracks=[spec],
                      sea=None)
     rendered = render_board_aids(aids, ctx.paper, d.foot, key="track", label="Track-")
+    return dataclasses.replace(rendered.component, cut_out=True)
+
+
+@COMPONENTS("overlay")
+def overlay(ctx: Context[Derived], arg: str | None) -> Component:
+    """A hex overlay at the scenario's map hex, hairlines for transparency film."""
+    d = ctx.data
+    assert d.scenario is not None
+    spec = HexSpec.model_validate({"size": f"{d.scenario.hex / MM:g}mm", "thin": True,
+                                   "orientation": d.scenario.hex_orientation})
+    aids = BoardAids(kind="board-aids", title="Hex overlay", hexes=spec, tracks=[], sea=None)
+    rendered = render_board_aids(aids, ctx.paper, d.foot, key="overlay", label="Overlay-")
     return dataclasses.replace(rendered.component, cut_out=True)
 
 

@@ -33,6 +33,7 @@ def oob(ctx: Context[Derived], side: str | None) -> Component:
     doc = CanvasDoc(ctx.paper, title, d.foot)
     doc.anchor(title)
     doc.paragraph(text(title), "h1")
+    assert d.scenario is not None, "the order of battle is in the scenario's kit only"
     doc.paragraph(markup("{name}, {date}. Ratings are guns-armour-move; the damaged side "
                          "halves guns and armour, rounded {round}{default}.",
                          name=d.scenario.name, date=str(d.scenario.date),
@@ -106,6 +107,38 @@ def counters(ctx: Context[Derived], side: str | None) -> Rendered:
               for c in d.counters[side]]
     sprue = user_or_bundled(ctx.options.sprue, FOLDER / "sprues" / "counters.yaml",
                             "example/sprues/counters.yaml")
-    return sheet_component(ctx, [*pieces, *marker_pieces(ctx, side)], sprue,
+    if ctx.request.command != "class":
+        pieces += marker_pieces(ctx, side)
+    return sheet_component(ctx, pieces, sprue,
                            f"counters:{side}", f"Counters: {ctx.sides[side]}",
                            f"{side.upper()}-Counters-", d.foot)
+
+
+@COMPONENTS("rating")
+def rating(ctx: Context[Derived], arg: str | None) -> Component:
+    """How a class's rating follows from its facts in the shared library, step by step."""
+    from qd_example import rating as rules_of
+
+    entry = ctx.data.rating
+    assert entry is not None, "the rating sheet is in the class recipe only"
+    facts, model, table = entry.facts, entry.model, rules_of.rules()
+    title = f"Example Skirmish rating: {model.name} class"
+    doc = CanvasDoc(ctx.paper, title, ctx.data.foot)
+    doc.anchor(title)
+    doc.paragraph(text(title), "h1")
+    rows = [["Type", f"{facts.type.value if facts else '?'} counts as {model.type}"]]
+    if facts is not None:
+        bore = max(b.bore_in for b in facts.guns)
+        main = sum(b.guns for b in facts.guns if b.bore_in == bore)
+        rows += [["Guns", f"{main} x {bore:g} in / {table.gun_divisor:g}, rounded half up "
+                          f"(1 to {table.max_guns}) = {rules_of.guns(facts)}"],
+                 ["Armour", f"(belt {facts.armor.belt_in:g} + deck {facts.armor.deck_in:g} in)"
+                            f" / {table.armour_divisor:g}, rounded down = "
+                            f"{rules_of.armour(facts)}"],
+                 ["Move", f"{facts.speed_kn:g} kn / {table.knots_per_hex:g} kn a hex, rounded "
+                          f"down = {rules_of.move(facts)}"]]
+    rows += [["Counter", f"{model.guns}-{model.armour}-{model.move}"],
+             ["Set by hand", ", ".join(entry.overrides) or "nothing"]]
+    doc.grid(Grid([35 * MM, 145 * MM], [["Step", "Value"]], rows, aligned(2, 2),
+                  wrap=frozenset({1})))
+    return doc.component("rating", title, "Rating-")
