@@ -42,8 +42,8 @@ def _run(package: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT)
 
 
-def _build(out: Path, *extra: str) -> Path:
-    run = _run(EXAMPLE, "build", "skirmish", "--data", str(EXAMPLE / "data"), "--out",
+def _build(out: Path, *extra: str, command: str = "build") -> Path:
+    run = _run(EXAMPLE, command, "skirmish", "--data", str(EXAMPLE / "data"), "--out",
                str(out), *extra)
     assert run.returncode == 0, run.stderr
     return out / "skirmish"
@@ -58,7 +58,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def overridden(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("example-tables")
     (folder / "mine.yaml").write_text(OVERRIDE, encoding="utf-8")
-    return _build(folder / "out", "--tables", str(folder / "mine.yaml"))
+    # Through the ruleset's own build command (KitOptions.values), with a hex size of its own.
+    return _build(folder / "out", "--tables", str(folder / "mine.yaml"), "--hex", "20mm",
+                  command="skirmish")
 
 
 def _page(pdf: Path, starts: str) -> str:
@@ -165,6 +167,7 @@ def test_tables_override_changes_what_is_printed(overridden: Path) -> None:
     guns, armour, move = map(int, ajax.split("-"))
     oob = _page(overridden / "british.pdf", "Order of battle: Force G")
     assert f"{ajax} {-(-guns // 2)}-{-(-armour // 2)}-{move}" in oob
+    assert "Hexes 20 mm (0.7874 in) across the flats" in page_texts(overridden / "german.pdf")[-1]
 
 
 def test_class_proof_shows_how_the_shared_class_is_rated(tmp_path: Path) -> None:

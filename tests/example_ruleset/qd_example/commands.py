@@ -1,4 +1,5 @@
-"""Example Skirmish's own command: ``quarterdeck salvo``, a salvo's exact odds.
+"""Example Skirmish's own commands: ``quarterdeck salvo`` (a salvo's exact odds) and
+``quarterdeck skirmish`` (a kit built with the map's hex size given on the command line).
 
 Registered through the seam: ``commands()`` adds it to ``quarterdeck`` and
 ``CALCULATORS`` tells ``quarterdeck odds`` to name it.
@@ -11,7 +12,13 @@ from pathlib import Path
 import click
 
 from generator.core.commandline import reported, say
-from generator.kit.options import tables_option
+from generator.kit.options import (
+    data_option,
+    report,
+    tables_option,
+    tables_options,
+    write_options,
+)
 from generator.kit.seam import Calculator
 
 
@@ -42,10 +49,32 @@ def salvo(guns: int, armour: int, band: str, kind: str, damaged: bool,
     say(f"sunk: {percent(result.sunk, 2)}   exact {result.sunk}")
 
 
+@click.command(name="skirmish")
+@click.argument("scenario")
+@click.option("--hex", "hex_size", default=None,
+              help="The map's hex across the flats (e.g. 20mm), for the overlay. Default: "
+                   "the scenario's.")
+@data_option
+@write_options
+@tables_options
+@reported
+def skirmish(scenario: str, hex_size: str | None, data: tuple[Path, ...], out: Path,
+             paper: str, tables: Path | None, seed: int | None,
+             templates: Path | None) -> None:
+    """Build an Example Skirmish SCENARIO's kit with the map's hex size chosen here."""
+    from generator.kit.pipeline import build
+    from generator.kit.seam import KitOptions
+
+    values = {"hex": hex_size} if hex_size is not None else {}
+    options = KitOptions(tables, seed, templates=templates, values=values)
+    report(build(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
+                 options=options))
+
+
 CALCULATORS = (Calculator("salvo", "a salvo's guns, the target's armour and a range band"),)
 """Example Skirmish's calculator (``Ruleset.calculators``)."""
 
 
 def commands() -> list[click.Command]:
     """The commands Example Skirmish adds to ``quarterdeck`` (``Ruleset.commands``)."""
-    return [salvo]
+    return [salvo, skirmish]

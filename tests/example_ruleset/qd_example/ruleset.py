@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from generator.aids.boardaids import HexSize
 from generator.core.errors import DataError, Problem, UsageError
 from generator.core.suggest import did_you_mean
 from generator.kit.seam import Context, KitOptions, Request, Ruleset
@@ -61,6 +62,8 @@ class Derived:
     faces: dict[str, FaceLayout]
     colours: dict[str, str]
     foot: str
+    hex: float = 0.0
+    """The overlay's hex across the flats, in points (the scenario's, or ``--hex``)."""
     rating: Entry | None = None
     """For a class proof: the class's library entry (its facts and rating)."""
 
@@ -108,7 +111,8 @@ class ExampleSkirmish(Ruleset[Derived]):
                     model.type, model.guns, model.armour, model.move))
         derived = Derived(scenario, tables, counters, _faces(tables),
                           {s.id: s.colour for s in scenario.sides},
-                          f"quarterdeck · Example Skirmish · {scenario.name}")
+                          f"quarterdeck · Example Skirmish · {scenario.name}",
+                          _hex(options.values.get("hex"), scenario.hex))
         ctx = Context(request, paper, options, data=derived)
         ctx.sides = {s.id: s.name for s in scenario.sides}
         ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
@@ -130,11 +134,23 @@ class ExampleSkirmish(Ruleset[Derived]):
                               model.armour, model.move)
         derived = Derived(None, tables, {"ship": [counter]}, _faces(tables),
                           {"ship": "#34495e"},
-                          f"quarterdeck · Example Skirmish · {model.name} class", entry)
+                          f"quarterdeck · Example Skirmish · {model.name} class", rating=entry)
         ctx = Context(request, paper, options, data=derived)
         ctx.sides = {"ship": name}
         ctx.values.update(**{"class": model.id, "class_name": model.name, "ship": name})
         return ctx
+
+
+def _hex(given: str | None, scenario: float) -> float:
+    """The hex size ``--hex`` gives (checked as the scenario's is), else the scenario's."""
+    if given is None:
+        return scenario
+    try:
+        found: float = TypeAdapter(HexSize).validate_python(given)
+    except ValidationError:
+        raise UsageError(f"--hex: found {given!r}, expected a length from 5mm to 60mm, "
+                         "e.g. 20mm") from None
+    return found
 
 
 def _faces(tables: SkirmishTables) -> dict[str, FaceLayout]:

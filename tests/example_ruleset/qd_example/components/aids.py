@@ -74,7 +74,7 @@ def overlay(ctx: Context[Derived], arg: str | None) -> Component:
     """A hex overlay at the scenario's map hex, hairlines for transparency film."""
     d = ctx.data
     assert d.scenario is not None
-    spec = HexSpec.model_validate({"size": f"{d.scenario.hex / MM:g}mm", "thin": True,
+    spec = HexSpec.model_validate({"size": f"{d.hex / MM:g}mm", "thin": True,
                                    "orientation": d.scenario.hex_orientation})
     aids = BoardAids(kind="board-aids", title="Hex overlay", hexes=spec, tracks=[], sea=None)
     rendered = render_board_aids(aids, ctx.paper, d.foot, key="overlay", label="Overlay-")
