@@ -313,3 +313,13 @@ def test_an_empty_file_says_what_it_needs(tmp_path: Path) -> None:
     assert found == [
         f"{path}:1:1: found a mapping, expected at least one of hexes, tracks and sea",
     ]
+
+
+def test_hex_note_speaks_of_numbers_only_when_they_are_printed() -> None:
+    from generator.aids.boardaids import HexSpec, hex_note
+
+    numbered = HexSpec.model_validate({"size": "25.4mm", "numbers": True})
+    bare = HexSpec.model_validate({"size": "25.4mm", "numbers": False})
+    assert hex_note(numbered) == ("Hexes 25.4 mm (1 in) across the flats; numbers are "
+                                  "column then row (XXYY).")
+    assert hex_note(bare) == "Hexes 25.4 mm (1 in) across the flats."

@@ -438,3 +438,15 @@ def test_a_replaced_to_hit_score_is_no_longer_labelled_default(tmp_path: Path) -
     mine = to_hit_page(modern_tables(path))
     assert "To hit (DEFAULT)" not in mine and "12+ (DEFAULT)" not in mine
     assert "beat. A hit needs a modified d20 of 12 or more" in mine and "d20 12+" in mine
+
+
+def test_a_precheck_problem_and_a_model_problem_are_reported_together(tmp_path: Path) -> None:
+    # The precheck (a navy list where the card's damage-control table belongs) used to stop
+    # the check before the models saw the rest of the file: every problem at once.
+    path = tmp_path / "both.yaml"
+    path.write_text("damage_control:\n  always_good: [US]\nmessages:\n  visual_range_yd: far\n",
+                    encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_tables(path)
+    said = [f"{p.line}:{p.column}: {p.path}" for p in caught.value.problems]
+    assert said == ["1:1: damage_control", "4:20: messages.visual_range_yd"]

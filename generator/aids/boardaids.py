@@ -248,9 +248,10 @@ class Rendered:
 
 
 def hex_note(spec: HexSpec) -> str:
-    """The line under the hex page's heading: the size to check and the numbering."""
-    return (f"Hexes {spec.size / MM:.4g} mm ({spec.size / 72:.4g} in) across the flats; "
-            "numbers are column then row (XXYY).")
+    """The line under the hex page's heading: the size to check and, if printed, the numbering."""
+    size = f"Hexes {spec.size / MM:.4g} mm ({spec.size / 72:.4g} in) across the flats"
+    # Only a sheet that prints hex numbers says how to read them.
+    return f"{size}; numbers are column then row (XXYY)." if spec.numbers else f"{size}."
 
 
 def render_board_aids(aids: BoardAids, paper: Paper, footer: str, key: str = "board-aids",

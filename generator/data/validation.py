@@ -348,13 +348,16 @@ def load_overrides(user_file: Path, *models: type[BaseModel],
     if not isinstance(doc.data, dict) or not doc.data:
         raise DataError([doc.problem((), "found no tables, expected a mapping of table names "
                                          "to tables")])
-    if precheck is not None:
-        problems = precheck(doc)
-        if problems:
-            raise DataError(problems)
+    early = precheck(doc) if precheck is not None else []
     parsed, problems = validate(optional_fields(*models), doc)
-    if problems or parsed is None:
-        raise DataError(problems)
+    if early or problems or parsed is None:
+        # Every problem at once: the prechecks' better-located ones, and the models' for
+        # every field no precheck already spoke of, inside it or around it (the same
+        # fault is said once).
+        said = {q.path for q in early}
+        raise DataError(early + [q for q in problems if not any(
+            q.path == path or q.path.startswith(f"{path}.") or path.startswith(f"{q.path}.")
+            for path in said)])
     given = {k: v for k, v in parsed if v is not None}
     if check is not None:
         problems = check(given, doc)
