@@ -76,7 +76,8 @@ def plain(pieces: dict[str, list[Piece]]) -> list[tuple[Imposed, Sprue]]:
     return imposed_sets(pieces, Options())
 
 
-def test_labels_keep_1mm_inside_the_cut_and_6pt(plain: list[tuple[Imposed, Sprue]]) -> None:
+def test_labels_keep_1mm_inside_the_cut_and_6pt_unless_reported(
+        plain: list[tuple[Imposed, Sprue]]) -> None:
     inset = SAFE_INSET * MM
     checked = 0
     for imposed, _ in plain:
@@ -95,7 +96,9 @@ def test_labels_keep_1mm_inside_the_cut_and_6pt(plain: list[tuple[Imposed, Sprue
                     continue  # headings and the footer
                 checked += 1
                 where = (slot.piece.id, ch["text"])
-                assert ch["size"] >= LABEL_FLOOR - 1e-6, where
+                # Below the floor only as the fitter's last resort, which the piece reports.
+                assert ch["size"] >= LABEL_FLOOR - 1e-6 or any(
+                    f"at {ch['size']:.2f} pt" in w for w in slot.piece.warnings), where
                 assert x0 >= slot.x + inset - 0.01 * MM, where
                 assert x1 <= slot.x + slot.width - inset + 0.01 * MM, where
                 assert y0 >= slot.y + inset - 0.01 * MM, where

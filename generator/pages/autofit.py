@@ -1,26 +1,30 @@
-"""Text auto-fit for labels on pieces: one rule for every piece.
+"""The one label fitter: every label on every piece goes through ``fit_label``.
 
 A label on a 10 mm destroyer marker has a few millimetres; it must never spill over
-the cut line, never vanish without a word, and never stop a build. ``fit_label``
-applies the one rule, in this order:
+the cut line, never vanish without a word, never stop a build, and never print a name
+it is not. ``fit_label`` applies the one rule, in this order:
 
 1. **Shrink**: the text at its preferred size, else at the size that just fits (text
    width is proportional to type size, so this is one exact step, not a search), as
    long as that is not below the floor.
-2. **Abbreviate**: at the floor, the longest of the caller's shorter wordings and the
-   automatic abbreviations that fits, found by bisection over each family of
-   abbreviations (a 10,000-character label costs a few dozen measurements, not ten
-   thousand), then grown back towards the preferred size.
-3. **Last resort**: the shortest form (the label's first character) at the largest size
-   that fits the room, which is below the floor. It is printed (still inside the room,
-   so never across the cut) and the result is marked ``failed``; ``LabelFitter`` turns
-   that into a warning naming the piece. Only a room with no width at all prints
-   nothing, and that is warned about the same way.
+2. **Abbreviate**: at the floor, the longest abbreviation that fits, grown back towards
+   the preferred size. An abbreviation keeps every numeral and ordinal ("14th", "IV",
+   "No. 3") and every distinguishing word (one that tells this label from another of
+   the kit, ``Vocabulary``) whole; other words are cut, longest first, to no fewer
+   than three letters and a full stop ("14th Squadriglia" → "14th Squad."). A word is
+   never dropped nor reduced to an initial.
+3. **Last resort**: the shortest such form at the largest size that fits the room,
+   which is below the floor. It is printed (still inside the room, so never across the
+   cut) and the result is marked ``failed``; ``LabelFitter`` turns that into a warning
+   naming the piece and the label. Only a room with no width at all prints nothing,
+   and that is warned about the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -96,78 +100,106 @@ class Fitted:
         c.drawString(x, y, self.text)
 
 
-def _initials(words: list[str]) -> str:
-    return " ".join(w[0] + "." for w in words)
+_ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(C[MD]|D?C{0,3})(X[CL]|L?X{0,3})(I[XV]|V?I{0,3})$")
+_ORDINALS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+    "twentieth thirtieth fortieth fiftieth no no. nr nr.".split())
+_EDGE = ",.;:!?()[]{}'\"«»“”‘’"
+STEM = 3
+"""Letters an abbreviated word keeps: never fewer, so a word never becomes an initial."""
 
 
-def _stem(base: str, end: int) -> str:
-    """``base`` cut to ``end`` characters and marked with a full stop ('' if nothing is left)."""
-    stem = base[:end].rstrip(" .-")
-    return stem + "." if stem else ""
+def word_key(word: str) -> str:
+    """A word as it is compared between labels: no punctuation at its ends, any case."""
+    return word.strip(_EDGE).casefold()
 
 
-def _families(text: str) -> list[tuple[int, Callable[[int], str]]]:
-    """The abbreviations of ``text`` as families of ever shorter forms.
+def is_numeral(word: str) -> bool:
+    """True for a numeral or ordinal ("14th", "3", "IV", "Third", "No."): never shortened."""
+    core = word.strip(_EDGE)
+    return (any(ch.isdigit() for ch in core) or bool(_ROMAN.match(core))
+            or core.casefold() in _ORDINALS or word.strip(",;:()").casefold() in _ORDINALS)
 
-    Each family is (count, form) where ``form(0)`` is its longest member and
-    ``form(count - 1)`` its shortest, so a bisection can find the longest one that fits.
-    Multi-word labels first lose leading words to initials ("Salt Lake City" →
-    "S. Lake City" → "S. L. City"), then the last word is cut back letter by letter
-    ("S. L. Ci."), then the initials alone ("SLC"), then the first letter.
+
+class Vocabulary:
+    """The labels of one kit, to tell which words of a label distinguish it.
+
+    A word of a label is *distinguishing* when another label holds every other word of
+    this one but not that word: dropping or cutting it is what would let the two be
+    confused ("14th" in "14th Squadriglia" beside "15th Squadriglia"). The word of a
+    one-word label is always distinguishing once the kit has another label.
     """
-    words = text.split()
-    families: list[tuple[int, Callable[[int], str]]] = []
-    prefix, base = "", text
-    if len(words) > 1:
-        families.append((len(words) - 1, lambda i: " ".join(
-            [_initials(words[:i + 1]), *words[i + 1:]])))
-        prefix, base = _initials(words[:-1]) + " ", words[-1]
-    if len(base) > 1:
-        families.append((len(base) - 1, lambda i: prefix + _stem(base, len(base) - 1 - i)
-                         if _stem(base, len(base) - 1 - i) else ""))
-    if len(words) > 1:
-        families.append((1, lambda i: "".join(w[0] for w in words)))
-    families.append((1, lambda i: text[:1]))
-    return families
+
+    def __init__(self, labels: Iterable[str]) -> None:
+        """Index ``labels`` (repeats count once)."""
+        self._labels: list[frozenset[str]] = []
+        self._index: dict[str, set[int]] = {}
+        for words in dict.fromkeys(frozenset(map(word_key, text.split())) for text in labels):
+            for key in words:
+                self._index.setdefault(key, set()).add(len(self._labels))
+            self._labels.append(words)
+        self._known: dict[str, frozenset[str]] = {}
+
+    def distinguishing(self, text: str) -> frozenset[str]:
+        """The keys (``word_key``) of the words of ``text`` that must be kept whole."""
+        found = self._known.get(text)
+        if found is None:
+            words = frozenset(map(word_key, text.split()))
+            everyone = set(range(len(self._labels)))
+            kept = set()
+            for key in words:
+                # Labels holding all the other words of this one but not this word.
+                others = everyone.intersection(*(self._index.get(k, set())
+                                                 for k in words if k != key))
+                if any(self._labels[i] != words and key not in self._labels[i] for i in others):
+                    kept.add(key)
+            found = self._known[text] = frozenset(kept)
+        return found
 
 
-def abbreviations(text: str) -> list[str]:
-    """Every shorter form of ``text``, most readable (longest) first.
+def _split(word: str) -> tuple[str, str, str]:
+    """A word's leading punctuation, letters and trailing punctuation."""
+    core = word.strip(_EDGE)
+    head = word[:word.index(core)] if core else word
+    return head, core, word[len(head) + len(core):]
 
-    For reading and testing; ``fit_label`` never builds this list, which for a long label
-    would hold as many strings as the label has characters.
+
+def _cut(text: str, keep: AbstractSet[str]) -> tuple[list[tuple[str, str, str] | None], int]:
+    """The words of ``text`` that may be cut (None for one kept whole) and the longest."""
+    parts: list[tuple[str, str, str] | None] = []
+    for word in text.split(" "):
+        head, core, tail = _split(word)
+        cuttable = (core.isalpha() and len(core) > STEM + 1 and not is_numeral(word)
+                    and word_key(word) not in keep)
+        parts.append((head, core, tail) if cuttable else None)
+    longest = max((len(p[1]) for p in parts if p is not None), default=0)
+    return parts, longest
+
+
+def _form(text: str, parts: list[tuple[str, str, str] | None], cap: int) -> str:
+    """``text`` with every cuttable word longer than ``cap`` + 1 letters cut to ``cap``."""
+    out = []
+    for word, part in zip(text.split(" "), parts, strict=True):
+        if part is None or len(part[1]) <= cap + 1:
+            out.append(word)
+        else:
+            head, core, tail = part
+            out.append(f"{head}{core[:cap]}.{tail.lstrip('.')}")
+    return " ".join(out)
+
+
+def abbreviations(text: str, keep: AbstractSet[str] = frozenset()) -> list[str]:
+    """Every abbreviation of ``text`` the fitter may print, longest first.
+
+    Every numeral and ordinal and every word in ``keep`` (``word_key`` forms, the
+    distinguishing words) stay whole; other words of more than ``STEM`` + 1 letters are
+    cut, longest first, to no fewer than ``STEM`` letters and a full stop. No word is
+    ever dropped or reduced to an initial.
     """
-    seen: dict[str, None] = {}
-    for count, form in _families(text):
-        for i in range(count):
-            candidate = form(i)
-            if candidate and candidate != text:
-                seen.setdefault(candidate)
-    # Shortest-last keeps the search monotone: the first form that fits is the longest.
-    return sorted(seen, key=len, reverse=True)
-
-
-def _longest_fitting(text: str, fits: Callable[[str], bool]) -> str:
-    """The longest abbreviation of ``text`` that ``fits``, or '' when none does.
-
-    Within a family the forms only get shorter, so the first that fits is found by
-    bisection; across families the longest winner is taken (the earlier family on a tie).
-    """
-    best = ""
-    for count, form in _families(text):
-        lo, hi = 0, count  # find the first index in [lo, hi) whose form fits
-        while lo < hi:
-            mid = (lo + hi) // 2
-            candidate = form(mid)
-            if candidate and candidate != text and fits(candidate):
-                hi = mid
-            else:
-                lo = mid + 1
-        if lo < count:
-            candidate = form(lo)
-            if candidate and candidate != text and fits(candidate) and len(candidate) > len(best):
-                best = candidate
-    return best
+    parts, longest = _cut(text, keep)
+    forms = (_form(text, parts, cap) for cap in range(longest - 2, STEM - 1, -1))
+    return list(dict.fromkeys(f for f in forms if f != text))
 
 
 def _hundredths(points: float) -> float:
@@ -175,8 +207,21 @@ def _hundredths(points: float) -> float:
     return int(points * 100) / 100
 
 
+def shrunk_size(text: str, font: str, size: float, width: float,
+                floor: float = fonts.MIN_SIZE) -> float:
+    """Largest size <= ``size`` (and >= ``floor``) at which ``text`` fits ``width``.
+
+    The first step of the one rule, for text that is never abbreviated (a table cell, a
+    strip's name): at the floor a text wider than ``width`` is left to the caller.
+    """
+    natural = fonts.string_width(text, font, size)
+    if natural <= width:
+        return size
+    return max(floor, size * width / natural)
+
+
 def fit_label(text: str, font: str, size: float, width: float,
-              floor: float = LABEL_FLOOR, shorter: tuple[str, ...] = (),
+              floor: float = LABEL_FLOOR, keep: AbstractSet[str] = frozenset(),
               abbreviate: bool = True) -> Fitted:
     """Fit ``text`` into ``width`` points by the one rule (see the module docstring).
 
@@ -186,10 +231,9 @@ def fit_label(text: str, font: str, size: float, width: float,
         size: Preferred size (points).
         width: Room available (points).
         floor: Smallest size allowed before the last resort.
-        shorter: Shorter wordings the caller knows (a class's type code for its name),
-            tried in order before the automatic abbreviations of the last of them.
-        abbreviate: False skips step 2 (a number must not lose digits); the last resort
-            is then the whole text below the floor.
+        keep: The distinguishing words (``word_key`` forms), never cut
+            (``Vocabulary.distinguishing``; ``LabelFitter`` passes them).
+        abbreviate: False skips step 2 (a number must not lose digits).
 
     Returns:
         What to draw; ``Fitted.failed`` is True in the last resort, which the caller
@@ -205,27 +249,31 @@ def fit_label(text: str, font: str, size: float, width: float,
         shrunk = _hundredths(size * width / natural)
         if shrunk >= floor:
             return Fitted(text, shrunk, fonts.string_width(text, font, shrunk), False, font)
-
-    def fits(form: str) -> bool:
-        return fonts.string_width(form, font, floor) <= width
-
-    found = next((form for form in shorter if fits(form)), "") if abbreviate else ""
-    if abbreviate and not found:
-        found = _longest_fitting(shorter[-1] if shorter else text, fits)
-    if found:
-        drawn = fonts.string_width(found, font, floor)
+    parts, longest = _cut(text, keep) if abbreviate else ([], 0)
+    # Forms get shorter as the cap falls: bisect for the highest cap whose form fits.
+    low, high = STEM, longest - 2  # caps that cut something; the answer is the largest
+    best = ""
+    while low <= high:
+        cap = (low + high) // 2
+        form = _form(text, parts, cap)
+        if fonts.string_width(form, font, floor) <= width:
+            best, low = form, cap + 1
+        else:
+            high = cap - 1
+    if best and best != text:
+        drawn = fonts.string_width(best, font, floor)
         # Grow back towards the preferred size as far as the shorter form allows.
-        best = min(size, _hundredths(floor * width / drawn)) if drawn else size
-        return Fitted(found, best, fonts.string_width(found, font, best), True, font)
-    # The last resort: the first character (or, not abbreviating, the whole text), as
-    # large as the room allows.
-    shortest = ((shorter[-1] if shorter else text).strip()[:1] or text[:1]) if abbreviate else text
+        grown = min(size, _hundredths(floor * width / drawn)) if drawn else size
+        return Fitted(best, grown, fonts.string_width(best, font, grown), True, font)
+    # The last resort: the shortest honest form, as large as the room allows (below the
+    # floor), and reported.
+    shortest = _form(text, parts, STEM) if parts else text
     at_floor = fonts.string_width(shortest, font, floor)
     forced = _hundredths(floor * width / at_floor) if at_floor and width > 0 else 0.0
     if forced <= 0:
         return Fitted("", floor, 0.0, True, font, forced=True)
-    return Fitted(shortest, forced, fonts.string_width(shortest, font, forced), True, font,
-                  forced=True)
+    return Fitted(shortest, forced, fonts.string_width(shortest, font, forced),
+                  shortest != text, font, forced=True)
 
 
 def quoted(text: str) -> str:
@@ -242,27 +290,44 @@ class LabelFitter:
     across a fleet's markers.
 
     Attributes:
+        labels: The labels of the kit (or of the sheet) the fitter serves, which tell
+            the distinguishing words of each (``Vocabulary``); a label fitted that is
+            not among them keeps every word whole.
         warnings: Every warning so far, in order.
         by_piece: The same warnings by piece id (a piece carries its own, see
             ``Piece.warnings``).
 
     """
 
+    labels: Iterable[str] = ()
     warnings: list[str] = field(default_factory=list)
     by_piece: dict[str, list[str]] = field(default_factory=dict)
     _fitted: dict[tuple[object, ...], Fitted] = field(default_factory=dict, repr=False)
+    _vocabulary: Vocabulary = field(init=False, repr=False)
+    _known: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """Index the labels once."""
+        self.labels = tuple(self.labels)
+        self._vocabulary = Vocabulary(self.labels)
+        self._known = frozenset(self.labels)
+
+    def keep(self, text: str) -> frozenset[str]:
+        """The words of ``text`` that stay whole (all of them for a label not known)."""
+        if text in self._known:
+            return self._vocabulary.distinguishing(text)
+        return frozenset(map(word_key, text.split()))
 
     def fit(self, piece_id: str, text: str, font: str, size: float, width: float,
-            shorter: tuple[str, ...] = (), floor: float = LABEL_FLOOR,
-            abbreviate: bool = True) -> Fitted:
+            floor: float = LABEL_FLOOR, abbreviate: bool = True) -> Fitted:
         """Fit one label of piece ``piece_id`` (see ``fit_label``); warn at the last resort."""
-        key = (text, font, size, width, shorter, floor, abbreviate)
+        key = (text, font, size, width, floor, abbreviate)
         fitted = self._fitted.get(key)
         if fitted is None:
             if len(self._fitted) >= 4096:  # a long-running process: keep memory bounded
                 self._fitted.clear()
-            fitted = self._fitted[key] = fit_label(text, font, size, width, floor, shorter,
-                                                        abbreviate)
+            fitted = self._fitted[key] = fit_label(text, font, size, width, floor,
+                                                   self.keep(text), abbreviate)
         if fitted.failed:
             printed = (f"printed {quoted(fitted.text)} at {fitted.size:.2f} pt"
                        if fitted.text else "nothing printed (too little room)")

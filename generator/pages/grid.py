@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.units import MM
+from generator.pages.autofit import shrunk_size
 
 Align = Literal["left", "center", "right"]
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)
@@ -208,7 +209,7 @@ class Grid:
         key = (value, font, self.size, round(width, 2))
         fitted = _FITTED.get(key)
         if fitted is None:
-            size = fonts.fit_size(value, font, self.size, width)
+            size = shrunk_size(value, font, self.size, width)
             clipped = fonts.clip_text(value, font, size, width)
             fitted = _FITTED[key] = (size, clipped, fonts.string_width(clipped, font, size))
         size, value, drawn = fitted

@@ -29,6 +29,7 @@ from generator.core.output import write_atomic
 from generator.core.parallel import can_fork, fork_map
 from generator.core.safetext import SafeCanvas
 from generator.core.units import MM
+from generator.pages.autofit import shrunk_size
 from generator.pieces.pieces import Art, Piece, draw_face
 
 if TYPE_CHECKING:
@@ -405,7 +406,7 @@ def question_mark_face(canvas: Canvas, width: float, height: float, bleed: float
     # (not the em box) so it looks centred.
     cap = 0.7
     size = 0.6 * min(width, height) / cap
-    size = fonts.fit_size("?", fonts.BOLD, size, 0.8 * width, floor=0.1)
+    size = shrunk_size("?", fonts.BOLD, size, 0.8 * width, floor=0.1)
     canvas.setFillColorRGB(1, 1, 1)
     canvas.setFont(fonts.BOLD, size)
     canvas.drawCentredString(width / 2, (height - cap * size) / 2, "?")

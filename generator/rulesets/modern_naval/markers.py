@@ -231,7 +231,8 @@ def markers(ctx: Context, arg: str | None) -> Rendered:
     views: Mapping[str, Sequence[UnitView]] = data_value(ctx.data, "views", {}) or {}  # type: ignore[assignment]
     dummies: Mapping[str, int] = data_value(ctx.data, "dummies", {}) or {}  # type: ignore[assignment]
     sides = list(ctx.sides)
-    fitter = LabelFitter()
+    # Every side's name: a word of one is cut to fit only where it tells no two apart.
+    fitter = LabelFitter(ctx.sides.values())
     if arg is None or arg not in ctx.sides:
         side_id, side_name, index = "generic", "Contact", 0
         units: Sequence[UnitView] = generic_units(marks.counts)

@@ -314,7 +314,8 @@ def _markers(ctx: Context, side: str | None) -> Rendered:
     # Each side deals its hidden counter numbers from its own seed: the two sides'
     # sheets never share a dealing.
     pieces = side_counter_pieces(side, found.name, d.views[side], found.dummies,
-                                 found.torpedo_dummies, derive_seed(_build_seed(ctx), side))
+                                 found.torpedo_dummies, derive_seed(_build_seed(ctx), side),
+                                 side_names=[s.name for s in scenario.sides])
     return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
                            f"Counters: {found.name}", f"{side.upper()}-Counters-",
                            f"{d.foot} · {found.name}")

@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -45,12 +45,20 @@ def _background(c: Canvas, fill: Color, width: float, height: float, bleed: floa
     c.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, stroke=0, fill=1)
 
 
+def cls_label(view: ShipView) -> str:
+    """The class line of a ship's marker."""
+    return f"{view.cls.name} {view.cls.type.value}"
+
+
 class MarkerMaker:
     """Makes one scenario's pieces from its pools, using the marker tables."""
 
-    def __init__(self, tables: MarkerTables, images: dict[str, Path] | None = None) -> None:
+    def __init__(self, tables: MarkerTables, images: dict[str, Path] | None = None,
+                 ships: Iterable[ShipView] = ()) -> None:
         self.t = tables
-        self.labels = LabelFitter()
+        # Every ship of the scenario: a word of a ship's label is cut only where it
+        # tells no two ships' labels apart.
+        self.labels = LabelFitter(self.ship_labels(ships))
         self.images = images or {}
         self._owners: dict[str, tuple[str, str]] = {}
         self._colours: dict[str, tuple[Color, Color]] = {}
@@ -89,6 +97,12 @@ class MarkerMaker:
         """Marker length in points: the ship's overall length at the marker scale."""
         return view.cls.length_ft * 304.8 / self.t.marker_ship.scale * MM
 
+    @staticmethod
+    def ship_labels(views: Iterable[ShipView]) -> list[str]:
+        """The texts on ships' markers (``ship_pieces``)."""
+        notes = ["previous turn", "submerged"]
+        return notes + [text for v in views for text in (v.name, cls_label(v))]
+
     def ship_pieces(self, view: ShipView) -> list[Piece]:
         """The ship marker and its previous-turn marker."""
         sid = self.sid(view)
@@ -97,9 +111,7 @@ class MarkerMaker:
         bar = self.t.marker_ship.bow_bar
         room = length - bar - 2 * INSET
         name = self.labels.fit(f"ship.{sid}", view.name, fonts.NARROW_BOLD, 6.5, room)
-        cls_text = f"{view.cls.name} {view.cls.type.value}"
-        klass = self.labels.fit(f"ship.{sid}", cls_text, fonts.NARROW, LABEL_FLOOR, room,
-                                (view.cls.name, view.cls.type.value))
+        klass = self.labels.fit(f"ship.{sid}", cls_label(view), fonts.NARROW, LABEL_FLOOR, room)
         prev = self.labels.fit(f"prev.{sid}", view.name, fonts.NARROW_BOLD, 6.0, room)
         prev_note = self.labels.fit(f"prev.{sid}", "previous turn", fonts.NARROW, LABEL_FLOOR,
                                     room)
