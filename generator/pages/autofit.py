@@ -263,7 +263,8 @@ def fit_label(text: str, font: str, size: float, width: float,
     if best and best != text:
         drawn = fonts.string_width(best, font, floor)
         # Grow back towards the preferred size as far as the shorter form allows.
-        grown = min(size, _hundredths(floor * width / drawn)) if drawn else size
+        # (Rounding down to a hundredth never takes it below the floor it fitted at.)
+        grown = max(floor, min(size, _hundredths(floor * width / drawn))) if drawn else size
         return Fitted(best, grown, fonts.string_width(best, font, grown), True, font)
     # The last resort: the shortest honest form, as large as the room allows (below the
     # floor), and reported.
