@@ -23,7 +23,7 @@ it is not. ``fit_label`` applies the one rule, in this order:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -165,41 +165,68 @@ def _split(word: str) -> tuple[str, str, str]:
     return head, core, word[len(head) + len(core):]
 
 
-def _cut(text: str, keep: AbstractSet[str]) -> tuple[list[tuple[str, str, str] | None], int]:
-    """The words of ``text`` that may be cut (None for one kept whole) and the longest."""
-    parts: list[tuple[str, str, str] | None] = []
-    for word in text.split(" "):
+Part = tuple[str, str, str]
+"""A word that may be cut: its leading punctuation, letters and trailing punctuation."""
+
+
+def _cut(text: str, keep: AbstractSet[str]) -> list[tuple[int, Part]]:
+    """The words of ``text`` that may be cut, by position, the longest (then the last) first."""
+    parts = []
+    for index, word in enumerate(text.split(" ")):
         head, core, tail = _split(word)
-        cuttable = (core.isalpha() and len(core) > STEM + 1 and not is_numeral(word)
-                    and word_key(word) not in keep)
-        parts.append((head, core, tail) if cuttable else None)
-    longest = max((len(p[1]) for p in parts if p is not None), default=0)
-    return parts, longest
+        if (core.isalpha() and len(core) > STEM + 1 and not is_numeral(word)
+                and word_key(word) not in keep):
+            parts.append((index, (head, core, tail)))
+    return sorted(parts, key=lambda p: (-len(p[1][1]), -p[0]))
 
 
-def _form(text: str, parts: list[tuple[str, str, str] | None], cap: int) -> str:
-    """``text`` with every cuttable word longer than ``cap`` + 1 letters cut to ``cap``."""
-    out = []
-    for word, part in zip(text.split(" "), parts, strict=True):
-        if part is None or len(part[1]) <= cap + 1:
-            out.append(word)
-        else:
-            head, core, tail = part
-            out.append(f"{head}{core[:cap]}.{tail.lstrip('.')}")
-    return " ".join(out)
+def _form(text: str, parts: list[tuple[int, Part]], count: int, cap: int) -> str:
+    """``text`` with its first ``count`` cuttable words cut to ``cap`` letters and a stop."""
+    words = text.split(" ")
+    for index, (head, core, tail) in parts[:count]:
+        if len(core) > cap + 1:  # a cut that saves nothing is not made
+            words[index] = f"{head}{core[:cap]}.{tail.lstrip('.')}"
+    return " ".join(words)
+
+
+def _caps(parts: list[tuple[int, Part]]) -> range:
+    """The caps that cut something, from the least cut to the most."""
+    return range(len(parts[0][1][1]) - 2 if parts else 0, STEM - 1, -1)
 
 
 def abbreviations(text: str, keep: AbstractSet[str] = frozenset()) -> list[str]:
-    """Every abbreviation of ``text`` the fitter may print, longest first.
+    """Every abbreviation of ``text`` the fitter may print, most readable first.
 
     Every numeral and ordinal and every word in ``keep`` (``word_key`` forms, the
-    distinguishing words) stay whole; other words of more than ``STEM`` + 1 letters are
-    cut, longest first, to no fewer than ``STEM`` letters and a full stop. No word is
-    ever dropped or reduced to an initial.
+    distinguishing words) stay whole. Other words of more than ``STEM`` + 1 letters are
+    cut to no fewer than ``STEM`` letters and a full stop: as little as will do, then as
+    few words (the longest first) as will do at that depth. No word is ever dropped or
+    reduced to an initial.
     """
-    parts, longest = _cut(text, keep)
-    forms = (_form(text, parts, cap) for cap in range(longest - 2, STEM - 1, -1))
+    parts = _cut(text, keep)
+    forms = (_form(text, parts, count, cap) for cap in _caps(parts)
+             for count in range(1, len(parts) + 1))
     return list(dict.fromkeys(f for f in forms if f != text))
+
+
+def _least(parts: list[tuple[int, Part]], fits: Callable[[int, int], bool]) -> tuple[int, int]:
+    """The (count, cap) of the first form of ``abbreviations`` that fits; (0, 0) if none.
+
+    Cutting deeper, or cutting more words, only ever shortens the label, so both are
+    found by bisection: a label of thousands of words costs a few dozen measurements.
+    """
+    if not parts or not fits(len(parts), STEM):
+        return 0, 0
+    caps = _caps(parts)
+    first, last = 0, len(caps) - 1  # the least deep cut that fits with every word cut
+    while first < last:
+        middle = (first + last) // 2
+        first, last = (first, middle) if fits(len(parts), caps[middle]) else (middle + 1, last)
+    low, high = 1, len(parts)  # the fewest words cut that deep that fit
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if fits(middle, caps[first]) else (middle + 1, high)
+    return low, caps[first]
 
 
 def _hundredths(points: float) -> float:
@@ -249,17 +276,13 @@ def fit_label(text: str, font: str, size: float, width: float,
         shrunk = _hundredths(size * width / natural)
         if shrunk >= floor:
             return Fitted(text, shrunk, fonts.string_width(text, font, shrunk), False, font)
-    parts, longest = _cut(text, keep) if abbreviate else ([], 0)
-    # Forms get shorter as the cap falls: bisect for the highest cap whose form fits.
-    low, high = STEM, longest - 2  # caps that cut something; the answer is the largest
-    best = ""
-    while low <= high:
-        cap = (low + high) // 2
-        form = _form(text, parts, cap)
-        if fonts.string_width(form, font, floor) <= width:
-            best, low = form, cap + 1
-        else:
-            high = cap - 1
+    parts = _cut(text, keep) if abbreviate else []
+
+    def fits(count: int, cap: int) -> bool:
+        return fonts.string_width(_form(text, parts, count, cap), font, floor) <= width
+
+    count, cap = _least(parts, fits)
+    best = _form(text, parts, count, cap) if count else ""
     if best and best != text:
         drawn = fonts.string_width(best, font, floor)
         # Grow back towards the preferred size as far as the shorter form allows.
@@ -268,7 +291,7 @@ def fit_label(text: str, font: str, size: float, width: float,
         return Fitted(best, grown, fonts.string_width(best, font, grown), True, font)
     # The last resort: the shortest honest form, as large as the room allows (below the
     # floor), and reported.
-    shortest = _form(text, parts, STEM) if parts else text
+    shortest = _form(text, parts, len(parts), STEM)
     at_floor = fonts.string_width(shortest, font, floor)
     forced = _hundredths(floor * width / at_floor) if at_floor and width > 0 else 0.0
     if forced <= 0:
