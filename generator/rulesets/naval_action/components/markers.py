@@ -37,6 +37,9 @@ from generator.rulesets.naval_action.markertables import MarkerTables
 
 INSET = SAFE_INSET * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
+BAR_GAP = 0.3 * MM
+"""Clearance kept between a label and the bow bar (the bar is not a cut: it may lie
+inside the label's clearance from the trim)."""
 TURRET_FILL = HexColor("#3a3a3a")
 
 
@@ -109,7 +112,9 @@ class MarkerMaker:
         length, width = self.ship_length(view), self.t.marker_ship.width
         fill, ink = self.colours(view.cls.nation.value)
         bar = self.t.marker_ship.bow_bar
-        room = length - bar - 2 * INSET
+        # 1 mm inside the cut at both ends; the bow bar (0.7 mm) lies within that
+        # clearance, and a label keeps a gap from it too.
+        room = length - INSET - max(INSET, bar + BAR_GAP)
         name = self.labels.fit(f"ship.{sid}", view.name, fonts.NARROW_BOLD, 6.5, room)
         klass = self.labels.fit(f"ship.{sid}", cls_label(view), fonts.NARROW, LABEL_FLOOR, room)
         prev = self.labels.fit(f"prev.{sid}", view.name, fonts.NARROW_BOLD, 6.0, room)
