@@ -190,15 +190,13 @@ def test_page_sizes_margins_and_type_sizes(fixture: str, size: tuple[float, floa
                 continue
             # Marker labels have their own floor (a 9 mm destroyer marker is shorter
             # than its name at 7 pt); the 1 pt ids are invisible.
-            markers = "Markers-" in labels[number]
-            floor = LABEL_FLOOR if markers else 7.0
+            floor = LABEL_FLOOR if "Markers-" in labels[number] else 7.0
             sizes = [c["size"] for c in page.chars if abs(c["size"] - ID_SIZE) > 1e-6]
-            # below the floor only as the label fitter's last resort, which the build
-            # reports
-            below = {f"{size:.2f}" for size in sizes if size < floor - 1e-6}
-            assert sizes and (not below or markers), (name, number)
-            assert all(any(f"at {size} pt" in w for w in result.warnings) for size in below), \
-                (name, number, below)
+            # the default build has an honest label at 6 pt or more for every piece (a
+            # stem such as "Bagl. DD" where the whole name is too long), so nothing under
+            # the floor and nothing reported
+            assert sizes and min(sizes) >= floor - 1e-6, (name, number)
+    assert not [w for w in result.warnings if "label" in w]
 
 
 def test_bookmarks_and_page_labels(savo: BuildResult) -> None:

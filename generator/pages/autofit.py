@@ -4,20 +4,24 @@ A label on a 10 mm destroyer marker has a few millimetres; it must never spill o
 the cut line, never vanish without a word, never stop a build, and never print a name
 it is not. ``fit_label`` applies the one rule, in this order:
 
-1. **Shrink**: the text at its preferred size, else at the size that just fits (text
+1. **Whole**: the text at its preferred size, else at the size that just fits (text
    width is proportional to type size, so this is one exact step, not a search), as
-   long as that is not below the floor.
-2. **Abbreviate**: at the floor, the longest abbreviation that fits, grown back towards
-   the preferred size. An abbreviation keeps every numeral and ordinal ("14th", "IV",
-   "No. 3") and every distinguishing word (one that tells this label from another of
-   the kit, ``Vocabulary``) whole; other words are cut, longest first, to no fewer
-   than three letters and a full stop ("14th Squadriglia" → "14th Squad."). A word is
-   never dropped nor reduced to an initial.
-3. **Last resort**: the shortest such form at the largest size that fits the room,
-   which is below the floor. It is printed (still inside the room, so never across the
-   cut) and the result is marked ``failed``; ``LabelFitter`` turns that into a warning
-   naming the piece and the label. Only a room with no width at all prints nothing,
-   and that is warned about the same way.
+   long as that is not below the floor (6 pt).
+2. **Abbreviate**: at the floor, the longest honest abbreviation that fits, grown back
+   towards the preferred size. An abbreviation keeps every numeral and ordinal ("14th",
+   "IV", "No. 3") whole and cuts other words, as little as will do, to no fewer than
+   three letters and a full stop ("14th Squadriglia" → "14th Squad."); a word is never
+   dropped nor reduced to an initial. Given the kit's labels (``Vocabulary``) it is
+   *honest* only while it still names its label alone: it is not equal to, nor a
+   possible abbreviation of, any other label of the kit ("Bagl. DD" beside "Benham DD";
+   never "Ben. DD" beside "Benham DD" and "Benson DD"). The words that tell a label from
+   another of the kit (its distinguishing words) are cut last.
+3. **Last resort**: when no honest form fits at the floor, the shortest honest form at
+   the largest size that fits the room, which is below the floor. It is printed (still
+   inside the room, so never across the cut) and the result is marked ``failed``;
+   ``LabelFitter`` reports it, one warning per label and outcome naming its pieces
+   (``grouped``). Only a room with no width at all prints nothing, and that is reported
+   the same way.
 """
 
 from __future__ import annotations
@@ -29,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from generator.core import fonts
-from generator.core.units import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -133,6 +136,7 @@ class Vocabulary:
 
     def __init__(self, labels: Iterable[str]) -> None:
         """Index ``labels`` (repeats count once)."""
+        labels = list(labels)
         self._labels: list[frozenset[str]] = []
         self._index: dict[str, set[int]] = {}
         for words in dict.fromkeys(frozenset(map(word_key, text.split())) for text in labels):
@@ -140,6 +144,12 @@ class Vocabulary:
                 self._index.setdefault(key, set()).add(len(self._labels))
             self._labels.append(words)
         self._known: dict[str, frozenset[str]] = {}
+        # Each distinct label as its words, by how many words it has: an abbreviation
+        # keeps the count, so only labels of the same length can be confused with it.
+        self._by_count: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+        for text in dict.fromkeys(labels):
+            split = tuple(text.split())
+            self._by_count.setdefault(len(split), []).append((text, split))
 
     def distinguishing(self, text: str) -> frozenset[str]:
         """The keys (``word_key``) of the words of ``text`` that must be kept whole."""
@@ -157,6 +167,18 @@ class Vocabulary:
             found = self._known[text] = frozenset(kept)
         return found
 
+    def tells_apart(self, text: str, form: str) -> bool:
+        """True when ``form``, an abbreviation of ``text``, still names ``text`` alone.
+
+        It does unless another label of the kit could be read in it: a label equal to it,
+        or one it is a possible abbreviation of (every word equal, or a stem with a full
+        stop that the other label's word begins with). So no other label could abbreviate
+        to it either.
+        """
+        words = form.split()
+        return not any(other != text and all(map(_could_be, words, theirs))
+                       for other, theirs in self._by_count.get(len(words), ()))
+
 
 def _split(word: str) -> tuple[str, str, str]:
     """A word's leading punctuation, letters and trailing punctuation."""
@@ -165,19 +187,33 @@ def _split(word: str) -> tuple[str, str, str]:
     return head, core, word[len(head) + len(core):]
 
 
+def _could_be(shown: str, word: str) -> bool:
+    """True when a reader could take ``shown`` (a word of an abbreviation) for ``word``."""
+    key, other = word_key(shown), word_key(word)
+    if key == other:
+        return True
+    head, core, tail = _split(shown)
+    return tail.startswith(".") and core.isalpha() and other.startswith(core.casefold())
+
+
 Part = tuple[str, str, str]
 """A word that may be cut: its leading punctuation, letters and trailing punctuation."""
 
 
-def _cut(text: str, keep: AbstractSet[str]) -> list[tuple[int, Part]]:
-    """The words of ``text`` that may be cut, by position, the longest (then the last) first."""
+def _cut(text: str, keep: AbstractSet[str],
+         late: AbstractSet[str] = frozenset()) -> list[tuple[int, Part]]:
+    """The words of ``text`` that may be cut, by position, in the order they are cut.
+
+    The words in ``late`` (the distinguishing ones) come last; otherwise the longest,
+    then the last, first. Numerals, ordinals and the words in ``keep`` are never cut.
+    """
     parts = []
     for index, word in enumerate(text.split(" ")):
         head, core, tail = _split(word)
         if (core.isalpha() and len(core) > STEM + 1 and not is_numeral(word)
                 and word_key(word) not in keep):
             parts.append((index, (head, core, tail)))
-    return sorted(parts, key=lambda p: (-len(p[1][1]), -p[0]))
+    return sorted(parts, key=lambda p: (word_key(p[1][1]) in late, -len(p[1][1]), -p[0]))
 
 
 def _form(text: str, parts: list[tuple[int, Part]], count: int, cap: int) -> str:
@@ -191,29 +227,43 @@ def _form(text: str, parts: list[tuple[int, Part]], count: int, cap: int) -> str
 
 def _caps(parts: list[tuple[int, Part]]) -> range:
     """The caps that cut something, from the least cut to the most."""
-    return range(len(parts[0][1][1]) - 2 if parts else 0, STEM - 1, -1)
+    return range(max(len(core) for _, (_, core, _) in parts) - 2 if parts else 0,
+                 STEM - 1, -1)
 
 
-def abbreviations(text: str, keep: AbstractSet[str] = frozenset()) -> list[str]:
+def _honest(text: str, kit: Vocabulary | None) -> Callable[[str], bool]:
+    """Whether a form of ``text`` is honest: with a kit, when it names ``text`` alone."""
+    if kit is None:
+        return lambda form: True
+    return lambda form: kit.tells_apart(text, form)
+
+
+def abbreviations(text: str, keep: AbstractSet[str] = frozenset(),
+                  kit: Vocabulary | None = None) -> list[str]:
     """Every abbreviation of ``text`` the fitter may print, most readable first.
 
-    Every numeral and ordinal and every word in ``keep`` (``word_key`` forms, the
-    distinguishing words) stay whole. Other words of more than ``STEM`` + 1 letters are
-    cut to no fewer than ``STEM`` letters and a full stop: as little as will do, then as
-    few words (the longest first) as will do at that depth. No word is ever dropped or
-    reduced to an initial.
+    Every numeral and ordinal and every word in ``keep`` (``word_key`` forms) stay
+    whole. Other words of more than ``STEM`` + 1 letters are cut to no fewer than
+    ``STEM`` letters and a full stop: as little as will do, then as few words as will do
+    at that depth (the distinguishing words of ``kit`` last, else the longest first). No
+    word is ever dropped or reduced to an initial. With ``kit``, only the forms that
+    still name ``text`` alone (``Vocabulary.tells_apart``).
     """
-    parts = _cut(text, keep)
+    parts = _cut(text, keep, kit.distinguishing(text) if kit is not None else frozenset())
+    honest = _honest(text, kit)
     forms = (_form(text, parts, count, cap) for cap in _caps(parts)
              for count in range(1, len(parts) + 1))
-    return list(dict.fromkeys(f for f in forms if f != text))
+    return [f for f in dict.fromkeys(forms) if f != text and honest(f)]
 
 
-def _least(parts: list[tuple[int, Part]], fits: Callable[[int, int], bool]) -> tuple[int, int]:
+def _least(parts: list[tuple[int, Part]], fits: Callable[[int, int], bool],
+           honest: Callable[[int, int], bool]) -> tuple[int, int]:
     """The (count, cap) of the first form of ``abbreviations`` that fits; (0, 0) if none.
 
-    Cutting deeper, or cutting more words, only ever shortens the label, so both are
-    found by bisection: a label of thousands of words costs a few dozen measurements.
+    Cutting deeper, or cutting more words, only ever shortens the label, so the least
+    deep cut that fits and the fewest words cut that fit are found by bisection: a label
+    of thousands of words costs a few dozen measurements. From there the forms are read
+    in order until one is honest (an honest form is almost always the first).
     """
     if not parts or not fits(len(parts), STEM):
         return 0, 0
@@ -222,11 +272,15 @@ def _least(parts: list[tuple[int, Part]], fits: Callable[[int, int], bool]) -> t
     while first < last:
         middle = (first + last) // 2
         first, last = (first, middle) if fits(len(parts), caps[middle]) else (middle + 1, last)
-    low, high = 1, len(parts)  # the fewest words cut that deep that fit
-    while low < high:
-        middle = (low + high) // 2
-        low, high = (low, middle) if fits(middle, caps[first]) else (middle + 1, high)
-    return low, caps[first]
+    for cap in caps[first:]:
+        low, high = 1, len(parts)  # the fewest words cut that deep that fit
+        while low < high:
+            middle = (low + high) // 2
+            low, high = (low, middle) if fits(middle, cap) else (middle + 1, high)
+        for count in range(low, len(parts) + 1):
+            if honest(count, cap):
+                return count, cap
+    return 0, 0
 
 
 def _hundredths(points: float) -> float:
@@ -249,7 +303,7 @@ def shrunk_size(text: str, font: str, size: float, width: float,
 
 def fit_label(text: str, font: str, size: float, width: float,
               floor: float = LABEL_FLOOR, keep: AbstractSet[str] = frozenset(),
-              abbreviate: bool = True) -> Fitted:
+              abbreviate: bool = True, kit: Vocabulary | None = None) -> Fitted:
     """Fit ``text`` into ``width`` points by the one rule (see the module docstring).
 
     Args:
@@ -258,9 +312,12 @@ def fit_label(text: str, font: str, size: float, width: float,
         size: Preferred size (points).
         width: Room available (points).
         floor: Smallest size allowed before the last resort.
-        keep: The distinguishing words (``word_key`` forms), never cut
-            (``Vocabulary.distinguishing``; ``LabelFitter`` passes them).
+        keep: Words (``word_key`` forms) never cut (``LabelFitter`` keeps every word of
+            a label it was not told about).
         abbreviate: False skips step 2 (a number must not lose digits).
+        kit: The labels of the kit: an abbreviation must still name ``text`` alone
+            among them, and its distinguishing words are cut last. Without it any
+            form that keeps the numerals is honest.
 
     Returns:
         What to draw; ``Fitted.failed`` is True in the last resort, which the caller
@@ -276,12 +333,14 @@ def fit_label(text: str, font: str, size: float, width: float,
         shrunk = _hundredths(size * width / natural)
         if shrunk >= floor:
             return Fitted(text, shrunk, fonts.string_width(text, font, shrunk), False, font)
-    parts = _cut(text, keep) if abbreviate else []
+    late = kit.distinguishing(text) if kit is not None and abbreviate else frozenset()
+    parts = _cut(text, keep, late) if abbreviate else []
+    honest = _honest(text, kit)
 
     def fits(count: int, cap: int) -> bool:
         return fonts.string_width(_form(text, parts, count, cap), font, floor) <= width
 
-    count, cap = _least(parts, fits)
+    count, cap = _least(parts, fits, lambda n, c: honest(_form(text, parts, n, c)))
     best = _form(text, parts, count, cap) if count else ""
     if best and best != text:
         drawn = fonts.string_width(best, font, floor)
@@ -289,9 +348,12 @@ def fit_label(text: str, font: str, size: float, width: float,
         # (Rounding down to a hundredth never takes it below the floor it fitted at.)
         grown = max(floor, min(size, _hundredths(floor * width / drawn))) if drawn else size
         return Fitted(best, grown, fonts.string_width(best, font, grown), True, font)
-    # The last resort: the shortest honest form, as large as the room allows (below the
-    # floor), and reported.
-    shortest = _form(text, parts, len(parts), STEM)
+    # The last resort: the shortest honest form (every cuttable word cut as deep as
+    # still names the label alone), as large as the room allows (below the floor), and
+    # reported.
+    shortest = next((form for form in (_form(text, parts, len(parts), c)
+                                       for c in reversed(_caps(parts))) if honest(form)),
+                    text)
     at_floor = fonts.string_width(shortest, font, floor)
     forced = _hundredths(floor * width / at_floor) if at_floor and width > 0 else 0.0
     if forced <= 0:
@@ -305,19 +367,64 @@ def quoted(text: str) -> str:
     return f"'{text}'" if len(text) <= _SHOWN else f"'{text[:_SHOWN - 3]}...'"
 
 
+_NAMED = 3
+"""Pieces a grouped warning names before "and N more"."""
+
+_ABOUT_PIECE = re.compile(r"^piece (\S+): (label .*)$", re.DOTALL)
+
+
+def grouped(warnings: Iterable[str]) -> list[str]:
+    """The warnings with each label's outcome said once, naming the pieces it is on.
+
+    A label that fits only below the floor is reported per piece (``piece ID: label
+    ...``, the form a ``Piece`` carries); a kit of 28 destroyers would say the same
+    thing 28 times. The pieces' reports of one label and one outcome become one
+    warning, in the place of the first: "label 'Kamikaze DD' printed as 'Kam. DD' at
+    5.20 pt (below 6 pt) on 4 pieces: ship.yunagi, ship.a, ship.b and 1 more". Other
+    warnings pass unchanged, each once.
+    """
+    pieces: dict[str, list[str]] = {}
+    order: dict[str, None] = {}
+    for warning in warnings:
+        about = _ABOUT_PIECE.match(warning)
+        if about is None:
+            order[warning] = None
+            continue
+        piece, what = about.groups()
+        named = pieces.setdefault(what, [])
+        if piece not in named:
+            named.append(piece)
+        order[what] = None
+    out = []
+    for what in order:
+        if what not in pieces:
+            out.append(what)
+            continue
+        named = pieces[what]
+        listed = ", ".join(named[:_NAMED])
+        if len(named) > _NAMED:
+            listed += f" and {len(named) - _NAMED} more"
+        noun = "piece" if len(named) == 1 else "pieces"
+        out.append(f"{what} on {len(named)} {noun}: {listed}")
+    return out
+
+
 @dataclass
 class LabelFitter:
     """Fits the labels of many pieces and collects the warnings, each naming its piece.
 
     Every ruleset's pieces fit their labels through one of these, so the one rule (and
     its one warning) holds for every piece. Results are cached: names and legends repeat
-    across a fleet's markers.
+    across a fleet's markers. The kit's warnings say each label's outcome once, naming
+    its pieces (``grouped``, applied by the pipeline).
 
     Attributes:
-        labels: The labels of the kit (or of the sheet) the fitter serves, which tell
-            the distinguishing words of each (``Vocabulary``); a label fitted that is
-            not among them keeps every word whole.
-        warnings: Every warning so far, in order.
+        labels: The labels of the kit (or of the sheet) the fitter serves: an
+            abbreviation must still name its label alone among them
+            (``Vocabulary.tells_apart``); a label fitted that is not among them keeps
+            every word whole.
+        warnings: Every warning so far, in order, one per piece and label
+            (``piece ID: label ...``; ``grouped`` joins them).
         by_piece: The same warnings by piece id (a piece carries its own, see
             ``Piece.warnings``).
 
@@ -337,9 +444,9 @@ class LabelFitter:
         self._known = frozenset(self.labels)
 
     def keep(self, text: str) -> frozenset[str]:
-        """The words of ``text`` that stay whole (all of them for a label not known)."""
+        """The words of ``text`` never cut: none but numerals of a known label, else all."""
         if text in self._known:
-            return self._vocabulary.distinguishing(text)
+            return frozenset()
         return frozenset(map(word_key, text.split()))
 
     def fit(self, piece_id: str, text: str, font: str, size: float, width: float,
@@ -350,18 +457,24 @@ class LabelFitter:
         if fitted is None:
             if len(self._fitted) >= 4096:  # a long-running process: keep memory bounded
                 self._fitted.clear()
+            kit = self._vocabulary if text in self._known else None
             fitted = self._fitted[key] = fit_label(text, font, size, width, floor,
-                                                   self.keep(text), abbreviate)
+                                                   self.keep(text), abbreviate, kit)
         if fitted.failed:
-            printed = (f"printed {quoted(fitted.text)} at {fitted.size:.2f} pt"
-                       if fitted.text else "nothing printed (too little room)")
-            how = "even abbreviated at" if abbreviate else "at"
-            message = (f"piece {piece_id}: label {quoted(text)} does not fit "
-                       f"{width / MM:.2f} mm {how} {floor:g} pt; {printed}")
-            self.warnings.append(message)
-            self.by_piece.setdefault(piece_id, []).append(message)
+            message = f"piece {piece_id}: {outcome(text, fitted, floor)}"
+            if message not in self.by_piece.get(piece_id, ()):
+                self.warnings.append(message)
+                self.by_piece.setdefault(piece_id, []).append(message)
         return fitted
 
     def of(self, piece_ids: Iterable[str]) -> tuple[str, ...]:
         """The warnings about the given pieces (to attach to a ``Piece``)."""
         return tuple(w for pid in dict.fromkeys(piece_ids) for w in self.by_piece.get(pid, ()))
+
+
+def outcome(text: str, fitted: Fitted, floor: float = LABEL_FLOOR) -> str:
+    """What became of a label fitted below the floor, as a warning says it."""
+    if not fitted.text:
+        return f"label {quoted(text)} not printed (no room)"
+    return (f"label {quoted(text)} printed as {quoted(fitted.text)} at {fitted.size:.2f} pt "
+            f"(below {floor:g} pt)")
