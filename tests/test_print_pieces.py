@@ -75,9 +75,11 @@ def plain(pieces: dict[str, list[Piece]]) -> list[tuple[Imposed, Sprue]]:
     return imposed_sets(pieces, Options())
 
 
-def test_labels_keep_1mm_inside_the_cut_and_6pt(plain: list[tuple[Imposed, Sprue]]) -> None:
+def test_labels_keep_1mm_inside_the_cut_and_6pt_unless_reported(
+        plain: list[tuple[Imposed, Sprue]]) -> None:
     inset = SAFE_INSET * MM
     checked = 0
+    below: set[str] = set()
     for imposed, _ in plain:
         # pdfminer's character boxes (origin to advance), read through pypdfium2.
         pages = open_pages(imposed.pdf, advance=True)
@@ -94,12 +96,19 @@ def test_labels_keep_1mm_inside_the_cut_and_6pt(plain: list[tuple[Imposed, Sprue
                     continue  # headings and the footer
                 checked += 1
                 where = (slot.piece.id, ch["text"])
-                assert ch["size"] >= LABEL_FLOOR - 1e-6, where
+                # Below the floor only as the fitter's last resort, which the piece reports.
+                if ch["size"] < LABEL_FLOOR - 1e-6:
+                    assert any(f"at {ch['size']:.2f} pt" in w
+                               for w in slot.piece.warnings), where
+                    below.add(slot.piece.id)
                 assert x0 >= slot.x + inset - 0.01 * MM, where
                 assert x1 <= slot.x + slot.width - inset + 0.01 * MM, where
                 assert y0 >= slot.y + inset - 0.01 * MM, where
                 assert y1 <= slot.y + slot.height - inset + 0.01 * MM, where
     assert checked > 1000
+    # Savo Island's ship markers have an honest form at 6 pt for every label ("Bagl. DD");
+    # only Guadalcanal's fire counters' note, with no word to cut, prints smaller
+    assert below == {"fire.american", "fire.japanese"}
 
 
 def _crosses(seg: tuple[float, float, float, float],

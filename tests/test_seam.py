@@ -76,13 +76,13 @@ def test_warnings_come_back_from_forked_workers(monkeypatch: pytest.MonkeyPatch,
     tables.write_text(SHRINK, encoding="utf-8")
     options = KitOptions(tables=tables)
     alone, forked = _both_ways(monkeypatch, tmp_path, "savo-island", options=options)
-    labels = [w for w in forked.warnings if w.startswith("piece ")]
+    labels = [w for w in forked.warnings if w.startswith("label ")]
     assert labels, "the shrunk markers must warn"
     assert alone.warnings == forked.warnings
     assert _files(alone) == _files(forked)
     # The markers command says the same about the same markers.
     markers = build_markers("savo-island", out=tmp_path / "m", options=options)
-    assert set(labels) == {w for w in markers.warnings if w.startswith("piece ")}
+    assert set(labels) == {w for w in markers.warnings if w.startswith("label ")}
 
 
 @pytest.mark.parametrize("scenario", ["savo-island", "river-plate"])

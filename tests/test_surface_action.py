@@ -332,7 +332,11 @@ def test_pages_sizes_and_type_floor(fixture: str, request: pytest.FixtureRequest
             cut_out = "Counters-" in labels[number] or "Cards-" in labels[number]
             floor = LABEL_FLOOR if cut_out else 7.0
             sizes = [c["size"] for c in page.chars if abs(c["size"] - ID_SIZE) > 1e-6]
-            assert min(sizes) >= floor - 1e-6, (name, number, labels[number])
+            # below the floor only as the label fitter's last resort, which the kit reports
+            below = {f"{size:.2f}" for size in sizes if size < floor - 1e-6}
+            assert not below or cut_out, (name, number, labels[number])
+            assert all(any(f"at {size} pt" in w for w in kit.warnings) for size in below), \
+                (name, number, below)
 
 
 # ---- errors ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.units import MM
-from generator.pages.autofit import SAFE_INSET
+from generator.pages.autofit import SAFE_INSET, shrunk_size
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
 from generator.pages.pages import Furniture
@@ -337,7 +337,7 @@ def _title(strip: Strip, view: SegmentView) -> _Label:
     if view.count > 1:
         name += f" · {view.index + 1}/{view.count}"
     width = max(right - text_left - 5 * MM, 10 * MM)
-    size = fonts.fit_size(name, fonts.NARROW, 7, width)
+    size = shrunk_size(name, fonts.NARROW, 7, width)
     # The baseline sits high enough that the descenders keep 1 mm inside the cut line.
     return _Label(text_left, view.bottom + FOOT_BASELINE,
                   fonts.clip_text(name, fonts.NARROW, size, width), size, narrow=True)

@@ -171,14 +171,6 @@ def string_width(text: str, font: str, size: float) -> float:
     return float(metrics().stringWidth(text, font, size))
 
 
-def fit_size(text: str, font: str, size: float, width: float, floor: float = MIN_SIZE) -> float:
-    """Largest size <= ``size`` (and >= ``floor``) at which ``text`` fits ``width``."""
-    natural = string_width(text, font, size)
-    if natural <= width:
-        return size
-    return max(floor, size * width / natural)
-
-
 def clip_text(text: str, font: str, size: float, width: float) -> str:
     """Shorten ``text`` with an ellipsis until it fits ``width`` at ``size``."""
     if string_width(text, font, size) <= width:

@@ -35,6 +35,7 @@ from generator.kit.seam import (
     Ruleset,
 )
 from generator.pages import kitdoc
+from generator.pages.autofit import grouped
 from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pieces.pieces import Piece
@@ -175,7 +176,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                 *library.font_warnings]
     return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
                                     for spec in packets}, packets, components,
-               list(dict.fromkeys(warnings)), library.notices,
+               grouped(warnings), library.notices,
                _distinct_pieces(rendered.values()) if export else [], ruleset.title,
                dict(ctx.sides), dict(ctx.record))
 

@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.units import MM
+from generator.pages.autofit import shrunk_size
 from generator.pages.wordwrap import wrap_list
 
 Align = Literal["left", "center", "right"]
@@ -248,7 +249,7 @@ class Grid:
         key = (value, font, self.size, round(width, 2))
         fitted = _FITTED.get(key)
         if fitted is None:
-            size = fonts.fit_size(value, font, self.size, width)
+            size = shrunk_size(value, font, self.size, width)
             clipped = fonts.clip_text(value, font, size, width)
             fitted = _FITTED[key] = (size, clipped, fonts.string_width(clipped, font, size))
         size, value, drawn = fitted

@@ -18,6 +18,7 @@ from generator.core import fonts
 from generator.core.safetext import SafeCanvas, clean
 from generator.core.units import MM
 from generator.pages import kitdoc
+from generator.pages.autofit import shrunk_size
 
 Paper = Literal["a4", "letter"]
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -107,7 +108,7 @@ class Pen:
         size = max(size, fonts.MIN_SIZE)
         text = clean(text)  # user text: control characters and ANSI escapes never print
         if width is not None:
-            size = fonts.fit_size(text, font, size, width)
+            size = shrunk_size(text, font, size, width)
             text = fonts.clip_text(text, font, size, width)
         self.c.setFont(font, size)
         drawn = fonts.string_width(text, font, size)

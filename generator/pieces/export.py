@@ -27,6 +27,7 @@ from generator.core import fonts
 from generator.core.errors import RenderError, UsageError
 from generator.core.output import write_atomic
 from generator.core.units import MM
+from generator.pages.autofit import shrunk_size
 from generator.pieces.pieces import Art, Piece
 from generator.pieces.rasterise import (
     WHITE,
@@ -253,7 +254,7 @@ def question_mark_face(canvas: Canvas, width: float, height: float, bleed: float
     # (not the em box) so it looks centred.
     cap = 0.7
     size = 0.6 * min(width, height) / cap
-    size = fonts.fit_size("?", fonts.BOLD, size, 0.8 * width, floor=0.1)
+    size = shrunk_size("?", fonts.BOLD, size, 0.8 * width, floor=0.1)
     canvas.setFillColorRGB(1, 1, 1)
     canvas.setFont(fonts.BOLD, size)
     canvas.drawCentredString(width / 2, (height - cap * size) / 2, "?")

@@ -234,7 +234,8 @@ def markers(ctx: Context[Derived], arg: str | None) -> Rendered:
     marks = bundled_markers()
     views, dummies = ctx.data.views, ctx.data.dummies
     sides = list(ctx.sides)
-    fitter = LabelFitter()
+    # Every side's name: a word of one is cut to fit only where it tells no two apart.
+    fitter = LabelFitter(ctx.sides.values())
     if arg is None or arg not in ctx.sides:
         side_id, side_name, index = "generic", "Contact", 0
         units: Sequence[UnitView] = generic_units(marks.counts)

@@ -477,7 +477,8 @@ def _markers(ctx: Context[Derived], d: Derived, side: str | None) -> Rendered:
 
     assert d.scenario is not None and side is not None
     name = ctx.sides[side]
-    maker = MarkerMaker(d.tables.markers, resolve.class_images(d.library))
+    maker = MarkerMaker(d.tables.markers, resolve.class_images(d.library),
+                        [v for views in d.views.values() for v in views])
     air = [g for g in d.scenario.air_groups if g.side == side]
     pool = side_pool(side, name, d.views[side], air, d.tables.markers)
     pieces = [p for v in d.views[side] for p in maker.ship_pieces(v)]

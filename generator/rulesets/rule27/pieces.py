@@ -8,7 +8,7 @@ anything is drawn (``fit_problems``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -123,6 +123,21 @@ def counter_values(view: CounterView) -> dict[str, object]:
     if view.half and view.nation in BACK_FILLS:
         values["back_fill"] = BACK_FILLS[view.nation]
     return values
+
+
+def counter_labels(views: Iterable[CounterView], faces: Mapping[str, FaceLayout]) -> list[str]:
+    """Every text the counters' fronts print: the labels the fitter tells apart.
+
+    Give it every side's counters, so a word is cut only where no counter of the kit
+    is told apart by it (``LabelFitter``).
+    """
+    out = []
+    for view in views:
+        layout = faces["ship-half" if view.half else "ship"]
+        values = {**layout.defaults, **counter_values(view)}
+        out += [fill_template(f.text, values) for f in layout.fields  # type: ignore[arg-type]
+                if f.text is not None]
+    return out
 
 
 def counter_piece(view: CounterView, faces: Mapping[str, FaceLayout], tables: NavalTables,

@@ -298,7 +298,8 @@ def _markers(ctx: Context[Derived], side: str | None) -> Rendered:
     # sheets never share a dealing.
     seed = owner_seed(in_force(ctx.options.seed), side, True)
     pieces = side_counter_pieces(side, found.name, d.views[side], found.dummies,
-                                 found.torpedo_dummies, seed)
+                                 found.torpedo_dummies, seed,
+                                 side_names=[s.name for s in scenario.sides])
     return sheet_component(ctx, pieces, _sprue(ctx.options.sprue, "counters"), f"markers:{side}",
                            f"Counters: {found.name}", f"{side.upper()}-Counters-",
                            f"{d.foot} · {found.name}")

@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -37,6 +37,9 @@ from generator.rulesets.naval_action.markertables import MarkerTables
 
 INSET = SAFE_INSET * MM
 """Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
+BAR_GAP = 0.3 * MM
+"""Clearance kept between a label and the bow bar (the bar is not a cut: it may lie
+inside the label's clearance from the trim)."""
 TURRET_FILL = HexColor("#3a3a3a")
 
 
@@ -45,12 +48,20 @@ def _background(c: Canvas, fill: Color, width: float, height: float, bleed: floa
     c.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, stroke=0, fill=1)
 
 
+def cls_label(view: ShipView) -> str:
+    """The class line of a ship's marker."""
+    return f"{view.cls.name} {view.cls.type.value}"
+
+
 class MarkerMaker:
     """Makes one scenario's pieces from its pools, using the marker tables."""
 
-    def __init__(self, tables: MarkerTables, images: dict[str, Path] | None = None) -> None:
+    def __init__(self, tables: MarkerTables, images: dict[str, Path] | None = None,
+                 ships: Iterable[ShipView] = ()) -> None:
         self.t = tables
-        self.labels = LabelFitter()
+        # Every ship of the scenario: a word of a ship's label is cut only where it
+        # tells no two ships' labels apart.
+        self.labels = LabelFitter(self.ship_labels(ships))
         self.images = images or {}
         self._owners: dict[str, tuple[str, str]] = {}
         self._colours: dict[str, tuple[Color, Color]] = {}
@@ -89,17 +100,23 @@ class MarkerMaker:
         """Marker length in points: the ship's overall length at the marker scale."""
         return view.cls.length_ft * 304.8 / self.t.marker_ship.scale * MM
 
+    @staticmethod
+    def ship_labels(views: Iterable[ShipView]) -> list[str]:
+        """The texts on ships' markers (``ship_pieces``)."""
+        notes = ["previous turn", "submerged"]
+        return notes + [text for v in views for text in (v.name, cls_label(v))]
+
     def ship_pieces(self, view: ShipView) -> list[Piece]:
         """The ship marker and its previous-turn marker."""
         sid = self.sid(view)
         length, width = self.ship_length(view), self.t.marker_ship.width
         fill, ink = self.colours(view.cls.nation.value)
         bar = self.t.marker_ship.bow_bar
-        room = length - bar - 2 * INSET
+        # 1 mm inside the cut at both ends; the bow bar (0.7 mm) lies within that
+        # clearance, and a label keeps a gap from it too.
+        room = length - INSET - max(INSET, bar + BAR_GAP)
         name = self.labels.fit(f"ship.{sid}", view.name, fonts.NARROW_BOLD, 6.5, room)
-        cls_text = f"{view.cls.name} {view.cls.type.value}"
-        klass = self.labels.fit(f"ship.{sid}", cls_text, fonts.NARROW, LABEL_FLOOR, room,
-                                (view.cls.name, view.cls.type.value))
+        klass = self.labels.fit(f"ship.{sid}", cls_label(view), fonts.NARROW, LABEL_FLOOR, room)
         prev = self.labels.fit(f"prev.{sid}", view.name, fonts.NARROW_BOLD, 6.0, room)
         prev_note = self.labels.fit(f"prev.{sid}", "previous turn", fonts.NARROW, LABEL_FLOOR,
                                     room)

@@ -30,7 +30,7 @@ from generator.rules.defaults import label
 from generator.rules.dice import percent
 from generator.rulesets.rule27.bombing import Unit, allocation_order, fates
 from generator.rulesets.rule27.model import CounterView
-from generator.rulesets.rule27.pieces import FOLDER, counter_piece
+from generator.rulesets.rule27.pieces import FOLDER, counter_labels, counter_piece
 from generator.rulesets.rule27.registry import COMPONENTS
 from generator.rulesets.rule27.tables import NavalTables
 
@@ -168,7 +168,9 @@ def counters(ctx: Context[Derived], side: str | None) -> Rendered:
     """One side's counters and markers on sheets (duplex backs per the user's options)."""
     assert side is not None
     d = ctx.data
-    fitter = LabelFitter()
+    # Every side's labels, so a word is cut only where it tells no two counters apart.
+    fitter = LabelFitter(counter_labels((v for views in d.oob.counters.values() for v in views),
+                                        d.faces))
     pieces = [counter_piece(v, d.faces, d.tables, fitter) for v in d.oob.counters[side]]
     if ctx.request.command != "class":
         pieces += marker_pieces(side, ctx.sides[side], ctx)

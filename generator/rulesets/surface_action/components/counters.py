@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -293,7 +293,8 @@ class _Side:
 def side_counter_pieces(side_id: str, side_name: str, views: Sequence[ShipView], dummies: int,
                         torpedo_dummies: int, seed: int,
                         tables: CounterTables | None = None,
-                        warnings: list[str] | None = None) -> list[Piece]:
+                        warnings: list[str] | None = None,
+                        side_names: Iterable[str] = ()) -> list[Piece]:
     """Every counter one side needs, as pieces for the sheets.
 
     Args:
@@ -307,6 +308,8 @@ def side_counter_pieces(side_id: str, side_name: str, views: Sequence[ShipView],
         tables: Counter tables; the bundled ones by default.
         warnings: Where to add the label-fit warnings (each also rides on its piece,
             ``Piece.warnings``).
+        side_names: Every side's name: a word of this side's name is cut to fit only
+            where it tells no two sides apart.
 
     Returns:
         Formation blanks, torpedo markers, turn counters, hit markers and fire markers,
@@ -318,7 +321,7 @@ def side_counter_pieces(side_id: str, side_name: str, views: Sequence[ShipView],
     """
     t = tables or bundled_counters()
     colours = t.colours(side_nation(views))
-    fitter = LabelFitter()
+    fitter = LabelFitter([side_name, *side_names])
     side = _Side(side_id, side_name, t, HexColor(colours.fill), HexColor(colours.ink), fitter)
     rng = random.Random(seed)
     ships = len(views)
