@@ -34,7 +34,7 @@ def test_one_ruleset_is_imported_alone(tmp_path: Path) -> None:
             "r = REGISTRY['naval-action']\n"
             "print(sorted({m.split('.')[2] for m in sys.modules"
             " if m.startswith('generator.rulesets.') and m.count('.') >= 2}))")
-    assert _python(code, tmp_path).strip() == "['base', 'lazy', 'naval_action']"
+    assert _python(code, tmp_path).strip() == "['lazy', 'naval_action']"
 
 
 def _user_folder(tmp_path: Path) -> Path:
