@@ -11,10 +11,10 @@ from generator.core.errors import DataError
 from generator.core.units import MM
 from generator.rulesets.naval_action.cardtables import Tables, load_tables
 from generator.rulesets.naval_action.components.action_card import (
-    back_sections,
     layout_card,
     render_action_card,
 )
+from generator.rulesets.naval_action.components.card_back import back_sections
 from tests.pdftext import Page, lines_of, open_pages
 
 RULE_TEXT = Path(__file__).resolve().parents[2] / "shared" / "rules" / "naval-action.txt"

@@ -520,7 +520,7 @@ def test_naval_action_proof_has_markers_entry_and_reference_matchups(
     # the class's own Master List entry, under the proof's title, without the rest of the list
     [entry] = [p.replace("\r", "") for p in pages if "The class in the Master List" in p
                and "How to print this packet" not in p]
-    assert entry.split("\n")[1] == "The class in the Master List"
+    assert entry.split("\n")[0] == "The class in the Master List"
     assert re.findall(r"^.+ \([A-Z]{2}\)$", entry, re.M) == ["Imperial Japanese Navy (JP)"]
     assert "CA Takao, Atago †, Maya †, Chōkai † 668.5 5 35.5 BOW 6×8in CF5" in entry
     firing = [p.split("\n", 1)[0].strip() for p in pages if "against every enemy" in p]

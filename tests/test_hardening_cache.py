@@ -178,9 +178,9 @@ def test_the_bound_is_far_above_the_entries_a_build_writes() -> None:
     # The session's cache (tests/conftest.py) holds what the suite's builds stored so
     # far; the bound was chosen from a cache after building every bundled scenario, whose
     # largest entry (the font subsets) kitdoc keeps near 3 MB.
-    from generator.pages.kitdoc import _Subsets
+    from generator.pages.subsets import Subsets
 
-    assert usercache.MAX_ENTRY >= 20 * _Subsets.LIMIT
+    assert usercache.MAX_ENTRY >= 20 * Subsets.LIMIT
     where = usercache.folder()
     if where is not None and where.is_dir():
         sizes = [p.stat().st_size for p in where.iterdir() if p.is_file()]

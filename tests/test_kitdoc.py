@@ -26,6 +26,7 @@ from generator.kit.packets import sheet_layout
 from generator.kit.printnote import NOTE_LABEL, NOTE_TITLE
 from generator.kit.seam import Request
 from generator.pages import kitdoc
+from generator.pages.subsets import Subsets
 
 SCENARIO = "savo-island"
 
@@ -241,7 +242,7 @@ def test_font_subsets_are_deflated_once_and_kept_between_builds(
     def make(text: str) -> Callable[[], bytes]:
         return lambda: made.append(text) or text.encode() * 100  # type: ignore[func-returns-value]
 
-    subsets = kitdoc._Subsets()
+    subsets = Subsets()
     font, cmap = ("font", "PTSans.ttf", "PTSans", (0, 32, 65)), ("cmap", "AAAAAA+PT", (0, 65))
     assert subsets.get(font, make("A")) == (zlib.compress(b"A" * 100), 100)
     assert subsets.get(cmap, make("B")) == (zlib.compress(b"B" * 100), None)
@@ -249,12 +250,12 @@ def test_font_subsets_are_deflated_once_and_kept_between_builds(
     assert made == ["A", "B"]
     subsets.save()
     # The next build (a fresh process) reads them back from the user cache.
-    again = kitdoc._Subsets()
+    again = Subsets()
     assert again.get(font, make("Y")) == (zlib.compress(b"A" * 100), 100) and made == ["A", "B"]
     # Bounded: the least recently used go first.
     again.LIMIT = len(zlib.compress(b"Z" * 100)) + len(zlib.compress(b"A" * 100))
     again.get(("font", "z", "z", (1,)), make("Z"))
     again.save()
-    third = kitdoc._Subsets()
+    third = Subsets()
     assert third.get(font, make("A2"))[0] == zlib.compress(b"A" * 100)
     assert third.get(cmap, make("B2"))[0] == zlib.compress(b"B2" * 100)  # dropped

@@ -20,6 +20,7 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.core import fonts
 from generator.core.units import MM
 from generator.kit.pipeline import validated_library
+from generator.pages import wordwrap
 from generator.pages.calibration import calibration_height
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.grid import Grid
@@ -27,6 +28,7 @@ from generator.pages.layout import Paper, SafeBox, new_canvas, safe_box
 from generator.pages.pages import (
     FOOTER_BASELINE,
     Block,
+    Columns,
     Document,
     Flow,
     Furniture,
@@ -36,7 +38,7 @@ from generator.pages.pages import (
     Recorded,
     Spacer,
 )
-from generator.pages.tablestyle import render_flow, styles
+from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
 from generator.pieces.duplexcheck import render_duplex_check
 from generator.rulesets.naval_action import RULESET as NAVAL
 from generator.rulesets.naval_action import cardtables
@@ -389,3 +391,116 @@ def test_a_painter_cannot_read_state_from_the_recorder() -> None:
 
     with pytest.raises(AttributeError, match="cannot record 'stringWidth'"):
         Recorded(paint).wrap(100)
+
+
+# ---------------------------------------------------------------- the word-wrapper
+
+
+def _width(line: str, font: str = fonts.NARROW, size: float = 8.0) -> float:
+    return fonts.string_width(line, font, size)
+
+
+def test_lines_fill_each_line_greedily_and_never_lose_a_word() -> None:
+    text = "the quick brown fox jumps over the lazy dog " * 3
+    width = 30 * MM
+    out = wordwrap.lines(text, fonts.NARROW, 8.0, width)
+    assert " ".join(out).split() == text.split()
+    assert all(_width(line) <= width for line in out)
+    # Greedy: the next line's first word would not have fitted on the line before it.
+    for line, after in zip(out, out[1:], strict=False):
+        assert _width(f"{line} {after.split()[0]}") > width
+
+
+def test_lines_keep_newlines_and_give_an_overlong_word_its_own_line() -> None:
+    long = "Supercalifragilisticexpialidocious"
+    out = wordwrap.lines(f"a b\n{long} c", fonts.NARROW, 8.0, _width(long) / 2)
+    assert out == ["a b", long, "c"]
+    # A long dotted name breaks after its punctuation instead of running out of its cell.
+    path = "ratings.surface-action.guns.0.factor"
+    cut = wordwrap.lines(path, fonts.NARROW, 8.0, _width(path) / 2)
+    assert "".join(cut) == path and len(cut) > 1
+    assert all(_width(line) <= _width(path) / 2 for line in cut)
+    assert wordwrap.lines(" \n ", fonts.NARROW, 8.0, 50.0) == []
+    # The strict wrapper refuses the same text instead (its callers shrink and retry).
+    assert wordwrap.wrap(long, fonts.NARROW, 8.0, _width(long) / 2) is None
+
+
+def test_wrap_list_breaks_only_between_items_and_keeps_the_commas() -> None:
+    items = ["Aoba class CA", "Kako class CA", "Myoko class CA", "Takao class CA"]
+    pairs = ["Aoba class CA, Kako class CA", "Myoko class CA, Takao class CA"]
+    width = max(map(_width, pairs)) + 0.01
+    # Three items never fit on one line at this width.
+    assert _width(", ".join(items[:3])) > width
+    out = wordwrap.wrap_list(", ".join(items), width, 8.0)
+    assert out == ["Aoba class CA, Kako class CA,", "Myoko class CA, Takao class CA"]
+    assert wordwrap.wrap_list("", width, 8.0) == [""]
+
+
+def test_wrap_list_measures_each_line_with_its_comma() -> None:
+    width = max(_width("SC Jun 1943"), _width("SG Jun 1944")) + 0.01
+    assert _width("SC Jun 1943,") > width
+    out = wordwrap.wrap_list("SC Jun 1943, SG Jun 1944", width, 8.0)
+    # The first item fits alone but not with its comma: it wraps by words instead of
+    # letting the comma run past the cell (where it used to be clipped away).
+    assert out == ["SC Jun", "1943,", "SG Jun 1944"]
+    assert all(_width(line) <= width for line in out)
+
+
+def test_a_group_heading_row_never_ends_a_page() -> None:
+    rows = [[f"row {i}", str(i)] for i in range(40)]
+    grid = Grid([40 * MM, 20 * MM], [["Name", "N"]], rows, group_rows=frozenset({5, 20}))
+    # Room for exactly six rows: the sixth (index 5) is a group heading.
+    height = grid.header_height + sum(grid.row_height(i) for i in range(6)) + 0.001
+    parts = GridBlock(grid).split(grid.width, height, fresh=True)
+    assert parts is not None
+    first, rest = parts
+    assert isinstance(first, GridBlock) and isinstance(rest, GridBlock)
+    assert (first.start, first.end, rest.start) == (0, 5, 5)
+    # Without the heading in the way the same room takes all six rows.
+    plain = Grid(grid.widths, grid.header, rows)
+    cut = GridBlock(plain).split(plain.width, height, fresh=True)
+    assert cut is not None and isinstance(cut[0], GridBlock) and cut[0].end == 6
+
+
+def test_render_flow_keeps_a_heading_with_its_table_and_repeats_the_header() -> None:
+    box = safe_box("a4")
+    room = box.height - Furniture().bottom(box)
+    heading = Paragraph("Table heading", styles()["h3"])
+    _, high = heading.wrap(box.width, 1e6)
+    # A bar leaves room for the heading but not for the heading and the table's start.
+    story: list[Flowable | Block] = [
+        bar(room - heading.getSpaceBefore() - high - 5 * MM), Anchor("Table"), heading,
+        data_table(["Roll", "Result"], [[str(i), f"result {i}"] for i in range(120)],
+                   [20, 40])]
+    result = render_flow(story, "a4", "t", "quarterdeck · flowing")
+    texts = [[r.text for r in runs(page)] for page in pages(result.pdf)]
+    assert "Table heading" not in texts[0]
+    assert "Table heading" in texts[1] and "result 0" in texts[1]
+    assert result.anchors[0][:2] == ("Table", 1)
+    # The table runs over several pages, its header on each, no row lost or repeated.
+    rows = [t for page in texts for t in page if t.startswith("result ")]
+    assert rows == [f"result {i}" for i in range(120)]
+    assert result.pages >= 3
+    assert all("Roll" in page for page in texts[1:])
+
+
+def test_columns_place_blocks_whole_at_their_measured_tops_and_say_when_full() -> None:
+    box = SafeBox(20 * MM, 20 * MM, 100 * MM, 50 * MM)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, "a4", "test")
+    columns = Columns(canvas, box, 2, 10 * MM)
+    assert abs(columns.width - 45 * MM) < TOL
+    first = columns.place(bar(30 * MM), gap=5 * MM)
+    # 15 mm are left in the first column: a 20 mm block goes whole to the second.
+    second = columns.place(bar(20 * MM))
+    assert first is not None and second is not None
+    assert (first.page, second.page) == (0, 1)
+    assert abs(second.top - box.top) < TOL
+    assert abs(columns.room(0) - 15 * MM) < TOL and abs(columns.room(1) - 30 * MM) < TOL
+    # A block no column has room for is refused, and nothing is drawn for it.
+    assert columns.place(bar(40 * MM)) is None
+    canvas.save()
+    drawn = sorted((round(b[0] / MM, 2), round(b[3] / MM, 2), round(b[1] / MM, 2))
+                   for page in pages(buffer.getvalue()) for b in
+                   (o.get_bounds() for o in page.get_objects()))
+    assert drawn == [(20.0, 70.0, 40.0), (75.0, 70.0, 50.0)]

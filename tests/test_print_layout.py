@@ -1,8 +1,8 @@
 """Layout of the sheets players read (issue 18, printing item 4).
 
-The Surface Action data sheet fills its page, the Surface Action class list never clips
-a class name, old-deck armor on the NAVAL ACTION status sheet cannot read as "04" and is
-explained beside it, and no player's packet points to a page only the referee holds.
+The Surface Action data sheet fills its page, neither class list clips a name, old-deck
+armor on the NAVAL ACTION status sheet cannot read as "04" and is explained beside it,
+and no player's packet points to a page only the referee holds.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import pytest
 from generator.core.units import MM
 from generator.kit.pipeline import BuildResult, validated_library
 from generator.rulesets.naval_action.cardtables import active
+from generator.rulesets.naval_action.components.catalog import render_catalog as master_list
 from generator.rulesets.naval_action.components.status_sheet import old_deck_note
 from generator.rulesets.surface_action.charts import load_charts
 from generator.rulesets.surface_action.components.catalog import render_catalog
@@ -87,6 +88,27 @@ def test_the_class_list_never_clips_a_class_name() -> None:
     for cls in [*classes, long]:
         for word in cls.name.split():
             assert word in text, cls.name
+
+
+def test_the_master_list_prints_every_class_and_ship_whole() -> None:
+    library = validated_library([])
+    classes = [e.model for e in library.classes_of("naval-action").values()]
+    component = master_list(classes, "a4")
+    pages = texts_of(component.pdf)
+    text = " ".join(" ".join(pages).split())
+    # Nothing clipped, and every class and (for a short class) every ship named whole,
+    # with the loss marks: the cells are plain text on the page engine's grid.
+    assert "…" not in text
+    for cls in classes:
+        assert cls.name.split()[0] in text, cls.name
+        if len(cls.ships) <= 10:
+            for ship in cls.ships:
+                assert ship.name.split()[0] in text, ship.name
+    assert "†" in text
+    # One bookmark per navy, each on the page that shows its heading.
+    for mark in component.bookmarks:
+        assert mark.title in " ".join(pages[mark.page].split()), mark.title
+    assert component.pages == len(pages)
 
 
 def texts_of(pdf: bytes) -> list[str]:

@@ -405,7 +405,7 @@ def test_one_label_for_every_default() -> None:
 
 
 def test_naval_action_marks_its_designed_tables_one_way(tmp_path: Path) -> None:
-    from generator.rulesets.naval_action.components.action_card import tags_for
+    from generator.rulesets.naval_action.components.card_parts import tags_for
 
     bundled = load_tables()
     # A card table flags itself; derivation.yaml lists the tables it designed.

@@ -44,7 +44,7 @@ MAX_ENTRY = 64 * 1024 * 1024
 """Bytes one entry may hold: a longer file is a miss, and a longer value is not stored.
 
 The largest entries after building every bundled scenario and answering an odds question
-are the font subsets (3.1 MB; ``kitdoc._Subsets.LIMIT`` keeps them near 3 MB) and the
+are the font subsets (3.1 MB; ``subsets.Subsets.LIMIT`` keeps them near 3 MB) and the
 checked bundled library (2.7 MB); the next, an odds index, is 0.6 MB. 64 MiB leaves room
 for a user's own data twenty times the size of the bundled library, and is still a read
 that costs well under a second and bounded memory.

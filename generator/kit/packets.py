@@ -105,10 +105,11 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
     The print notes and blank backs are drawn first (a packet's fonts are fixed once
     the first packet is written), then each packet is written with its pages in
     ``sheet_layout`` order, its outline and its page labels. The font subsets made on
-    the way are kept for later packets and builds (``kitdoc.SUBSETS``).
+    the way are kept for later packets and builds (``subsets.SUBSETS``).
     """
     from generator.kit.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, draw_blank, note_page
-    from generator.pages.kitdoc import SUBSETS, Label, Mark, write_packet
+    from generator.pages.kitdoc import Label, Mark, write_packet
+    from generator.pages.subsets import SUBSETS
 
     plans = []
     for spec in specs:

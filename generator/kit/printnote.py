@@ -12,13 +12,13 @@ import io
 from collections.abc import Iterable
 from functools import cache
 
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.safetext import clean
 from generator.core.units import MM
 from generator.kit.packets import BLANK, NOTE_KEY, PacketSpec, Placed
+from generator.pages import wordwrap
 from generator.pages.component import Component
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
 from generator.pages.pages import Furniture, finish_page
@@ -150,7 +150,7 @@ def note_page(spec: PacketSpec, components: dict[str, Component], layout: list[P
 
 def _paragraph(c: Canvas, text: str, x: float, y: float, width: float) -> float:
     c.setFont(fonts.REGULAR, 9)
-    for line in simpleSplit(text, fonts.REGULAR, 9, width):
+    for line in wordwrap.lines(text, fonts.REGULAR, 9, width):
         c.drawString(x, y, line)
         y -= 4.2 * MM
     return y

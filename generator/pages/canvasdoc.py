@@ -4,8 +4,8 @@ A cursor runs down the safe box; grids break across pages with their header repe
 paragraphs, bookmarks and the page furniture (footer, page number, calibration bars)
 come with it.
 
-Platypus is kept for prose-heavy documents; table-heavy components (odds, matchups,
-dice sheets) use this, which is several times faster and exact about what fits.
+Components written as a platypus story (a briefing, a reference card) go through
+``tablestyle.render_flow``, which runs on the same engine.
 """
 
 from __future__ import annotations

@@ -9,47 +9,26 @@ clipped with an ellipsis, so no label ever spills out of its box.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reportlab.lib import colors
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.units import MM
+from generator.pages.wordwrap import wrap_list
 
 Align = Literal["left", "center", "right"]
 HEAD_BG = colors.Color(0.2, 0.2, 0.2)
 ZEBRA = colors.Color(0.94, 0.94, 0.94)
 GROUP_BG = colors.Color(0.82, 0.82, 0.82)
 RULE = colors.Color(0.72, 0.72, 0.72)
+LABEL_BG = colors.Color(0.85, 0.85, 0.85)
 PAD = 0.6 * MM
 # Tables repeat the same few strings ("dud", "HD", "42%") thousands of times.
 _FITTED: dict[tuple[str, str, float, float], tuple[float, str, float]] = {}
-
-
-def wrap_list(text: str, width: float, size: float) -> list[str]:
-    """Wrap a comma-separated list between its items, never inside one.
-
-    "Aoba class CA, Kako class CA" breaks only after the comma, so a name stays with
-    its own words; an item too long on its own wraps by words.
-    """
-    lines: list[str] = []
-    for item in text.split(", "):
-        candidate = f"{lines[-1]}, {item}" if lines else item
-        if lines and fonts.string_width(candidate, fonts.NARROW, size) <= width:
-            lines[-1] = candidate
-        elif fonts.string_width(item, fonts.NARROW, size) <= width:
-            if lines:
-                lines[-1] += ","
-            lines.append(item)
-        else:
-            if lines:
-                lines[-1] += ","
-            lines.extend(simpleSplit(item, fonts.NARROW, size, width))
-    return lines or [""]
 
 
 def aligned(left: int, total: int) -> list[Align]:
@@ -61,7 +40,7 @@ def aligned(left: int, total: int) -> list[Align]:
 
 @dataclass
 class Grid:
-    """A table of plain-text cells with fixed column widths.
+    """A table of plain-text cells with fixed column widths: the kit's one table builder.
 
     Attributes:
         widths: Column widths in points.
@@ -72,7 +51,13 @@ class Grid:
         group_rows: Body rows drawn as full-width shaded headings.
         tints: Background colour by exact cell text.
         size: Font size (the 7 pt floor applies).
-        wrap: Columns whose text wraps onto several lines instead of shrinking.
+        wrap: Columns whose text wraps onto several lines instead of shrinking (a
+            newline in such a cell always starts a new line).
+        labels: Leading columns that label their rows: shaded and bold.
+        bold: Further body columns set in bold.
+        zebra: Shade every other body row.
+        heavy: Body rows with a heavy rule above them (a part of the table set apart).
+        boxed: Frame the whole table with a heavy rule (a reference card's tables).
 
     """
 
@@ -82,9 +67,14 @@ class Grid:
     aligns: Sequence[Align] = ()
     spans: Sequence[tuple[int, int, int]] = ()
     group_rows: frozenset[int] = frozenset()
-    tints: dict[str, colors.Color] = field(default_factory=dict)
+    tints: Mapping[str, colors.Color] = field(default_factory=dict)
     size: float = 7.5
     wrap: frozenset[int] = frozenset()
+    labels: int = 0
+    bold: frozenset[int] = frozenset()
+    zebra: bool = True
+    heavy: frozenset[int] = frozenset()
+    boxed: bool = False
 
     def __post_init__(self) -> None:
         self.size = max(self.size, fonts.MIN_SIZE)
@@ -97,7 +87,11 @@ class Grid:
         out = []
         for c, text in enumerate(row):
             if c in self.wrap:
-                out.append(wrap_list(text, self.widths[c] - 2 * PAD, self.size))
+                # Measured in the face the cell is drawn in; a newline starts a line.
+                font = fonts.NARROW_BOLD if c < self.labels or c in self.bold else fonts.NARROW
+                out.append([line for part in text.split("\n")
+                            for line in wrap_list(part, self.widths[c] - 2 * PAD, self.size,
+                                                  font)])
             else:
                 out.append([text])
         return out
@@ -106,6 +100,13 @@ class Grid:
     def width(self) -> float:
         """Total width in points."""
         return float(sum(self.widths))
+
+    def edges(self, x: float) -> list[float]:
+        """The columns' edges, left to right, for a table whose left edge is at ``x``."""
+        xs = [x]
+        for w in self.widths:
+            xs.append(xs[-1] + w)
+        return xs
 
     def row_height(self, index: int) -> float:
         """Height of a body row in points."""
@@ -116,6 +117,11 @@ class Grid:
     def header_height(self) -> float:
         """Height of all header rows in points."""
         return len(self.header) * (self.leading + 1.6 * PAD * 0.8)
+
+    def height(self, start: int = 0, end: int | None = None) -> float:
+        """Height of the header and body rows ``start:end`` (what ``draw`` steps down by)."""
+        end = len(self.rows) if end is None else end
+        return self.header_height + sum(self.row_height(i) for i in range(start, end))
 
     def fitting(self, start: int, height: float) -> int:
         """How many body rows from ``start`` fit under the header in ``height`` points."""
@@ -147,48 +153,49 @@ class Grid:
             y -= self.leading + 1.6 * PAD * 0.8
         return y
 
-    def draw(self, canvas: Canvas, x: float, top: float, start: int = 0,
-             end: int | None = None) -> float:
-        """Draw the header and body rows ``start:end`` with the top-left at (x, top).
+    def paint_row(self, canvas: Canvas, text: Any, i: int, xs: list[float], top: float,
+                  first: int = 0, last: int | None = None) -> None:
+        """Paint body row ``i``, columns ``first:last``, its top at ``top``.
 
-        Returns:
-            The height drawn, in points.
-
+        Its shading goes on ``canvas`` and its words into ``text``; ``xs`` are the
+        columns' edges. ``draw`` and the form drawer (``gridforms``) paint every row through this.
         """
-        end = len(self.rows) if end is None else end
-        xs = [x]
-        for w in self.widths:
-            xs.append(xs[-1] + w)
-        text = canvas.beginText()
-        rules: list[tuple[float, float, float, float]] = []
-        # Header background, then header text (white, bold, centred over spans).
-        canvas.setFillColor(HEAD_BG)
-        canvas.rect(x, top - self.header_height, self.width, self.header_height, stroke=0,
-                    fill=1)
-        y = self.header_text(text, xs, top)
-        rules.append((x, y, x + self.width, y))
-        text.setFillColor(colors.black)
+        h = self.row_height(i)
+        row = self.rows[i]
+        if i in self.group_rows:
+            canvas.setFillColor(GROUP_BG)
+            canvas.rect(xs[0], top - h, self.width, h, stroke=0, fill=1)
+            self._cell(text, row[0], xs[0], xs[-1], top - PAD * 0.8 - self.size, "left",
+                       bold=True)
+            return
+        last = len(self.widths) if last is None else last
+        for c in range(first, last):
+            tint = self.tints.get(row[c]) or (LABEL_BG if c < self.labels else None)
+            if tint is not None:
+                canvas.setFillColor(tint)
+                canvas.rect(xs[c], top - h, self.widths[c], h, stroke=0, fill=1)
+        for c in range(first, last):
+            align: Align = self.aligns[c] if c < len(self.aligns) else "center"
+            bold = c < self.labels or c in self.bold
+            for n, line in enumerate(self._lines[i][c]):
+                baseline = top - PAD * 0.8 - self.size - n * self.leading
+                self._cell(text, line, xs[c], xs[c + 1], baseline, align, bold)
+
+    def paint_rules(self, canvas: Canvas, x: float, top: float, start: int, end: int) -> None:
+        """The rules of body rows ``start:end`` under the header, left edge at ``x``.
+
+        Hairlines under the header and every row and between a row's columns; then the
+        heavy rules (``heavy``, ``boxed``) over them.
+        """
+        xs = self.edges(x)
+        y = top - self.header_height
+        rules = [(x, y, x + self.width, y)]
+        heavy: list[tuple[float, float, float, float]] = []
         for i in range(start, end):
             h = self.row_height(i)
-            row = self.rows[i]
-            if i in self.group_rows:
-                canvas.setFillColor(GROUP_BG)
-                canvas.rect(x, y - h, self.width, h, stroke=0, fill=1)
-                self._cell(text, row[0], xs[0], xs[-1], y - PAD * 0.8 - self.size, "left",
-                           bold=True)
-            else:
-                if (i - start) % 2:
-                    canvas.setFillColor(ZEBRA)
-                    canvas.rect(x, y - h, self.width, h, stroke=0, fill=1)
-                for c, lines in enumerate(self._lines[i]):
-                    tint = self.tints.get(row[c])
-                    if tint is not None:
-                        canvas.setFillColor(tint)
-                        canvas.rect(xs[c], y - h, self.widths[c], h, stroke=0, fill=1)
-                    align: Align = self.aligns[c] if c < len(self.aligns) else "center"
-                    for n, line in enumerate(lines):
-                        baseline = y - PAD * 0.8 - self.size - n * self.leading
-                        self._cell(text, line, xs[c], xs[c + 1], baseline, align)
+            if i in self.heavy:
+                heavy.append((x, y, x + self.width, y))
+            if i not in self.group_rows:
                 for c in range(1, len(self.widths)):
                     rules.append((xs[c], y, xs[c], y - h))
             y -= h
@@ -196,6 +203,39 @@ class Grid:
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.3)
         canvas.lines(rules)
+        if heavy or self.boxed:
+            canvas.setStrokeColor(colors.black)
+            canvas.setLineWidth(0.8)
+            if heavy:
+                canvas.lines(heavy)
+            if self.boxed:
+                canvas.rect(x, y, self.width, top - y, stroke=1, fill=0)
+
+    def draw(self, canvas: Canvas, x: float, top: float, start: int = 0,
+             end: int | None = None) -> float:
+        """Draw the header and body rows ``start:end`` with the top-left at (x, top).
+
+        Returns:
+            The height drawn, in points (``height(start, end)``).
+
+        """
+        end = len(self.rows) if end is None else end
+        xs = self.edges(x)
+        text = canvas.beginText()
+        # Header background, then header text (white, bold, centred over spans).
+        canvas.setFillColor(HEAD_BG)
+        canvas.rect(x, top - self.header_height, self.width, self.header_height, stroke=0,
+                    fill=1)
+        y = self.header_text(text, xs, top)
+        text.setFillColor(colors.black)
+        for i in range(start, end):
+            h = self.row_height(i)
+            if self.zebra and (i - start) % 2 and i not in self.group_rows:
+                canvas.setFillColor(ZEBRA)
+                canvas.rect(x, y - h, self.width, h, stroke=0, fill=1)
+            self.paint_row(canvas, text, i, xs, y)
+            y -= h
+        self.paint_rules(canvas, x, top, start, end)
         canvas.setStrokeColor(colors.black)
         canvas.drawText(text)
         canvas.setFillColor(colors.black)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.pages.grid import GROUP_BG, HEAD_BG, PAD, RULE, ZEBRA, Align, Grid
+from generator.pages.grid import HEAD_BG, ZEBRA, Grid
 from generator.pages.pages import Block, GridBlock, ParagraphBlock
 
 PREFIX = "qd-f-"
@@ -89,13 +89,6 @@ def place(canvas: Canvas, name: str, x: float, y: float,
     canvas.restoreState()
 
 
-def _xs(grid: Grid) -> list[float]:
-    xs = [0.0]
-    for w in grid.widths:
-        xs.append(xs[-1] + w)
-    return xs
-
-
 RowKey = tuple[str, int, tuple[str, ...], bool, float]
 """What makes two pieces of body rows draw alike: style, first column, cells, group row,
 row height (a row's labels may wrap, making its figures' tints taller)."""
@@ -131,9 +124,15 @@ class FormGrid:
         edges = [0, *split, len(grid.widths)]
         self.parts = list(itertools.pairwise(edges))
         tints = sorted((text, repr(colour)) for text, colour in grid.tints.items())
+        # The card look's options join the digest only when set, so a plain grid keeps
+        # the form names it always had (and builds their bytes).
+        look = (grid.labels, tuple(sorted(grid.bold)), grid.zebra, tuple(sorted(grid.heavy)),
+                grid.boxed)
+        plain = look == (0, (), True, (), False)
         self.style = form_name("grid", tuple(grid.widths), tuple(grid.aligns), grid.size,
                                tuple(sorted(grid.wrap)), tints,
-                               tuple(map(tuple, grid.header)), tuple(grid.spans))
+                               tuple(map(tuple, grid.header)), tuple(grid.spans),
+                               *(() if plain else (look,)))
         self.heights = [grid.row_height(i) for i in range(len(grid.rows))]
         self.keys: list[list[RowKey]] = [
             [(self.style, 0, tuple(row), True, h)] if i in grid.group_rows
@@ -153,7 +152,7 @@ class FormGrid:
         y = top - head
         for i in range(start, end):
             h = self.heights[i]
-            if (i - start) % 2 and i not in g.group_rows:
+            if g.zebra and (i - start) % 2 and i not in g.group_rows:
                 # Shading under the whole row, on the page (as Grid.draw paints it).
                 canvas.setFillColor(ZEBRA)
                 canvas.rect(x, y - h, width, h, stroke=0, fill=1)
@@ -166,12 +165,12 @@ class FormGrid:
             for key in keys:
                 place(canvas, form_name("row", key, band), x, y,
                       (-SLACK, -h - SLACK, width + SLACK, SLACK),
-                      self._part_drawer(canvas, i, h, key[1]), as_form=use, band=band)
+                      self._part_drawer(canvas, i, key[1]), as_form=use, band=band)
             y -= h
         shape = self.shape(start, end)
         place(canvas, form_name("rules", self.style, shape), x, top,
               (-SLACK, y - top - SLACK, width + SLACK, SLACK),
-              lambda: self._rules(canvas, start, end), text=False,
+              lambda: self.grid.paint_rules(canvas, 0.0, 0.0, start, end), text=False,
               as_form=self.rules is None or shape in self.rules)
         canvas.setStrokeColor(colors.black)
         canvas.setFillColor(colors.black)
@@ -185,58 +184,23 @@ class FormGrid:
     def _header(self, canvas: Canvas) -> None:
         """Header background and its white bold labels, centred over spans."""
         g = self.grid
-        xs = _xs(g)
         canvas.setFillColor(HEAD_BG)
         canvas.rect(0, -g.header_height, g.width, g.header_height, stroke=0, fill=1)
         text = canvas.beginText()
-        g.header_text(text, xs, 0.0)
+        g.header_text(text, g.edges(0.0), 0.0)
         canvas.drawText(text)
 
-    def _part_drawer(self, canvas: Canvas, i: int, h: float, first: int
-                     ) -> Callable[[], None]:
-        return lambda: self._part(canvas, i, h, first)
+    def _part_drawer(self, canvas: Canvas, i: int, first: int) -> Callable[[], None]:
+        return lambda: self._part(canvas, i, first)
 
-    def _part(self, canvas: Canvas, i: int, h: float, first: int) -> None:
+    def _part(self, canvas: Canvas, i: int, first: int) -> None:
         """The part of body row ``i`` from column ``first``, top-left at (0, 0)."""
         g = self.grid
-        xs = _xs(g)
-        row = g.rows[i]
         text = canvas.beginText()
         text.setFillColor(colors.black)
-        if i in g.group_rows:
-            canvas.setFillColor(GROUP_BG)
-            canvas.rect(0, -h, g.width, h, stroke=0, fill=1)
-            g._cell(text, row[0], xs[0], xs[-1], -PAD * 0.8 - g.size, "left", bold=True)
-        else:
-            last = next(c1 for c0, c1 in self.parts if c0 == first)
-            for c in range(first, last):
-                tint = g.tints.get(row[c])
-                if tint is not None:
-                    canvas.setFillColor(tint)
-                    canvas.rect(xs[c], -h, g.widths[c], h, stroke=0, fill=1)
-            for c in range(first, last):
-                align: Align = g.aligns[c] if c < len(g.aligns) else "center"
-                for n, line in enumerate(g._lines[i][c]):
-                    baseline = -PAD * 0.8 - g.size - n * g.leading
-                    g._cell(text, line, xs[c], xs[c + 1], baseline, align)
+        last = next(c1 for c0, c1 in self.parts if c0 == first)
+        g.paint_row(canvas, text, i, g.edges(0.0), 0.0, first, last)
         canvas.drawText(text)
-
-    def _rules(self, canvas: Canvas, start: int, end: int) -> None:
-        """The header's lower rule, each row's column rules and lower rule."""
-        g = self.grid
-        xs = _xs(g)
-        y = -g.header_height
-        rules = [(0.0, y, g.width, y)]
-        for i in range(start, end):
-            h = self.heights[i]
-            if i not in g.group_rows:
-                for c in range(1, len(g.widths)):
-                    rules.append((xs[c], y, xs[c], y - h))
-            y -= h
-            rules.append((0.0, y, g.width, y))
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(0.3)
-        canvas.lines(rules)
 
 
 class FormGridBlock(GridBlock):

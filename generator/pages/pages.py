@@ -13,11 +13,12 @@ engine guarantees, block by block, that the height ``wrap`` reports is the heigh
 * ``ParagraphBlock`` wraps a ReportLab paragraph once and draws that wrapped paragraph.
 * ``Spacer`` and ``KeepTogether`` (a group moved to the next page as a whole).
 
-``Flow`` runs a cursor down the safe box placing blocks and starting pages;
-``Furniture`` draws everything a page carries besides its content (heading, footer
-text and page number, calibration bars) and is the one place any engine draws them:
-``Flow``, ``CanvasDoc``, platypus (``tablestyle.render_flow``) and the components that
-still draw on a raw canvas all call ``Furniture.draw`` or ``finish_page``.
+``Flow`` runs a cursor down the safe box placing blocks and starting pages (``CanvasDoc``
+and platypus stories, ``tablestyle.render_flow``, run on it); ``Columns`` packs blocks
+whole into a page's columns (a reference card). ``Furniture`` draws everything a page
+carries besides its content (heading, footer text and page number, calibration bars)
+and is the one place anything draws them: the flows and the components that still draw
+fixed pages on a raw canvas all call ``Furniture.draw`` or ``finish_page``.
 """
 
 from __future__ import annotations
@@ -360,18 +361,21 @@ class GridBlock:
     def wrap(self, width: float) -> float:
         """Header plus the rows' heights (the amounts ``Grid.draw`` steps down by)."""
         self._width = width
-        return self.grid.header_height + sum(self.grid.row_height(i)
-                                             for i in range(self.start, self.end))
+        return self.grid.height(self.start, self.end)
 
     def split(self, width: float, height: float, fresh: bool) -> tuple[Block, Block] | None:
         """Rows that fit in ``height`` and the rest, header repeated on both.
 
-        Unless the page is ``fresh``, fewer than ``keep_rows`` rows is not worth it.
+        Unless the page is ``fresh``, fewer than ``keep_rows`` rows is not worth it; a
+        group heading row stays with the row after it.
         """
         fit = self.grid.fitting(self.start, height)
         if fit < min(self.keep_rows, self.end - self.start) and not fresh:
             return None
         fit = max(fit, 1)
+        # A group heading never ends a page: it goes over with the rows it heads.
+        while fit > 1 and self.start + fit - 1 in self.grid.group_rows:
+            fit -= 1
         cut = self.start + fit
         if cut >= self.end:
             return None
@@ -523,6 +527,51 @@ class Flow:
         """End the last page; returns the page count."""
         self.finish_page()
         return self.page
+
+
+class Columns:
+    """Side-by-side columns of one page, filled in order with blocks kept whole.
+
+    A block goes at the foot of the current column, or at the top of the next one when
+    it does not fit; ``place`` says so when no column is left. A reference card packs
+    its sections this way: each section stays whole, next to the next.
+    """
+
+    def __init__(self, canvas: Canvas, box: SafeBox, count: int, gutter: float) -> None:
+        self.canvas = canvas
+        self.width = (box.width - (count - 1) * gutter) / count
+        self.xs = [box.x + i * (self.width + gutter) for i in range(count)]
+        self.top = box.top
+        self.bottom = box.y
+        self.ys = [box.top] * count
+        self.index = 0
+
+    def room(self, column: int) -> float:
+        """Height left at the foot of a column."""
+        return self.ys[column] - self.bottom
+
+    def next_column(self) -> None:
+        """Go on in the next column, if the current one holds anything and one is left."""
+        if self.ys[self.index] < self.top and self.index + 1 < len(self.ys):
+            self.index += 1
+
+    def place(self, block: Block, gap: float = 0.0) -> Placed | None:
+        """Draw ``block`` whole in the first column, from the current one, with room.
+
+        Returns:
+            Where it landed (``page`` is the column), or None if no column has room;
+            the cursor then moves on by ``gap``.
+
+        """
+        height = block.wrap(self.width)
+        while height > self.room(self.index) + 1e-6:
+            if self.index + 1 == len(self.ys):
+                return None
+            self.index += 1
+        top = self.ys[self.index]
+        block.draw(self.canvas, self.xs[self.index], top)
+        self.ys[self.index] = top - height - gap
+        return Placed(self.index, top, height)
 
 
 class Document(Flow):

@@ -1,33 +1,25 @@
-"""Shared table rendering (platypus): one look for every table quarterdeck prints."""
+"""The kit's paragraph styles, and platypus content on the page engine.
+
+Prose written as platypus flowables (a briefing, a reference card's rules) is laid out
+by the same page engine as every other component (``render_flow``), and its tables are
+the engine's ``Grid`` (``data_table``): one engine and one table builder for the kit.
+"""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (
-    BaseDocTemplate,
-    Flowable,
-    Frame,
-    LongTable,
-    PageTemplate,
-    Paragraph,
-    TableStyle,
-)
+from reportlab.platypus import Flowable
 
 from generator.core import fonts
-from generator.core.safetext import SafeCanvas, clean, text
 from generator.core.units import MM
-from generator.pages import kitdoc
-from generator.pages.layout import PAPER_SIZES, Paper, safe_box
-from generator.pages.pages import Furniture
-
-HEAD_BG = colors.Color(0.2, 0.2, 0.2)
-ZEBRA = colors.Color(0.94, 0.94, 0.94)
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper
+from generator.pages.pages import Block, Document, Furniture, GridBlock, Spacer
 
 
 def styles() -> dict[str, ParagraphStyle]:
@@ -38,66 +30,34 @@ def styles() -> dict[str, ParagraphStyle]:
     return {
         "body": base,
         "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
-        "cell": ParagraphStyle("cell", parent=base, fontName=fonts.NARROW, fontSize=7.5,
-                               leading=8.8),
-        "cellb": ParagraphStyle("cellb", parent=base, fontName=fonts.NARROW_BOLD,
-                                fontSize=7.5, leading=8.8),
-        "head": ParagraphStyle("head", parent=base, fontName=fonts.NARROW_BOLD, fontSize=7.5,
-                               leading=8.8, textColor=colors.white),
         "h1": ParagraphStyle("h1", parent=base, fontName=fonts.BOLD, fontSize=18, leading=22,
-                             spaceAfter=4),
+                             spaceAfter=4, keepWithNext=1),
         "h2": ParagraphStyle("h2", parent=base, fontName=fonts.BOLD, fontSize=12.5,
-                             leading=15, spaceBefore=8, spaceAfter=3),
+                             leading=15, spaceBefore=8, spaceAfter=3, keepWithNext=1),
         "h3": ParagraphStyle("h3", parent=base, fontName=fonts.BOLD, fontSize=10, leading=13,
-                             spaceBefore=5, spaceAfter=2),
+                             spaceBefore=5, spaceAfter=2, keepWithNext=1),
         "bullet": ParagraphStyle("bullet", parent=base, leftIndent=10, bulletIndent=2),
     }
 
 
-def data_table(header: Sequence[str], rows: Sequence[Sequence[str | Flowable]],
-               widths_mm: Sequence[float], group_rows: Sequence[int] = (),
-               plain: bool = False) -> LongTable:
-    """A multi-page table with a repeated dark header and zebra rows.
+def data_table(header: Sequence[str], rows: Sequence[Sequence[str]],
+               widths_mm: Sequence[float], group_rows: Sequence[int] = ()) -> Block:
+    """A multi-page table with a repeated dark header and zebra rows (a ``Grid``).
 
     Args:
         header: Column titles.
-        rows: Cells (strings become paragraphs so long text wraps). They are paragraph
-            markup: escape user values in them (``generator.core.safetext``), or pass ``plain``.
+        rows: Cells, plain text (printed as written; long text wraps).
         widths_mm: Column widths in mm.
         group_rows: Row indexes (0-based in ``rows``) that are group headings.
-        plain: Every string cell and title is plain text, escaped here (a ``<`` or ``&``
-            prints as itself).
 
     Returns:
-        The table flowable.
+        The table, a block of the page engine that breaks between rows.
 
     """
-    st = styles()
-    # Cells are markup (callers escape user values with ``generator.core.safetext``); control
-    # characters never print, so they are dropped from every cell here.
-    cell = text if plain else clean
-    body = [[Paragraph(cell(h), st["head"]) for h in header]]
-    for i, row in enumerate(rows):
-        style = st["cellb"] if i in group_rows else st["cell"]
-        body.append([Paragraph(cell(c), style) if isinstance(c, str) else c for c in row])
-    table = LongTable(body, colWidths=[w * MM for w in widths_mm], repeatRows=1)
-    commands: list[tuple[object, ...]] = [
-        ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.Color(0.7, 0.7, 0.7)),
-    ]
-    for i in range(len(rows)):
-        if i in group_rows:
-            commands.append(("BACKGROUND", (0, i + 1), (-1, i + 1), colors.Color(0.8, 0.8, 0.8)))
-            commands.append(("SPAN", (0, i + 1), (-1, i + 1)))
-        elif i % 2:
-            commands.append(("BACKGROUND", (0, i + 1), (-1, i + 1), ZEBRA))
-    table.setStyle(TableStyle(commands))
-    return table
+    columns = frozenset(range(len(header)))
+    return GridBlock(Grid([w * MM for w in widths_mm], [list(header)], rows,
+                          aligned(len(header), len(header)),
+                          group_rows=frozenset(group_rows), wrap=columns))
 
 
 @dataclass
@@ -106,34 +66,66 @@ class FlowResult:
 
     pdf: bytes
     pages: int
-    anchors: list[tuple[str, int, float]]
+    anchors: list[tuple[str, int, float | None]]
 
 
 class Anchor(Flowable):  # type: ignore[misc]  # ReportLab ships no type hints
-    """An invisible flowable that records its page and height (for bookmarks)."""
+    """A bookmark target in a story: ``render_flow`` marks the place it stands at."""
 
     def __init__(self, title: str) -> None:
         super().__init__()
         self.title = title
         self.width = self.height = 0
 
-    def draw(self) -> None:
-        """Record where we are."""
-        canvas: Canvas = self.canv
-        _, y = canvas.absolutePosition(0, 0)
-        self.canv._qd_anchors.append((self.title, _page(canvas), y + 12))
+
+class FlowableBlock:
+    """A platypus flowable (a paragraph, a spacer) as a block of the page engine.
+
+    Its height is the flowable's own wrapped height below its space before, and it is
+    drawn where that height was measured; a flowable that splits (a long paragraph)
+    breaks across pages.
+    """
+
+    def __init__(self, flowable: Flowable) -> None:
+        self.flowable = flowable
+        self._before = 0.0
+        self._height = 0.0
+
+    def wrap(self, width: float) -> float:
+        """Wrap the flowable; the height includes its space before."""
+        _, height = self.flowable.wrap(width, 1e6)
+        self._before, self._height = float(self.flowable.getSpaceBefore()), float(height)
+        return self._before + self._height
+
+    def split(self, width: float, height: float, fresh: bool) -> tuple[Block, Block] | None:
+        """The flowable's own split: the part that fits in ``height`` and the rest."""
+        parts = self.flowable.split(width, height - self.flowable.getSpaceBefore())
+        if len(parts) != 2:
+            return None
+        return FlowableBlock(parts[0]), FlowableBlock(parts[1])
+
+    def draw(self, canvas: Canvas, x: float, top: float) -> None:
+        """Draw the wrapped flowable below its space before."""
+        self.flowable.drawOn(canvas, x, top - self._before - self._height)
 
 
-def _page(canvas: Canvas) -> int:
-    """The 0-based page of the flow being drawn."""
-    return int(canvas.getPageNumber() - getattr(canvas, "_qd_first", 1))
+KEEP_WITH_NEXT = 25 * MM
+"""Room a heading wants for what follows it (or all of it, if shorter) on its page."""
 
 
-def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) -> FlowResult:
-    """Lay out flowables in the safe box, with a footer, deterministically.
+def _block(item: Flowable | Block) -> Block:
+    return FlowableBlock(item) if isinstance(item, Flowable) else item
+
+
+def render_flow(story: Sequence[Flowable | Block], paper: Paper, title: str,
+                footer: str) -> FlowResult:
+    """Lay a story out in the safe box with the kit's footer, on the page engine.
 
     Args:
-        story: Flowables (Anchor instances record bookmark targets).
+        story: Flowables and blocks in reading order. ``Anchor``s mark bookmark targets;
+            a flowable's space after follows it as a gap (which never starts a page),
+            and one that keeps with the next (a heading) starts a page rather than end
+            one without the start of what follows.
         paper: Paper size.
         title: Document title.
         footer: Footer text on each page.
@@ -142,38 +134,31 @@ def render_flow(story: list[Flowable], paper: Paper, title: str, footer: str) ->
         The PDF, its page count and the anchors' positions.
 
     """
-    fonts.register()
-    buf = io.BytesIO()
-    box = safe_box(paper)
-    # The frame leaves 5 mm for the footer (the canvas engines leave FOOTER_SPACE).
-    frame = Frame(box.x, box.y + 5 * MM, box.width, box.height - 5 * MM, leftPadding=0,
-                  rightPadding=0, topPadding=0, bottomPadding=0, id="safe")
-
-    furniture = Furniture(footer=footer)
-
-    def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
-        furniture.draw(canvas, box, _page(canvas))
-
-    doc = BaseDocTemplate(buf, pagesize=PAPER_SIZES[paper], invariant=1, title=title,
-                          author="quarterdeck", creator="quarterdeck", pageCompression=0)
-    doc.addPageTemplates([PageTemplate("page", [frame], onPage=on_page)])
-    anchors: list[tuple[str, int, float]] = []
-
-    def start(canvas: Canvas) -> None:
-        canvas._qd_anchors = anchors
-        # A build's canvas has pages before this flow (generator.pages.kitdoc): count from here.
-        canvas._qd_first = canvas.getPageNumber()
-
-    doc.setPageCallBack = None
-    orig = doc.beforeDocument
-
-    def before() -> None:
-        orig()
-        start(doc.canv)
-
-    doc.beforeDocument = before
-    doc.build(story, canvasmaker=kitdoc.canvas_maker(SafeCanvas))
-    return FlowResult(buf.getvalue(), doc.page, anchors)
+    doc = Document(paper, title, Furniture(footer=footer))
+    width = doc.box.width
+    anchors: list[tuple[str, int, float | None]] = []
+    pending: list[str] = []
+    for n, item in enumerate(story):
+        if isinstance(item, Anchor):
+            pending.append(item.title)  # placed with what follows it
+            continue
+        block = _block(item)
+        if isinstance(item, Flowable) and item.getKeepWithNext():
+            follow = next((x for x in story[n + 1:] if not isinstance(x, Anchor)), None)
+            if follow is not None:
+                doc.ensure(block.wrap(width) + min(_block(follow).wrap(width), KEEP_WITH_NEXT))
+        for name in pending:
+            mark = doc.anchor(name)
+            anchors.append((mark.title, mark.page, mark.top))
+        pending.clear()
+        doc.add(block)
+        if isinstance(item, Flowable):
+            doc.add(Spacer(float(item.getSpaceAfter())))
+    for name in pending:
+        mark = doc.anchor(name)
+        anchors.append((mark.title, mark.page, mark.top))
+    pdf, pages = doc.finish()
+    return FlowResult(pdf, pages, anchors)
 
 
 RESULT_TINTS: dict[str, colors.Color] = {

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import io
 
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.units import MM
+from generator.pages import wordwrap
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
 from generator.pages.pages import Furniture, finish_page
@@ -90,7 +90,7 @@ def _notes(c: Canvas, x: float, top: float, width: float, lines: tuple[str, ...]
     c.setFont(fonts.REGULAR, 9)
     y = top - 4 * MM
     for paragraph in lines:
-        for line in simpleSplit(paragraph, fonts.REGULAR, 9, width):
+        for line in wordwrap.lines(paragraph, fonts.REGULAR, 9, width):
             c.drawString(x, y, line)
             y -= 4 * MM
         y -= 1.5 * MM

@@ -217,8 +217,7 @@ class Card(CanvasDoc):
 
 def whole(grid: Grid) -> float:
     """A table's full height, capped at what a page can surely hold."""
-    height = grid.header_height + sum(grid.row_height(i) for i in range(len(grid.rows)))
-    return min(height, 200 * MM)
+    return min(grid.height(), 200 * MM)
 
 
 def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:

@@ -20,7 +20,8 @@ from generator.rulesets.naval_action.views import Band
 if TYPE_CHECKING:  # imported where a die is made: the kit's other pages do not wait
     import icepool
 
-    from generator.rulesets.naval_action.cardtables import CardTables, Modifier, Tables
+    from generator.rulesets.naval_action.cardmodels import CardTables, Modifier
+    from generator.rulesets.naval_action.cardtables import Tables
 
 Mode = Literal["gun", "torpedo", "bomb"]
 K = TypeVar("K")

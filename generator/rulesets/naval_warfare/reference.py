@@ -174,8 +174,7 @@ def render_reference(rules: RuleTables, units: dict[str, UnitType], paper: Paper
             grid = grids.get(part)
             if grid is None:
                 continue
-            doc.ensure(grid.header_height + sum(grid.row_height(i)
-                                                for i in range(len(grid.rows))) + 6 * MM)
+            doc.ensure(grid.height() + 6 * MM)
             doc.space(1.5)
             doc.grid(grid)
             if note.get(part):

@@ -148,11 +148,6 @@ def merchant_grid(calc: Calculator, column: int) -> Grid:
                 spans=[(0, 1, 5), (0, 6, 7), (0, 9, 10)])
 
 
-def _height(grid: Grid) -> float:
-    """The whole grid's height (to keep it on one page)."""
-    return grid.header_height + sum(grid.row_height(i) for i in range(len(grid.rows)))
-
-
 def render_resolution(rules: RuleTables, units: dict[str, UnitType], paper: Paper,
                       footer: str) -> Component:
     """The resolution tables (key ``resolution-tables``)."""
@@ -206,7 +201,7 @@ def render_resolution(rules: RuleTables, units: dict[str, UnitType], paper: Pape
     calc = Calculator(rules.merchant, units)
     colours = rules.merchant.colour_table
     grids = [merchant_grid(calc, index) for index in range(len(colours.column_labels))]
-    doc.ensure(_height(grids[0]) + 40 * MM)
+    doc.ensure(grids[0].height() + 40 * MM)
     doc.anchor("Merchant warfare")
     doc.paragraph("Merchant warfare: colours and losses", "h2")
     doc.paragraph(
@@ -215,7 +210,7 @@ def render_resolution(rules: RuleTables, units: dict[str, UnitType], paper: Pape
         "each interdicting unit costs the route on average, before rounding down. Steps: "
         "the average loss rate, as a per cent of the enemy's CV, before rounding down.")
     for label, grid in zip(colours.column_labels, grids, strict=True):
-        doc.ensure(_height(grid) + 10 * MM)
+        doc.ensure(grid.height() + 10 * MM)
         doc.anchor(f"Odds {label}")
         doc.paragraph(f"Odds {text(label)}", "h3")
         doc.grid(grid)

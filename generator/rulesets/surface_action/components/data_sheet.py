@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reportlab.lib import colors
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.core import fonts
 from generator.core.units import MM
+from generator.pages import wordwrap
 from generator.pages.component import Component
 from generator.pages.layout import Paper, Pen
 from generator.pages.pages import Block, Document, Furniture, Recorded
@@ -263,7 +263,7 @@ def _paint_rows(c: Canvas, width: float, chunk: Sequence[ShipView], charts: Char
         notes.insert(0, HITS_LEGEND + ".")
     y -= 5 * MM * k
     for note in notes:
-        for line in simpleSplit(note, fonts.NARROW, 7.5 * k, width):
+        for line in wordwrap.lines(note, fonts.NARROW, 7.5 * k, width):
             pen.text(0, y, line, size=7.5 * k, narrow=True)
             y -= 3.6 * MM * k
     return -y

@@ -16,6 +16,7 @@ from generator.data.datamodel import NATION_NAMES
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper
 from generator.pages.markup import markup_to_flowables, safe_markup
+from generator.pages.pages import Block
 from generator.pages.tablestyle import Anchor, data_table, render_flow, styles
 from generator.pages.templating import render_blocks, render_text
 from generator.rulesets.surface_action.charts import Chart, Charts
@@ -42,23 +43,23 @@ def chart_notes(charts: Charts, chart: Chart | None = None) -> dict[str, str]:
                           nations=NATION_NAMES).items()}
 
 
-def _chart(charts: Charts, chart: Chart, note: str) -> list[Flowable]:
+def _chart(charts: Charts, chart: Chart, note: str) -> list[Flowable | Block]:
     st = styles()
     widths = [10, *[24] * len(chart.columns)]
-    out: list[Flowable] = [Paragraph(plain_text(chart.title), st["h3"]),
-                           data_table(["Roll", *chart.columns], chart_rows(chart), widths,
-                                      plain=True)]
+    out: list[Flowable | Block] = [Paragraph(plain_text(chart.title), st["h3"]),
+                                   data_table(["Roll", *chart.columns], chart_rows(chart),
+                                              widths)]
     text = " ".join(t for t in (chart_notes(charts, chart)["long_range"], note) if t)
     if text:
         out.append(Paragraph(text, st["small"]))
     return out
 
 
-def chart_flowables(charts: Charts) -> list[Flowable]:
+def chart_flowables(charts: Charts) -> list[Flowable | Block]:
     """Every chart and table of numbers the card prints, in reading order."""
     st = styles()
-    out: list[Flowable] = [Anchor("Damage charts"),
-                           Paragraph("Surface Action: charts", st["h1"])]
+    out: list[Flowable | Block] = [Anchor("Damage charts"),
+                                   Paragraph("Surface Action: charts", st["h1"])]
     notes = chart_notes(charts)
     torpedo_note = plain_text(charts.columns.torpedo_default_note)
     for key, chart in charts.damage_charts.items():
@@ -68,7 +69,7 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
     out.append(Paragraph(notes["blank"], st["small"]))
     legend = [[letter, text] for letter, text in charts.results.items()]
     out += [Paragraph("Hit results", st["h3"]),
-            data_table(["Hit", "Effect"], legend, [14, 110], plain=True)]
+            data_table(["Hit", "Effect"], legend, [14, 110])]
     out.append(Paragraph(notes["fires"], st["small"]))
     out.append(Paragraph(notes["thresholds"], st["small"]))
     checks = charts.hit_checks
@@ -76,18 +77,18 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
             data_table(["Hit", "Explosion, ship sinks", "Fire starts"],
                        [[letter, _faces(check.explosion), _faces(check.fire)]
                         for letter, check in (("M", checks.M), ("S", checks.S))],
-                       [14, 50, 50], plain=True)]
+                       [14, 50, 50])]
     movement = charts.random_movement
     out += [Anchor("Random Movement Chart"), Paragraph(plain_text(movement.title), st["h3"]),
             data_table(["Roll (2D6)", "Result"], [[r.roll, r.result] for r in movement.rows],
-                       [24, 50], plain=True)]
+                       [24, 50])]
     night = charts.night_sighting
     values = [[NATION_NAMES.get(code, code),
                str(value) + (" (default)" if code in night.defaults else "")]
               for code, value in night.values.items()]
     values.append(["All other navies", str(night.other)])
     out += [Paragraph("Night sighting value by navy", st["h3"]),
-            data_table(["Navy", "Roll at or under"], values, [40, 40], plain=True),
+            data_table(["Navy", "Roll at or under"], values, [40, 40]),
             Paragraph(notes["night"], st["small"])]
     rows = []
     for generation, rule in charts.maneuver.items():
@@ -96,7 +97,7 @@ def chart_flowables(charts: Charts) -> list[Flowable]:
         rows.append([generation, half, none])
     out += [Paragraph("Turning and gunfire", st["h3"]),
             data_table(["Fire control", "Half strength from", "No gunfire from"], rows,
-                       [26, 40, 40], plain=True),
+                       [26, 40, 40]),
             Paragraph(notes["turning"], st["small"])]
     return out
 
