@@ -22,7 +22,8 @@ from click.testing import CliRunner
 from generator.cli.main import main
 from generator.core.errors import OutputError
 from generator.data.library import load_library
-from generator.kit.event import MAX_BUILDS, Pack, _inventory_csv, load_event, plan, slug
+from generator.kit.eventfile import MAX_BUILDS, load_event, plan, slug
+from generator.kit.eventprint import Pack, inventory_csv
 from tests.hostile import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,12 +299,12 @@ def test_every_inventory_column_is_formula_safe() -> None:
     for cell in HOSTILE_CELLS:
         packs.append(Pack(cell, "t/x.pdf", "", 1, cell, 3, cell, [],  # type: ignore[arg-type]
                           [(cell, 1, cell, 2)]))
-    rows = _assert_formula_safe(_inventory_csv(packs))
+    rows = _assert_formula_safe(inventory_csv(packs))
     assert rows[1:] == [[f"'{c}", "3", f"'{c}", f"'{c}", f"'{c}", "1", f"'{c}", "2"]
                         for c in HOSTILE_CELLS]
     plain = Pack("a4", "t/x.pdf", "", 1, "river-plate", 0, "Ajax - 2", [],  # type: ignore[arg-type]
                  [("Counters", 1, "1-2 hit marker", 4)])
-    assert _inventory_csv([plain]).decode("utf-8").split("\r\n")[1] == (
+    assert inventory_csv([plain]).decode("utf-8").split("\r\n")[1] == (
         "a4,,river-plate,Ajax - 2,Counters,1,1-2 hit marker,4")
 
 

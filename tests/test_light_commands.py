@@ -334,37 +334,46 @@ def test_the_entry_points_are_read_again_when_a_distribution_changes(
 
 
 class Pair(BaseModel):
-    """A tiny table for ``load_model(cache=True)``."""
+    """A tiny table that ``load_model`` caches when it is bundled."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     a: int
     b: str
 
 
+CHECKED: list[str] = []
+"""What ``check_pair`` was called with: a module-level check carries no run-time state."""
+
+
+def check_pair(pair: Pair, doc: object) -> list:  # type: ignore[type-arg]
+    """Record each validation that ran (a cached load runs none)."""
+    CHECKED.append(pair.b)
+    return []
+
+
 def test_a_cached_table_is_read_again_when_its_file_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.data import validation
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    path = tmp_path / "pair.yaml"
+    CHECKED.clear()
+    path = tmp_path / "bundled" / "pair.yaml"
+    path.parent.mkdir()
+    monkeypatch.setattr(validation, "PACKAGE", path.parent.resolve())  # as if shipped
     path.write_text("a: 1\nb: one\n")
-    calls: list[str] = []
-
-    def check(pair: Pair, doc: object) -> list:  # type: ignore[type-arg]
-        calls.append(pair.b)
-        return []
-
-    assert load_model(Pair, path, check=check, cache=True) == Pair(a=1, b="one")
-    assert load_model(Pair, path, check=check, cache=True) == Pair(a=1, b="one")
-    assert calls == ["one"]  # the second came from the cache
+    assert load_model(Pair, path, check=check_pair) == Pair(a=1, b="one")
+    assert load_model(Pair, path, check=check_pair) == Pair(a=1, b="one")
+    assert CHECKED == ["one"]  # the second came from the cache
     where = usercache.folder()
     assert where is not None and any(p.name.startswith("model-") for p in where.iterdir())
     path.write_text("a: 2\nb: two\n")
-    assert load_model(Pair, path, check=check, cache=True) == Pair(a=2, b="two")
+    assert load_model(Pair, path, check=check_pair) == Pair(a=2, b="two")
     path.write_text("a: 2\nb: two\nc: 3\n")
     with pytest.raises(DataError) as raised:
-        load_model(Pair, path, check=check, cache=True)
+        load_model(Pair, path, check=check_pair)
     assert [p.message for p in raised.value.problems] == [
         "found unknown key 'c', expected one of a, b"]
-    assert calls == ["one", "two"]
+    assert CHECKED == ["one", "two"]
 
 
 def test_library_entries_thaw_to_what_a_fresh_load_gives(

@@ -8,16 +8,17 @@ resolver, say) is named with them, so the user is told which command answers.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import click
 
 from generator.cli.replay import Replay, with_file
 from generator.core.errors import UsageError
 from generator.kit.options import data_option, ruleset_option, tables_option
+
+if TYPE_CHECKING:
+    from generator.cache import Key
 
 
 @click.command()
@@ -73,27 +74,24 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
     answer.remember()
 
 
-def _odds_index(name: str, library: Any, key: str | None, tables: Path | None) -> Any:
+def _odds_index(name: str, library: Any, found: Key | None, tables: Path | None) -> Any:
     """The ruleset's odds index: from the user cache, else built (and kept, complete).
 
     A kept index answers a question never asked before without importing the ruleset,
     its schema or its tables; it is built once per library, code and ``--tables`` file.
     """
-    from generator.cache import usercache
+    from generator.cache import remember, slot
     from generator.rulesets import REGISTRY
 
-    # One entry per ruleset: questions that alternate between rulesets keep both. A
-    # ruleset's name becomes part of a file name only when it is safe as one.
-    slot = "odds-index-" + (name if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", name)
-                            else hashlib.sha256(name.encode()).hexdigest()[:16])
-    if key is not None:
-        found = usercache.load(slot, key)
-        if callable(getattr(found, "print_answer", None)):
-            return found
-    index = REGISTRY[name].odds_index(library, tables, key is not None)
-    if index is not None and key is not None:
-        usercache.store(slot, key, index)
-    return index
+    # One entry per ruleset: questions that alternate between rulesets keep both.
+    return remember(slot("odds-index", name), found,
+                    lambda: REGISTRY[name].odds_index(library, tables, found is not None),
+                    _answers, kept=lambda index: index is not None)
+
+
+def _answers(value: Any) -> TypeGuard[Any]:
+    """Whether a value read back is an odds index (it answers questions)."""
+    return callable(getattr(value, "print_answer", None))
 
 
 COMMANDS = [odds]

@@ -11,7 +11,10 @@ import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.cache import Key
 
 
 class Replay:
@@ -26,15 +29,17 @@ class Replay:
     LIMIT = 64
     """Argument and terminal combinations remembered at once, per command."""
 
-    def __init__(self, name: str, console: Any, key: str | None, variant: str) -> None:
+    def __init__(self, name: str, console: Any, found: Key | None, variant: str) -> None:
         self.name = name
         self.console = console
         self.parts: list[tuple[str, str]] = []
-        self.key: str | None = None
+        self.key: Key | None = None
         self.variant = ""
         # Jupyter and legacy Windows consoles are written to differently: never cached.
-        if key is not None and not console.is_jupyter and not console.legacy_windows:
+        if found is not None and not console.is_jupyter and not console.legacy_windows:
             import rich
+
+            from generator.cache import key
 
             stamp = []
             for part in ("console.py", "table.py", "segment.py", "text.py", "cells.py",
@@ -44,19 +49,17 @@ class Replay:
                 except OSError:
                     return
                 stamp.append((part, info.st_size, info.st_mtime_ns))
-            self.key = repr((key, stamp))
+            self.key = key("replay", found, stamp)
             self.variant = repr((variant, console.width, console.color_system,
                                  console.is_terminal, console.is_dumb_terminal,
                                  console.encoding, console.no_color,
                                  console.options.ascii_only))
 
     def _stored(self) -> dict[str, list[tuple[str, str]]]:
-        from generator.cache import usercache
+        from generator.cache import recall
 
-        if self.key is None:
-            return {}
-        found = usercache.load(self.name, self.key)
-        return found if isinstance(found, dict) else {}
+        # Each answer's shape is checked where it is replayed.
+        return recall(self.name, self.key, dict) or {}
 
     def replay(self) -> bool:
         """Write the remembered output, if there is one."""
@@ -101,7 +104,7 @@ class Replay:
 
     def remember(self) -> None:
         """Keep what was written for the next identical command."""
-        from generator.cache import usercache
+        from generator.cache import keep
 
         if self.key is None or any(stream == "unsafe" for stream, _ in self.parts):
             return
@@ -110,7 +113,7 @@ class Replay:
         while len(stored) >= self.LIMIT:
             stored.pop(next(iter(stored)))
         stored[self.variant] = self.parts
-        usercache.store(self.name, self.key, stored)
+        keep(self.name, self.key, stored)
 
 
 class _Tee:
@@ -131,10 +134,11 @@ class _Tee:
         return getattr(self._stream, name)
 
 
-def with_file(key: str, path: Path) -> str | None:
-    """``key`` extended by a file's path and SHA-256 (None: unreadable, do not cache)."""
-    import hashlib
+def with_file(found: Key, path: Path) -> Key | None:
+    """``found`` extended by a file's path and contents (None: unreadable, do not cache)."""
     import stat
+
+    from generator.cache import key
 
     try:
         info = path.stat()
@@ -143,4 +147,4 @@ def with_file(key: str, path: Path) -> str | None:
         content = path.read_bytes()
     except OSError:
         return None
-    return repr((key, str(path.resolve()), hashlib.sha256(content).hexdigest()))
+    return key("with-file", found, str(path.resolve()), content)

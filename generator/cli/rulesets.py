@@ -41,16 +41,12 @@ def add_commands(group: click.Group) -> list[str]:
 
 def command_help(group: click.Group) -> dict[str, str]:
     """Each ruleset command's one-line help, by name, from the user cache when it can."""
-    from generator.cache import usercache
+    from generator.cache import key, remember, text_map
     from generator.rulesets import cache_key
 
-    key = cache_key()
-    cached = usercache.load("commands", key) if key is not None else None
-    if isinstance(cached, dict) and all(isinstance(k, str) and isinstance(v, str)
-                                        for k, v in cached.items()):
-        return cached
-    found = {name: group.commands[name].get_short_help_str(limit=200)
-             for name in add_commands(group) if name in group.commands}
-    if key is not None:
-        usercache.store("commands", key, found)
-    return found
+    # The rulesets' key stamps their modules; the help text comes from nowhere else.
+    rulesets = cache_key()
+    return remember("commands", key("commands", rulesets) if rulesets is not None else None,
+                    lambda: {name: group.commands[name].get_short_help_str(limit=200)
+                             for name in add_commands(group) if name in group.commands},
+                    text_map)

@@ -27,6 +27,7 @@ from generator.data.yamlsource import MAX_FILE_BYTES, SourceDoc, load_yaml
 if TYPE_CHECKING:  # imported where used: a command answered from the cache needs no pydantic
     from pydantic import BaseModel
 
+    from generator.cache import Key
     from generator.data.shipclass import ShipClass as SharedClass
 
 
@@ -117,29 +118,23 @@ class Library:
         return self.other.setdefault((ruleset, kind), {})
 
 
-def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str | None:
+def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> Key | None:
     """Everything a loaded library depends on, or None when it cannot be cached.
 
-    quarterdeck's version, its code and bundled tables (path, size and mtime of every
-    file of the ``generator`` package), the registered rulesets, the working folder (user
-    files are named relative to it) and the path and SHA-256 of every data file read, so
-    a changed, added or removed file is always a miss.
+    Besides quarterdeck's version and code (which ``key`` always adds): the registered
+    rulesets, the working folder (user files are named relative to it) and the path and
+    SHA-256 of every data file read, so a changed, added or removed file is always a miss.
     """
     import hashlib
     import stat
 
-    from generator import __version__
-    from generator.cache import usercache
+    from generator.cache import code_stamp, key
     from generator.data.registry import cache_key
 
     rulesets = cache_key()
     if rulesets is None:  # a ruleset registered at run time: its code is not stamped
         return None
     digest = hashlib.sha256()
-    # The bundled files are named the same from any folder; a user's file relative to it.
-    digest.update(repr((__version__, rulesets, str(Path.cwd()) if user_paths else "",
-                        bundled, [str(p) for p in user_paths])).encode())
-    digest.update(usercache.package_stamp().encode())
     roots = ([bundled_data_dir()] if bundled else []) + list(user_paths)
     for root in roots:
         if not root.exists():
@@ -160,8 +155,10 @@ def _cache_key(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> str 
             digest.update(_content_digest(content))
         # check validates the images a class names with the YAML: an edited SVG must
         # be a miss too (an edit always changes a file's size or time).
-        digest.update(usercache.code_stamp([root], IMAGE_SUFFIXES).encode())
-    return digest.hexdigest()
+        digest.update(code_stamp([root], IMAGE_SUFFIXES).encode())
+    # The bundled files are named the same from any folder; a user's file relative to it.
+    return key("library", rulesets, str(Path.cwd()) if user_paths else "", bundled,
+               [str(p) for p in user_paths], digest.digest())
 
 
 IMAGE_SUFFIXES = (".png", ".svg")
@@ -180,7 +177,7 @@ def load_library(user_paths: list[Path] | tuple[Path, ...] = (), *,
     """Load and validate every data file; never raises for bad data.
 
     A library loaded before from exactly the same files and code comes from the user
-    cache (``generator.cache.usercache``) instead of being parsed and validated again.
+    cache (``generator.cache``) instead of being parsed and validated again.
 
     Args:
         user_paths: The user's folders or files (``--data``), in order of precedence.
@@ -285,7 +282,7 @@ class Summary:
 
 
 
-def checked_key(user_paths: list[Path] | tuple[Path, ...] = ()) -> str | None:
+def checked_key(user_paths: list[Path] | tuple[Path, ...] = ()) -> Key | None:
     """The key ``checked_library`` and ``summary`` are cached under (None: not cached)."""
     return _cache_key(user_paths, True)
 
@@ -298,18 +295,17 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
         key: ``checked_key(user_paths)`` when the caller already has it.
 
     """
-    import hashlib
-
-    from generator.cache import usercache
+    from generator.cache import remember, slot
 
     found = checked_key(user_paths) if key is _NO_KEY else key
     # One file per set of user folders: `check` and `check mydata` in turn both hit.
-    slot = "summary" if not user_paths else "summary-" + hashlib.sha256(
-        repr((str(Path.cwd()), [str(p) for p in user_paths])).encode()).hexdigest()[:16]
-    if found is not None:
-        cached = usercache.load(slot, found)
-        if isinstance(cached, Summary):
-            return cached
+    where = slot("summary", str(Path.cwd()), [str(p) for p in user_paths]) if user_paths \
+        else "summary"
+    return remember(where, found, lambda: _summed(user_paths, found), Summary)
+
+
+def _summed(user_paths: list[Path] | tuple[Path, ...], found: Key | None) -> Summary:
+    """``summary`` made from the checked library (kept under ``found``)."""
     library = checked_library(user_paths, found)
     made = Summary(found, list(library.problems), list(library.notices),
                    list(library.warnings))
@@ -331,8 +327,6 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
             made.scenarios.append((sid, model.ruleset, model.name,
                                    getattr(model, "date_label", None) or str(model.date),
                                    str(ships)))
-    if found is not None:
-        usercache.store(slot, found, made)
     return made
 
 
@@ -394,19 +388,17 @@ def raters(library: Library, class_id: str) -> list[str]:
 
 def _cached(name: str, user_paths: list[Path] | tuple[Path, ...], bundled: bool,
             load: Callable[[], Library], key: Any = _NO_KEY) -> Library:
-    from generator.cache import usercache
+    from generator.cache import remember
 
-    if key is _NO_KEY:
-        key = _cache_key(user_paths, bundled)
-    if key is not None:
-        cached = usercache.load(name, key)
-        if isinstance(cached, Library):
-            return cached
-    library = load()
-    if key is not None:
-        library._refitted.clear()  # rebuilt on demand; may hold models of any ruleset
-        usercache.store(name, key, library)
-    return library
+    found: Key | None = _cache_key(user_paths, bundled) if key is _NO_KEY else key
+
+    def made() -> Library:
+        library = load()
+        if found is not None:
+            library._refitted.clear()  # rebuilt on demand; may hold models of any ruleset
+        return library
+
+    return remember(name, found, made, Library)
 
 
 def _load_library(user_paths: list[Path] | tuple[Path, ...], bundled: bool) -> Library:

@@ -28,6 +28,7 @@ from typing import (
     ClassVar,
     Generic,
     Protocol,
+    TypeGuard,
     TypeVar,
     cast,
     runtime_checkable,
@@ -38,6 +39,7 @@ from generator.core.errors import Problem, UsageError
 if TYPE_CHECKING:  # imported where used: a light command needs no pydantic
     from pydantic import BaseModel
 
+    from generator.cache import Key
     from generator.data.library import Entry, Library
 
 GROUP = "quarterdeck.rulesets"
@@ -140,13 +142,15 @@ def targets() -> dict[str, str]:
     installed distribution; the answer is kept in the user cache under a stamp of what it
     depends on (``distributions_stamp``), so a light command does neither.
     """
-    from generator.cache import usercache
+    from generator.cache import key, remember, text_map
 
     stamp = distributions_stamp()
-    cached = usercache.load("entry-points", stamp) if stamp is not None else None
-    if isinstance(cached, dict) and all(isinstance(k, str) and isinstance(v, str)
-                                        for k, v in cached.items()):
-        return dict(cached)
+    return dict(remember("entry-points", key("entry-points", stamp) if stamp is not None
+                         else None, _entry_points, text_map))
+
+
+def _entry_points() -> dict[str, str]:
+    """Every registered ruleset's target, read from the installed distributions."""
     from importlib import metadata
 
     found: dict[str, str] = {}
@@ -154,8 +158,6 @@ def targets() -> dict[str, str]:
         found.setdefault(point.name, point.value)
     for name, target in source_points().items():
         found.setdefault(name, target)
-    if stamp is not None:
-        usercache.store("entry-points", stamp, dict(found))
     return found
 
 
@@ -277,40 +279,35 @@ class _Store:
             found.pop(name, None)
         return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
-    def cache_key(self) -> str | None:
+    def cache_key(self) -> Key | None:
         """What the ruleset order depends on, or None once rulesets were added at run time.
 
-        quarterdeck's version and, for each registered ruleset, its target and the size
-        and mtime of its module file.
+        For each registered ruleset, its target and the size and mtime of its module
+        file (``key`` adds quarterdeck's version and code).
         """
         if self.added or self.removed:
             return None
-        from generator import __version__
+        from generator.cache import key
 
-        return repr((__version__, sorted((n, t, _module_stamp(t))
-                                         for n, t in self.pending().items())))
+        return key("rulesets", sorted((n, t, _module_stamp(t))
+                                      for n, t in self.pending().items()))
 
     def names(self) -> list[str]:
         """Every ruleset's name in listing order, importing them only on a cache miss."""
         if self.order is not None:
             return self.order
-        key = self.cache_key()
-        if key is not None:
-            from generator.cache import usercache
+        from generator.cache import remember
 
-            pending = self.pending()
-            cached = usercache.load("rulesets", key)
-            if isinstance(cached, list) and sorted(cached) == sorted(pending) \
-                    and all(isinstance(n, str) for n in cached):
-                self.order = cached
-                return cached
-            self.order = list(self.every())
-            if sorted(self.order) == sorted(pending):
-                usercache.store("rulesets", key, self.order)
-            return self.order
-        self.order = list(self.every())
+        pending = sorted(self.pending())
+
+        def complete(names: Any) -> TypeGuard[list[str]]:
+            # Read back or made: every registered ruleset, and nothing else.
+            return isinstance(names, list) and all(isinstance(n, str) for n in names) \
+                and sorted(names) == pending
+
+        self.order = remember("rulesets", self.cache_key(), lambda: list(self.every()),
+                              complete, kept=complete)
         return self.order
-
 
 R = TypeVar("R")
 
@@ -339,7 +336,7 @@ class Registry(MutableMapping[str, R], Generic[R]):
                                      f"{self._kind.__module__}.{self._kind.__qualname__}")
         return cast("R", found)  # checked just above against this view's kind
 
-    def cache_key(self) -> str | None:
+    def cache_key(self) -> Key | None:
         """A key for anything cached about the registered rulesets (None: do not cache)."""
         return self._store.cache_key()
 
@@ -396,7 +393,7 @@ def discover() -> Mapping[str, DataRuleset]:
     return _Store().every()
 
 
-def cache_key() -> str | None:
+def cache_key() -> Key | None:
     """A key for anything cached about the registered rulesets (None: do not cache)."""
     return REGISTRY.cache_key()
 

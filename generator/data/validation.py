@@ -8,7 +8,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -16,6 +16,9 @@ from generator.core.errors import DataError, Problem
 from generator.core.suggest import did_you_mean
 from generator.core.terminal import escaped
 from generator.data.yamlsource import Loc, SourceDoc, load_yaml
+
+if TYPE_CHECKING:
+    from generator.cache import Key
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -204,9 +207,14 @@ def _bound_text(kind: str, err: Any) -> str:
 
 def load_model(model: type[M], path: Path, display: str | None = None,
                precheck: Callable[[SourceDoc], list[Problem]] | None = None,
-               check: Callable[[M, SourceDoc], list[Problem]] | None = None, *,
-               cache: bool = False) -> M:
+               check: Callable[[M, SourceDoc], list[Problem]] | None = None) -> M:
     """Load one YAML file and validate it against ``model``.
+
+    A file quarterdeck ships (under the ``generator`` package: a ruleset's bundled
+    tables, a sprue) is read by every command, so its valid instance is kept in the
+    user cache and read back while the file and the code are unchanged. The caller need
+    not ask for it, and a ruleset cannot: ``_model_key`` decides, from the path and from
+    what the checks carry (see there).
 
     Args:
         model: The pydantic model.
@@ -216,11 +224,6 @@ def load_model(model: type[M], path: Path, display: str | None = None,
             loaded document before validation).
         check: Checks that need the valid instance (whether its text fits the page),
             run after validation, their problems located in the document.
-        cache: The result depends on nothing but the file and the code (a bundled
-            table, its checks free of run-time state): a valid instance is kept in the
-            user cache, keyed by the file's bytes and the code of quarterdeck, the model
-            and the checks, and later runs read it back instead of parsing and
-            validating again.
 
     Returns:
         The validated instance.
@@ -229,54 +232,90 @@ def load_model(model: type[M], path: Path, display: str | None = None,
         DataError: With every problem found, each located.
 
     """
-    key = _model_key(model, path, display, precheck, check) if cache else None
-    if key is not None:
-        from generator.cache import usercache
+    found = _model_key(model, path, display, precheck, check)
+    if found is None:
+        return _load_model(model, path, display, precheck, check)
+    from generator.cache import remember
 
-        cached = usercache.load(key[0], key[1])
-        if isinstance(cached, model):
-            return cached
-    instance = _load_model(model, path, display, precheck, check)
-    if key is not None:
-        usercache.store(key[0], key[1], instance)
-    return instance
+    # A DataError is raised, never kept: a broken file is read (and reported) again.
+    return remember(found[0], found[1],
+                    lambda: _load_model(model, path, display, precheck, check),
+                    model)
+
+
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The ``generator`` package: a file under it is bundled (``load_model`` caches it)."""
+
+_CONSTANTS = (str, int, float, bool, type(None))
+"""What a check may hold from where it was made and still be cached: plain values."""
 
 
 def _model_key(model: type[BaseModel], path: Path, display: str | None,
-               *checks: Callable[..., Any] | None) -> tuple[str, str] | None:
-    """(cache file name, key) for ``load_model(cache=True)``; None when not cacheable."""
+               *checks: Callable[..., Any] | None) -> tuple[str, Key] | None:
+    """(cache slot, key) for ``load_model``; None when the result is not cached.
+
+    Cached only when both hold:
+
+    - the file is bundled (under ``PACKAGE``): a user's file is read by the one build
+      that names it, and each would take an entry of its own;
+    - every check is a plain function that carries nothing but constants from where it
+      was made (``faces_precheck("faces")``), whose values then join the key. A check
+      that holds anything else (the user's ``--tables``, a list it fills in as it
+      checks) depends on more than the file and the code, and is run every time.
+
+    The key names the file's bytes and path, how it is displayed (messages are kept in
+    the instance), and the code of the model and the checks (their module files, with
+    ``key``'s stamp of the package).
+    """
     import hashlib
     import stat
     import sys
 
-    from generator import __version__
-    from generator.cache import usercache
+    from generator.cache import key, slot
 
     try:
+        if not path.resolve().is_relative_to(PACKAGE):
+            return None
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
             return None
         content = path.read_bytes()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return None
     code = []
     for thing in (model, *checks):
         if thing is None:
             continue
+        carried = _carried(thing) if thing is not model else ()
         module = sys.modules.get(getattr(thing, "__module__", ""))
         origin = getattr(module, "__file__", None)
-        if origin is None:
+        if carried is None or origin is None:
             return None
         try:
             found = Path(origin).stat()
         except OSError:
             return None
-        code.append((origin, found.st_size, found.st_mtime_ns, getattr(thing, "__qualname__", "")))
+        code.append((origin, found.st_size, found.st_mtime_ns,
+                     getattr(thing, "__qualname__", ""), carried))
     where = f"{model.__module__}.{model.__qualname__}\0{path.resolve()}"
-    name = "model-" + hashlib.sha256(where.encode()).hexdigest()[:20]
-    key = repr((__version__, where, display, code, usercache.package_stamp(),
-                hashlib.sha256(content).hexdigest()))
-    return name, key
+    return slot("model", where), key("model", where, display, code,
+                                     hashlib.sha256(content).hexdigest())
+
+
+def _carried(check: Callable[..., Any]) -> tuple[object, ...] | None:
+    """The constants a check carries (its closure and defaults).
+
+    None when it is not a plain function, or carries anything but constants.
+    """
+    if not isinstance(check, types.FunctionType):  # a bound method, a partial...
+        return None
+    try:
+        carried = [cell.cell_contents for cell in check.__closure__ or ()]
+    except ValueError:  # a cell not yet filled
+        return None
+    carried += [*(check.__defaults__ or ()), *(check.__kwdefaults__ or {}).items()]
+    flat = [v for item in carried for v in (item if isinstance(item, tuple) else (item,))]
+    return tuple(carried) if all(isinstance(v, _CONSTANTS) for v in flat) else None
 
 
 def _load_model(model: type[M], path: Path, display: str | None,

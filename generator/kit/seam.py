@@ -402,10 +402,7 @@ class Ruleset(Generic[D]):
     @functools.cached_property
     def recipes(self) -> KitRecipes:
         """The ruleset's ``kit.yaml``, checked against the registered components."""
-        import hashlib
-
-        from generator import __version__
-        from generator.cache import usercache
+        from generator.cache import key, remember, slot
         from generator.kit.recipe import KitRecipes, load_recipes
 
         names = [*self.components.names(), *SHARED.names()]
@@ -416,18 +413,10 @@ class Ruleset(Generic[D]):
             text = path.read_bytes()
         except OSError:
             text = b""
-        digest = hashlib.sha256(text)
-        for part in (__version__, usercache.package_stamp(), str(path), *names):
-            digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))
-        key = digest.hexdigest()
-        entry = "recipes-" + hashlib.sha256(self.name.encode("utf-8")).hexdigest()[:16]
-        cached = usercache.load(entry, key) if text else None
-        if isinstance(cached, KitRecipes):
-            return cached
-        recipes = load_recipes(path, f"{self.name}/kit.yaml", names)
-        if text:
-            usercache.store(entry, key, recipes)
-        return recipes
+        return remember(slot("recipes", self.name),
+                        key("recipes", text, str(path), names) if text else None,
+                        lambda: load_recipes(path, f"{self.name}/kit.yaml", names),
+                        KitRecipes)
 
     def recipe(self, command: Command) -> Recipe:
         """The recipe for ``command``, or a UsageError saying the ruleset has none."""

@@ -109,7 +109,7 @@ def load_sprue(path: Path, display: str | None = None) -> Sprue:
         DataError: With every problem found, each located.
 
     """
-    return _sourced(load_model(Sprue, path, display, cache=True), path, display)
+    return _sourced(load_model(Sprue, path, display), path, display)
 
 
 def _sourced(sprue: Sprue, path: Path, display: str | None) -> Sprue:

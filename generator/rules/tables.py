@@ -69,7 +69,7 @@ def bundled_file(model: type[M], path: Path, display: str, *,
     """
     @functools.cache
     def read() -> M:
-        return load_model(model, path, display, precheck=precheck, check=check, cache=True)
+        return load_model(model, path, display, precheck=precheck, check=check)
 
     return TableFile(model, read)
 

@@ -48,10 +48,8 @@ class _RatingFile(Strict):
 @cache
 def bundled_tables() -> DataTables:
     """The bundled weapons table and rating rules (read once)."""
-    weapons = load_model(_WeaponsFile, TABLES / "weapons.yaml", "modern_naval/tables/weapons.yaml",
-                         cache=True)
-    rating = load_model(_RatingFile, TABLES / "rating.yaml", "modern_naval/tables/rating.yaml",
-                        cache=True)
+    weapons = load_model(_WeaponsFile, TABLES / "weapons.yaml", "modern_naval/tables/weapons.yaml")
+    rating = load_model(_RatingFile, TABLES / "rating.yaml", "modern_naval/tables/rating.yaml")
     return DataTables.model_validate({"weapons": weapons.weapons, "rating": rating.rating})
 
 

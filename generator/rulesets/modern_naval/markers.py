@@ -96,7 +96,7 @@ class MarkerTables(Strict):
 def bundled_markers() -> MarkerTables:
     """The bundled marker tables."""
     return load_model(MarkerTables, MARKERS_FILE, "modern_naval/tables/markers.yaml",
-                      precheck=faces_precheck("faces"), cache=True)
+                      precheck=faces_precheck("faces"))
 
 
 DAMAGE_GROUNDS = {"light": "#b38600", "heavy": "#c25400", "critical": "#a01010",

@@ -142,7 +142,7 @@ def _coverage(tables: dict[str, Any], doc: SourceDoc) -> list[Problem]:
 def _bundled_card() -> CardTables:
     path = TABLES / "action-card.yaml"
     return load_model(CardTables, path, path.name, precheck=_precheck,
-                      check=lambda card, doc: _coverage(dict(card), doc), cache=True)
+                      check=lambda card, doc: _coverage(dict(card), doc))
 
 
 TABLE_SET = TableSet(TableFile(CardTables, _bundled_card),

@@ -161,4 +161,4 @@ def bundled_markers(path: Path = TABLES / "markers.yaml") -> MarkerTables:
 
     """
     return load_model(MarkerTables, path, path.name, precheck=faces_precheck("marker_faces"),
-                      check=lambda tables, doc: marker_problems(dict(tables), doc, {}), cache=True)
+                      check=lambda tables, doc: marker_problems(dict(tables), doc, {}))

@@ -248,7 +248,7 @@ def bundled_rules(path: Path = TABLES / "derivation.yaml") -> DerivationRules:
 
     """
     return load_model(DerivationRules, path, path.name,
-                      check=lambda rules, doc: coverage_problems(_by_key(rules), doc), cache=True)
+                      check=lambda rules, doc: coverage_problems(_by_key(rules), doc))
 
 
 def _by_key(rules: DerivationRules) -> dict[str, Any]:

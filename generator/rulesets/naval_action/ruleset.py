@@ -379,8 +379,7 @@ def reference_views(d: Derived, own: ShipView) -> list[ShipView]:
     """The proof kit's reference classes of the other side, as of the proof's date."""
     from generator.data.validation import load_model
 
-    chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml",
-                        cache=True)
+    chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml")
     axis = own.cls.nation.value in chosen.axis_navies
     known = d.library.classes_of(NAME)
     views = []

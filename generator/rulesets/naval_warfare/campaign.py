@@ -105,8 +105,7 @@ class CounterMix(Strict):
 @functools.lru_cache(maxsize=1)
 def counter_mix() -> CounterMix:
     """The bundled counter mix."""
-    return load_model(CounterMix, COUNTERS_FILE, "naval_warfare/tables/counters.yaml",
-                      cache=True)
+    return load_model(CounterMix, COUNTERS_FILE, "naval_warfare/tables/counters.yaml")
 
 
 def supply_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem]:
@@ -140,7 +139,7 @@ def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
 def load_supply(path: Path = SUPPLY_FILE) -> SupplyTable:
     """The Supply Effectiveness table (located DataError when malformed)."""
     return load_model(SupplyTable, path, "naval_warfare/tables/supply.yaml"
-                      if path == SUPPLY_FILE else str(path), cache=True)
+                      if path == SUPPLY_FILE else str(path))
 
 
 @dataclass(frozen=True)

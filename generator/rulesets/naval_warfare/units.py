@@ -55,7 +55,7 @@ class UnitTable(Strict):
 @functools.lru_cache(maxsize=4)
 def _load(path: Path) -> dict[str, UnitType]:
     table = load_model(UnitTable, path, "naval_warfare/tables/units.yaml"
-                       if path == UNITS_FILE else str(path), cache=True)
+                       if path == UNITS_FILE else str(path))
     return {u.id: u for u in table.units}
 
 

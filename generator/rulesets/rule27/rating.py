@@ -49,7 +49,7 @@ class RatingRules(Strict):
 @cache
 def rules() -> RatingRules:
     """The rating rules (read once)."""
-    return load_model(RatingRules, TABLE, "rule27/tables/rating.yaml", cache=True)
+    return load_model(RatingRules, TABLE, "rule27/tables/rating.yaml")
 
 
 def _exact(value: float) -> Fraction:

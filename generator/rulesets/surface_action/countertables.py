@@ -142,5 +142,4 @@ def bundled_counters(path: Path = COUNTERS_FILE) -> CounterTables:
 
     """
     display = "surface_action/tables/counters.yaml" if path == COUNTERS_FILE else str(path)
-    return load_model(CounterTables, path, display, precheck=faces_precheck("faces"),
-                      cache=True)
+    return load_model(CounterTables, path, display, precheck=faces_precheck("faces"))

@@ -110,7 +110,7 @@ class RatingRules(Strict):
 @cache
 def rules() -> RatingRules:
     """The rating rules (read once)."""
-    return load_model(RatingRules, TABLE, "surface_action/tables/rating.yaml", cache=True)
+    return load_model(RatingRules, TABLE, "surface_action/tables/rating.yaml")
 
 
 def _band(bands: Iterable[GunBand], inches: float) -> str:

@@ -347,7 +347,7 @@ def _reference_matchups(ctx: Context[Derived], arg: str | None) -> Component | R
     assert d.library is not None, "the class recipe names this component"
     own = d.views["ship"]
     chosen = load_model(ReferenceClasses, REFERENCE,
-                        "surface_action/tables/reference-classes.yaml", cache=True)
+                        "surface_action/tables/reference-classes.yaml")
     known = d.library.classes_of(NAME)
     names = chosen.allied if own[0].cls.nation.value in chosen.axis_navies else chosen.axis
     refs = [ship_view(known[c].model, known[c].model.ships[0], None, None, "reference",

@@ -1,0 +1,296 @@
+"""An event's own pages: each packet's cover sheet, the print shop's summary, the inventory.
+
+A table's packets each open with a cover (``cover_sheet``: event, table, scenario, side,
+contents and how each run of pages prints, then the pieces its cut-out sheets hold); the
+print-shop bundle opens with ``summary_pages``; ``inventory_csv`` lists every piece of
+every packet for a spreadsheet. ``kit.event`` builds the packets and puts them together.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pypdf import PdfReader, PdfWriter
+
+from generator.core import fonts
+from generator.core.safetext import text
+from generator.core.units import MM
+from generator.kit.eventfile import Event
+from generator.kit.packets import BLANK, PacketSpec, sheet_layout
+from generator.kit.pipeline import Kit
+from generator.kit.printnote import blank_page
+from generator.pages import branding
+from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.component import Component
+from generator.pages.grid import Grid, aligned
+from generator.pages.layout import Paper, page_size
+
+LOGO_BOX = 30 * MM
+"""The square a cover's logo is fitted into, 2 mm in from the masthead's top right."""
+
+
+@dataclass
+class Section:
+    """A run of a packet's pages printed one way."""
+
+    first: int
+    last: int
+    how: str
+    """``double-sided on paper``, ``double-sided on card`` or ``single-sided on card``."""
+
+
+@dataclass
+class Pack:
+    """One finished packet of a table, with what its cover and the print shop need."""
+
+    paper: Paper
+    path: str
+    """Relative to the paper's folder."""
+    sha256: str
+    """Of the file as written into the staging folder."""
+    pages: int
+    scenario: str
+    table: int
+    side: str
+    sections: list[Section]
+    inventory: list[tuple[str, int, str, int]] = field(default_factory=list)
+    """(component title, sheet in the component, piece, copies on that sheet)."""
+
+
+def side_name(kit: Kit, spec: PacketSpec) -> str:
+    """The side a packet serves, from its file name (``allied.pdf``), else its title."""
+    stem = Path(spec.filename).stem
+    return kit.sides.get(stem, "Referee" if stem == "referee" else spec.title)
+
+
+def print_sections(spec: PacketSpec, components: dict[str, Component],
+                   offset: int) -> list[Section]:
+    """How each run of pages prints, as 1-based page numbers after ``offset`` cover pages."""
+    runs: list[Section] = []
+    for number, placed in enumerate(sheet_layout(spec, components), start=offset + 1):
+        comp = components.get(placed.key or "")
+        if comp is None:
+            how = runs[-1].how if runs else "double-sided on paper"
+        elif comp.cut_out and not comp.two_sided:
+            how = "single-sided on card"
+        elif comp.cut_out or comp.two_sided:
+            how = "double-sided on card"
+        else:
+            how = "double-sided on paper"
+        if runs and runs[-1].how == how and runs[-1].last == number - 1:
+            runs[-1].last = number
+        else:
+            runs.append(Section(number, number, how))
+    return runs
+
+
+def piece_rows(spec: PacketSpec,
+               components: dict[str, Component]) -> list[tuple[str, int, str, int]]:
+    """Every piece on the packet's cut-out sheets: (sheet title, sheet, piece, copies)."""
+    rows: list[tuple[str, int, str, int]] = []
+    for key in spec.components:
+        comp = components[key]
+        for sheet, counts in enumerate(comp.inventory, start=1):
+            rows.extend((comp.title, sheet, piece, n) for piece, n in sorted(counts.items()))
+    return rows
+
+
+def join_pdfs(pdfs: list[bytes]) -> bytes:
+    """PDFs one after another, outlines kept, into one file."""
+    writer = PdfWriter()
+    for pdf in pdfs:
+        writer.append(PdfReader(io.BytesIO(pdf)))
+    writer.add_metadata({"/Creator": "quarterdeck", "/Producer": "quarterdeck (ReportLab, pypdf)"})
+    writer.compress_identical_objects()
+    ident = hashlib.sha256(b"".join(pdfs)).digest()[:16]
+    from pypdf.generic import ArrayObject, ByteStringObject
+
+    writer._ID = ArrayObject([ByteStringObject(ident), ByteStringObject(ident)])
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- covers
+
+
+def event_logo(path: Path | None) -> branding.Logo | None:
+    """The event's logo, loaded from its checked path (None: the event names none)."""
+    return branding.load_logo(path) if path is not None else None
+
+
+def _masthead(doc: CanvasDoc, event: Event, logo: branding.Logo | None,
+              brand: branding.Brand | None) -> None:
+    """The cover's head: event, club and date, the logo at the right, in the club's colours.
+
+    Plain black on white unless the event's ``branding.yaml`` gives cover colours.
+    """
+    from reportlab.lib.colors import HexColor
+
+    c, box = doc.canvas, doc.box
+    if logo is None and brand is not None:
+        logo = brand.logo  # the club's logo when the event names none of its own
+    height = 34 * MM
+    top = doc.y
+    if brand is not None and brand.background.lower() != "#ffffff":
+        c.setFillColor(HexColor(brand.background))
+        c.rect(box.x - 2 * MM, top - height, box.width + 4 * MM, height + 2 * MM, stroke=0,
+               fill=1)
+    ink = HexColor(brand.text) if brand is not None else HexColor("#000000")
+    room = box.width - (36 * MM if logo is not None else 0)
+    c.setFillColor(ink)
+    name = fonts.clip_text(event.name, fonts.BOLD, 20, room - 4 * MM)
+    c.setFont(fonts.BOLD, 20)
+    c.drawString(box.x + 2 * MM, top - 11 * MM, name)
+    byline = " · ".join(p for p in (event.club, event.date.strftime("%-d %B %Y")) if p)
+    c.setFont(fonts.REGULAR, 10)
+    c.drawString(box.x + 2 * MM, top - 18 * MM,
+                 fonts.clip_text(byline, fonts.REGULAR, 10, room - 4 * MM))
+    c.setFillColor(HexColor("#000000"))
+    if logo is not None:
+        branding.draw_image(c, logo, box.x + box.width - LOGO_BOX - 2 * MM,
+                            top - LOGO_BOX - 2 * MM, LOGO_BOX, LOGO_BOX)
+    doc.y = top - height - 4 * MM
+
+
+def cover_sheet(event: Event, logo: Any, brand: branding.Brand | None, paper: Paper, kit: Kit,
+                spec: PacketSpec, table: int, side: str, seed: int, sections: list[Section],
+                inventory: list[tuple[str, int, str, int]]) -> bytes:
+    """The cover sheet: who and what, contents and how to print; then the pieces.
+
+    Page one names the event, table, scenario and side, lists the packet's contents with
+    page numbers and says how each run of pages prints; page two lists the pieces its
+    cut-out sheets hold, to check a cut kit against.
+    """
+    foot = f"{event.name} · {event.date.isoformat()}"
+    doc = CanvasDoc(paper, f"{event.name}: table {table}, {side}", foot)
+    _masthead(doc, event, logo, brand)
+    doc.paragraph(f"Table {table}: {text(_scenario_title(kit, spec))}", "h1")
+    doc.paragraph(f"<b>{text(side)}</b> packet · {text(kit.title)} · dice seed {seed}",
+                  "body")
+    doc.space(3)
+    doc.paragraph("Contents", "h2")
+    # Grid cells are drawn as plain text, never markup, so names go in as written.
+    rows = [[title, str(page)] for title, page in _contents(kit, spec, 2)]
+    doc.grid(Grid([doc.box.width - 30 * MM, 30 * MM], [["Section", "Page"]], rows,
+                  aligned(1, 2), size=9))
+    doc.space(3)
+    doc.paragraph("How to print", "h2")
+    doc.paragraph("Print at 100 % (actual size; switch off 'fit to page'): rulers, gauges "
+                  "and counters are measured. Double-sided means flipped on the long edge.",
+                  "body")
+    how = [[f"{s.first}–{s.last}" if s.last > s.first else str(s.first), s.how]
+           for s in sections]
+    doc.grid(Grid([40 * MM, doc.box.width - 40 * MM], [["Pages", "Print"]], how,
+                  aligned(1, 2), size=9))
+    doc.finish_page()
+    if inventory:
+        doc.paragraph("Pieces in this packet", "h2")
+        doc.paragraph("Check a cut kit against this list: each cut-out sheet and what it "
+                      "holds.", "body")
+        rows = [[title, str(sheet), piece, str(n)]
+                for title, sheet, piece, n in inventory]
+        doc.grid(Grid([60 * MM, 16 * MM, doc.box.width - 96 * MM, 20 * MM],
+                      [["Sheets", "Sheet", "Piece", "Copies"]], rows, aligned(1, 4), size=8))
+        pdf, pages = doc.finish()
+    else:
+        doc.paragraph(BLANK, "body")
+        pdf, pages = doc.finish()
+    if pages % 2:  # the packet itself starts on a right-hand page
+        width, height = page_size(paper)
+        pdf = join_pdfs([pdf, blank_page(width, height)])
+    return pdf
+
+
+def _scenario_title(kit: Kit, spec: PacketSpec) -> str:
+    title = spec.title
+    return title.split(":")[0] if ":" in title else title
+
+
+def _contents(kit: Kit, spec: PacketSpec, offset: int) -> list[tuple[str, int]]:
+    """Each component's title and first page in the packet (after ``offset`` cover pages)."""
+    seen: dict[str, int] = {}
+    for number, placed in enumerate(sheet_layout(spec, kit.components), start=offset + 1):
+        if placed.key is not None and placed.key in kit.components and placed.key not in seen:
+            seen[placed.key] = number
+    return [(kit.components[key].title, page) for key, page in seen.items()]
+
+
+# ---------------------------------------------------------------- the print shop
+
+
+def _sheets(pack: Pack) -> Counter[str]:
+    """Sheets of paper and card one copy of a packet takes."""
+    count: Counter[str] = Counter()
+    for s in pack.sections:
+        n = s.last - s.first + 1
+        stock = "card" if "card" in s.how else "paper"
+        count[stock] += n if s.how.startswith("single") else (n + 1) // 2
+    return count
+
+
+def summary_pages(event: Event, paper: Paper, packs: list[Pack]) -> bytes:
+    """The print shop's first pages: every packet in print order, pages and stock."""
+    doc = CanvasDoc(paper, f"{event.name}: print-shop summary ({paper.upper()})",
+                    f"{event.name} · print-shop bundle")
+    doc.paragraph(f"{text(event.name)}: print-shop bundle, {paper.upper()}", "h1")
+    doc.paragraph("Everything below follows these pages, in this order. Each packet starts "
+                  "on a new sheet. Print at 100 %; the sheet counts assume double-sided "
+                  "printing flipped on the long edge, card for the cut-outs.", "body")
+    rows = []
+    totals: Counter[str] = Counter()
+    for pack in packs:
+        sheets = _sheets(pack)
+        totals.update(sheets)
+        totals["pages"] += pack.pages + pack.pages % 2
+        where = f"table {pack.table}" if pack.table else "extra"
+        rows.append([where, pack.scenario, pack.side, pack.path, str(pack.pages),
+                     str(sheets["paper"]), str(sheets["card"])])
+    rows.append(["total", "", "", "", str(totals["pages"]), str(totals["paper"]),
+                 str(totals["card"])])
+    w = doc.box.width
+    doc.grid(Grid([18 * MM, 30 * MM, 28 * MM, w - 128 * MM, 16 * MM, 18 * MM, 18 * MM],
+                  [["Where", "Scenario", "Packet", "File", "Pages", "Paper", "Card"]], rows,
+                  aligned(4, 7), size=7.5))
+    pdf, _ = doc.finish()
+    reader = PdfReader(io.BytesIO(pdf))
+    if len(reader.pages) % 2:
+        pdf = join_pdfs([pdf, blank_page(*page_size(paper))])
+    return pdf
+
+
+def inventory_csv(packs: list[Pack]) -> bytes:
+    """Every piece of every packet, sheet by sheet, as a spreadsheet can read it.
+
+    Every cell goes through ``csv_safe``: sides, sheet titles and pieces are the data's
+    text (a user's scenario may name a side ``=HYPERLINK(...)``), and no column is trusted
+    to stay numbers or ids. Rows end in CRLF (RFC 4180), so a line break of either kind
+    inside a cell is quoted: a bare CR in a name cannot start a row of its own.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(["paper", "table", "scenario", "packet", "sheets", "sheet", "piece",
+                     "copies"])
+    for pack in packs:
+        for title, sheet, piece, n in pack.inventory:
+            writer.writerow([csv_safe(str(cell)) for cell in (
+                pack.paper, pack.table or "", pack.scenario, pack.side, title, sheet, piece,
+                n)])
+    return buffer.getvalue().encode("utf-8")
+
+
+def csv_safe(value: str) -> str:
+    """A cell a spreadsheet will not run as a formula.
+
+    One that starts like a formula (after any spaces, which some spreadsheets skip) gets
+    a leading ``'``, as OWASP advises; the rest are written as they are.
+    """
+    from generator.data.sheettable import FORMULA_START
+
+    return "'" + value if value.lstrip(" \u00a0\u3000")[:1] in FORMULA_START else value
