@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.cache import Key
 
 
 class Subsets:
@@ -29,11 +32,11 @@ class Subsets:
         self._made: dict[tuple[Any, ...], tuple[bytes, int | None]] | None = None
         self._new = False
 
-    def _key(self) -> str:
-        from generator import __version__
-        from generator.cache import usercache
+    def _key(self) -> Key:
+        from generator.cache import key
 
-        return repr((__version__, usercache.package_stamp(), zlib.ZLIB_VERSION))
+        # The streams are deflated here: another zlib could deflate them otherwise.
+        return key(self.ENTRY, zlib.ZLIB_VERSION)
 
     def get(self, key: tuple[Any, ...], make: Callable[[], bytes]
             ) -> tuple[bytes, int | None]:
@@ -42,10 +45,9 @@ class Subsets:
         ``make`` gives the raw content; a key starting "font" is a font file.
         """
         if self._made is None:
-            from generator.cache import usercache
+            from generator.cache import recall
 
-            cached = usercache.load(self.ENTRY, self._key())
-            self._made = cached if isinstance(cached, dict) else {}
+            self._made = recall(self.ENTRY, self._key(), dict) or {}
         found = self._made.pop(key, None)
         if found is None:
             raw = make()
@@ -59,8 +61,6 @@ class Subsets:
         """Keep the subsets in the user cache, if any were new (never fails)."""
         if not self._new or self._made is None:
             return
-        from generator.cache import usercache
-
         kept: dict[tuple[Any, ...], tuple[bytes, int | None]] = {}
         size = 0
         for key, value in reversed(self._made.items()):  # the most recently used first
@@ -70,7 +70,9 @@ class Subsets:
             kept[key] = value
         kept = dict(reversed(kept.items()))
         self._made = kept
-        usercache.store(self.ENTRY, self._key(), kept)
+        from generator.cache import keep
+
+        keep(self.ENTRY, self._key(), kept)
         self._new = False
 
 
