@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -40,13 +39,22 @@ from pydantic import (
     model_validator,
 )
 
-from generator.core import fonts
 from generator.core.errors import DataError, Problem, RenderError
 from generator.core.suggest import did_you_mean
 from generator.core.units import MM, parse_length
 from generator.data.validation import describe, validate
 from generator.data.yamlsource import Loc, SourceDoc, dotted, load_yaml
-from generator.pages.autofit import LABEL_FLOOR, Fitted, LabelFitter
+from generator.pages.autofit import LABEL_FLOOR, LabelFitter
+from generator.pieces.facedraw import (
+    FONTS,
+    REF,
+    PlacedText,
+    box,
+    colour,
+    draw_icon,
+    line_height,
+    place_text,
+)
 from generator.pieces.pieces import Art, Piece
 from generator.pieces.sprue import length_between
 
@@ -56,20 +64,13 @@ if TYPE_CHECKING:  # faces are checked without ReportLab (odds need the tables, 
 
 ICONS = ("bar", "circle", "flame", "rectangle", "star", "triangle")
 """The icon vocabulary (fixed: a layout names one of these, nothing else is drawn)."""
-FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "narrow": fonts.NARROW,
-         "narrow-bold": fonts.NARROW_BOLD}
-"""Font names a layout may use, and the registered fonts they stand for."""
 RESERVED = ("from", "round", "set", "add")
 """Keys of a derived back; no value may be named like one."""
 MAX_TEXT = 10_000
 """Longest text value a piece may bind (the fit rule copes; a bound keeps memory sane)."""
-CAP_MIDDLE = 0.35
-"""Half the height of PT Sans capitals and figures, in em: ``middle`` centres on it."""
-
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
-_REF = re.compile(r"^\{([a-z][a-z0-9_]{0,31})\}$")
 _SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
 
 ValueKind = Literal["number", "text", "colour"]
@@ -120,7 +121,7 @@ def _type_size(value: object) -> float:
 
 
 def _colour_ref(value: object) -> str:
-    if not isinstance(value, str) or not (_HEX.match(value) or _REF.match(value)):
+    if not isinstance(value, str) or not (_HEX.match(value) or REF.match(value)):
         raise ValueError("expected a colour '#rrggbb' or a colour value such as '{fill}'")
     return value
 
@@ -269,13 +270,6 @@ def _unknown(name: str, values: Mapping[str, str]) -> str:
             f"{did_you_mean(name, values)}")
 
 
-def _line_height(font: str) -> float:
-    """Ascent minus descent per point of type."""
-    fonts.register()
-    metrics = fonts.metrics()
-    return float(metrics.getAscent(font, 1.0) - metrics.getDescent(font, 1.0))
-
-
 def _field_problems(f: FaceField, loc: Loc, layout: FaceLayout) -> list[tuple[Loc, str]]:
     out: list[tuple[Loc, str]] = []
     values = layout.values
@@ -307,7 +301,7 @@ def _field_problems(f: FaceField, loc: Loc, layout: FaceLayout) -> list[tuple[Lo
         if f.floor > f.font_size:
             out.append(((*loc, "floor"), f"found {f.floor:g}pt, expected at most the "
                                          f"font_size {f.font_size:g}pt"))
-        need = f.floor * _line_height(FONTS[f.font])
+        need = f.floor * line_height(FONTS[f.font])
         if 0 < f.height < need - 1e-9:
             out.append(((*loc, "height"), f"found {f.height / MM:.2f}mm, expected at least "
                                           f"{need / MM:.2f}mm (one line at the {f.floor:g}pt "
@@ -316,7 +310,7 @@ def _field_problems(f: FaceField, loc: Loc, layout: FaceLayout) -> list[tuple[Lo
 
 
 def _colour_problems(ref: str | None, loc: Loc, values: Mapping[str, str]) -> list[tuple[Loc, str]]:
-    match = _REF.match(ref) if ref else None
+    match = REF.match(ref) if ref else None
     if match is None:
         return []
     name = match.group(1)
@@ -505,121 +499,6 @@ def check_values(layout: FaceLayout, values: Mapping[str, Value], piece_id: str)
 # -- drawing ---------------------------------------------------------------------------
 
 
-def _colour(ref: str, values: Mapping[str, Value]) -> Color:
-    match = _REF.match(ref)
-    from reportlab.lib.colors import HexColor
-
-    return HexColor(str(values[match.group(1)]) if match else ref)
-
-
-@dataclass(frozen=True)
-class PlacedText:
-    """A fitted label and where its baseline starts (canvas points, origin lower-left)."""
-
-    fitted: Fitted
-    x: float
-    baseline: float
-    align: str
-
-
-def place_text(f: FaceField, text: str, piece_id: str, piece_height: float,
-               fitter: LabelFitter) -> PlacedText:
-    """Fit ``text`` into the field's box by the one rule and place it in the box.
-
-    The type is first capped so one line (ascent to descent) fits the box's height;
-    ``middle`` centres capitals on the box's middle but never lets the line leave it.
-    """
-    font = FONTS[f.font]
-    line = _line_height(font)
-    size = min(f.font_size, f.height / line)
-    fitted = fitter.fit(piece_id, text, font, size, f.width, floor=min(f.floor, size),
-                        abbreviate=f.abbreviate)
-    top = piece_height - f.y
-    bottom = top - f.height
-    highest = fitted.top_baseline(top)
-    lowest = fitted.bottom_baseline(bottom)
-    if f.valign == "top":
-        baseline = highest
-    elif f.valign == "bottom":
-        baseline = lowest
-    else:
-        baseline = min(highest, max(lowest, (top + bottom) / 2 - CAP_MIDDLE * fitted.size))
-    x = {"left": f.x, "center": f.x + f.width / 2, "right": f.x + f.width}[f.align]
-    return PlacedText(fitted, x, baseline, f.align)
-
-
-def _box(c: Canvas, x: float, y: float, w: float, h: float, radius: float, stroke: bool,
-         fill: bool) -> None:
-    if radius > 0:
-        c.roundRect(x, y, w, h, min(radius, w / 2, h / 2), stroke=int(stroke), fill=int(fill))
-    else:
-        c.rect(x, y, w, h, stroke=int(stroke), fill=int(fill))
-
-
-def _polygon(c: Canvas, points: Sequence[tuple[float, float]], stroke: bool) -> None:
-    path = c.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    path.close()
-    c.drawPath(path, stroke=int(stroke), fill=1)
-
-
-def flame(c: Canvas, cx: float, bottom: float, height: float) -> None:
-    """A flame standing on ``bottom``, ``height`` tall and 0.8 of that wide (filled)."""
-    width = 0.8 * height
-
-    def at(u: float, v: float) -> tuple[float, float]:
-        return cx + (u - 0.5) * width, bottom + v * height
-
-    path = c.beginPath()
-    path.moveTo(*at(0.5, 0))
-    path.curveTo(*at(0.05, 0), *at(0.0, 0.45), *at(0.3, 0.72))
-    path.curveTo(*at(0.28, 0.55), *at(0.4, 0.5), *at(0.42, 0.62))
-    path.curveTo(*at(0.45, 0.8), *at(0.55, 0.9), *at(0.5, 1.0))
-    path.curveTo(*at(0.75, 0.85), *at(1.0, 0.6), *at(0.9, 0.32))
-    path.curveTo(*at(0.85, 0.1), *at(0.7, 0), *at(0.5, 0))
-    path.close()
-    c.drawPath(path, stroke=0, fill=1)
-
-
-def draw_icon(c: Canvas, f: FaceField, values: Mapping[str, Value], w: float, h: float,
-              bleed: float) -> None:
-    """Draw one icon field in its box (a bar spans the piece and runs into the bleed)."""
-    c.setFillColor(_colour(f.colour, values))
-    stroke = f.stroke is not None
-    if stroke:
-        c.setStrokeColor(_colour(str(f.stroke), values))
-        c.setLineWidth(f.line_width)
-    top = h - f.y
-    bottom = top - f.height
-    cx, cy = f.x + f.width / 2, (top + bottom) / 2
-    # An outline is drawn half outside its path: inset by half the line to stay in the box.
-    inset = f.line_width / 2 if stroke else 0.0
-    if f.icon == "bar":
-        low = bottom - bleed if bottom <= 1e-9 else bottom
-        high = top + bleed if top >= h - 1e-9 else top
-        c.rect(-bleed, low, w + 2 * bleed, high - low, stroke=0, fill=1)
-    elif f.icon == "rectangle":
-        _box(c, f.x + inset, bottom + inset, f.width - 2 * inset, f.height - 2 * inset,
-             f.radius, stroke, True)
-    elif f.icon == "circle":
-        c.circle(cx, cy, min(f.width, f.height) / 2 - inset, stroke=int(stroke), fill=1)
-    elif f.icon == "star":
-        r = min(f.width, f.height) / 2 - inset
-        corners = [(cx + (r if i % 2 == 0 else r * 0.4) * math.sin(math.pi * i / 5),
-                    cy + (r if i % 2 == 0 else r * 0.4) * math.cos(math.pi * i / 5))
-                   for i in range(10)]
-        _polygon(c, corners, stroke)
-    elif f.icon == "triangle":
-        x0, x1, y0, y1 = f.x + inset, f.x + f.width - inset, bottom + inset, top - inset
-        tips = {"up": [(x0, y0), (x1, y0), (cx, y1)], "down": [(x0, y1), (x1, y1), (cx, y0)],
-                "left": [(x1, y0), (x1, y1), (x0, cy)], "right": [(x0, y0), (x0, y1), (x1, cy)]}
-        _polygon(c, tips[f.points], stroke)
-    elif f.icon == "flame":
-        flame(c, cx, bottom, min(f.height, f.width / 0.8))
-
-
 def face_art(layout: FaceLayout, values: Mapping[str, Value], piece_id: str,
              fitter: LabelFitter, extra: Sequence[FaceField] = ()) -> Art:
     """The drawing of one face; its labels are fitted now, so problems show before drawing.
@@ -636,7 +515,7 @@ def face_art(layout: FaceLayout, values: Mapping[str, Value], piece_id: str,
 
     """
     height = layout.size[1]
-    ground = _colour(layout.background, values)
+    ground = colour(layout.background, values)
     ops: list[Callable[[Canvas, float, float, float], None]] = []
     for f in (*layout.fields, *extra):
         if f.icon is not None:
@@ -646,9 +525,9 @@ def face_art(layout: FaceLayout, values: Mapping[str, Value], piece_id: str,
             ops.append(icon_op)
             continue
         placed = place_text(f, fill_template(str(f.text), values), piece_id, height, fitter)
-        fill = _colour(f.fill, values) if f.fill else None
-        stroke = _colour(f.stroke, values) if f.stroke else None
-        ink = _colour(f.colour, values)
+        fill = colour(f.fill, values) if f.fill else None
+        stroke = colour(f.stroke, values) if f.stroke else None
+        ink = colour(f.colour, values)
 
         def text_op(c: Canvas, w: float, h: float, bleed: float, f: FaceField = f,
                     placed: PlacedText = placed, fill: Color | None = fill,
@@ -660,7 +539,7 @@ def face_art(layout: FaceLayout, values: Mapping[str, Value], piece_id: str,
                     c.setStrokeColor(stroke)
                     c.setLineWidth(f.line_width)
                 inset = f.line_width / 2 if stroke is not None else 0.0
-                _box(c, f.x + inset, h - f.y - f.height + inset, f.width - 2 * inset,
+                box(c, f.x + inset, h - f.y - f.height + inset, f.width - 2 * inset,
                      f.height - 2 * inset, f.radius, stroke is not None, fill is not None)
             c.setFillColor(ink)
             placed.fitted.draw(c, placed.x, placed.baseline, placed.align)

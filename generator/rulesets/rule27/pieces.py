@@ -16,8 +16,8 @@ from reportlab.pdfbase import pdfmetrics
 
 from generator.core import fonts
 from generator.pages.autofit import LabelFitter, fit_label
+from generator.pieces.facedraw import FONTS
 from generator.pieces.faces import (
-    FONTS,
     FaceField,
     FaceLayout,
     face_piece,
