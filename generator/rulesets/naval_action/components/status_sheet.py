@@ -21,6 +21,7 @@ from generator.core.units import MM
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox
 from generator.pages.pages import Document, Furniture, Recorded, Spacer
+from generator.pages.refcard import arc_icon
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import BatteryView, ShipView, format_fraction, knots
@@ -73,29 +74,6 @@ def ship_block(view: ShipView | None, scenario_line: str = "",
     """
     in_force = tables or cardtables.active()
     return Recorded(lambda c, w: _paint_ship(c, w, view, scenario_line, in_force))
-
-
-def arc_icon(c: Canvas, cx: float, cy: float, r: float, arcs: list[tuple[float, float]]) -> None:
-    """A small compass: the ship points up; shaded sectors are where the battery bears."""
-    c.setLineWidth(0.4)
-    c.setStrokeColor(GREY)
-    c.setFillColor(colors.white)
-    c.circle(cx, cy, r, stroke=1, fill=1)
-    c.setFillColor(colors.Color(0.35, 0.35, 0.35))
-    for start, end in arcs:
-        # bearings run clockwise from the bow; ReportLab angles anticlockwise from east
-        c.wedge(cx - r, cy - r, cx + r, cy + r, 90 - end, end - start, stroke=0, fill=1)
-    c.setFillColor(colors.white)
-    c.setStrokeColor(colors.black)
-    path = c.beginPath()
-    path.moveTo(cx, cy + r * 0.62)
-    path.lineTo(cx + r * 0.2, cy - r * 0.1)
-    path.lineTo(cx + r * 0.14, cy - r * 0.55)
-    path.lineTo(cx - r * 0.14, cy - r * 0.55)
-    path.lineTo(cx - r * 0.2, cy - r * 0.1)
-    path.close()
-    c.drawPath(path, stroke=1, fill=1)
-    c.setFillColor(colors.black)
 
 
 def _caption_box(pen: Pen, x: float, top: float, w: float, h: float, caption: str,
