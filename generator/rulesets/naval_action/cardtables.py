@@ -21,7 +21,7 @@ from generator.core.errors import Problem
 from generator.data.validation import key_problems, load_model
 from generator.data.yamlsource import SourceDoc
 from generator.rules.dietable import row_width_problems
-from generator.rules.tables import TableFile, TableSet
+from generator.rules.tables import TableFile, TableSet, locate
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.cardmodels import DAMAGE, CardTables, TorpedoRuns
 from generator.rulesets.naval_action.markertables import (
@@ -47,22 +47,8 @@ class Tables(BaseModel):
     positions: dict[str, tuple[int, int]] = Field(default_factory=dict)
 
     def locate(self, names: Iterable[str], message: str) -> Problem:
-        """A problem the tables cause on a page, located at the user's table behind it.
-
-        Args:
-            names: The tables the page section prints (their file keys).
-            message: ``found X, expected Y``.
-
-        Returns:
-            The problem at the first of ``names`` the user's file replaced, else at the
-            first table the file gives (bundled tables alone always fit).
-
-        """
-        keys = [n for n in names if n in self.positions] or list(self.positions)
-        if not keys:
-            return Problem(self.display, 0, 0, "", message)
-        line, column = self.positions[keys[0]]
-        return Problem(self.display, line, column, keys[0], message)
+        """A problem the tables cause on a page, at the user's table behind it (``locate``)."""
+        return locate(self.display, self.positions, names, message)
 
 
 GRIDS = {"penetration": ("rows", "gunfire_dud"), "torpedo_hits": ("rows",),
