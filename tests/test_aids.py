@@ -18,6 +18,7 @@ import yaml
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from generator.aids.rangestrings import render_tapes
 from generator.aids.strips import OVERLAP, SegmentView
 from generator.cli.main import main
 from generator.core.scales import NAMED_SCALES, parse_scale
@@ -27,11 +28,7 @@ from generator.pages.calibration import bar_positions
 from generator.pages.layout import safe_box
 from generator.rulesets.naval_action.aids import range_strings
 from generator.rulesets.naval_action.cardtables import load_tables
-from generator.rulesets.naval_action.components.aids import (
-    render_gauge_strips,
-    render_rulers,
-    render_tapes,
-)
+from generator.rulesets.naval_action.components.aids import render_gauge_strips, render_rulers
 from generator.rulesets.naval_action.rules import bundled_rules
 from tests import builds
 from tests.pdftext import Page

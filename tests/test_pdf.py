@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from generator.aids.rangestrings import PALETTE
 from generator.core.units import MM
 from generator.kit.pipeline import BuildResult, build
 from generator.pages.autofit import LABEL_FLOOR
 from generator.pieces.imposition import ID_SIZE
-from generator.rulesets.naval_action.aids import PALETTE
 from tests import builds
 from tests.pdftext import Page
 

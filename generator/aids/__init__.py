@@ -1,4 +1,4 @@
-"""The aids layer: play aids (strips, gauges, board aids and dice sheets).
+"""The aids layer: play aids (strips, gauges, range strings and tapes, board aids, dice sheets).
 
 It may import ``core``, ``data``, ``rules``, ``pages``, ``pieces`` and ``cache``.
 """

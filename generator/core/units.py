@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 MM = 72.0 / 25.4
 """Points per millimetre."""
@@ -85,3 +86,15 @@ def convert(value: float, unit: str, to: str) -> float:
         raise ValueError(f"found {value:g} {unit}, expected a {kind} from "
                          f"{-MAX_QUANTITY:g} to {MAX_QUANTITY:g} {to}")
     return result
+
+
+QUARTERS = {Fraction(0): "", Fraction(1, 4): "¼", Fraction(1, 2): "½", Fraction(3, 4): "¾"}
+"""The fractions printed as glyphs."""
+
+
+def quarters(value: Fraction) -> str | None:
+    """A value in whole quarters as players write it ('1½', '2', '¼'); None for any other."""
+    whole, part = divmod(value, 1)
+    if part not in QUARTERS:
+        return None
+    return (str(whole) if whole or not part else "") + QUARTERS[part]

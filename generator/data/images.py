@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
     from reportlab.lib.utils import ImageReader
 
+    from generator.data.library import Library
+
 MAX_BYTES = 2 * 1024 * 1024
 MAX_PIXELS = 4096
 MAX_SVG_REACH = 1_000_000.0
@@ -66,6 +68,32 @@ def check_image(data_file: Path, root: Path | None, relative: str) -> tuple[Path
     """
     path, _, expected = _read_checked(data_file, root, relative)
     return path, expected
+
+
+def class_image_problems(library: Library, ruleset: str) -> list[Problem]:
+    """Every class of a ruleset whose ``marker_image`` is missing or refused, located."""
+    from generator.data.validation import describe
+
+    problems = []
+    for entry in library.classes_of(ruleset).values():
+        image = entry.model.marker_image
+        if image is not None:
+            found, expected = check_image(entry.doc.path, entry.root, image)
+            if found is None:
+                problems.append(entry.doc.problem(("marker_image",),
+                                                  f"found {describe(image)}, {expected}"))
+    return problems
+
+
+def class_images(library: Library, ruleset: str) -> dict[str, Path]:
+    """Class id to its checked marker image, for a ruleset's classes that supply one."""
+    images = {}
+    for class_id, entry in library.classes_of(ruleset).items():
+        if entry.model.marker_image is not None:
+            found, _ = check_image(entry.doc.path, entry.root, entry.model.marker_image)
+            if found is not None:
+                images[class_id] = found
+    return images
 
 
 def load_image(path: Path) -> ImageReader | Drawing:

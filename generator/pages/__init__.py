@@ -2,7 +2,8 @@
 
 Layout, the canvas document, components and their bookmarks, grids, word wrap,
 autofit, templates, branding, calibration, table styles, the kit document and PDF
-streaming.
+streaming; and the page parts rulesets share: matchup pages, reference-card parts and
+record-sheet boxes.
 
 It may import ``core``, ``cache`` and ``data``.
 """

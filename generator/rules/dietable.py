@@ -21,6 +21,7 @@ YAML with every problem located ``file:line:column``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -93,6 +94,31 @@ def parse_ratio(heading: Heading) -> Fraction | None:
 def width_message(found: int, width: int) -> str:
     """The one wording for a row with the wrong number of cells."""
     return f"found {found} cells, expected {width} (one per column)"
+
+
+def row_width_problems(doc: SourceDoc, grids: Mapping[str, Sequence[str]]) -> list[Problem]:
+    """Rows whose length differs from their table's columns, located at the row itself.
+
+    ``grids`` names, for each top-level table of the file (``{columns: [...], ...}``),
+    the keys holding its rows: a list of cells, or rows of cells by key. A model can
+    check this too, but a model-level check can only point at the whole table; a user
+    fixing their table wants the line of the short row.
+    """
+    data = doc.data if isinstance(doc.data, dict) else {}
+    problems = []
+    for table, keys in grids.items():
+        grid = data.get(table)
+        if not isinstance(grid, dict) or not isinstance(grid.get("columns"), list):
+            continue
+        width = len(grid["columns"])
+        for key in keys:
+            value = grid.get(key)
+            rows = value.items() if isinstance(value, dict) else [(None, value)]
+            for face, cells in rows:
+                if isinstance(cells, list) and len(cells) != width:
+                    loc = (table, key) if face is None else (table, key, face)
+                    problems.append(doc.problem(loc, width_message(len(cells), width)))
+    return problems
 
 
 def _span_text(low: int, high: int) -> str:

@@ -18,7 +18,7 @@ the user replaces drops out of its file's top-level ``defaults`` (``rules.defaul
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -98,6 +98,28 @@ class InForce:
         if not isinstance(table, model):
             raise TypeError(f"{model.__name__}: found {type(table).__name__}")
         return table
+
+
+def locate(display: str, positions: Mapping[str, tuple[int, int]], names: Iterable[str],
+           message: str) -> Problem:
+    """A problem the tables cause on a page, located at the user's table behind it.
+
+    Args:
+        display: The user's tables file as messages name it ('bundled' for none).
+        positions: Where each table the file gives starts (``InForce.positions``).
+        names: The tables the page section prints (their file keys).
+        message: ``found X, expected Y``.
+
+    Returns:
+        The problem at the first of ``names`` the user's file replaced, else at the first
+        table the file gives (bundled tables alone always fit).
+
+    """
+    keys = [n for n in names if n in positions] or list(positions)
+    if not keys:
+        return Problem(display, 0, 0, "", message)
+    line, column = positions[keys[0]]
+    return Problem(display, line, column, keys[0], message)
 
 
 class TableSet:

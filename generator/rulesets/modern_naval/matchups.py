@@ -14,7 +14,7 @@ a boolean, or side id to boolean).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
@@ -25,7 +25,9 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
+from generator.pages.matchuppages import ShipTable, render_matchup_pages
 from generator.rules.dice import percent
+from generator.rules.targets import alike, group_enemies
 from generator.rulesets.modern_naval import combat, damage
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.registry import COMPONENTS
@@ -63,17 +65,12 @@ def target_label(unit: UnitView) -> str:
 
 def targets(enemies: Sequence[UnitView], known: bool) -> list[Target]:
     """Distinct enemy targets: one per set of values (classes named only when known)."""
-    groups: dict[tuple[object, ...], list[UnitView]] = {}
-    for unit in enemies:
-        key = (unit.category, unit.size, unit.ecm, unit.fcs, unit.damage)
-        groups.setdefault(key, []).append(unit)
     out = []
-    for units in groups.values():
-        label = target_label(units[0])
-        if known:
-            names = ", ".join(dict.fromkeys(u.name for u in units))
-            label = f"{names}: {label}"
-        out.append(Target(units[0], label))
+    for group in group_enemies(enemies, lambda u: (u.category, u.size, u.ecm, u.fcs, u.damage),
+                               lambda u: u.name):
+        label = target_label(group.members[0])
+        out.append(Target(group.members[0], f"{', '.join(group.classes)}: {label}" if known
+                          else label))
     return out
 
 
@@ -181,11 +178,7 @@ def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
                     enemies: Sequence[UnitView], known: bool, conditions: Conditions,
                     paper: Paper, key: str, footer: str) -> Component:
     """One side's matchup pages."""
-    title = f"Matchups: {side_name}"
-    doc = CanvasDoc(paper, title, footer)
-    doc.anchor(title)
-    doc.paragraph(escape(title), "h1")
-    doc.paragraph(
+    intro = (
         f"Exact chances per shot with this scenario's conditions (sea state "
         f"{conditions.sea_state}, own speed markers {conditions.shooter_speed} "
         "(DEFAULT: no scenario sets it), crew as rated): to hit against a target "
@@ -197,30 +190,33 @@ def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
            else "by what the tables read of them (their classes are not known to you)."))
     foes = targets(enemies, known)
     # Units rated alike (sister ships) share one table, headed by all their names.
-    alike: dict[UnitView, list[UnitView]] = {}
-    for unit in units:
-        alike.setdefault(dataclasses.replace(unit, id="", name=""), []).append(unit)
-    for group in alike.values():
+    shown = []
+    for group in alike(units, lambda u: dataclasses.replace(u, id="", name="")):
         unit = group[0]
         grid = unit_grid(tables, unit, foes, conditions)
         if grid is None:
             continue
         names = ", ".join(dict.fromkeys(u.name for u in group))
-        doc.ensure(grid.header_height + 30 * MM)
-        doc.anchor(names)
-        doc.paragraph(f"{escape(names)} (crew {unit.crew:+d}, FCS "
-                      f"{ORDINALS.get(unit.fcs or 0, 'none')})", "h3")
-        doc.grid(grid)
-        states = state_grid(tables, unit, foes)
-        if states is not None:
-            doc.space(1)
-            doc.ensure(states.header_height + 3 * states.row_height(0) + 6 * MM)
-            doc.paragraph("One hit by the target's state (ship: system KO · wrecked; "
-                          "aircraft: lost, by its damage markers):")
-            doc.grid(states)
-        doc.space(2)
-    pdf, pages = doc.finish()
-    return Component(key, title, "Matchups-", pdf, pages, doc.bookmarks[1:])
+        shown.append(ShipTable((names,), f"{escape(names)} (crew {unit.crew:+d}, FCS "
+                               f"{ORDINALS.get(unit.fcs or 0, 'none')})", grid,
+                               _states(state_grid(tables, unit, foes))))
+    return render_matchup_pages(paper, f"Matchups: {side_name}", footer, intro, shown, key,
+                                "Matchups-")
+
+
+def _states(states: Grid | None) -> Callable[[CanvasDoc], None] | None:
+    """What follows a unit's table: what one hit does by the target's state, if anything."""
+    if states is None:
+        return None
+
+    def draw(doc: CanvasDoc) -> None:
+        doc.space(1)
+        doc.ensure(states.header_height + 3 * states.row_height(0) + 6 * MM)
+        doc.paragraph("One hit by the target's state (ship: system KO · wrecked; "
+                      "aircraft: lost, by its damage markers):")
+        doc.grid(states)
+
+    return draw
 
 
 def knows_enemy(data: Derived, side: str) -> bool:

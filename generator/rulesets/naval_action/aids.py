@@ -11,95 +11,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 
-from reportlab.lib import colors
-
 from generator.aids.gauges import Ring, fan_strips
+from generator.aids.rangestrings import (
+    BAND_TINTS,
+    Knot,
+    RangeString,
+    colour_strings,
+    detection_strip,
+    units_up,
+    yard_marks,
+)
 from generator.aids.strips import Band, Mark, Strip
 from generator.core.scales import Scale
-from generator.core.units import MM
 from generator.rules.defaults import is_default
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import DerivationRules
 
-PALETTE: tuple[tuple[str, colors.Color], ...] = (
-    ("red", colors.Color(0.85, 0.1, 0.1)),
-    ("blue", colors.Color(0.1, 0.3, 0.85)),
-    ("green", colors.Color(0.1, 0.6, 0.2)),
-    ("orange", colors.Color(0.98, 0.55, 0.0)),
-    ("purple", colors.Color(0.5, 0.2, 0.65)),
-    ("brown", colors.Color(0.5, 0.3, 0.1)),
-    ("black", colors.Color(0.0, 0.0, 0.0)),
-    ("pink", colors.Color(0.95, 0.45, 0.7)),
-    ("teal", colors.Color(0.0, 0.55, 0.55)),
-    ("yellow", colors.Color(0.95, 0.85, 0.1)),
-    ("grey", colors.Color(0.55, 0.55, 0.55)),
-    ("navy", colors.Color(0.0, 0.1, 0.4)),
-)
-"""Thread colours a player can buy; names are printed beside each swatch."""
-
-TAPE_HEIGHT = 20 * MM
-"""Tapes and range gauges: room for a knot's two label lines above a band."""
-BAND_TINTS = (colors.Color(0.75, 0.9, 0.75), colors.Color(0.98, 0.9, 0.6),
-              colors.Color(0.98, 0.75, 0.7))
-
-
-def units_up(yards: int | Fraction, scale: Scale) -> int:
-    """Whole table units for a range limit, fractions rounded up (the text's rule)."""
-    return math.ceil(Fraction(yards) / scale.yards)
-
-
-@dataclass(frozen=True)
-class Knot:
-    """A knot on a range string.
-
-    Attributes:
-        label: ``C``, ``M``, ``L`` or a torpedo stage.
-        yards: The limit in yards.
-        units: Where the knot goes, in whole table units (rounded up).
-        note: What the knot means, printed beside it.
-        width: For a torpedo stage, the spread's exact width there in yards (the note
-            prints it rounded, as the text does: 666.5 yd is "667").
-
-    """
-
-    label: str
-    yards: int
-    units: int
-    note: str = ""
-    width: Fraction = Fraction(0)
-
-
-@dataclass
-class RangeString:
-    """One string to cut: every battery or torpedo mount sharing the same ranges.
-
-    Attributes:
-        key: Stable id, e.g. ``guns-32150`` or ``torpedo-24-20000-2``.
-        what: ``8in guns`` or ``24in torpedoes (two turns)``.
-        users: ``Chōkai (BOW, STN)``... in order of appearance.
-        knots: Knots from the near end.
-        default: True when a torpedo run comes from the default table.
-        color_name: Thread colour.
-        color: Its printing colour.
-
-    """
-
-    key: str
-    what: str
-    users: list[str]
-    knots: list[Knot]
-    default: bool = False
-    color_name: str = ""
-    color: colors.Color = field(default=colors.black)
-
-    @property
-    def length_units(self) -> int:
-        """Measuring length: zero to the last knot."""
-        return self.knots[-1].units
+DEFAULT_RUN_NOTE = ("Run from the <b>DEFAULT</b> torpedo_runs table (the rules give no "
+                    "torpedo ranges): a class's <i>run_yd</i> or a --tables file replaces it.")
+"""Under a torpedo string whose run is the DEFAULT table's (the string sheet)."""
 
 
 def _bores(bores: Sequence[float]) -> str:
@@ -142,11 +75,7 @@ def range_strings(views: Sequence[ShipView], scale: Scale, tables: Tables) -> li
             torpedo_knots(run, two_turn, scale, spread.automatic_within_yd,
                           spread.spread_width_yd.one_turn, spread.spread_width_yd.two_turn),
             default=default and is_default(runs)))
-    for i, string in enumerate(strings):
-        name, string.color = PALETTE[i % len(PALETTE)]
-        # Past twelve strings the colours come round again, numbered to keep them apart.
-        again = i // len(PALETTE)
-        string.color_name = f"{name} thread" + (f" no. {again + 1}" if again else "")
+    colour_strings(strings)
     return strings
 
 
@@ -171,49 +100,6 @@ def torpedo_knots(run: int, two_turn: bool, scale: Scale, aimed_yd: int, width_y
     return sorted(knots, key=lambda k: k.yards)
 
 
-def minor_step(scale: Scale) -> int:
-    """The finest yard graduation that stays at least 1.2 mm apart at this scale."""
-    for step in (100, 200, 250, 500, 1000):
-        if scale.yards_to_points(step) >= 1.2 * MM:
-            return step
-    return 1000
-
-
-def yard_marks(scale: Scale, longest: int) -> list[Mark]:
-    """Ticks every ``minor_step`` yards, longer at 500, numbered each 1,000 yd."""
-    step = minor_step(scale)
-    marks = []
-    for yd in range(0, longest + 1, step):
-        if yd % 1000 == 0:
-            marks.append(Mark(scale.yards_to_points(yd), "major", f"{yd // 1000}"))
-        elif yd % 500 == 0:
-            marks.append(Mark(scale.yards_to_points(yd), "mid"))
-        else:
-            marks.append(Mark(scale.yards_to_points(yd), "minor"))
-    return marks
-
-
-def unit_marks(scale: Scale, units: int) -> list[Mark]:
-    """Ticks every table unit (cm or in), longer at 5, numbered each 10 (cm) or 5 (in)."""
-    every = 10 if scale.unit == "cm" else 5
-    marks = []
-    for u in range(units + 1):
-        at = scale.units_to_points(u)
-        if u % every == 0:
-            marks.append(Mark(at, "major", f"{u}"))
-        else:
-            marks.append(Mark(at, "mid" if u % 5 == 0 else "minor"))
-    return marks
-
-
-def range_ruler(scale: Scale, longest_yd: int) -> Strip:
-    """A range ruler in thousands of yards, to ``longest_yd`` rounded up to 1,000."""
-    longest = math.ceil(longest_yd / 1000) * 1000
-    return Strip(f"range-{scale.name}",
-                 f"Range ruler · thousands of yards · {scale.describe()}",
-                 scale.yards_to_points(longest), yard_marks(scale, longest))
-
-
 def movement_ruler(scale: Scale, top_speed: float, tables: Tables) -> Strip:
     """Knots per 5-minute turn, with the cost of each 60° step of turn as bands."""
     knots = int(math.ceil(top_speed / 5) * 5)
@@ -234,31 +120,6 @@ def movement_ruler(scale: Scale, top_speed: float, tables: Tables) -> Strip:
                  f"Movement ruler · knots per 5-minute turn · {scale.describe()} · turn "
                  f"costs {lost:g} {scale.unit} per {costs.per_degrees}°",
                  knots * per_knot, marks, bands)
-
-
-def tape(string: RangeString, scale: Scale) -> Strip:
-    """A range tape: the string's knots over a plain table-unit scale."""
-    marks = unit_marks(scale, string.length_units)
-    marks += [Mark(scale.units_to_points(k.units), "knot", f"{k.label} {k.units} {scale.unit}",
-                   f"{k.yards:,} yd · {k.note}") for k in string.knots]
-    return Strip(f"tape-{string.key}", f"{string.what} · {scale.describe()}",
-                 scale.units_to_points(string.length_units), marks, height=TAPE_HEIGHT,
-                 color=string.color, color_name=string.color_name)
-
-
-def detection_strip(key: str, title: str, stages: Sequence[tuple[int, str]], scale: Scale,
-                    ) -> Strip:
-    """A gauge of nested distances (detection chances, radar limit), rounded up to units."""
-    longest = max(yd for yd, _ in stages)
-    marks = yard_marks(scale, longest)
-    bands = []
-    start = 0.0
-    for i, (yd, label) in enumerate(sorted(stages)):
-        end = scale.units_to_points(units_up(yd, scale))
-        marks.append(Mark(end, "knot", f"{yd:,} yd", label))
-        bands.append(Band(start, end, BAND_TINTS[i % len(BAND_TINTS)], label))
-        start = end
-    return Strip(key, title, start, marks, bands, height=TAPE_HEIGHT)
 
 
 def gauge_strips(scale: Scale, tables: Tables, torpedoes: Sequence[tuple[int, int, bool]],

@@ -1,11 +1,12 @@
 """One matchup on demand (``quarterdeck odds``): find the ships, compute, report.
 
 An ``OddsIndex`` holds every ship a question can name (each class's ships, and each
-scenario's ships as the scenario fields them) as plain ``Party`` figures, with a
-calculator. ``odds_index`` builds it from the library, the one step that needs the
-schema. ``quarterdeck odds`` keeps the index in the user cache with every result its
-ships can be asked for already computed, so a new question loads neither pydantic, the
-ruleset's models, the tables nor icepool: this module imports none of them.
+scenario's ships as the scenario fields them) as members (``generator.rules.oddsindex``)
+whose figures are plain ``Party`` figures, with a calculator. ``odds_index`` builds it
+from the library, the one step that needs the schema. ``quarterdeck odds`` keeps the
+index in the user cache with every result its ships can be asked for already computed,
+so a new question loads neither pydantic, the ruleset's models, the tables nor icepool:
+this module imports none of them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import UsageError
-from generator.core.suggest import did_you_mean, fold, spellings
+from generator.core.suggest import did_you_mean
+from generator.rules.oddsindex import (
+    Member,
+    answer_console,
+    class_members,
+    find_at,
+    find_in_classes,
+    firing_at,
+    one_of,
+    percent,
+    print_table,
+    scenario_of,
+    spelled,
+)
 from generator.rulesets.naval_action.matchups import (
     GunMatchup,
     TargetGroup,
@@ -36,22 +50,13 @@ NAME = "naval-action"
 
 
 @dataclass(frozen=True)
-class Member:
-    """A ship as one class or scenario lists it, with the spellings that find it."""
-
-    name: str                # as the class (or the scenario's side) writes it
-    spellings: frozenset[str]  # folded names and aka that find this ship in its class
-    party: Party
-
-
-@dataclass(frozen=True)
 class ScenarioShips:
     """What a question with ``--scenario`` reads of the scenario."""
 
     name: str
     sea_state: str
     year: int
-    members: tuple[Member, ...]  # side by side, in roster order
+    members: tuple[Member[Party], ...]  # side by side, in roster order
 
 
 @dataclass
@@ -59,7 +64,7 @@ class OddsIndex:
     """Every ship a question can name, and the calculator that answers it."""
 
     calc: Calculator
-    classes: dict[str, tuple[Member, ...]]  # class id -> its ships, in library order
+    classes: dict[str, tuple[Member[Party], ...]]  # class id -> its ships, in library order
     scenarios: dict[str, ScenarioShips]     # this ruleset's scenarios
     scenario_ids: tuple[str, ...]           # every scenario of the library (suggestions)
     complete: bool = False
@@ -86,33 +91,9 @@ class Answer:
 
 
 def _find(index: OddsIndex, name: str, scenario: ScenarioShips | None, role: str) -> Party:
-    wanted = fold(name)
     if scenario is not None:
-        for member in scenario.members:
-            if wanted in member.spellings:
-                return member.party
-        names = [m.name for m in scenario.members]
-        raise UsageError(f"no ship '{name}' in {scenario.name} ({role})"
-                         f"{did_you_mean(name, names)}")
-    class_id, _, bare = name.rpartition(":")
-    if class_id not in index.classes:  # a colon in the ship's own name, not CLASS:SHIP
-        class_id, bare = "", name
-    wanted = fold(bare)
-    candidates: list[tuple[str, Party]] = []
-    for cid, members in index.classes.items():
-        if class_id and cid != class_id:
-            continue
-        found = next((m.party for m in members if wanted in m.spellings), None)
-        if found is not None:
-            candidates.append((cid, found))
-    if not candidates:
-        every = [m.name for members in index.classes.values() for m in members]
-        raise UsageError(f"no ship '{name}' in the library ({role}){did_you_mean(name, every)}")
-    if len(candidates) > 1:
-        raise UsageError(f"'{name}' ({role}) is a ship of several classes: "
-                         f"{', '.join(c for c, _ in candidates)}; write CLASS:NAME "
-                         f"(e.g. {candidates[0][0]}:{bare}) or give --scenario")
-    return candidates[0][1]
+        return scenario.members[find_at(scenario.members, name, scenario.name, role)].figures
+    return find_in_classes(index.classes, name, role)
 
 
 def _fire(calc: Calculator, shooter: Party, group: TargetGroup, sea: str, year: int,
@@ -146,10 +127,7 @@ def answer(index: OddsIndex, firer: str, target: str, battery: str | None,
     """
     scenario: ScenarioShips | None = None
     if scenario_id is not None:
-        scenario = index.scenarios.get(scenario_id)
-        if scenario is None:
-            raise UsageError(f"no scenario '{scenario_id}'"
-                             f"{did_you_mean(scenario_id, index.scenario_ids)}")
+        scenario = scenario_of(index.scenarios, scenario_id, index.scenario_ids)
     calc = index.calc
     shooter = _find(index, firer, scenario, "--firer")
     aim = _find(index, target, scenario, "--target")
@@ -181,56 +159,45 @@ def print_answer(index: OddsIndex, firer: str, target: str, battery: str | None,
     Ship and class names are user data: they are escaped before they meet rich markup.
     """
     from rich.markup import escape
-    from rich.table import Table
 
-    from generator.core.terminal import user_console
-
-    if band is not None and band not in BANDS:
-        raise UsageError(f"--range: found '{band}', expected one of {', '.join(BANDS)}"
-                         f"{did_you_mean(band, BANDS)}")
+    if band is not None:
+        one_of("--range", band, BANDS)
     result = answer(index, firer, target, battery, band, scenario_id)
-    console = user_console(highlight=False, soft_wrap=True)
+    console = answer_console()
     f, t = result.firer, result.target
-    console.print(f"[bold]{escape(f.name)}[/] ({escape(f.class_name)} {f.ship_type}) firing at "
-                  f"[bold]{escape(t.name)}[/] ({escape(t.class_name)} {t.ship_type}, armor "
-                  f"{t.armor_label}); sea {result.sea_state}; tables: "
-                  f"{escape(result.calc.origin)}")
-
-    def pct(p: Any) -> str:
-        return f"{float(p) * 100:.1f}%"
-
+    console.print(firing_at((f.name, f.class_name, f.ship_type),
+                            (t.name, t.class_name, t.ship_type), f"armor {t.armor_label}",
+                            f"sea {result.sea_state}; tables: {escape(result.calc.origin)}"))
     for m in result.guns:
         b = m.battery
-        table = Table("", *result.bands, title=f"{b.position} {b.guns}×{b.bore_in:g}in "
-                      f"(caliber {b.caliber_factor}, Δ {m.differential:+d})")
         rows: list[tuple[str, Callable[[Any], str]]] = [
             ("accuracy (white die ≤)", lambda o: str(o.accuracy) if o.accuracy >= 1 else "≤0"),
             ("hits: chance of 0/1/2/3", lambda o: hit_counts(result.calc, o.accuracy)),
             ("coloured die 1-6", lambda o: " ".join(f.label for f in o.faces)),
-            ("undamaged after the turn", lambda o: pct(o.damage.p(0))),
-            ("D / HD / sunk", lambda o: " / ".join(pct(o.damage.p(s)) for s in (1, 2, 3))),
-            ("≥1 damaging hit", lambda o: f"{pct(o.damage.at_least_one)} "
+            ("undamaged after the turn", lambda o: percent(o.damage.p(0))),
+            ("D / HD / sunk", lambda o: " / ".join(percent(o.damage.p(s)) for s in (1, 2, 3))),
+            ("≥1 damaging hit", lambda o: f"{percent(o.damage.at_least_one)} "
                                           f"= {o.damage.at_least_one}"),
             ("expected damage steps", lambda o: f"{float(o.damage.expected):.3f}"),
         ]
-        for label, cell in rows:
-            table.add_row(label, *[escape(cell(m.bands[name])) for name in result.bands])
-        console.print(table)
+        print_table(console, f"{b.position} {b.guns}×{b.bore_in:g}in (caliber "
+                    f"{b.caliber_factor}, Δ {m.differential:+d})", result.bands,
+                    [(label, *[escape(cell(m.bands[name])) for name in result.bands])
+                     for label, cell in rows])
     for tm in result.torpedoes:
-        table = Table("", "beam", "bow/stern",
-                      title=f"torpedoes: {tm.mounts} mount(s) × {tm.mount.tubes} "
-                            f"{tm.mount.size_in}in (penetration {tm.mount.penetration}, "
-                            f"Δ {tm.differential:+d}), one spread")
         faces = escape(" ".join(f.label for f in tm.faces))
-        table.add_row("coloured die 1-6", faces, faces)
-        table.add_row("undamaged after the spread", pct(tm.beam.p(0)), pct(tm.bow_stern.p(0)))
-        table.add_row("D / HD / sunk", *[" / ".join(pct(d.p(s)) for s in (1, 2, 3))
-                                         for d in (tm.beam, tm.bow_stern)])
-        table.add_row("≥1 damaging hit", *[f"{pct(d.at_least_one)} = {d.at_least_one}"
-                                           for d in (tm.beam, tm.bow_stern)])
-        table.add_row("expected damage steps", *[f"{float(d.expected):.3f}"
-                                                 for d in (tm.beam, tm.bow_stern)])
-        console.print(table)
+        both = (tm.beam, tm.bow_stern)
+        print_table(console, f"torpedoes: {tm.mounts} mount(s) × {tm.mount.tubes} "
+                    f"{tm.mount.size_in}in (penetration {tm.mount.penetration}, "
+                    f"Δ {tm.differential:+d}), one spread", ("beam", "bow/stern"), [
+                        ("coloured die 1-6", faces, faces),
+                        ("undamaged after the spread", *[percent(d.p(0)) for d in both]),
+                        ("D / HD / sunk", *[" / ".join(percent(d.p(s)) for s in (1, 2, 3))
+                                            for d in both]),
+                        ("≥1 damaging hit", *[f"{percent(d.at_least_one)} = {d.at_least_one}"
+                                              for d in both]),
+                        ("expected damage steps", *[f"{float(d.expected):.3f}" for d in both]),
+                    ])
     if not result.guns and not result.torpedoes:
         console.print(f"{escape(result.firer.name)} has no weapon in action that matches.")
     situational = ", ".join(str(n) for n in result.situational)
@@ -265,23 +232,19 @@ def odds_index(library: Library, tables: Path | None, complete: bool,
     with cardtables.using(loaded):
         for cid, entry in (classes.items() if complete or scenario_id is None else ()):
             cls: ShipClass = entry.model
-            index.classes[cid] = tuple(
-                Member(ship.name, names, party(ship_view(cls, ship, None, None)))
-                for ship, names in zip(cls.ships, spellings(cls.ships), strict=True))
-        for sid, entry in library.scenarios.items():
-            if entry.of_ruleset() != NAME or not (complete or sid == scenario_id):
+            index.classes[cid] = class_members(
+                cls.ships, [party(ship_view(cls, ship, None, None)) for ship in cls.ships])
+        for sid, entry in library.of_kind(NAME, "scenario").items():
+            if not (complete or sid == scenario_id):
                 continue
             scenario: Scenario = entry.model
             members = []
             for side in scenario.sides:
                 for ref in side.ships:
                     cls = classes[ref.class_].model
-                    # The ship roster.find_ship gives: the first that the name finds (the
-                    # library's check resolved every one).
-                    spelled = spellings(cls.ships)
-                    at = next(i for i, names in enumerate(spelled) if fold(ref.name) in names)
+                    at, names = spelled(cls.ships, ref.name)
                     view = ship_view(cls, cls.ships[at], ref, scenario, side.id, side.name)
-                    members.append(Member(ref.name, spelled[at], party(view)))
+                    members.append(Member(ref.name, names, party(view)))
             index.scenarios[sid] = ScenarioShips(scenario.name, scenario.sea_state,
                                                  scenario.date.year, tuple(members))
     if complete:
@@ -300,8 +263,8 @@ def _complete(index: OddsIndex) -> None:
     calc = index.calc
     calc.situational_numbers()
     contexts: list[tuple[Iterable[Party], str, int | None]] = [
-        ([m.party for members in index.classes.values() for m in members], "calm", None)]
-    contexts += [([m.party for m in s.members], s.sea_state, s.year)
+        ([m.figures for members in index.classes.values() for m in members], "calm", None)]
+    contexts += [([m.figures for m in s.members], s.sea_state, s.year)
                  for s in index.scenarios.values()]
     for parties, sea, year in contexts:
         every = list(parties)

@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from generator.core.errors import Problem
 from generator.data.validation import key_problems, load_model
 from generator.data.yamlsource import SourceDoc
-from generator.rules.dietable import width_message
-from generator.rules.tables import TableFile, TableSet
+from generator.rules.dietable import row_width_problems
+from generator.rules.tables import TableFile, TableSet, locate
 from generator.rulesets.naval_action import rules as derivation
 from generator.rulesets.naval_action.cardmodels import DAMAGE, CardTables, TorpedoRuns
 from generator.rulesets.naval_action.markertables import (
@@ -47,55 +47,20 @@ class Tables(BaseModel):
     positions: dict[str, tuple[int, int]] = Field(default_factory=dict)
 
     def locate(self, names: Iterable[str], message: str) -> Problem:
-        """A problem the tables cause on a page, located at the user's table behind it.
-
-        Args:
-            names: The tables the page section prints (their file keys).
-            message: ``found X, expected Y``.
-
-        Returns:
-            The problem at the first of ``names`` the user's file replaced, else at the
-            first table the file gives (bundled tables alone always fit).
-
-        """
-        keys = [n for n in names if n in self.positions] or list(self.positions)
-        if not keys:
-            return Problem(self.display, 0, 0, "", message)
-        line, column = self.positions[keys[0]]
-        return Problem(self.display, line, column, keys[0], message)
+        """A problem the tables cause on a page, at the user's table behind it (``locate``)."""
+        return locate(self.display, self.positions, names, message)
 
 
 GRIDS = {"penetration": ("rows", "gunfire_dud"), "torpedo_hits": ("rows",),
          "aa_results": ("rows",)}
-
-
-def _row_problems(doc: SourceDoc) -> list[Problem]:
-    """Rows whose length differs from the table's columns, located at the row itself.
-
-    The models check this too, but a model-level check can only point at the whole
-    table; a user fixing their card wants the line of the short row.
-    """
-    data = doc.data if isinstance(doc.data, dict) else {}
-    problems = []
-    for table, keys in GRIDS.items():
-        grid = data.get(table)
-        if not isinstance(grid, dict) or not isinstance(grid.get("columns"), list):
-            continue
-        width = len(grid["columns"])
-        for key in keys:
-            value = grid.get(key)
-            rows = value.items() if isinstance(value, dict) else [(None, value)]
-            for face, cells in rows:
-                if isinstance(cells, list) and len(cells) != width:
-                    loc = (table, key) if face is None else (table, key, face)
-                    problems.append(doc.problem(loc, width_message(len(cells), width)))
-    return problems
+"""The card's die tables and the keys holding their rows (each row as wide as its columns)."""
 
 
 def _precheck(doc: SourceDoc) -> list[Problem]:
     """Problems a model could only point at its whole table, located at the row or key."""
     data = doc.data if isinstance(doc.data, dict) else {}
-    problems = _row_problems(doc) + _penetration_problems(doc, data.get("penetration"))
+    problems = row_width_problems(doc, GRIDS)
+    problems += _penetration_problems(doc, data.get("penetration"))
     dc = data.get("damage_control")
     if isinstance(dc, dict) and {"always_good", "good_from"} & set(dc):
         problems.append(doc.problem(("damage_control",), (

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from generator.core.units import quarters
 from generator.rulesets.naval_action.rules import DerivationRules, load_rules
 from generator.rulesets.naval_action.schema import (
     GunBattery,
@@ -170,12 +171,9 @@ class ShipView:
 
 
 def format_fraction(value: Fraction) -> str:
-    """1.5 -> '1½', 2 -> '2', 0.25 -> '¼'."""
-    whole, part = divmod(value, 1)
-    glyph = {Fraction(0): "", Fraction(1, 4): "¼", Fraction(1, 2): "½", Fraction(3, 4): "¾"}
-    if part in glyph:
-        return (str(whole) if whole or not glyph[part] else "") + glyph[part]
-    return f"{float(value):.2f}"
+    """1.5 -> '1½', 2 -> '2', 0.25 -> '¼'; other values to two decimals."""
+    written = quarters(value)
+    return written if written is not None else f"{float(value):.2f}"
 
 
 def ammo_boxes(rounds_per_gun: int, cf: int, rules: DerivationRules | None = None) -> int:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from generator.rules.targets import alike, group_enemies
 from generator.rulesets.naval_action.odds import Calculator, Damage, Face
 from generator.rulesets.naval_action.views import (
     BANDS,
@@ -43,9 +44,7 @@ class TargetGroup:
     @property
     def label(self) -> str:
         """Class names for print, or only the target value when the enemy is unknown."""
-        if not self.known:
-            return f"any target of armor {self.armor_label}"
-        return ", ".join(self.classes)
+        return ", ".join(self.classes) if self.known else f"any target of armor {self.armor_label}"
 
 
 @dataclass(frozen=True)
@@ -118,16 +117,10 @@ def target_groups(enemies: Sequence[Combatant], known: bool = True) -> list[Targ
     With ``known`` false (the scenario keeps the enemy's order of battle hidden) the
     groups print their armor value only, never a class name.
     """
-    groups: dict[tuple[int, bool], tuple[list[str], list[str]]] = {}
-    for view in enemies:
-        key = (view.armor_factor, view.old_deck)
-        classes, ships = groups.setdefault(key, ([], []))
-        label = f"{view.class_name} class {view.ship_type}"
-        if label not in classes:
-            classes.append(label)
-        ships.append(view.name)
-    return [TargetGroup(af, old, tuple(c), tuple(s), known)
-            for (af, old), (c, s) in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1]))]
+    groups = group_enemies(enemies, lambda view: (view.armor_factor, view.old_deck),
+                           lambda view: f"{view.class_name} class {view.ship_type}")
+    return [TargetGroup(*g.values, g.classes, tuple(v.name for v in g.members), known)
+            for g in sorted(groups, key=lambda g: (-g.values[0], g.values[1]))]
 
 
 def gun_matchup(calc: Calculator, firer: Combatant, battery: BatteryView, target: TargetGroup,
@@ -239,17 +232,18 @@ def share_pages(pages: list[ShipMatchups]) -> list[ShipMatchups]:
 
     Pages are kept in roster order of their first ship.
     """
-    shared: dict[tuple[object, ...], list[ShipMatchups]] = {}
     # Pages of one remembered grid share its row lists, and so their key: build each
     # key once (the pages are alive throughout, so the ids stay theirs).
     keys: dict[tuple[int, int], tuple[object, ...]] = {}
-    for page in pages:
+
+    def key(page: ShipMatchups) -> tuple[object, ...]:
         ids = (id(page.guns), id(page.torpedoes))
         if ids not in keys:
             keys[ids] = _page_key(page)
-        shared.setdefault(keys[ids], []).append(page)
+        return keys[ids]
+
     return [replace(group[0], sisters=tuple(p.firer.name for p in group))
-            for group in shared.values()]
+            for group in alike(pages, key)]
 
 
 def expected_text(value: Fraction) -> str:

@@ -7,14 +7,13 @@ scenario's hundreds of matchups cost only the few distinct situations they conta
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from generator.rules import dice
+from generator.rules.memo import MemoCalculator
 from generator.rulesets.naval_action.views import Band
 
 if TYPE_CHECKING:  # imported where a die is made: the kit's other pages do not wait
@@ -54,85 +53,32 @@ class Damage:
         return self.steps.get(steps, Fraction(0))
 
 
-@dataclass
-class Counts:
-    """How often each kind of memoised result was asked for, and how often computed."""
-
-    requested: Counter[str] = field(default_factory=Counter)
-    computed: Counter[str] = field(default_factory=Counter)
-
-
-PLAIN = frozenset({"accuracy", "duds", "situational", "hit_chances", "faces", "gunfire",
-                   "torpedo"})
-"""Memoised results a pickled calculator keeps: plain values (no dice, no tables)."""
-
-
-class Calculator:
+class Calculator(MemoCalculator["Tables"]):
     """Odds for one set of tables (bundled, or a user's ``--tables``).
 
     A calculator pickles as its plain memoised results (``PLAIN``), the tables' origin
-    and the user's tables file: the odds index keeps one so that ``quarterdeck odds``
-    answers from the results without loading the tables, which are read again (from
-    ``source``) only if a question needs a result the index lacks.
+    and the user's tables file (``generator.rules.memo``): the odds index keeps one so
+    that ``quarterdeck odds`` answers from the results without loading the tables, which
+    are read again (from ``source``) only if a question needs a result the index lacks.
     """
+
+    PLAIN = frozenset({"accuracy", "duds", "situational", "hit_chances", "faces", "gunfire",
+                       "torpedo"})
 
     def __init__(self, tables: Tables, source: Path | None = None) -> None:
         """``source``: the user's tables file ``tables`` were loaded from (None: bundled)."""
-        self._tables: Tables | None = tables
-        self.source = source
-        self.origin = str(tables.origin)
-        """'bundled' or the user's tables file name, as the tables say."""
-        self._memo: dict[tuple[object, ...], object] = {}
-        self.counts = Counts()
-        """Requests and computations of what callers memoise through ``remember``."""
+        super().__init__(tables, str(tables.origin), source)
 
-    @property
-    def tables(self) -> Tables:
-        """The tables, loaded again (from ``source``) by a calculator read from a pickle."""
-        if self._tables is None:
-            from generator.rulesets.naval_action.cardtables import load_tables
+    def load_tables(self, source: Path | None) -> Tables:
+        """The Action Card and derivation tables, from ``source`` over the bundled ones."""
+        from generator.rulesets.naval_action.cardtables import load_tables
 
-            self._tables = load_tables(self.source)
-        return self._tables
+        return load_tables(source)
 
     @property
     def card(self) -> CardTables:
         """The Action Card tables."""
         return self.tables.card
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The plain memoised results, origin and source; never the tables themselves."""
-        if self.source is None and self.origin != "bundled":
-            raise ValueError("a calculator over a user's tables pickles only with its source")
-        return {"origin": self.origin, "source": self.source,
-                "memo": {k: v for k, v in self._memo.items() if k[0] in PLAIN}}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """A calculator whose tables load on the first result its memo lacks."""
-        self._tables = None
-        self.origin = state["origin"]
-        self.source = state["source"]
-        self._memo = dict(state["memo"])
-        self.counts = Counts()
-
-    def remember(self, kind: str, key: Hashable, make: Callable[[], V]) -> V:
-        """``make()`` once per ``(kind, key)`` for this calculator's life, counted.
-
-        Results built from this calculator's odds (a ship's matchup grid) live as long
-        as the odds they were built from, and are shared by every component that uses
-        this calculator (one recipe group renders with one calculator).
-        """
-        self.counts.requested[kind] += 1
-        memo_key = ("remember", kind, key)
-        if memo_key not in self._memo:
-            self.counts.computed[kind] += 1
-            self._memo[memo_key] = make()
-        return self._memo[memo_key]  # type: ignore[return-value]
-
-    def _cached(self, key: tuple[object, ...], make: Callable[[], V]) -> V:
-        if key not in self._memo:
-            self._memo[key] = make()
-        return self._memo[key]  # type: ignore[return-value]
 
     # -- accuracy -------------------------------------------------------------------
 

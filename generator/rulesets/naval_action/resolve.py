@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from generator.core.errors import Problem
 from generator.core.suggest import fold
-from generator.data.images import check_image
+from generator.data.images import class_image_problems
+from generator.data.images import class_images as images_of
 from generator.data.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship
-from generator.data.validation import describe
 from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef
 
 if TYPE_CHECKING:
@@ -60,22 +60,9 @@ def _check_special(ref: ShipRef, cls: ShipClass, doc: object,
 def check_library(library: Library) -> tuple[list[Problem], list[str]]:
     """Check every NAVAL ACTION scenario in the library."""
     problems, warnings = check_scenarios(library, RULESET, check_scenario)
-    for entry in library.classes_of(RULESET).values():
-        image = entry.model.marker_image
-        if image is not None:
-            found, expected = check_image(entry.doc.path, entry.root, image)
-            if found is None:
-                problems.append(entry.doc.problem(("marker_image",),
-                                                  f"found {describe(image)}, {expected}"))
-    return problems, warnings
+    return problems + class_image_problems(library, RULESET), warnings
 
 
 def class_images(library: Library) -> dict[str, Path]:
     """Class id to its checked marker image, for classes that supply one."""
-    images = {}
-    for class_id, entry in library.classes_of(RULESET).items():
-        if entry.model.marker_image is not None:
-            found, _ = check_image(entry.doc.path, entry.root, entry.model.marker_image)
-            if found is not None:
-                images[class_id] = found
-    return images
+    return images_of(library, RULESET)

@@ -426,19 +426,19 @@ def _rulers(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
 
 @component("strings")
 def _strings(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
-    from generator.rulesets.naval_action.aids import range_strings
-    from generator.rulesets.naval_action.components.aids import render_string_sheet
+    from generator.aids.rangestrings import render_string_sheet
+    from generator.rulesets.naval_action.aids import DEFAULT_RUN_NOTE, range_strings
 
     assert side is not None
     strings = range_strings(d.views[side], d.scale, d.tables)
     return render_string_sheet(strings, d.scale, ctx.sides[side], ctx.paper, d.foot,
-                               f"strings:{side}", f"{side.upper()}-Strings-")
+                               f"strings:{side}", f"{side.upper()}-Strings-", DEFAULT_RUN_NOTE)
 
 
 @component("tapes")
 def _tapes(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
+    from generator.aids.rangestrings import render_tapes
     from generator.rulesets.naval_action.aids import range_strings
-    from generator.rulesets.naval_action.components.aids import render_tapes
 
     assert side is not None
     name = ctx.sides[side]

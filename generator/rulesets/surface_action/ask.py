@@ -5,8 +5,9 @@ chance of at least 1, 2 and 3 effective hits and the expected number, as the mat
 pages print them, but for one pair of ships.
 
 Questions always name a scenario's ships, so the odds index (``odds_index``) holds each
-Surface Action scenario's ships and, for every firer and target among them, the lines
-the matchup pages compute. ``quarterdeck odds`` keeps it in the user cache; this module
+Surface Action scenario's ships (as members, ``generator.rules.oddsindex``, whose
+figures are a ``Fighter``'s) and, for every firer and target among them, the lines the
+matchup pages compute. ``quarterdeck odds`` keeps it in the user cache; this module
 imports no schema, charts or dice, so a cached index answers without loading them.
 """
 
@@ -19,7 +20,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import UsageError
-from generator.core.suggest import did_you_mean, fold, spellings
+from generator.core.suggest import spellings
+from generator.rules.oddsindex import (
+    Member,
+    answer_console,
+    find_at,
+    firing_at,
+    one_of,
+    print_table,
+)
 
 if TYPE_CHECKING:
     from generator.data.library import Library
@@ -36,7 +45,7 @@ AT_LEAST = (1, 2, 3)
 
 @dataclass(frozen=True)
 class Fighter:
-    """What an answer prints of a ship, with the spellings that find it."""
+    """What an answer prints of a ship."""
 
     name: str
     class_name: str
@@ -44,7 +53,6 @@ class Fighter:
     gun_size: int
     torpedo_size: int
     armor: int
-    spellings: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,7 @@ class ScenarioOdds:
 
     night: bool
     bands_in: tuple[float, ...]
-    fighters: tuple[Fighter, ...]                 # side by side, in roster order
+    fighters: tuple[Member[Fighter], ...]         # side by side, in roster order
     lines: dict[tuple[int, int], tuple[Shown, ...]]  # (firer, target) -> lines
 
 
@@ -96,15 +104,6 @@ class OddsIndex:
         print_answer(odds, firer, target, battery, band)
 
 
-def _find(odds: ScenarioOdds, name: str, role: str) -> int:
-    wanted = fold(name)
-    for at, fighter in enumerate(odds.fighters):
-        if wanted in fighter.spellings:
-            return at
-    names = [f.name for f in odds.fighters]
-    raise UsageError(f"no ship '{name}' in this scenario ({role}){did_you_mean(name, names)}")
-
-
 def _band_index(bands_in: Sequence[float], band: str | None) -> list[int]:
     if band is None:
         return list(range(len(bands_in)))
@@ -120,36 +119,30 @@ def print_answer(odds: ScenarioOdds, firer: str, target: str, arc: str | None,
                  band: str | None) -> None:
     """Print the firer's chances against the target (names escaped for rich markup)."""
     from rich.markup import escape
-    from rich.table import Table
 
-    from generator.core.terminal import user_console
-
-    at = _find(odds, firer, "--firer")
-    aim_at = _find(odds, target, "--target")
-    shooter, aim = odds.fighters[at], odds.fighters[aim_at]
-    if arc is not None and arc.lower() not in ARCS:
-        raise UsageError(f"--battery: found '{arc}', expected one of {', '.join(ARCS)}"
-                         f"{did_you_mean(arc.lower(), ARCS)}")
+    at = find_at(odds.fighters, firer, "this scenario", "--firer")
+    aim_at = find_at(odds.fighters, target, "this scenario", "--target")
+    shooter, aim = odds.fighters[at].figures, odds.fighters[aim_at].figures
+    if arc is not None:
+        one_of("--battery", arc, ARCS, arc.lower())
     bands = _band_index(odds.bands_in, band)
-    console = user_console(highlight=False, soft_wrap=True)
-    console.print(f"[bold]{escape(shooter.name)}[/] ({escape(shooter.class_name)} "
-                  f"{shooter.type}) firing at [bold]{escape(aim.name)}[/] "
-                  f"({escape(aim.class_name)} {aim.type}, size {aim.gun_size}/"
-                  f"{aim.torpedo_size}, armor {aim.armor:+d}); "
-                  f"{'night' if odds.night else 'day'}")
+    console = answer_console()
+    console.print(firing_at((shooter.name, shooter.class_name, shooter.type),
+                            (aim.name, aim.class_name, aim.type),
+                            f"size {aim.gun_size}/{aim.torpedo_size}, armor {aim.armor:+d}",
+                            "night" if odds.night else "day"))
     headings = [f"≤{odds.bands_in[b]:g} in" for b in bands]
     shown = 0
     for line in odds.lines[at, aim_at]:
         if arc is not None and not line.kind.startswith(arc.lower()) and \
                 not (arc.lower() in ("bow", "stern") and line.arc == "bow or stern"):
             continue
-        table = Table("", *headings, title=escape(f"{line.weapon} {line.arc}: "
-                                                  f"{line.factors} factor(s)"))
-        for i, k in enumerate(AT_LEAST):
-            table.add_row(f"≥{k} effective hit{'s' if k > 1 else ''}",
-                          *[f"{float(line.cells[b][0][i]) * 100:.1f}%" for b in bands])
-        table.add_row("expected", *[f"{float(line.cells[b][1]):.3f}" for b in bands])
-        console.print(table)
+        rows = [(f"≥{k} effective hit{'s' if k > 1 else ''}",
+                 *[f"{float(line.cells[b][0][i]) * 100:.1f}%" for b in bands])
+                for i, k in enumerate(AT_LEAST)]
+        rows.append(("expected", *[f"{float(line.cells[b][1]):.3f}" for b in bands]))
+        print_table(console, escape(f"{line.weapon} {line.arc}: {line.factors} factor(s)"),
+                    headings, rows)
         shown += 1
     if not shown:
         console.print(f"{escape(shooter.name)} has no weapon that matches.")
@@ -167,12 +160,10 @@ def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsInd
 
     charts = load_charts(tables)
     index = OddsIndex({}, library, charts)
-    if complete:
-        for sid, entry in library.scenarios.items():
-            if entry.of_ruleset() == NAME:
-                found, _ = RULESET._scenario(library, sid)
-                index.scenarios[sid] = _scenario_odds(
-                    found, RULESET._views(library, found, charts), charts)
+    for sid in library.of_kind(NAME, "scenario") if complete else ():
+        found, _ = RULESET._scenario(library, sid)
+        index.scenarios[sid] = _scenario_odds(found, RULESET._views(library, found, charts),
+                                              charts)
     return index
 
 
@@ -197,8 +188,8 @@ def _scenario_odds(scenario: Scenario, views: dict[str, list[ShipView]],
                         tuple(_fighter(v) for v in every), lines)
 
 
-def _fighter(view: ShipView) -> Fighter:
+def _fighter(view: ShipView) -> Member[Fighter]:
     """A ship's printed figures, and the names that find it (the first in its class wins)."""
     at = next(i for i, s in enumerate(view.cls.ships) if s is view.ship)
-    return Fighter(view.name, view.cls.name, view.type, view.gun_size, view.torpedo_size,
-                   view.armor, spellings(view.cls.ships)[at])
+    return Member(view.name, spellings(view.cls.ships)[at], Fighter(
+        view.name, view.cls.name, view.type, view.gun_size, view.torpedo_size, view.armor))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from generator.rules import dice
+from generator.rules.targets import group_enemies
 from generator.rulesets.surface_action.ask import AT_LEAST
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import ShipView
@@ -55,16 +56,12 @@ def targets(enemies: Sequence[ShipView], known: bool = True) -> list[Target]:
     makes the enemy's order of battle known (``known``); otherwise by their target
     values alone.
     """
-    groups: dict[tuple[int, int, int], list[str]] = {}
-    for view in enemies:
-        key = (view.gun_size, view.torpedo_size, view.armor)
-        label = f"{view.cls.name} class {view.type}"
-        if label not in groups.setdefault(key, []):
-            groups[key].append(label)
     out = []
-    for (gun, torp, armor), labels in groups.items():
-        named = f": {', '.join(labels)}" if known else ": any target of these values"
-        out.append(Target(f"{gun}/{torp} {armor:+d}{named}", gun, torp, armor))
+    for group in group_enemies(enemies, lambda v: (v.gun_size, v.torpedo_size, v.armor),
+                               lambda v: f"{v.cls.name} class {v.type}"):
+        gun, torp, armor = group.values
+        named = group.label(known, "any target of these values")
+        out.append(Target(f"{gun}/{torp} {armor:+d}: {named}", gun, torp, armor))
     return out
 
 

@@ -28,6 +28,7 @@ from generator.pages.pages import Columns, Document, Furniture
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.components.card_back import back_sections
 from generator.rulesets.naval_action.components.card_front import front_sections
+from generator.rulesets.naval_action.components.card_parts import tags_for
 
 KEY = "card"
 TITLE = "Action Card"
@@ -119,7 +120,7 @@ def layout_card(tables: Tables, paper: Paper) -> CardLayout:
         for section in sections(tables, col_mm):
             if section.new_column:
                 columns.next_column()
-            placed = columns.place(section.block(tables), SECTION_GAP)
+            placed = columns.place(section.block(tags_for(tables, section.tables)), SECTION_GAP)
             if placed is None:
                 raise DataError([tables.locate(section.tables,
                                                "found more than fits on the Action Card's "

@@ -1,35 +1,22 @@
-"""NAVAL ACTION precision aids on paper: rulers, range strings and tapes, gauges."""
+"""NAVAL ACTION precision aids on paper: rulers, gauges and gauge strips.
+
+Range strings and tapes are printed by ``generator.aids.rangestrings``.
+"""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
-
-from reportlab.lib import colors
-from reportlab.lib.styles import ParagraphStyle
 
 from generator.aids.gauges import draw_protractor, draw_turn_gauge
+from generator.aids.rangestrings import ASSEMBLY, range_ruler
 from generator.aids.strips import SegmentView, max_strip_height, render_strips, start_page
 from generator.core.scales import Scale
 from generator.core.units import MM
-from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Bookmark, Component
-from generator.pages.layout import Paper, Pen, new_canvas, safe_box
-from generator.rulesets.naval_action.aids import (
-    RangeString,
-    gauge_strips,
-    movement_ruler,
-    protractor_rings,
-    range_ruler,
-    tape,
-)
+from generator.pages.layout import Paper, new_canvas, safe_box
+from generator.rulesets.naval_action.aids import gauge_strips, movement_ruler, protractor_rings
 from generator.rulesets.naval_action.cardtables import Tables
-
-TIE_ALLOWANCE_CM = 10
-"""Extra thread at each end to hold and to tie off, in cm (4 in on inch scales)."""
-ASSEMBLY = ("Cut along the outer lines. Glue each numbered piece's grey tab under the end "
-            "of the piece before it, edges on the join line and triangles meeting.")
 
 
 def render_rulers(scale: Scale, longest_yd: int, top_speed: float, tables: Tables,
@@ -38,66 +25,6 @@ def render_rulers(scale: Scale, longest_yd: int, top_speed: float, tables: Table
     strips = [range_ruler(scale, longest_yd), movement_ruler(scale, top_speed, tables)]
     return render_strips(strips, paper, f"Rulers · {scale.describe()}", footer, "rulers",
                          "Rulers-", [ASSEMBLY])
-
-
-def render_tapes(strings: Sequence[RangeString], scale: Scale, paper: Paper, footer: str,
-                 key: str, title: str, label: str) -> tuple[Component, list[SegmentView]]:
-    """Range tapes: each string's knots on a strip, to knot thread against or use as is."""
-    strips = [tape(s, scale) for s in strings]
-    notes = [ASSEMBLY, "Lay a thread along a tape and tie a knot at each dot, or measure "
-             "with the tape itself; the colour bar at each end matches the string sheet."]
-    return render_strips(strips, paper, title, footer, key, label, notes)
-
-
-def _allowance(scale: Scale) -> str:
-    return f"{TIE_ALLOWANCE_CM} cm" if scale.unit == "cm" else "4 in"
-
-
-def render_string_sheet(strings: Sequence[RangeString], scale: Scale, side_name: str,
-                        paper: Paper, footer: str, key: str, label: str) -> Component:
-    """One side's range strings: colour, use, knots and cutting length of each."""
-    doc = CanvasDoc(paper, f"Range strings: {side_name}", footer, calibration=True)
-    doc.anchor(f"Range strings: {side_name}")
-    doc.paragraph(f"Range strings · {escape(side_name)}", "h1")
-    doc.paragraph(
-        f"Scale <b>{escape(scale.describe())}</b>. One thread per colour. Measure every knot from "
-        "the end you hold at the firing ship's bow point. Knots sit at whole "
-        f"{'centimetres' if scale.unit == 'cm' else 'inches'}: the rules round every range "
-        "limit and every measurement up, so a target short of a knot, or level with it, is "
-        f"inside that band. Leave {_allowance(scale)} of spare thread beyond each end for "
-        "holding and tying. The matching range tapes follow in this packet.")
-    doc.space(2)
-    indent = ParagraphStyle("indented", parent=doc.styles["small"], leftIndent=22 * MM)
-    head = ParagraphStyle("indented-head", parent=doc.styles["h3"], leftIndent=22 * MM,
-                          spaceBefore=0)
-    c = doc.canvas
-    pen = Pen(c)
-    for string in strings:
-        doc.ensure(24 * MM)
-        top = doc.y
-        knots = " · ".join(f"<b>{escape(k.label)} {k.units} {scale.unit}</b> ({escape(k.note)}, "
-                           f"{k.yards:,} yd)" for k in string.knots)
-        doc.paragraph(f"{escape(string.color_name)}: {escape(string.what)}, {string.length_units} "
-                      f"{scale.unit} to the last knot", head)
-        doc.paragraph(f"Knots: {knots}", indent)
-        doc.paragraph(f"Used by: {escape(', '.join(string.users))}", indent)
-        if string.default:
-            doc.paragraph("Run from the <b>DEFAULT</b> torpedo_runs table (the rules give no "
-                          "torpedo ranges): a class's <i>run_yd</i> or a --tables file "
-                          "replaces it.", indent)
-        c.setFillColor(string.color)
-        c.setStrokeColor(colors.black)
-        c.setLineWidth(0.5)
-        c.rect(doc.box.x, top - 10 * MM, 18 * MM, 8 * MM, stroke=1, fill=1)
-        c.setFillColor(colors.black)
-        pen.text(doc.box.x, top - 13.6 * MM, string.color_name, size=8, bold=True,
-                 width=20 * MM)
-        doc.y = min(doc.y, top - 16 * MM) - 2 * MM
-        c.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
-        c.setLineWidth(0.3)
-        c.line(doc.box.x, doc.y + 1 * MM, doc.box.right, doc.y + 1 * MM)
-    pdf, pages = doc.finish()
-    return Component(key, f"Range strings: {side_name}", label, pdf, pages, doc.bookmarks[1:])
 
 
 def render_gauges(tables: Tables, scale: Scale, paper: Paper, footer: str,

@@ -9,12 +9,7 @@ from xml.sax.saxutils import escape
 
 from generator.core.scales import NAMED_SCALES
 from generator.pages.pages import Block
-from generator.rules.defaults import is_default
-from generator.rules.defaults import label as default_label
-from generator.rulesets.naval_action.cardmodels import RadarDetection, torpedo_bomber_shift
-from generator.rulesets.naval_action.cardtables import Tables
-from generator.rulesets.naval_action.components.card_parts import (
-    NO_EFFECT,
+from generator.pages.refcard import (
     Section,
     bullet,
     even,
@@ -23,11 +18,15 @@ from generator.rulesets.naval_action.components.card_parts import (
     in_six,
     join,
     para,
-    pct,
     signed,
     table,
     yd,
 )
+from generator.rules.defaults import is_default
+from generator.rules.defaults import label as default_label
+from generator.rulesets.naval_action.cardmodels import RadarDetection, torpedo_bomber_shift
+from generator.rulesets.naval_action.cardtables import Tables
+from generator.rulesets.naval_action.components.card_parts import NO_EFFECT, pct
 from generator.rulesets.naval_action.odds import Calculator
 
 SCALES_SHOWN = ("tabletop", "floor", "large-floor")

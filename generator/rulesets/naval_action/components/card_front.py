@@ -11,14 +11,8 @@ from xml.sax.saxutils import escape
 
 from generator.pages.grid import LABEL_BG
 from generator.pages.pages import Block
-from generator.rules import dice
-from generator.rules.defaults import is_default
-from generator.rulesets.naval_action.cardtables import Tables
-from generator.rulesets.naval_action.components.card_parts import (
-    NO_EFFECT,
-    SEVERITY_BG,
+from generator.pages.refcard import (
     Section,
-    TrackBox,
     arcs,
     bullet,
     diff_label,
@@ -28,8 +22,16 @@ from generator.rulesets.naval_action.components.card_parts import (
     para,
     signed,
     table,
-    track,
     yd,
+)
+from generator.rules import dice
+from generator.rules.defaults import is_default
+from generator.rulesets.naval_action.cardtables import Tables
+from generator.rulesets.naval_action.components.card_parts import (
+    NO_EFFECT,
+    SEVERITY_BG,
+    TrackBox,
+    track,
 )
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.rulesets.naval_action.views import Band

@@ -21,6 +21,8 @@ from generator.core.units import MM
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, Pen, SafeBox
 from generator.pages.pages import Document, Furniture, Recorded, Spacer
+from generator.pages.refcard import arc_icon
+from generator.pages.sheetparts import CutLine, caption_box
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import BatteryView, ShipView, format_fraction, knots
@@ -73,43 +75,6 @@ def ship_block(view: ShipView | None, scenario_line: str = "",
     """
     in_force = tables or cardtables.active()
     return Recorded(lambda c, w: _paint_ship(c, w, view, scenario_line, in_force))
-
-
-def arc_icon(c: Canvas, cx: float, cy: float, r: float, arcs: list[tuple[float, float]]) -> None:
-    """A small compass: the ship points up; shaded sectors are where the battery bears."""
-    c.setLineWidth(0.4)
-    c.setStrokeColor(GREY)
-    c.setFillColor(colors.white)
-    c.circle(cx, cy, r, stroke=1, fill=1)
-    c.setFillColor(colors.Color(0.35, 0.35, 0.35))
-    for start, end in arcs:
-        # bearings run clockwise from the bow; ReportLab angles anticlockwise from east
-        c.wedge(cx - r, cy - r, cx + r, cy + r, 90 - end, end - start, stroke=0, fill=1)
-    c.setFillColor(colors.white)
-    c.setStrokeColor(colors.black)
-    path = c.beginPath()
-    path.moveTo(cx, cy + r * 0.62)
-    path.lineTo(cx + r * 0.2, cy - r * 0.1)
-    path.lineTo(cx + r * 0.14, cy - r * 0.55)
-    path.lineTo(cx - r * 0.14, cy - r * 0.55)
-    path.lineTo(cx - r * 0.2, cy - r * 0.1)
-    path.close()
-    c.drawPath(path, stroke=1, fill=1)
-    c.setFillColor(colors.black)
-
-
-def _caption_box(pen: Pen, x: float, top: float, w: float, h: float, caption: str,
-                 value: str, sub: str = "") -> None:
-    c = pen.c
-    c.setLineWidth(0.6)
-    c.setStrokeColor(colors.black)
-    c.rect(x, top - h, w, h, stroke=1, fill=0)
-    pen.text(x + 1.5 * MM, top - 3.6 * MM, caption, size=7, narrow=True, width=w - 3 * MM)
-    pen.text(x + w / 2, top - 9.6 * MM, value, size=13, bold=True, align="center",
-             width=w - 2 * MM)
-    if sub:
-        pen.text(x + w / 2, top - h + 1.6 * MM, sub, size=7, narrow=True, align="center",
-                 width=w - 2 * MM)
 
 
 def old_deck_value(factor: int) -> str:
@@ -237,7 +202,7 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
                                          "DAMAGE CONTROL", "RADAR", "AIRCRAFT", "CS")]
     fw = w / len(fields)
     for i, (cap, val, sub) in enumerate(fields):
-        _caption_box(pen, x + i * fw, y, fw - 1 * MM if i < len(fields) - 1 else fw, FACTORS_H,
+        caption_box(pen, x + i * fw, y, fw - 1 * MM if i < len(fields) - 1 else fw, FACTORS_H,
                      cap, val, sub)
     y -= FACTORS_H + 2 * MM
 
@@ -395,26 +360,6 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
     c.rect(x, y, w, CLOSING_RULE, stroke=0, fill=1)
     c.setFillColor(colors.black)
     return -y
-
-
-class CutLine(Spacer):
-    """The gap between two ship blocks, with a dashed line to cut along."""
-
-    width = 0.0
-
-    def wrap(self, width: float) -> float:
-        """The gap (the line runs the whole width)."""
-        self.width = width
-        return self.height
-
-    def draw(self, canvas: Canvas, x: float, top: float) -> None:
-        """A dashed grey line across the middle of the gap."""
-        mid = top - self.height / 2
-        canvas.saveState()
-        canvas.setDash(3, 3)
-        canvas.setStrokeColor(GREY)
-        canvas.line(x, mid, x + self.width, mid)
-        canvas.restoreState()
 
 
 def render_sheets(views: list[ShipView], paper: Paper, title: str, scenario_line: str,

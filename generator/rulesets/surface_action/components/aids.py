@@ -12,9 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from generator.core.scales import Scale, parse_scale
+from generator.core.units import quarters
 from generator.rulesets.surface_action.charts import Charts
-
-_FRACTIONS = {Fraction(0): "", Fraction(1, 4): "¼", Fraction(1, 2): "½", Fraction(3, 4): "¾"}
 
 
 def inches_text(inches: float, unit: bool = True) -> str:
@@ -29,12 +28,8 @@ def inches_text(inches: float, unit: bool = True) -> str:
 
     """
     exact = Fraction(inches).limit_denominator(64)
-    whole, part = divmod(exact, 1)
-    if part in _FRACTIONS and abs(float(exact) - inches) < 1e-9:
-        text = (str(whole) if whole or not part else "") + _FRACTIONS[part]
-    else:
-        text = f"{inches:g}"
-    return text + (" in" if unit else "")
+    written = quarters(exact) if abs(float(exact) - inches) < 1e-9 else None
+    return (f"{inches:g}" if written is None else written) + (" in" if unit else "")
 
 
 def yards_text(scale: Scale) -> str:

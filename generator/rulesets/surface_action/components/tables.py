@@ -15,7 +15,9 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
+from generator.pages.matchuppages import ShipTable, render_matchup_pages
 from generator.rules.dice import percent
+from generator.rules.targets import alike
 from generator.rulesets.surface_action import odds
 from generator.rulesets.surface_action.ask import AT_LEAST
 from generator.rulesets.surface_action.charts import Charts
@@ -174,10 +176,7 @@ def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weap
     ``reach_in``: at night, the scenario's sighting range; bands beyond it print as out of
     reach (a burning target can be engaged farther, by the fire bonus).
     """
-    doc = CanvasDoc(paper, title, footer)
-    doc.anchor(title)
-    doc.paragraph(escape(title), "h1")
-    doc.paragraph(
+    intro = (
         "For each of your ships, each gun arc and torpedo set against each enemy group: the "
         "chance, in per cent, of at least 1, 2 and 3 effective hits from all its factors at "
         "each range band (size, armor and the power lost to range already applied). Halve "
@@ -192,19 +191,13 @@ def render_matchups(views: Sequence[ShipView], enemies: Sequence[ShipView], weap
            f"{charts.sighting.fire_bonus_in:g} in farther) or, for torpedoes, fired its guns "
            "last turn." if reach_in is not None else ""))
     # Sisters of one class whose lines are the same (the same fit) share one table.
-    shared: dict[tuple[str, str, str], tuple[list[str], list[Line], ShipView]] = {}
-    for view in views:
-        lines = ship_lines(view, enemies, weapons, night, charts, reach_in, known)
-        fit = (view.cls.id, view.type, repr(lines))
-        shared.setdefault(fit, ([], lines, view))[0].append(view.name)
-    for names, lines, view in shared.values():
-        grid = matchup_grid(lines, weapons)
-        doc.ensure(grid.header_height + 30 * MM)
-        for name in names:
-            doc.anchor(name)
-        doc.paragraph(f"{', '.join(escape(n) for n in names)} ({escape(view.cls.name)} "
-                      f"{view.type})", "h3")
-        doc.grid(grid)
-        doc.space(2)
-    pdf, pages = doc.finish()
-    return Component(key, title, label, pdf, pages, doc.bookmarks[1:])
+    fits = alike([(view, ship_lines(view, enemies, weapons, night, charts, reach_in, known))
+                  for view in views],
+                 lambda fit: (fit[0].cls.id, fit[0].type, repr(fit[1])))
+    tables = []
+    for sisters in fits:
+        (view, lines), names = sisters[0], [v.name for v, _ in sisters]
+        tables.append(ShipTable(tuple(names), f"{', '.join(escape(n) for n in names)} "
+                                f"({escape(view.cls.name)} {view.type})",
+                                matchup_grid(lines, weapons)))
+    return render_matchup_pages(paper, title, footer, intro, tables, key, label)
