@@ -1,4 +1,4 @@
-"""The ratings a class prints, in a comparable form (for tests/test_shiplib.py).
+"""The ratings a class prints, in a comparable form (for tests/engine/test_shiplib.py).
 
 Run as a script on a checkout of the commit before the ship library was merged to write
 ``tests/data/shiplib/before.json``: ``python tests/shiplib_snapshot.py OLD_SHIPDATA``.

@@ -3,7 +3,7 @@
 Every .xlsx is built here from scratch, part by part (no openpyxl: its files carry the time
 they were saved), with fixed zip dates, so the files are reproducible; each is one attack on
 ``quarterdeck import``, named for it, and small (the compressed ones unpack to megabytes).
-The .csv files are plain bytes. ``tests/test_hardening_sheets.py`` runs every file and holds
+The .csv files are plain bytes. ``tests/engine/test_hardening_sheets.py`` runs every file and holds
 the exact outcome each must have; it also checks that this script rebuilds the committed
 files part for part.
 """

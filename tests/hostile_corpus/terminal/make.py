@@ -4,7 +4,7 @@ Each case is one class or scenario file holding a hostile string (ESC sequences,
 controls, BEL, backspace, CR, NUL, bidi overrides, zero-width characters), written with
 YAML's own escapes (``\\e``, ``\\x9b``, ``\\u202e``) so the file itself stays printable
 (or, for the ``raw-*`` cases, with the raw character YAML refuses). Its header says what
-``tests/test_hardening_terminal.py`` checks:
+``tests/cli/test_hardening_terminal.py`` checks:
 
     # case: what the case is
     # run: the commands, separated by " | " (check, list WHAT, catalog, odds ARGS;
