@@ -19,8 +19,9 @@ sees the same registry with every entry checked to be a whole ``kit.seam.Ruleset
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -320,12 +321,23 @@ class Registry(MutableMapping[str, R], Generic[R]):
     ``kit.seam.Ruleset``). A view checks each ruleset it hands out against its type.
     """
 
-    def __init__(self, store: _Store, kind: type[Any]) -> None:
+    def __init__(self, store: _Store, kind: type[Any] | Callable[[], type[Any]]) -> None:
         self._store = store
-        self._kind = kind
+        self._kind_given = kind
 
-    def typed(self, kind: type[Any]) -> Registry[Any]:
-        """The same registry, each entry checked to be a ``kind`` (a subclass of ruleset)."""
+    @functools.cached_property
+    def _kind(self) -> type[Any]:
+        # A view's type may be named late: ``list`` reads names alone and should not
+        # import the module that defines it.
+        given = self._kind_given
+        return given if isinstance(given, type) else given()
+
+    def typed(self, kind: type[Any] | Callable[[], type[Any]]) -> Registry[Any]:
+        """The same registry, each entry checked to be a ``kind`` (a subclass of ruleset).
+
+        ``kind`` may be a function giving the type, called when an entry is first handed
+        out.
+        """
         return Registry(self._store, kind)
 
     def _checked(self, name: str, found: DataRuleset) -> R:

@@ -11,13 +11,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from generator.data import registry
-from generator.kit.seam import Ruleset
 
 if TYPE_CHECKING:
     from generator.data.library import Library
-    from generator.kit.seam import Request
+    from generator.kit.seam import Request, Ruleset
 
-REGISTRY: registry.Registry[Ruleset[Any]] = registry.REGISTRY.typed(Ruleset)
+
+def _ruleset_class() -> type[Any]:
+    # Imported when a ruleset is first handed out: listing names needs no seam.
+    from generator.kit.seam import Ruleset
+
+    return Ruleset
+
+
+REGISTRY: registry.Registry[Ruleset[Any]] = registry.REGISTRY.typed(_ruleset_class)
 """Every ruleset by name, in listing order; each is imported when first looked up."""
 
 
