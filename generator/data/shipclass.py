@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from generator.core.suggest import did_you_mean
 from generator.data.datamodel import Nation, Ship, Strict, once
+from generator.data.registry import RulesetImportError
 from generator.data.validation import describe
 
 if TYPE_CHECKING:
@@ -337,11 +338,11 @@ def rating_modules() -> dict[str, ModuleType]:
     return found
 
 
-class RatingModuleError(ImportError):
+class RatingModuleError(RulesetImportError):
     """A ruleset's rating module exists but cannot be imported: a bug in that ruleset.
 
-    Not the user's data: the command line reports it as an internal error (exit 70),
-    naming the module, instead of every class of the ruleset as unknown.
+    Reported like any ruleset that fails to load (exit 2), naming the module, instead
+    of every class of the ruleset as unknown.
     """
 
 

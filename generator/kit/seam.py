@@ -327,9 +327,11 @@ def commands_module(ruleset: Ruleset[Any]) -> Any:
         if importlib.util.find_spec(name) is None:
             return None
         return importlib.import_module(name)
-    except ImportError as exc:
-        raise ImportError(f"ruleset '{ruleset.name}': its commands module {name} cannot be "
-                          f"imported: {exc}") from exc
+    except Exception as exc:  # noqa: BLE001 - any failure at import: the module is named
+        from generator.data.registry import RulesetImportError
+
+        raise RulesetImportError(f"ruleset '{ruleset.name}': its commands module {name} "
+                                 f"cannot be imported: {exc}") from exc
 
 
 def _named(calculators: Iterable[Calculator]) -> str:

@@ -256,8 +256,10 @@ def test_a_ruleset_without_commands_py_has_no_commands_or_calculators(
 def test_a_commands_py_that_fails_to_import_is_named(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(tmp_path))
+    from generator.data.registry import RulesetImportError
+
     probe = _probe_package(tmp_path, "import qd_no_such_module\n")()
-    with pytest.raises(ImportError) as raised:
+    with pytest.raises(RulesetImportError) as raised:  # a usage error: exit 2, no traceback
         probe.calculators()
     assert str(raised.value) == ("ruleset 'probe': its commands module qd_probe.commands "
                                  "cannot be imported: No module named 'qd_no_such_module'")
