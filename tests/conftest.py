@@ -93,11 +93,12 @@ class Kits:
 # The files that take longest, run first. With ``--dist loadfile`` a file runs whole on one
 # worker; one started last leaves the other worker idle until it ends. (pyproject's
 # ``--no-loadscope-reorder`` keeps this order: xdist would order files by test count.)
-SLOW_FIRST = ("test_event.py", "test_text_is_text.py", "test_light_commands.py",
-              "test_designers.py", "test_kitdoc.py", "test_pdf.py", "test_surface_action.py",
-              "test_table_rules.py", "test_shiplib.py", "test_markers.py", "test_fuzz.py",
-              "test_hardening_load.py", "test_modern_naval_kit.py", "test_calculator.py",
-              "test_print_pieces.py", "test_prose.py")
+SLOW_FIRST = ("test_light_commands.py", "test_label_fitter.py", "test_event.py",
+              "test_text_is_text.py", "test_fuzz.py", "test_hardening_terminal.py",
+              "test_example_ruleset.py", "test_kitdoc.py", "test_designers.py", "test_pdf.py",
+              "test_surface_action.py", "test_hardening_templates.py", "test_calculator.py",
+              "test_hardening_events.py", "test_modern_naval_kit.py", "test_table_rules.py",
+              "test_seam.py", "test_hardening_load.py", "test_markers.py", "test_prose.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
