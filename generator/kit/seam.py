@@ -141,6 +141,16 @@ class Context(Generic[D]):
     data: D = field(kw_only=True)
     record: dict[str, Any] = field(default_factory=dict)
 
+    def for_scenario(self, scenario_id: str, name: str, sides: Iterable[Any]) -> None:
+        """Say the request is a scenario's, the same way in every ruleset.
+
+        Sets its sides (each with ``id`` and ``name``), the names its recipe's folder and
+        titles use, and the ``scenario`` flag a recipe's ``when:`` tests.
+        """
+        self.sides = {s.id: s.name for s in sides}
+        self.values.update(scenario=scenario_id, scenario_name=name)
+        self.flags.add("scenario")
+
 
 @dataclass
 class Rendered:

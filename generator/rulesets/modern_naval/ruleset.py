@@ -215,9 +215,7 @@ class ModernNaval(Ruleset[Derived]):
                                         night=scenario.night)
         derived.foot = (f"quarterdeck · {self.title} · {scenario.name} · "
                         f"{scenario.date_label or scenario.date.isoformat()}")
-        ctx.sides = {s.id: s.name for s in scenario.sides}
-        ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
-        ctx.flags.add("scenario")
+        ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
         return ctx
 
     def _class(self, library: Library, request: Request, ctx: Context[Derived],

@@ -129,9 +129,7 @@ class NavalAction(Ruleset[Derived]):
             derived.line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
             with cardtables.using(tables):
                 derived.views = self._views(library, scenario, derived.scale)
-            ctx.sides = {s.id: s.name for s in scenario.sides}
-            ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
-            ctx.flags.add("scenario")
+            ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
         elif request.classes:
             with cardtables.using(tables):
                 derived.views = {"classes": self._class_views(library, list(request.classes),

@@ -122,9 +122,7 @@ class NavalWarfare(Ruleset[Derived]):
         # One deal for the whole table, so from the build seed itself.
         derived.deal = deal_cards(campaign, in_force(options.seed))
         derived.foot = f"quarterdeck · {TITLE} · {campaign.name} · {campaign.date}"
-        ctx.sides = {t.id: t.name for t in campaign.teams}
-        ctx.values.update(scenario=campaign.id, scenario_name=campaign.name)
-        ctx.flags.add("scenario")
+        ctx.for_scenario(campaign.id, campaign.name, campaign.teams)
         return ctx
 
 

@@ -115,9 +115,7 @@ class Rule27(Ruleset[Derived]):
         derived = Derived(scenario, tables, oob, layouts(oob.counter_size, tables),
                           oob.counter_size, oob.hex, f"quarterdeck · Rule 27 · {scenario.name}")
         ctx = Context(request, paper, options, data=derived)
-        ctx.sides = {s.id: s.name for s in scenario.sides}
-        ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
-        ctx.flags.add("scenario")
+        ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
         return ctx
 
     def _class_proof(self, library: Library, request: Request, paper: Paper,

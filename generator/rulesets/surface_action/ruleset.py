@@ -121,9 +121,7 @@ class SurfaceAction(Ruleset[Derived]):
         derived.views = self._views(library, scenario, charts)
         derived.foot = (f"quarterdeck · Surface Action · {scenario.name} · "
                         f"{scenario.date_label or scenario.date.isoformat()}")
-        ctx.sides = {s.id: s.name for s in scenario.sides}
-        ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
-        ctx.flags.add("scenario")
+        ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:

@@ -114,9 +114,7 @@ class ExampleSkirmish(Ruleset[Derived]):
                           f"quarterdeck · Example Skirmish · {scenario.name}",
                           _hex(options.values.get("hex"), scenario.hex))
         ctx = Context(request, paper, options, data=derived)
-        ctx.sides = {s.id: s.name for s in scenario.sides}
-        ctx.values.update(scenario=scenario.id, scenario_name=scenario.name)
-        ctx.flags.add("scenario")
+        ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
         return ctx
 
     def _class_proof(self, library: Library, request: Request, paper: Paper,
