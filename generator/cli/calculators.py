@@ -9,7 +9,7 @@ resolver, say) is named with them, so the user is told which command answers.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, NoReturn, TypeGuard
 
 import click
 
@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.option("--firer", required=True,
+@click.option("--firer",
               help="Firing ship's name (accents optional); CLASS:NAME if several classes "
                    "have a ship of that name.")
-@click.option("--target", required=True, help="Target ship's name.")
+@click.option("--target", help="Target ship's name.")
 @click.option("--battery", help="Which weapon: a battery position or arc (e.g. BOW, "
                                 "broadside) or 'torpedo'; default: every weapon.")
 @click.option("--range", "band", help="Range band (the ruleset's names, e.g. close, medium, "
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
                 "rulesets`).")
 @tables_option()
 @data_option
-def odds(firer: str, target: str, battery: str | None, band: str | None,
+def odds(firer: str | None, target: str | None, battery: str | None, band: str | None,
          scenario: str | None, ruleset: str | None, tables: Path | None,
          data: tuple[Path, ...]) -> None:
     """Answer one matchup exactly in the terminal, or name the command that does."""
@@ -49,6 +49,8 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
         from generator.core.suggest import did_you_mean
 
         raise UsageError(f"--ruleset: no ruleset '{ruleset}'{did_you_mean(ruleset, REGISTRY)}")
+    if firer is None or target is None:
+        _unasked(firer, target, scenario, ruleset, tables, data)
     # A question asked again (each turn of a game, say) is answered from the user cache
     # while the code, the data and the --tables file are unchanged.
     library_key = checked_key(list(data))
@@ -72,6 +74,29 @@ def odds(firer: str, target: str, battery: str | None, band: str | None,
         else:  # the ruleset answers itself, or names the calculators that do
             REGISTRY[name].odds(library, scenario, firer, target, battery, band, tables)
     answer.remember()
+
+
+def _unasked(firer: str | None, target: str | None, scenario: str | None,
+             ruleset: str | None, tables: Path | None, data: tuple[Path, ...]) -> NoReturn:
+    """Name the ruleset's own calculators, or say which ships the question lacks.
+
+    ``odds --ruleset NAME`` alone is a fair way to ask where a ruleset's odds are: one
+    that answers them elsewhere names its commands before any ship is asked for.
+    """
+    from generator.data.library import owner_name, validated_library
+    from generator.kit.seam import Request
+    from generator.rulesets import REGISTRY
+
+    name = ruleset or owner_name(validated_library(list(data)), Request("kit", scenario=scenario))
+    found = REGISTRY[name]
+    if not any(c.command == "odds" for c in found.calculators()):
+        found.odds(validated_library(list(data)), scenario, firer or "", target or "", None,
+                   None, tables)
+    wanted = [(f"--{n}", what) for n, v, what in (("firer", firer, "the firing ship's name"),
+                                                   ("target", target, "the target's name"))
+              if v is None]
+    raise UsageError(f"{' and '.join(o for o, _ in wanted)}: found nothing, expected "
+                     f"{' and '.join(w for _, w in wanted)} (quarterdeck odds --help)")
 
 
 def _odds_index(name: str, library: Any, found: Key | None, tables: Path | None) -> Any:

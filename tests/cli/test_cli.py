@@ -217,6 +217,26 @@ def test_odds_names_the_command_that_answers(args: list[str], message: str) -> N
     assert (result.exit_code, result.stderr.splitlines()) == (2, [f"error: {message}"])
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--ruleset", "rule-27"],
+     "Rule 27 answers its odds with `quarterdeck bombing` (a stack and its bombing hits), "
+     "not `quarterdeck odds`"),
+    (["--scenario", "mediterranean-1940", "--firer", "Warspite"],
+     "Rule 27 answers its odds with `quarterdeck bombing` (a stack and its bombing hits), "
+     "not `quarterdeck odds`"),
+    (["--scenario", "savo-island"],
+     "--firer and --target: found nothing, expected the firing ship's name and the "
+     "target's name (quarterdeck odds --help)"),
+    (["--ruleset", "naval-action", "--firer", "Chokai"],
+     "--target: found nothing, expected the target's name (quarterdeck odds --help)"),
+])
+def test_odds_without_its_ships_names_the_command_or_what_is_missing(
+        args: list[str], message: str) -> None:
+    # Asking `odds --ruleset NAME` alone is how a player finds where a ruleset's odds are.
+    result = CliRunner().invoke(main, ["odds", *args])
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [f"error: {message}"])
+
+
 def test_odds_with_ruleset_answers_for_it() -> None:
     result = CliRunner().invoke(main, ["odds", "--ruleset", "naval-action", "--firer",
                                        "Chokai", "--target", "new-orleans:Astoria",
