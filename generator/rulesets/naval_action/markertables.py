@@ -7,11 +7,11 @@ import re
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, Field
 
 from generator.core.errors import Problem
 from generator.core.units import parse_length
-from generator.data.datamodel import Nation
+from generator.data.datamodel import Nation, Strict
 from generator.data.validation import key_problems, load_model, name_problem
 from generator.data.yamlsource import SourceDoc
 from generator.pieces.faces import Face, faces_precheck
@@ -47,11 +47,7 @@ Length = Annotated[float, BeforeValidator(_points)]
 Size = Annotated[tuple[float, float], BeforeValidator(_size)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
-
-
-class ShipMarker(_Strict):
+class ShipMarker(Strict):
     """How ship markers are drawn."""
 
     scale: int = Field(ge=1000, le=100000, description="Marker scale (12000 for 1:12,000).")
@@ -60,7 +56,7 @@ class ShipMarker(_Strict):
     bow_bar: Length = Field(description="Thickness of the bow-edge bar.")
 
 
-class MarkerSizes(_Strict):
+class MarkerSizes(Strict):
     """Trim sizes of the other markers (face-layout markers carry their own)."""
 
     aircraft: Size
@@ -69,7 +65,7 @@ class MarkerSizes(_Strict):
     depth_track: Size = Field(alias="depth-track")
 
 
-class MarkerPools(_Strict):
+class MarkerPools(Strict):
     """How many of each pooled marker a scenario's side gets."""
 
     smoke_per_ship: dict[str, Annotated[int, Field(ge=0, le=10)]] = Field(
@@ -81,21 +77,21 @@ class MarkerPools(_Strict):
     planes_per_element: int = Field(ge=1, le=50)
 
 
-class AircraftType(_Strict):
+class AircraftType(Strict):
     """One aircraft element type."""
 
     code: str = Field(min_length=1, max_length=3)
     name: str = Field(min_length=1, max_length=40)
 
 
-class NationColours(_Strict):
+class NationColours(Strict):
     """A navy's marker colours."""
 
     fill: str = Field(pattern=_HEX)
     ink: str = Field(pattern=_HEX)
 
 
-class MarkerFaces(_Strict):
+class MarkerFaces(Strict):
     """Face layouts of the pool markers (``generator/pieces/faces.py``); they bind no values."""
 
     smoke: Face = Field(description="A smoke screen.")
@@ -103,7 +99,7 @@ class MarkerFaces(_Strict):
     damage: Face = Field(description="Damage: D on the front, HD on the derived back.")
 
 
-class MarkerTables(_Strict):
+class MarkerTables(Strict):
     """Everything ``tables/markers.yaml`` holds."""
 
     marker_ship: ShipMarker
