@@ -59,8 +59,9 @@ def slot(prefix: str, *parts: object) -> str:
 
     One slot holds one entry, so a caller gives one slot per thing it wants kept side by
     side (each ruleset's odds, each set of user folders). A single part that is already
-    a safe file name is kept readable (``odds-index-naval-action``); anything else (a
-    path, a user's ruleset name) becomes 16 hex digits, never a file name of its own.
+    a safe file name is kept readable (``odds-index-`` and a bundled ruleset's name);
+    anything else (a path, a user's ruleset name) becomes 16 hex digits, never a file
+    name of its own.
     """
     if not _SLOT.fullmatch(prefix):
         raise ValueError(f"not a cache slot prefix: {prefix!r}")

@@ -367,7 +367,8 @@ class Ruleset(Generic[D]):
     the data layer call nothing else on a ruleset.
 
     Attributes:
-        name: Registry name (``naval-action``), also the ``ruleset:`` of data files.
+        name: Registry name (lower case and hyphens, ``my-rules``), also the
+            ``ruleset:`` of data files.
         title: Name as printed.
         folder: The ruleset's folder (``kit.yaml``, ``tables/``, ``sprues/``).
         data_kinds: Data file kinds this ruleset reads, ``kind:`` -> model; every ruleset

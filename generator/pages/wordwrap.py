@@ -47,7 +47,7 @@ def _fill(words: list[str], font: str, size: float, width: float, first: float =
 def _pieces(word: str, font: str, size: float, width: float) -> list[str]:
     """A word wider than the line, cut after its dots, hyphens, slashes or underscores.
 
-    ``ratings.surface-action.guns`` becomes ``ratings.surface-`` and ``action.guns``; a
+    ``ratings.some-ruleset.guns`` becomes ``ratings.some-`` and ``ruleset.guns``; a
     part still too wide stays whole (to be shrunk where it is drawn).
     """
     out = [""]

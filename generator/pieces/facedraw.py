@@ -25,7 +25,23 @@ REF = re.compile(r"^\{([a-z][a-z0-9_]{0,31})\}$")
 """A colour given as ``{name}``: the piece's value of that name."""
 
 
-class IconField(Protocol):
+class FieldBox(Protocol):
+    """Where a face field sits: its box, measured from the trim's top-left corner."""
+
+    @property
+    def x(self) -> float: ...  # noqa: D102
+
+    @property
+    def y(self) -> float: ...  # noqa: D102
+
+    @property
+    def width(self) -> float: ...  # noqa: D102
+
+    @property
+    def height(self) -> float: ...  # noqa: D102
+
+
+class IconField(FieldBox, Protocol):
     """What drawing an icon reads of a face field (``faces.FaceField``), read-only."""
 
     @property
@@ -41,25 +57,13 @@ class IconField(Protocol):
     def line_width(self) -> float: ...  # noqa: D102
 
     @property
-    def x(self) -> float: ...  # noqa: D102
-
-    @property
-    def y(self) -> float: ...  # noqa: D102
-
-    @property
-    def width(self) -> float: ...  # noqa: D102
-
-    @property
-    def height(self) -> float: ...  # noqa: D102
-
-    @property
     def radius(self) -> float: ...  # noqa: D102
 
     @property
     def points(self) -> str: ...  # noqa: D102
 
 
-class TextField(Protocol):
+class TextField(FieldBox, Protocol):
     """What placing a label reads of a face field (``faces.FaceField``), read-only."""
 
     @property
@@ -73,18 +77,6 @@ class TextField(Protocol):
 
     @property
     def abbreviate(self) -> bool: ...  # noqa: D102
-
-    @property
-    def x(self) -> float: ...  # noqa: D102
-
-    @property
-    def y(self) -> float: ...  # noqa: D102
-
-    @property
-    def width(self) -> float: ...  # noqa: D102
-
-    @property
-    def height(self) -> float: ...  # noqa: D102
 
     @property
     def align(self) -> str: ...  # noqa: D102
