@@ -58,7 +58,7 @@ def bombing(stack: str, hits: int, tables: Path | None) -> None:
               help="The map's hex size across the flats (e.g. 16mm); the sea-box overlay "
                    "is sized from it. Default: the scenario's.")
 @click.option("--counter", "counter_size", default=None,
-              help="Counter size (0.5in or 0.625in, or any length). Default: the "
+              help="Counter size (0.5in, 0.625in or 5/8in, or any length). Default: the "
                    "scenario's.")
 @data_option
 @write_options

@@ -9,6 +9,7 @@ combat ship, a ship named twice, a ship not in commission on the date.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -17,7 +18,7 @@ from generator.core.errors import Problem
 from generator.core.suggest import did_you_mean
 from generator.core.units import MM, parse_length
 from generator.data.yamlsource import Loc, SourceDoc
-from generator.rulesets.rule27.rating import rules
+from generator.rulesets.rule27.rating import strength as counter_strength
 from generator.rulesets.rule27.schema import COMBAT, Counter, Rule27Class, Scenario, ShipRef
 from generator.rulesets.rule27.tables import NavalTables
 
@@ -57,11 +58,27 @@ class CounterView:
     count: int
     nation: str
     overridden: tuple[str, ...] = ()
+    number: int = 1
+    """The counter's number on its side's order of battle (printed on the counter when
+    its names do not fit it)."""
+    short: str | None = None
+    """The scenario's short form of the counter's name (it keeps the name's numerals)."""
+    akas: tuple[tuple[str, ...], ...] = ()
+    """Each ship's shorter spellings from her class file, made of her name's own words."""
+    note: str | None = None
+    """The scenario's note on the counter (printed on the order of battle)."""
 
     @property
     def names(self) -> list[str]:
         """The ships' names, or the counter's label when it names none."""
         return [s.name for s in self.ships] or [self.label]
+
+    @property
+    def titled(self) -> str:
+        """The ships as the order of battle lists them: the counter's own name first."""
+        joined = ", ".join(self.names)
+        return f"{self.label}: {joined}" if self.ships and self.label != " / ".join(
+            self.names) else joined
 
 
 @dataclass
@@ -78,9 +95,9 @@ def length_problem(doc: SourceDoc | None, loc: Loc, text: str, low_mm: float,
                    high_mm: float, what: str) -> tuple[float | None, Problem | None]:
     """Parse a length the user gave; a located problem when it is not one or out of range."""
     try:
-        value = parse_length(text)
+        value = parse_length(_decimal(text))
     except ValueError:
-        message = f"found {text!r}, expected a length such as '16mm' or '0.5in'"
+        message = f"found {text!r}, expected a length such as '16mm', '0.5in' or '5/8in'"
         return None, _problem(doc, loc, message)
     if not low_mm * MM - 1e-9 <= value <= high_mm * MM + 1e-9:
         message = (f"found {text!r}, expected {what} from {low_mm:g}mm to {high_mm:g}mm"
@@ -88,6 +105,21 @@ def length_problem(doc: SourceDoc | None, loc: Loc, text: str, low_mm: float,
                    f"found {text!r}, expected {what} of at least {low_mm:g}mm")
         return None, _problem(doc, loc, message)
     return value, None
+
+
+_FRACTION = re.compile(r"^\s*(\d{1,3})\s*/\s*(\d{1,3})\s*([a-z\"]+)\s*$")
+
+
+def _decimal(text: str) -> str:
+    """'5/8in' as '0.625in': counter sizes are sold in fractions of an inch.
+
+    The core length parser reads decimals only; a fraction is turned into one here, and
+    anything else is passed on unchanged for that parser to accept or refuse.
+    """
+    match = _FRACTION.match(text)
+    if match is None or int(match.group(2)) == 0:
+        return text
+    return f"{int(match.group(1)) / int(match.group(2))!r}{match.group(3)}"
 
 
 def _problem(doc: SourceDoc | None, loc: Loc, message: str) -> Problem:
@@ -149,8 +181,8 @@ def rate_counter(kind: str, ratings: list[Rule27Class], tables: NavalTables) -> 
     """A counter's strength and AA from its ships' ratings, by the documented rules.
 
     AF and NT have the tables' fixed strength; carriers sum their air capacity; other
-    types round the sum of their ships' points half up, never below the type's minimum.
-    AA is the sum of the ships' AA points, rounded half up.
+    types take ``rating.strength`` of the sum of their ships' points. AA is the sum of
+    the ships' AA points, rounded half up.
     """
     row = tables.types[kind]  # type: ignore[index]
     if row.fixed_strength is not None:
@@ -158,8 +190,7 @@ def rate_counter(kind: str, ratings: list[Rule27Class], tables: NavalTables) -> 
     elif kind in ("CV", "CVE"):
         strength = sum(r.air_capacity or 1 for r in ratings)
     else:
-        minimum = rules().minimum_strength.get(kind, 1)
-        strength = max(minimum, round_half_up(sum((r.points for r in ratings), Fraction(0))))
+        strength = counter_strength(kind, sum((r.points for r in ratings), Fraction(0)))
     aa = round_half_up(sum((r.aa_points for r in ratings), Fraction(0)))
     return strength, aa
 
@@ -262,8 +293,28 @@ def _counter(counter: Counter, loc: Loc, doc: SourceDoc, classes: dict[str, Any]
     names = [s.name for s, _ in ships]
     label = counter.name or (" / ".join(names) if names else counter.type)
     nation = ships[0][1].nation if ships else ""
+    akas = tuple(short_spellings(s.name, r.aka) for s, r in ships)
     return CounterView(
         id=f"{side}.{index + 1:02d}", side=side, force=force, type=counter.type,
         category=row.category, ships=tuple(s for s, _ in ships), label=label,
         strength=strength, aa=aa, move=row.move, half=row.half, count=counter.count,
-        nation=nation, overridden=tuple(overridden))
+        nation=nation, overridden=tuple(overridden), number=index + 1, short=counter.short,
+        akas=akas, note=counter.note)
+
+
+def short_spellings(name: str, aka: dict[str, str]) -> tuple[str, ...]:
+    """A ship's other spellings that are her name cut short, longest first.
+
+    Only a spelling made of her name's own words, in order ("Bande Nere" of "Giovanni
+    delle Bande Nere", "Cavour" of "Conte di Cavour"), is a short form a counter may
+    print; a former name or a translation is another name, never a shortening.
+    """
+    words = name.casefold().split()
+
+    def within(other: str) -> bool:
+        part = other.casefold().split()
+        return 0 < len(part) < len(words) and any(
+            words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+    found = [a for a, real in aka.items() if real == name and within(a)]
+    return tuple(sorted(found, key=lambda a: (-len(a), a)))

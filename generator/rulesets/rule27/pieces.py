@@ -101,19 +101,67 @@ def fit_problems(layout: FaceLayout, values: Mapping[str, object]) -> list[str]:
     return out
 
 
-def counter_values(view: CounterView) -> dict[str, object]:
+def _field(layout: FaceLayout, name: str) -> FaceField:
+    """The layout's field that prints ``{name}``."""
+    return next(f for f in layout.fields if f.text == "{" + name + "}")
+
+
+def fits(text: str, f: FaceField) -> bool:
+    """Whether ``text`` prints whole in the field at its floor size or larger."""
+    font = FONTS[f.font]
+    room = f.height / _line_height(font)
+    size = min(f.font_size, room)
+    return room >= f.floor and not fit_label(text, font, size, f.width, floor=f.floor,
+                                             abbreviate=False).failed
+
+
+def _ship_line(name: str, akas: tuple[str, ...], f: FaceField) -> str | None:
+    """A ship's name as a counter line: whole, or her class file's short spelling."""
+    return next((t for t in (name, *akas) if fits(t, f)), None)
+
+
+def counter_title(view: CounterView, f: FaceField) -> str:
+    """The counter's own name as its first line, never a false one.
+
+    The scenario's ``short`` (which keeps the name's numerals), else the name when it
+    fits, else the name with each word that carries no numeral cut to two letters and a
+    full stop, from the last word back, until it fits: "9th Squadriglia" prints "9th Sq.".
+    """
+    if view.short is not None:
+        return view.short
+    words = view.label.split()
+    for i in range(len(words) - 1, -1, -1):
+        if fits(" ".join(words), f):
+            break
+        if not any(c.isdigit() for c in words[i]) and len(words[i]) > 3:
+            words[i] = words[i][:2] + "."
+    return " ".join(words)
+
+
+def counter_lines(view: CounterView, layout: FaceLayout) -> tuple[str, str]:
+    """The two name lines of a counter.
+
+    One or two ships whose names (or their short spellings) fit at 6 pt print them. A
+    flotilla, or ships whose names do not fit, print the counter's own name and its
+    number, and the order of battle lists the ships beside that number: a counter never
+    prints a name cut to a form no reader could look up.
+    """
+    first, second = _field(layout, "name1"), _field(layout, "name2")
+    ships = list(zip(view.ships, view.akas or [()] * len(view.ships), strict=True))
+    # The second line is shorter (the movement rate shares it): try the pair both ways.
+    for order in ([ships, ships[::-1]] if len(ships) == 2 else [ships] if ships else []):
+        if len(order) > 2:
+            break
+        lines = [_ship_line(s.name, a, f) for (s, a), f in
+                 zip(order, (first, second)[:len(order)], strict=True)]
+        if all(line is not None for line in lines):
+            return lines[0] or "", (lines[1] or "") if len(lines) == 2 else ""
+    return counter_title(view, first), f"No. {view.number}"
+
+
+def counter_values(view: CounterView, layout: FaceLayout) -> dict[str, object]:
     """What one counter's face shows."""
-    names = view.names
-    joined = " / ".join(names)
-    if len(names) > 2:
-        # A flotilla: its own name (when the data gives one) over its ships' names.
-        named = view.label != joined
-        first = view.label if named else names[0]
-        second = ", ".join(names if named else names[1:])
-    elif len(names) == 2:
-        first, second = names
-    else:
-        first, second = names[0], ""
+    first, second = counter_lines(view, layout)
     values: dict[str, object] = {"type": view.type, "name1": first, "name2": second,
                                  "strength": view.strength, "aa": view.aa, "move": view.move}
     if view.category == "CF":
@@ -134,7 +182,7 @@ def counter_labels(views: Iterable[CounterView], faces: Mapping[str, FaceLayout]
     out = []
     for view in views:
         layout = faces["ship-half" if view.half else "ship"]
-        values = {**layout.defaults, **counter_values(view)}
+        values = {**layout.defaults, **counter_values(view, layout)}
         out += [fill_template(f.text, values) for f in layout.fields  # type: ignore[arg-type]
                 if f.text is not None]
     return out
@@ -144,7 +192,7 @@ def counter_piece(view: CounterView, faces: Mapping[str, FaceLayout], tables: Na
                   fitter: LabelFitter) -> Piece:
     """One counter line of the order of battle as a piece (``count`` copies)."""
     layout = faces["ship-half" if view.half else "ship"]
-    values = counter_values(view)
+    values = counter_values(view, layout)
     if view.half and "back_fill" in values and layout.back is not None:
         layout = layout.model_copy(update={"back": layout.back.model_copy(update={
             "set": {**layout.back.set, "fill": values["back_fill"]}})})

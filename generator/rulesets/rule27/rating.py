@@ -1,16 +1,20 @@
 """Rule 27's ratings of a shared ship class, by the rules in ``tables/rating.yaml``.
 
 A ship's *points* come from its facts: the weight of its guns (guns x bore cubed), its
-armour (belt plus deck, in inches) and its torpedo tubes, divided by a fixed number of
-points per strength; a counter's strength is the sum of its ships' points, rounded half
-up, never below its type's minimum. AA points count heavy AA and dual-purpose guns by
-bore. A carrier's strength is its air capacity, aircraft over a fixed number per point.
+armour (belt plus deck, in inches) and its torpedo tubes; a counter's strength is a root
+of the sum of its ships' points, scaled and rounded half up, never below its type's
+minimum (``strength``). AA points count heavy AA and dual-purpose guns by bore. A
+carrier's strength is its air capacity, aircraft over a fixed number per point. A
+battleship class is the text's BC ("battle-cruiser/modern battleship") when it was
+completed after the treaty years (``r27_type``). A surface class without guns is refused:
+its strength would be its armour alone.
 A class file's ``ratings: {rule-27: {...}}`` block replaces any of these by hand:
 ``type``, ``points``, ``aa_points``, ``air_capacity`` (or ``unrated: why``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -36,14 +40,18 @@ class RatingRules(Strict):
     kind: Literal["rule27-rating"]
     types: dict[str, str] = Field(max_length=30)
     unrated_types: dict[str, str] = Field(max_length=30)
-    bc_from_speed_kn: float = Field(gt=0, le=50)
+    modern_battleship_from: dt.date = Field(
+        description="A BB class first completed on or after this date is the text's BC.")
     gun_cube_divisor: float = Field(gt=0, le=100000)
     armour_weight: float = Field(ge=0, le=100)
     torpedo_per_tube: float = Field(ge=0, le=10)
-    points_per_strength: float = Field(gt=0, le=1000)
+    strength_scale: float = Field(gt=0, le=100,
+                                  description="Strength = scale x (sum of points) ^ (1 / root).")
+    strength_root: int = Field(ge=1, le=4, description="The root taken of a counter's points.")
     minimum_strength: dict[str, int] = Field(max_length=10)
     aa_divisor: float = Field(gt=0, le=1000)
     aircraft_per_strength: int = Field(ge=1, le=200)
+    needs_guns: list[str] = Field(max_length=10, description="Rule 27 types refused without guns.")
 
 
 @cache
@@ -61,9 +69,25 @@ def r27_type(facts: Facts) -> str | None:
     """The Rule 27 type of a class, or None when Rule 27 has no counter for it."""
     table = rules()
     found = table.types.get(facts.type.value)
-    if found == "BB" and facts.speed_kn >= table.bc_from_speed_kn:
+    first = min(s.commissioned for s in facts.ships)
+    if found == "BB" and first >= table.modern_battleship_from:
         return "BC"
     return found
+
+
+def strength(kind: str, total: Fraction) -> int:
+    """A counter's strength from the sum of its ships' points, exactly.
+
+    ``scale x total ^ (1 / root)`` rounded half up, never below the type's minimum. The
+    rounding is decided without floating point: the result is the largest ``n`` with
+    ``((n - 1/2) / scale) ^ root <= total``.
+    """
+    table = rules()
+    scale = _exact(table.strength_scale)
+    n = 0
+    while n < 100 and ((Fraction(2 * n + 1, 2)) / scale) ** table.strength_root <= total:
+        n += 1
+    return max(table.minimum_strength.get(kind, 1), n)
 
 
 def gun_score(facts: Facts) -> Fraction:
@@ -74,13 +98,13 @@ def gun_score(facts: Facts) -> Fraction:
 
 
 def points(facts: Facts) -> Fraction:
-    """One ship's strength points (before a counter sums and rounds them)."""
+    """One ship's points (before a counter sums them and takes ``strength``)."""
     table = rules()
     armour = (_exact(facts.armor.belt_in) + _exact(facts.armor.deck_in)) \
         * _exact(table.armour_weight)
     tubes = sum(m.mounts * m.tubes for m in facts.torpedoes)
     torpedo = tubes * _exact(table.torpedo_per_tube)
-    return (gun_score(facts) + armour + torpedo) / _exact(table.points_per_strength)
+    return gun_score(facts) + armour + torpedo
 
 
 def aa_points(facts: Facts) -> Fraction:
@@ -116,9 +140,11 @@ def derive(facts: Facts) -> Rating:
         why = rules().unrated_types.get(facts.type.value,
                                         f"Rule 27 has no counter type for {facts.type.value}")
         return Rating(None, unrated=why)
-    if kind not in ("CV", "CVE") and points(facts) == 0 and "points" not in block:
-        return Rating(None, unrated="the file gives no guns, armour or torpedoes to rate; "
-                                    "add them, or set ratings.rule-27.points")
+    final = block.get("type", kind)
+    if final in rules().needs_guns and not facts.guns and "points" not in block:
+        return Rating(None, unrated=f"the file gives no guns, and a {final}'s strength is its "
+                                    "naval combat strength (Rule 27 A1); add its gun "
+                                    "batteries, or set ratings.rule-27.points")
     data: dict[str, object] = {
         "id": facts.id, "name": facts.name, "nation": facts.nation.value, "type": kind,
         "points": points(facts), "aa_points": aa_points(facts),

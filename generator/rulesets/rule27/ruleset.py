@@ -34,6 +34,7 @@ from generator.rulesets.rule27.tables import NavalTables, bundled_tables, load_t
 
 if TYPE_CHECKING:
     from generator.data.library import Entry, Library
+    from generator.pages.component import Component
     from generator.pieces.faces import FaceLayout
 
 FOLDER = Path(__file__).parent
@@ -156,6 +157,12 @@ class Rule27(Ruleset[Derived]):
         ctx.values.update(**{"class": model.id, "class_name": model.name, "ship": name})
         return ctx
 
+    def catalog(self, library: Library, paper: Paper) -> Component:
+        """Every rated class with its Rule 27 values (``components/catalog.py``)."""
+        from generator.rulesets.rule27.components.catalog import render_catalog
+
+        return render_catalog(library, paper)
+
     def describe_class(self, entry: Entry) -> tuple[str, str, str, str]:
         """(id, name, nation, Rule 27 type) of a rated class."""
         model: Rule27Class = entry.model
@@ -189,7 +196,8 @@ def _size_problems(scenario: Scenario, doc: Any, oob: OrderOfBattle, tables: Nav
     for views in oob.counters.values():
         for view in views:
             layout = faces["ship-half" if view.half else "ship"]
-            wont.extend(t for t in fit_problems(layout, counter_values(view)) if t not in wont)
+            wont.extend(t for t in fit_problems(layout, counter_values(view, layout))
+                        if t not in wont)
     if wont:
         message = (f"found {written('counter', 'counter_size')}, expected a counter size "
                    f"that holds its numbers at {LABEL_FLOOR:g} pt (these do not fit: "

@@ -10,6 +10,7 @@ against ``tables/naval.yaml`` with located messages (see ``model.py``).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from fractions import Fraction
 from typing import Literal
 
@@ -67,17 +68,38 @@ class Counter(Strict):
     class_: str | None = Field(None, alias="class", max_length=60, description="Library class of every ship named as plain text.")
     ships: list[str | ShipRef] = Field(default_factory=list, max_length=40, description="The ships: names of `class`, or {class, name} each.")
     name: Name | None = Field(None, description="Label for a counter without named ships (NT, LS, LC), or a flotilla's name.")
+    short: str | None = Field(None, min_length=1, max_length=20, description="What the counter prints when `name` does not fit it, e.g. '14th Sq.' for '14th Squadriglia'; it keeps every numeral of `name` (the order of battle prints the whole name beside the counter's number).")
     count: int = Field(1, ge=1, le=60, description="Copies of this counter (NT, LS and LC only).")
     strength: int | None = Field(None, ge=0, le=20, description="Replaces the derived strength.")
     aa: int | None = Field(None, ge=0, le=20, description="Replaces the derived AA.")
     note: str | None = Field(None, max_length=200, description="Anything particular (your own words).")
+
+    @field_validator("short")
+    @classmethod
+    def _short_keeps_numerals(cls, value: str | None, info: ValidationInfo) -> str | None:
+        name = info.data.get("name")
+        if value is not None:
+            if name is None:
+                raise ValueError(f"found short '{value}' without a name, expected a 'name' "
+                                 "the short form stands for")
+            if _numerals(value) != _numerals(name):
+                raise ValueError(f"found '{value}' for '{name}', expected a short form that "
+                                 "keeps the name's numerals "
+                                 f"({', '.join(_numerals(name)) or 'none'})")
+        return value
+
+
+def _numerals(text: str) -> list[str]:
+    """The numbers written in a name, in order ('8th/13th DF': 8, 13)."""
+    return re.findall(r"\d+", text)
 
 
 class Force(Strict):
     """A fleet, squadron or convoy of one side, with its base."""
 
     name: Name = Field(description="Force name, e.g. 'Force H'.")
-    base: str | None = Field(None, max_length=60, description="Where it is based.")
+    base: str | None = Field(None, max_length=60, description="Where it is based at the start (printed on the order of battle).")
+    commander: str | None = Field(None, max_length=120, description="Who commanded it (printed on the order of battle).")
     counters: list[Counter] = Field(min_length=1, max_length=80, description="Its counters.")
 
 
@@ -85,6 +107,15 @@ class Side(SideBase):
     """One side of the order of battle."""
 
     forces: list[Force] = Field(min_length=1, max_length=20, description="Its forces.")
+    left_out: list[str] = Field(default_factory=list, max_length=20, description="Ships of the side at the date that have no counter, each with why (printed on the order of battle; your own words, at most 300 characters each).")
+
+    @field_validator("left_out")
+    @classmethod
+    def _short_lines(cls, values: list[str]) -> list[str]:
+        for value in values:
+            if not 1 <= len(value) <= 300:
+                raise ValueError("expected lines of 1 to 300 characters")
+        return values
 
     @field_validator("forces")
     @classmethod
@@ -108,7 +139,7 @@ class Scenario(Strict):
     name: Name = Field(description="Title, e.g. 'Mediterranean, June 1940'.")
     date: dt.date = Field(description="Date of the order of battle (ships must be in commission).")
     theatre: str | None = Field(None, max_length=60, description="Sea zone: Atlantic Ocean, Mediterranean Sea or Red Sea.")
-    counter_size: str = Field("0.5in", max_length=20, description="Counter size (square), e.g. '0.5in' or '0.625in'.")
+    counter_size: str = Field("0.5in", max_length=20, description="Counter size (square), e.g. '0.5in', '0.625in' or '5/8in'.")
     hex: str = Field("16mm", max_length=20, description="The map's hex size across the flats, for the sea-box overlay (at least 5mm).")
     hex_orientation: Literal["flat", "pointy"] = Field("flat", description="How the map's hexes stand: flat (flat top) or pointy.")
     sides: list[Side] = Field(min_length=2, max_length=4, description="The sides.")

@@ -116,6 +116,7 @@ class NavalTables(Strict):
     knots: dict[int, int] = Field(max_length=10, description="Cruising speed the text gives beside each movement rate.")
     half_round: Literal["down", "up", "nearest"] = Field(description="How a half-strength side rounds half the strength.")
     half_aa: Literal["same", "half"] = Field(description="AA on a half-strength side: the same, or halved like strength.")
+    flip_hits: Literal["excess", "all"] = Field(description="Hit markers when a counter flips: 'excess' keeps the hits beyond the strength the flip took off; 'all' removes every hit marker.")
     steps: Steps
     sea_box_hexes: int = Field(ge=1, le=20, description="Map hexes across one sea box.")
     coast_defence_adjacent_from: int = Field(ge=1, le=10, description="Coast-defence strength from which the combat zone reaches adjacent hexes.")

@@ -91,9 +91,9 @@ def test_battleship_strength_follows_the_documented_rule() -> None:
     table = rules()
     guns = sum(Fraction(b.guns) * Fraction(str(b.bore_in)) ** 3 for b in facts.guns) / 1000
     armour = Fraction(str(facts.armor.belt_in)) + Fraction(str(facts.armor.deck_in))
-    assert qe.model.points == (guns + armour) / Fraction(str(table.points_per_strength))
+    assert qe.model.points == guns + armour
     assert qe.model.type == "BB"
-    assert library.classes_of("rule-27")["littorio"].model.type == "BC"  # 30 kn: modern BB
+    assert library.classes_of("rule-27")["littorio"].model.type == "BC"  # 1940: modern BB
     ark = library.classes_of("rule-27")["ark-royal"].model
     assert ark.air_capacity == round(Fraction(60, table.aircraft_per_strength))
     assert library.unrated["rule-27"]["gato"] == "Rule 27 has no submarine counters"
@@ -102,12 +102,15 @@ def test_battleship_strength_follows_the_documented_rule() -> None:
 def test_oob_counters_and_their_ratings(kit: BuildResult) -> None:
     pages = _text(kit.folder / "british.pdf")
     oob = pages[0]
-    assert "british.01 BB Warspite 5 2 9 - Mediterranean Fleet" in oob
-    assert "british.05 CV Eagle (2) 1 12 - Mediterranean Fleet" in oob
-    assert "british.06 CL Orion, Neptune 2 3 12 1 / 3 Mediterranean Fleet" in oob
-    assert "Malta convoy (x3) 1 0 6" in oob
+    # QE: 8 x 15in (27.0) + belt 13 + deck 3 = 45.59 points; the square root is 6.75 -> 7
+    assert "\n1 BB Warspite 7 2 9 -" in oob
+    assert "\n5 CV Eagle (2) 1 12 -" in oob
+    assert "\n6 CL Orion, Neptune 4 3 12 2 / 3" in oob
+    assert "\n10 NT Malta convoy (x3) 1 0 6 -" in oob
     italian = _text(kit.folder / "italian.pdf")[0]
-    assert "italian.07 CA Zara, Fiume 3 6 12 1 / 6 2nd Squadron" in italian
+    # Zara: 8 x 8in (4.10) + 5.9 + 2.8 = 12.80 a ship; the pair's root is 5.06 -> 5;
+    # AA 12 x 3.9in / 20 = 2.34 a ship, 4.68 -> 5
+    assert "\n5 CA Zara, Fiume 5 5 12 2 / 5" in italian
 
 
 def test_packets_and_manifest(kit: BuildResult) -> None:
@@ -141,8 +144,9 @@ def test_counters_are_half_an_inch_exactly(kit: BuildResult) -> None:
     pdf = pdfium.PdfDocument(kit.folder / "british.pdf")
     front = _sheet_pages(kit.folder / "british.pdf")[0]
     sides = _squares(pdf[front])
-    # 15 counter lines (the convoy is 3 copies) plus 12 + 8 + 8 markers
-    assert len([s for s in sides if abs(s - 12.7) <= 0.01]) == 17 + 12 + 8 + 8
+    # 15 counter lines (the convoy is 3 copies) plus 18 hit (1/2, 3/4, 5/6: the largest
+    # strength is 7), 8 TF and 8 cargo markers
+    assert len([s for s in sides if abs(s - 12.7) <= 0.01]) == 17 + 18 + 8 + 8
     assert all(abs(s - 12.7) <= 0.01 for s in sides)
 
 
@@ -326,7 +330,7 @@ def test_counter_too_small_for_its_text(tmp_path: Path) -> None:
     assert run.exit_code == 2
     assert any(line.endswith("bad-oob.yaml:6:15: counter_size: found '8mm', expected a "
                              "counter size that holds its numbers at 6 pt (these do not "
-                             "fit: CA, 3, 6, 12, BB, 5)") for line in run.output.splitlines()), \
+                             "fit: CA, 5, 12, BB, 7, 2)") for line in run.output.splitlines()), \
         run.output
     assert not out.exists()
 
@@ -372,10 +376,12 @@ def test_class_proof_shows_the_derivation(tmp_path: Path) -> None:
     assert run.exit_code == 0, run.output
     pages = _text(tmp_path / "class-takao" / "rule-27" / "takao.pdf")
     assert "Counter CA: Takao, Atago" in pages[0]
-    assert "Strength 3 (sum of points rounded half up, at least 2)" in pages[0]
-    # the back of the pair is its half-strength side: 3 rounded down to 1
+    # 2 x (8 x 8in 5.12 + belt 4 + deck 1.4 + 16 tubes x 0.1) = 22.64; root 4.76 -> 5
+    assert ("Strength 5 (square root of the counter's points rounded half up, at least 2)"
+            in pages[0])
+    # the back of the pair is its half-strength side: 5 rounded down to 2
     back = next(p for p in pages if "Backs of sheet" in p)
-    assert "CA 1 2" in back and "CA 3 2" not in back  # type, strength, AA
+    assert "CA 2 2" in back and "CA 5 2" not in back  # type, strength, AA
 
 
 AMPHIBIOUS = """\
@@ -409,14 +415,14 @@ def test_amphibious_and_escort_carrier_counters(tmp_path: Path) -> None:
     (data / "salerno-test.yaml").write_text(AMPHIBIOUS, encoding="utf-8")
     result = build("salerno-test", data=[data], out=tmp_path / "out")
     oob = _text(result.folder / "allied.pdf")[0]
-    assert "allied.01 CVE Casablanca, Anzio (4) 1 9 (2) / 1 Southern attack force" in oob
-    assert "allied.02 LS LSI group (x2) 1 0 6 -" in oob
-    assert "allied.03 LC LST flotilla 1 0 3 -" in oob
+    assert "\n1 CVE Casablanca, Anzio (4) 1 9 (2) / 1" in oob
+    assert "\n2 LS LSI group (x2) 1 0 6 -" in oob
+    assert "\n3 LC LST flotilla 1 0 3 -" in oob
     pdf = pdfium.PdfDocument(result.folder / "allied.pdf")
     front = _sheet_pages(result.folder / "allied.pdf")[0]
-    # 1 CVE + 2 LS + 1 LC + 4 NT + 12 hit + 8 TF + 8 cargo markers, every one 1/2 in
+    # 1 CVE + 2 LS + 1 LC + 4 NT + 18 hit (Roma's 7 needs 5/6) + 8 TF + 8 cargo markers
     sides = _squares(pdf[front])
-    assert len(sides) == 36 and all(abs(s - 12.7) <= 0.01 for s in sides)
+    assert len(sides) == 42 and all(abs(s - 12.7) <= 0.01 for s in sides)
 
 
 def test_the_calculator_follows_the_users_tables(tmp_path: Path) -> None:

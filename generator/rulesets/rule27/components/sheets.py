@@ -1,4 +1,4 @@
-"""Rule 27's printed components: order of battle, manifest, counters, aids, overlay.
+"""Rule 27's printed components: counters, the rating proof, aids and the overlay.
 
 Every number printed here comes from the tables in force (``tables/naval.yaml``, or the
 user's ``--tables``) or from the counters derived from the order of battle, so a changed
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections import Counter as Tally
 from typing import TYPE_CHECKING, Any
 
 from generator.aids.boardaids import BoardAids, TrackSpec, render_board_aids
@@ -23,12 +22,11 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Bookmark, Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import SafeBox, new_canvas, page_size, safe_box
-from generator.pieces.faces import face_piece
-from generator.pieces.pieces import Piece
 from generator.pieces.sprue import user_or_bundled
 from generator.rules.defaults import label
 from generator.rules.dice import percent
 from generator.rulesets.rule27.bombing import Unit, allocation_order, fates
+from generator.rulesets.rule27.components.roster import marker_pieces, strength_text
 from generator.rulesets.rule27.model import CounterView
 from generator.rulesets.rule27.pieces import FOLDER, counter_labels, counter_piece
 from generator.rulesets.rule27.registry import COMPONENTS
@@ -45,122 +43,6 @@ EXAMPLE_HITS = 3
 
 def _default(tables: NavalTables, key: str) -> str:
     return label(tables.is_default(key))
-
-
-# -- order of battle and manifest ------------------------------------------------------
-
-
-def _strength_text(view: CounterView, strength: int) -> str:
-    return f"({strength})" if view.category == "CF" else str(strength)
-
-
-@COMPONENTS("oob")
-def oob(ctx: Context[Derived], side: str | None) -> Component:
-    """One side's order of battle: every counter, its ships and its ratings."""
-    assert side is not None
-    d = ctx.data
-    tables: NavalTables = d.tables
-    views: list[CounterView] = d.oob.counters[side]
-    doc = CanvasDoc(ctx.paper, f"Order of battle: {ctx.sides[side]}", d.foot)
-    doc.anchor(f"Order of battle: {ctx.sides[side]}")
-    doc.paragraph(markup("Order of battle: {side}", side=ctx.sides[side]), "h1")
-    assert d.scenario is not None
-    doc.paragraph(markup("{name}, {date}. Strength in parentheses is a carrier's damage "
-                         "strength and air capacity; the half side is what a CA, CL, DD or "
-                         "CVE shows once its hits reach half its strength (half rounded "
-                         "{round}).", name=d.scenario.name, date=str(d.scenario.date),
-                         round=tables.half_round), "body")
-    widths = [14 * MM, 10 * MM, 78 * MM, 15 * MM, 10 * MM, 12 * MM, 14 * MM, 37 * MM]
-    header = [["Piece", "Type", "Ships", "Strength", "AA", "Move", "Half side", "Force"]]
-    rows = []
-    for view in views:
-        half = (f"{_strength_text(view, tables.half_of(view.strength))} / "
-                f"{tables.half_aa_of(view.aa)}" if view.half else "-")
-        ships = ", ".join(view.names) + (f" (x{view.count})" if view.count > 1 else "")
-        rows.append([view.id, view.type, ships, _strength_text(view, view.strength),
-                     str(view.aa), str(view.move), half, view.force])
-    doc.grid(Grid(widths, header, rows, aligned(0, 8), wrap=frozenset({2, 7})))
-    return doc.component(f"oob:{side}", f"Order of battle: {ctx.sides[side]}",
-                         f"{side.upper()}-OOB-")
-
-
-def marker_pieces(side: str, side_name: str, ctx: Context[Derived]) -> list[Piece]:
-    """Damage hits, Task Force and cargo markers for one side."""
-    d = ctx.data
-    tables: NavalTables = d.tables
-    faces = d.faces
-    fitter = LabelFitter()
-    pieces = []
-    for front in tables.markers.hit_fronts:
-        pieces.append(face_piece(faces["hit"], {"hits": front, "word": "HITS"},
-                                 f"hit.{side}.{front}", f"{front}/{front + 1} hits",
-                                 tables.markers.hits_each, "hit", fitter))
-    for number in range(1, tables.markers.task_forces + 1):
-        pieces.append(face_piece(faces["tf"], {"number": number, "side": side_name},
-                                 f"tf.{side}.{number}", f"TF {number}", 1, "tf", fitter))
-    for front in tables.markers.cargo_fronts:
-        pieces.append(face_piece(faces["cargo"], {"amount": front, "what": "RE"},
-                                 f"cargo.{side}.{front}", f"cargo {front}/{front + 1} RE",
-                                 tables.markers.cargo_each, "cargo", fitter))
-    return pieces
-
-
-def _manifest_rows(ctx: Context[Derived], side: str) -> list[list[str]]:
-    d = ctx.data
-    tables: NavalTables = d.tables
-    rows: list[list[str]] = []
-    views: list[CounterView] = d.oob.counters[side]
-    by_type = Tally[str]()
-    for view in views:
-        by_type[view.type] += view.count
-    for kind in tables.types:
-        if by_type[kind]:
-            sides = "2 (half back)" if tables.types[kind].half else "1"
-            rows.append([ctx.sides[side], f"{kind} counters", sides, str(by_type[kind])])
-    m = tables.markers
-    hit_kinds = ", ".join(f"{f}/{f + 1}" for f in m.hit_fronts)
-    rows.append([ctx.sides[side], f"damage hits ({hit_kinds})", "2",
-                 str(m.hits_each * len(m.hit_fronts))])
-    rows.append([ctx.sides[side], f"Task Force markers (TF 1-{m.task_forces})",
-                 "2 (unknown / known)", str(m.task_forces)])
-    rows.append([ctx.sides[side], f"cargo ({', '.join(f'{f}/{f + 1} RE' for f in m.cargo_fronts)})",
-                 "2", str(m.cargo_each * len(m.cargo_fronts))])
-    return rows
-
-
-@COMPONENTS("manifest")
-def manifest(ctx: Context[Derived], side: str | None) -> Component:
-    """How many pieces of each kind a side's sheets hold (for inventory at a club)."""
-    d = ctx.data
-    sides = [side] if side is not None else list(ctx.sides)
-    title = "Counter manifest" + (f": {ctx.sides[side]}" if side else "")
-    doc = CanvasDoc(ctx.paper, title, d.foot)
-    doc.anchor(title)
-    doc.paragraph(text(title), "h1")
-    doc.paragraph(markup("Counters are {size:.2f} mm ({inches:.3f} in) square. Count each "
-                         "kind after cutting; a club's box should hold these numbers. The "
-                         "marker mix is the tables' own{default}.",
-                         size=d.counter_size / MM, inches=d.counter_size / 72,
-                         default=_default(d.tables, "markers")), "body")
-    rows: list[list[str]] = []
-    total = 0
-    for one in sides:
-        side_rows = _manifest_rows(ctx, one)
-        rows.extend(side_rows)
-        total += sum(int(r[3]) for r in side_rows)
-    rows.append(["All", "pieces", "", str(total)])
-    doc.grid(Grid([50 * MM, 80 * MM, 30 * MM, 20 * MM],
-                  [["Side", "Piece", "Sides printed", "How many"]], rows, aligned(2, 4)))
-    doc.space(3)
-    doc.paragraph("Ship counters, piece by piece", "h2")
-    detail = []
-    for one in sides:
-        for view in d.oob.counters[one]:
-            detail.append([view.id, view.type, ", ".join(view.names), str(view.count)])
-    doc.grid(Grid([20 * MM, 12 * MM, 128 * MM, 20 * MM], [["Piece", "Type", "Ships", "How many"]],
-                  detail, aligned(3, 4), wrap=frozenset({2})))
-    key = f"manifest:{side}" if side else "manifest"
-    return doc.component(key, title, f"{(side or 'all').upper()}-Manifest-")
 
 
 @COMPONENTS("counters")
@@ -204,16 +86,18 @@ def rating(ctx: Context[Derived], arg: str | None) -> Component:
             ["Armour score", f"belt {facts.armor.belt_in:g} in + deck {facts.armor.deck_in:g} in"],
             ["Torpedo score", f"{tubes} tubes x {table.torpedo_per_tube:g}"],
         ]
-    rows += [["Points per ship", f"(guns + armour + torpedoes) / {table.points_per_strength:g} = "
-                                 f"{float(model.points):.2f}"],
+    rows += [["Points per ship", f"guns + armour + torpedoes = {float(model.points):.2f}"],
              ["AA points per ship", f"heavy AA and dual-purpose guns x bore / "
                                     f"{table.aa_divisor:g} = {float(model.aa_points):.2f}"]]
     if model.air_capacity is not None:
         rows.append(["Air capacity per ship", f"aircraft / {table.aircraft_per_strength} = "
                                               f"{model.air_capacity}"])
+    root = {1: "", 2: "square root of the ", 3: "cube root of the "}.get(
+        table.strength_root, f"root {table.strength_root} of the ")
+    scale = "" if table.strength_scale == 1 else f"{table.strength_scale:g} x the "
     rows += [["Counter", f"{view.type}: {', '.join(view.names)}"],
-             ["Strength", f"{_strength_text(view, view.strength)} (sum of points rounded half "
-                          f"up, at least {table.minimum_strength.get(view.type, 1)})"],
+             ["Strength", f"{strength_text(view, view.strength)} ({scale}{root}counter's points "
+                          f"rounded half up, at least {table.minimum_strength.get(view.type, 1)})"],
              ["AA", str(view.aa)], ["Movement", f"{view.move} sea boxes a naval step"],
              ["Set by hand", ", ".join(entry.overrides) or "nothing"]]
     doc.grid(Grid([45 * MM, 135 * MM], [["Step", "Value"]], rows, aligned(2, 2),
@@ -300,6 +184,40 @@ def reference(ctx: Context[Derived], arg: str | None) -> Component:
         Grid([14 * MM, 16 * MM, 18 * MM, 72 * MM, 60 * MM],
              [["Type", "Category", "Ships", "Strength is", "Sides"]], type_rows,
              aligned(4, 5), wrap=frozenset({3})))
+    flip = ("take off as many hits as the flip took strength (full less half); hits "
+            "beyond that stay on the half side" if tables.flip_hits == "excess"
+            else "take off every hit marker")
+    doc.section("Hit markers", markup(
+        "Put a hit marker on an SF or CF for each hit it takes; a marker's back counts one "
+        "more. When a CA, CL, DD or CVE flips to its half side, {flip}{default}. It sinks "
+        "once its hits reach the strength it now shows.", flip=flip,
+        default=_default(tables, "flip_hits")),
+        Grid([45 * MM, 135 * MM], [["Counter", "Hits"]],
+             [["BB, BC, CV", "sinks when its hits equal its strength"],
+              ["CA, CL, DD, CVE", "flips at hits of half its strength or more, then sinks "
+                                  "when its hits equal its half side's strength"],
+              ["AF, NT", "each hit sinks it: no marker"]], aligned(2, 2), wrap=frozenset({1})))
+    doc.section("Carriers (CF)",
+                "A carrier's strength, in parentheses, is its damage strength and, while "
+                "it is undamaged, the number of air groups it can base.",
+                Grid([45 * MM, 135 * MM], [["On a carrier", "Rule"]],
+                     [["Air groups", "only Code C air groups (rule 23F1) may base on a CF"],
+                      ["Airbase capacity", "its damage strength when undamaged; 1 less for "
+                                           "each damage hit it has taken"],
+                      ["Not carried", "no naval gunfire support and no cargo"]],
+                     aligned(2, 2), wrap=frozenset({1})))
+    doc.section("Task Forces",
+                "A Task Force (TF) is one or more friendly ships moving together under one "
+                "TF marker. Some rules apply only to a TF the enemy knows of: turn its "
+                "marker to KNOWN while either case below holds, and back to unknown after.",
+                Grid([45 * MM, 135 * MM], [["TF is known", "When"]],
+                     [["After gunfire support", "it is still in the hex from which it gave "
+                                                "naval gunfire support in the combat phase "
+                                                "just before"],
+                      ["After fighting a coast defence", "it is in the hex from which it "
+                                                         "engaged coast defences in naval "
+                                                         "combat this phase"],
+                      ["Otherwise", "it is unknown"]], aligned(2, 2), wrap=frozenset({1})))
     c = tables.cargo
     cargo_rows = [["SF (undamaged)", f"{c.sf_capacity_re} RE of non-c/m units without heavy "
                    "equipment"],
@@ -377,6 +295,26 @@ def overlay_geometry(hex_size: float, tables: NavalTables, orientation: Any,
     return hex_grid(area, tables.sea_box_hexes * hex_size, orientation)
 
 
+REGISTRATION_MM = 1.5
+"""Half the length of each arm of a registration cross (mm)."""
+
+
+def draw_registration(c: Any, grid: Any, hex_size: float) -> None:
+    """A hairline + on every sea box's centre, which sits on a map hex's centre.
+
+    A sea box is an odd number of map hexes across, so its centre is a map hex's centre:
+    the crosses let the film be set on the map, and two sheets be set on each other.
+    """
+    arm = min(REGISTRATION_MM * MM, hex_size / 4)
+    c.saveState()
+    c.setLineWidth(0.25)
+    for column, row in grid.cells():
+        x, y = grid.centre(column, row)
+        c.line(x - arm, y, x + arm, y)
+        c.line(x, y - arm, x, y + arm)
+    c.restoreState()
+
+
 @COMPONENTS("overlay")
 def overlay(ctx: Context[Derived], arg: str | None) -> Component:
     """The sea-box overlay at the map's hex size, in hairlines for transparency film."""
@@ -391,12 +329,17 @@ def overlay(ctx: Context[Derived], arg: str | None) -> Component:
              f"{tables.sea_box_hexes} hexes: {flats / MM:.4g} mm ({flats / 72:.4g} in) across "
              "the flats.",
              "Print at 100 % on transparency film (check the calibration bars) and lay it "
-             "over the sea zones."]
+             "over the sea zones with every + on the centre of a map hex: each + is a sea "
+             "box's centre.",
+             "To cover more of the map, lay the next sheet over the edge of this one so that "
+             "two or more of its + sit exactly on this sheet's + and the outlines coincide, "
+             "then tape them."]
     top, floor = start_page(c, box, "Sea-box overlay", d.foot, notes)
     area = SafeBox(box.x, floor, box.width, top - floor)
     orientation = d.scenario.hex_orientation if d.scenario is not None else "flat"
     grid = overlay_geometry(d.hex, tables, orientation, area)
     draw_hex_grid(c, grid, thin=True, numbers=False)
+    draw_registration(c, grid, d.hex)
     c.showPage()
     c.save()
     # Printed on transparency film: nothing may print on its back.
