@@ -80,11 +80,9 @@ class Counter(Strict):
         name = info.data.get("name")
         if value is not None:
             if name is None:
-                raise ValueError(f"found short '{value}' without a name, expected a 'name' "
-                                 "the short form stands for")
+                raise ValueError("expected a counter 'name' for the short form to stand for")
             if _numerals(value) != _numerals(name):
-                raise ValueError(f"found '{value}' for '{name}', expected a short form that "
-                                 "keeps the name's numerals "
+                raise ValueError(f"expected a short form of '{name}' that keeps its numerals "
                                  f"({', '.join(_numerals(name)) or 'none'})")
         return value
 

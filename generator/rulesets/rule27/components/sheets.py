@@ -201,7 +201,7 @@ def reference(ctx: Context[Derived], arg: str | None) -> Component:
                 "A carrier's strength, in parentheses, is its damage strength and, while "
                 "it is undamaged, the number of air groups it can base.",
                 Grid([45 * MM, 135 * MM], [["On a carrier", "Rule"]],
-                     [["Air groups", "only Code C air groups (rule 23F1) may base on a CF"],
+                     [["Air groups", "a CF bases Code C air groups (rule 23F1) and no others"],
                       ["Airbase capacity", "its damage strength when undamaged; 1 less for "
                                            "each damage hit it has taken"],
                       ["Not carried", "no naval gunfire support and no cargo"]],
