@@ -361,11 +361,11 @@ def test_below_the_floor_only_when_reported_in_the_build(builds: list[Build]) ->
     savo = next(b for b in builds if b.name == "savo-island")
     assert not any("label" in w for w in savo.kit.warnings)
     assert min(f.fitted.size for f in savo.fits if f.fitted.text) >= LABEL_FLOOR
-    # a list of five destroyers on a 7.4 mm counter has no honest form at 6 pt
+    # Rule 27 (issue 30): a flotilla prints its short name and number, never its ships'
+    # names cut below 6 pt ("Hyp., Has., Hero, Her., Hos." at 2.30 pt before)
     med = next(b for b in builds if b.name == "mediterranean-1940")
-    assert ("label 'Hyperion, Hasty, Hero, Hereward, Hostile' printed as 'Hyp., Has., Hero, "
-            "Her., Hos.' at 2.30 pt (below 6 pt) on 1 piece: counter.british.08"
-            ) in med.kit.warnings
+    assert not any("label" in w for w in med.kit.warnings)
+    assert min(f.fitted.size for f in med.fits if f.fitted.text) >= LABEL_FLOOR
 
 
 def _exact(build: Build, text: str) -> set[tuple[str, float]]:
@@ -379,9 +379,9 @@ def test_exact_outputs_in_their_kits(builds: list[Build]) -> None:
     assert _exact(savo, "Kamikaze DD") == {("Kam. DD", 6.0)}
     assert _exact(savo, "submerged") == {("submerged", 6.0), ("submer.", 6.0), ("submerg.", 6.0)}
     med = next(b for b in builds if b.name == "mediterranean-1940")
-    # beside "14th Flotilla" and "15th Squadriglia": the ordinal whole, the word a stem
-    assert _exact(med, "14th Squadriglia") == {("14th Squadrig.", 6.0)}
-    assert "14th Flotilla" in {f.text for f in med.fits}
+    # Rule 27 counters print the scenario's short forms whole (issue 30)
+    assert _exact(med, "14th Sq.") == {("14th Sq.", 6.0)}
+    assert "14th Flot." in {f.text for f in med.fits}
 
 
 def _drawn(build: Build) -> list[tuple[str, float, float, str, list[dict[str, object]]]]:

@@ -370,11 +370,12 @@ def test_the_two_halves_of_a_ruleset_read_one_file_alike(tmp_path: Path) -> None
 def test_a_table_the_user_replaces_is_no_longer_a_default(tmp_path: Path) -> None:
     from generator.rulesets.rule27.tables import bundled_tables, load_tables
 
-    assert bundled_tables().defaults == ["half_aa", "markers", "default_strength"]
+    assert bundled_tables().defaults == ["half_aa", "flip_hits", "markers", "default_strength"]
     path = tmp_path / "house.yaml"
     path.write_text("half_aa: half\n", encoding="utf-8")
     mine = load_tables(path)
-    assert (mine.half_aa, mine.defaults) == ("half", ["markers", "default_strength"])
+    assert (mine.half_aa, mine.defaults) == ("half", ["flip_hits", "markers",
+                                                      "default_strength"])
     assert not mine.is_default("half_aa") and mine.is_default("markers")
     # ... unless the user's file marks it again (its own list replaces the bundled one).
     path.write_text("half_aa: half\ndefaults: [half_aa]\n", encoding="utf-8")

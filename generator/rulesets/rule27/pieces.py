@@ -129,7 +129,13 @@ def counter_title(view: CounterView, f: FaceField) -> str:
     """
     if view.short is not None:
         return view.short
-    words = view.label.split()
+    label = view.label
+    if view.ships and label == " / ".join(view.names):
+        # Ships without a counter name: the first ship's name and how many more sail
+        # with her ("Alpino +3"); every name is on the order of battle beside the number.
+        first = _ship_line(view.ships[0].name, view.akas[0] if view.akas else (), f)
+        label = f"{first or view.ships[0].name} +{len(view.ships) - 1}"
+    words = label.split()
     for i in range(len(words) - 1, -1, -1):
         if fits(" ".join(words), f):
             break

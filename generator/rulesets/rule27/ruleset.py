@@ -145,7 +145,8 @@ class Rule27(Ruleset[Derived]):
         view = CounterView(id="proof.01", side="ship", force=model.name, type=model.type,
                            category=row.category,
                            ships=tuple(ShipOf(model.id, n) for n in names),
-                           label=" / ".join(names), strength=strength, aa=aa, move=row.move,
+                           label=" / ".join(names) if len(names) <= 2 else f"{model.name} class",
+                           strength=strength, aa=aa, move=row.move,
                            half=row.half, count=1, nation=model.nation,
                            overridden=tuple(entry.overrides))
         oob = OrderOfBattle(counters={"ship": [view]})

@@ -146,6 +146,18 @@ def test_a_short_form_that_drops_the_numeral_is_refused(tmp_path: Path) -> None:
                for line in run.output.splitlines()), run.output
 
 
+def test_an_unnamed_flotilla_prints_its_first_ship_and_how_many_more(tmp_path: Path) -> None:
+    run = _scenario(tmp_path, "{type: DD, class: soldati, ships: [Artigliere, Aviere, "
+                              "Camicia Nera, Geniere]}")
+    assert run.exit_code == 0, run.output
+    assert "below 6 pt" not in run.output
+    path = tmp_path / "out" / "short-test" / "a.pdf"
+    sheet = _pages(path)[_page(path, "HITS")]
+    lines = [line.strip() for line in sheet.splitlines()]
+    assert "Artigliere +3" in lines and "No. 1 12" in lines
+    assert "\n1 DD Artigliere, Aviere, Camicia Nera, Geniere 2 0 12 1 / 0" in _pages(path)[1]
+
+
 # -- 2. York and Edinburgh, and classes without guns -----------------------------------------
 
 def test_york_and_edinburgh_are_rated_from_their_guns(library: Library) -> None:
