@@ -130,7 +130,7 @@ def counter_title(view: CounterView, f: FaceField) -> str:
     if view.short is not None:
         return view.short
     label = view.label
-    if view.ships and label == " / ".join(view.names):
+    if len(view.ships) > 1 and label == " / ".join(view.names):
         # Ships without a counter name: the first ship's name and how many more sail
         # with her ("Alpino +3"); every name is on the order of battle beside the number.
         first = _ship_line(view.ships[0].name, view.akas[0] if view.akas else (), f)
@@ -162,6 +162,14 @@ def counter_lines(view: CounterView, layout: FaceLayout) -> tuple[str, str]:
                  zip(order, (first, second)[:len(order)], strict=True)]
         if all(line is not None for line in lines):
             return lines[0] or "", (lines[1] or "") if len(lines) == 2 else ""
+    if len(ships) == 1:
+        # One ship has both lines: her name's words split between them ("Royal" over
+        # "Sovereign"), whole and in order.
+        words = ships[0][0].name.split()
+        for k in range(len(words) - 1, 0, -1):
+            top, rest = " ".join(words[:k]), " ".join(words[k:])
+            if fits(top, first) and fits(rest, second):
+                return top, rest
     return counter_title(view, first), f"No. {view.number}"
 
 

@@ -96,6 +96,8 @@ def test_british_flotillas_too(kit: BuildResult) -> None:
     sheet = _pages(path)[_page(path, "HITS")]
     lines = [line.strip() for line in sheet.splitlines()]
     assert "2nd Flot." in lines and "14th Flot." in lines and "8th/13th DF" in lines
+    # one ship's name too long for a line takes both, split between words, never cut
+    assert "Royal" in lines and "Sovereign 9" in lines and not any("So." in x for x in lines)
     oob = _pages(path)[1]
     assert "\n8 DD 2nd Flotilla: Hyperion, Hasty, Hero, Hereward, Hostile, Havock 3 0 12" in oob
 
