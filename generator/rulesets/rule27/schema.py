@@ -30,7 +30,7 @@ class Rule27Class(Strict):
     name: str = Field(max_length=60, description="The class name.")
     nation: str = Field(max_length=4, description="Navy code.")
     type: TypeId = Field(description="Rule 27 type: BB, BC, CA, CL, DD, CV, CVE, LS, LC or NT.")
-    points: Fraction = Field(ge=0, le=100, description="One ship's strength points (a counter sums its ships' points and rounds).")
+    points: Fraction = Field(ge=0, le=400, description="One ship's points: gun, armour and torpedo scores (a counter takes the square root of its ships' sum, see tables/rating.yaml).")
     aa_points: Fraction = Field(ge=0, le=100, description="One ship's AA points.")
     air_capacity: int | None = Field(None, ge=1, le=20, description="Carriers: one ship's air capacity (its strength).")
     ship_names: list[str] = Field(min_length=1, max_length=300, description="Ship names.")
