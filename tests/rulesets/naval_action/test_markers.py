@@ -17,7 +17,7 @@ from generator.core.units import MM
 from generator.kit.pipeline import BuildResult, build_markers
 from generator.kit.seam import KitOptions
 from generator.pieces.imposition import CUT_GREY, ID_SIZE
-from generator.rulesets.naval_action.components.markers import TURRET_FILL
+from generator.pieces.shipmarkers import TURRET_FILL
 from tests import builds
 from tests.paths import ROOT
 from tests.pdftext import page_texts
