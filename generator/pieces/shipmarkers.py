@@ -8,7 +8,7 @@ The pool markers are a battery-target pointer, an aircraft element, a torpedo sp
 labels (``pages.autofit.LabelFitter``) before it asks for the face, so a label that only
 fits by the last resort is reported against its piece.
 
-``stable_id`` gives each ship a short id that stays the same from build to build, and
+``slug`` and ``stable_id`` give each ship a short id that stays the same from build to build, and
 ``with_warnings`` hands each piece the fit warnings about it.
 """
 
@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import hashlib
 import math
+import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -263,6 +264,13 @@ def _image_icon(path: Path, length: float, beam: float) -> Icon:
         draw_fitted(c, image, x, y - beam, length, 2 * beam)
 
     return icon
+
+
+def slug(text: str) -> str:
+    """A stable ASCII id part: 'Chōkai' → 'chokai', 'Salt Lake City' → 'salt-lake-city'."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    out = "".join(ch if ch.isalnum() else "-" for ch in plain.lower())
+    return "-".join(part for part in out.split("-") if part)
 
 
 def stable_id(taken: dict[str, tuple[str, str]], base: str, group: str, name: str) -> str:
