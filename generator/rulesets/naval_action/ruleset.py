@@ -260,11 +260,6 @@ def _every(d: Derived) -> list[ShipView]:
     return [v for views in d.views.values() for v in views]
 
 
-def _side_name(ctx: Context[Derived], side: str | None) -> str:
-    assert side is not None, "the recipe names this component per side"
-    return ctx.sides[side]
-
-
 # ---- players' pages ----------------------------------------------------------------
 
 @component("briefing")
