@@ -47,6 +47,14 @@ def background(c: Canvas, fill: Color, width: float, height: float, bleed: float
     c.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, stroke=0, fill=1)
 
 
+def _ground(c: Canvas, fill: Color, ink: Color, line_width: float, width: float,
+            height: float, bleed: float) -> None:
+    """The background, then the pen set for the face's lines."""
+    background(c, fill, width, height, bleed)
+    c.setStrokeColor(ink)
+    c.setLineWidth(line_width)
+
+
 def _centreline(c: Canvas, ink: Color, w: float, h: float) -> None:
     """The centreline from edge to edge (dashed)."""
     c.setStrokeColor(ink)
@@ -148,9 +156,7 @@ def pointer_face(fill: Color, ink: Color, height: float, name: Fitted, what: Fit
 def aircraft_face(fill: Color, ink: Color, code: Fitted, flag: Fitted, name: Fitted) -> Art:
     """An aircraft element: a plane outline, its type code, its navy, and what it is."""
     def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-        background(c, fill, w, h, bleed)
-        c.setStrokeColor(ink)
-        c.setLineWidth(0.9)
+        _ground(c, fill, ink, 0.9, w, h, bleed)
         cx, cy, span = w * 0.27, h * 0.55, w * 0.18
         c.line(cx - span, cy, cx + span, cy)              # wings
         c.line(cx, cy - span * 0.9, cx, cy + span * 1.1)  # fuselage, nose up
@@ -166,9 +172,7 @@ def aircraft_face(fill: Color, ink: Color, code: Fitted, flag: Fitted, name: Fit
 def spread_face(fill: Color, ink: Color, tracks: int, number: Fitted, size: Fitted) -> Art:
     """A torpedo spread: a fan of ``tracks`` tracks, the count beside it, the size below."""
     def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-        background(c, fill, w, h, bleed)
-        c.setStrokeColor(ink)
-        c.setLineWidth(0.4)
+        _ground(c, fill, ink, 0.4, w, h, bleed)
         # The fan on the right, the count on the left: neither covers the other.
         ox, oy, reach = w * 0.64, INSET + 2.4 * MM, h - 2 * INSET - 2.4 * MM
         fan = max(tracks, 1)
@@ -197,11 +201,9 @@ def depth_track_face(fill: Color, ink: Color, name: Fitted, boxes: Sequence[str]
 
     """
     def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-        background(c, fill, w, h, bleed)
+        _ground(c, fill, ink, 0.4, w, h, bleed)
         box_w = (w - 2 * INSET) / len(boxes)
         top = h - INSET - 2.6 * MM
-        c.setStrokeColor(ink)
-        c.setLineWidth(0.4)
         c.setFillColor(white)
         for i in range(len(boxes)):
             c.rect(INSET + i * box_w, INSET, box_w, top - INSET, stroke=1, fill=1)
