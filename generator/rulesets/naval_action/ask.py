@@ -223,7 +223,7 @@ def odds_index(library: Library, tables: Path | None, complete: bool,
 
     """
     from generator.rulesets.naval_action import cardtables
-    from generator.rulesets.naval_action.derive import party, ship_view
+    from generator.rulesets.naval_action.derive import ship_view
     from generator.rulesets.naval_action.schema import Scenario, ShipClass
 
     loaded = cardtables.load_tables(tables)
@@ -233,7 +233,7 @@ def odds_index(library: Library, tables: Path | None, complete: bool,
         for cid, entry in (classes.items() if complete or scenario_id is None else ()):
             cls: ShipClass = entry.model
             index.classes[cid] = class_members(
-                cls.ships, [party(ship_view(cls, ship, None, None)) for ship in cls.ships])
+                cls.ships, [ship_view(cls, ship, None, None).figures() for ship in cls.ships])
         for sid, entry in library.of_kind(NAME, "scenario").items():
             if not (complete or sid == scenario_id):
                 continue
@@ -244,7 +244,7 @@ def odds_index(library: Library, tables: Path | None, complete: bool,
                     cls = classes[ref.class_].model
                     at, names = spelled(cls.ships, ref.name)
                     view = ship_view(cls, cls.ships[at], ref, scenario, side.id, side.name)
-                    members.append(Member(ref.name, names, party(view)))
+                    members.append(Member(ref.name, names, view.figures()))
             index.scenarios[sid] = ScenarioShips(scenario.name, scenario.sea_state,
                                                  scenario.date.year, tuple(members))
     if complete:

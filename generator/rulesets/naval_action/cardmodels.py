@@ -11,8 +11,9 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from generator.data.datamodel import Strict
 from generator.rules.defaults import Default
 from generator.rules.dietable import DieTable, build
 from generator.rulesets.naval_action import rules as derivation
@@ -27,10 +28,6 @@ Yards = Annotated[int, Field(ge=0, le=100_000)]
 Label = Annotated[str, Field(min_length=1, max_length=120)]
 
 
-class _M(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
-
-
 def _faces(value: dict[int, Any], sides: int = 6) -> dict[int, Any]:
     bad = [f for f in value if not 1 <= f <= sides]
     if bad:
@@ -38,7 +35,7 @@ def _faces(value: dict[int, Any], sides: int = 6) -> dict[int, Any]:
     return value
 
 
-class Auto(_M):
+class Auto(Strict):
     """When the calculator applies a modifier without being told (all given must hold)."""
 
     range: Band | None = None
@@ -47,7 +44,7 @@ class Auto(_M):
     firer_types: list[Annotated[str, Field(max_length=8)]] | None = Field(None, max_length=40)
 
 
-class Modifier(_M):
+class Modifier(Strict):
     """One numbered Gunfire Accuracy Modifier."""
 
     number: int = Field(ge=1, le=40)
@@ -70,7 +67,7 @@ class Modifier(_M):
         return self.value or 0
 
 
-class Accuracy(_M):
+class Accuracy(Strict):
     """The two accuracy tracks and the hit rules."""
 
     default: Default = False
@@ -94,14 +91,14 @@ class Accuracy(_M):
         return value
 
 
-class InferiorLimit(_M):
+class InferiorLimit(Strict):
     """Worst damage fire at this differential or lower can ever cause."""
 
     max_differential: int = Field(ge=-20, le=20)
     worst: Literal["D", "HD"]
 
 
-class ShiftUp(_M):
+class ShiftUp(Strict):
     """Rows the penetration result moves up, by circumstance."""
 
     close_range: int = Field(ge=0, le=3)
@@ -109,7 +106,7 @@ class ShiftUp(_M):
     bomb_vs_old: int = Field(ge=0, le=3)
 
 
-class Penetration(_M):
+class Penetration(Strict):
     """Gunfire/torpedo penetration: coloured die against the factor differential."""
 
     default: Default = False
@@ -185,7 +182,7 @@ class Penetration(_M):
         return cap
 
 
-class ExtraDud(_M):
+class ExtraDud(Strict):
     """Faces that are also torpedo duds for a navy up to a year (inclusive)."""
 
     nation: str = Field(max_length=8)
@@ -193,14 +190,14 @@ class ExtraDud(_M):
     faces: list[DieFace] = Field(max_length=6)
 
 
-class SpreadWidth(_M):
+class SpreadWidth(Strict):
     """Spread width at the end of the run, yards."""
 
     one_turn: int = Field(ge=1, le=20_000)
     two_turn: int = Field(ge=1, le=20_000)
 
 
-class TorpedoHits(_M):
+class TorpedoHits(Strict):
     """Number of hits by white die and torpedoes in the spread."""
 
     default: Default = False
@@ -261,7 +258,7 @@ class TorpedoHits(_M):
         return faces
 
 
-class Reroll(_M):
+class Reroll(Strict):
     """A 'roll again' damage-control result."""
 
     faces: list[DieFace] = Field(min_length=1, max_length=6)
@@ -272,7 +269,7 @@ class Reroll(_M):
 DCResult = Literal["R", "C", "O", "W", "R3-6", "W1-4"]
 
 
-class DamageControl(_M):
+class DamageControl(Strict):
     """Good and Poor damage-control tables."""
 
     default: Default = False
@@ -299,14 +296,14 @@ class DamageControl(_M):
                         rows={f: [self.good[f], self.poor[f]] for f in sorted(self.good)})
 
 
-class AAShift(_M):
+class AAShift(Strict):
     """Columns to the right for a kind of attacker."""
 
     attackers: Label
     columns: int = Field(ge=0, le=5)
 
 
-class AAResults(_M):
+class AAResults(Strict):
     """The Antiaircraft Results table (transcribed from the text)."""
 
     default: Default = False
@@ -349,14 +346,14 @@ class AAResults(_M):
         return 0 if cell == "-" else int(cell[:-1] or 1)
 
 
-class Detection(_M):
+class Detection(Strict):
     """Chance in six within a range."""
 
     within_yd: Yards
     in_six: int = Field(ge=0, le=6)
 
 
-class RadarDetection(_M):
+class RadarDetection(Strict):
     """Radar ranges and chances."""
 
     SC: Yards
@@ -371,7 +368,7 @@ class RadarDetection(_M):
         return in_six if self.reading == "detect" else 6 - in_six
 
 
-class NightDetection(_M):
+class NightDetection(Strict):
     """Visual night detection by navy, and radar."""
 
     default: Default = False
@@ -381,7 +378,7 @@ class NightDetection(_M):
     radar: RadarDetection
 
 
-class Visibility(_M):
+class Visibility(Strict):
     """Visibility limits and the weather roll."""
 
     default: Default = False
@@ -403,7 +400,7 @@ class Visibility(_M):
 DL_AND_SMALLER = ("DL", "DD", "DE", "TB", "SS", "AK", "AP")
 
 
-class SeaEffect(_M):
+class SeaEffect(Strict):
     """Penalties for one size band in a sea state."""
 
     sizes: Label
@@ -427,7 +424,7 @@ class SeaEffect(_M):
         return value
 
 
-class Seas(_M):
+class Seas(Strict):
     """Rough and very rough seas."""
 
     model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
@@ -441,14 +438,14 @@ class Seas(_M):
         return next((b for b in bands if ship_type in b.types), None)
 
 
-class TurnCost(_M):
+class TurnCost(Strict):
     """Units lost per turn step at a scale."""
 
     yards_per_unit: float = Field(gt=0, le=10_000)
     lost: float = Field(ge=0, le=100)
 
 
-class TurnCosts(_M):
+class TurnCosts(Strict):
     """Movement lost for turning."""
 
     default: Default = False
@@ -470,7 +467,7 @@ class TurnCosts(_M):
         return round(yards / yards_per_unit * 10) / 10
 
 
-class DiveBombing(_M):
+class DiveBombing(Strict):
     """Columns used for dive bombing."""
 
     column: int = Field(ge=1, le=20)
@@ -486,7 +483,7 @@ def torpedo_bomber_shift(shifts: Sequence[AAShift]) -> int:
     return next((s.columns for s in shifts if "torpedo bomber" in s.attackers.lower()), 0)
 
 
-class TorpedoBombing(_M):
+class TorpedoBombing(Strict):
     """Torpedo bomber attack values."""
 
     column: int = Field(ge=1, le=20)
@@ -494,7 +491,7 @@ class TorpedoBombing(_M):
     range_yd: Yards
 
 
-class LevelBombing(_M):
+class LevelBombing(Strict):
     """Bombers per chance of a hit, by altitude."""
 
     high: int = Field(ge=1, le=100)
@@ -504,7 +501,7 @@ class LevelBombing(_M):
     caliber: int = Field(ge=1, le=12)
 
 
-class Air(_M):
+class Air(Strict):
     """Aircraft summary values."""
 
     default: Default = False
@@ -518,7 +515,7 @@ class Air(_M):
     evasive_over_kn: int = Field(ge=0, le=60)
 
 
-class Submarines(_M):
+class Submarines(Strict):
     """Submarine depths, detection and attack values."""
 
     default: Default = False
@@ -535,14 +532,14 @@ class Submarines(_M):
     crush_2d6: int = Field(ge=2, le=12)
 
 
-class Messages(_M):
+class Messages(Strict):
     """Communication between flagships."""
 
     default: Default = False
     visual_range_yd: Yards
 
 
-class Victory(_M):
+class Victory(Strict):
     """Victory-point rules."""
 
     default: Default = False
@@ -556,7 +553,7 @@ class Victory(_M):
         return self
 
 
-class TorpedoRuns(_M):
+class TorpedoRuns(Strict):
     """How far a spread runs in one turn, by torpedo size (the text gives no ranges)."""
 
     default: Default = False
@@ -569,7 +566,7 @@ class TorpedoRuns(_M):
         return per_turn * (self.two_turn_turns if two_turn and override is None else 1)
 
 
-class CardTables(_M):
+class CardTables(Strict):
     """Every table on the NAVAL ACTION Action Card."""
 
     accuracy: Accuracy

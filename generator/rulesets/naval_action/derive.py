@@ -24,7 +24,7 @@ from generator.rulesets.naval_action.schema import (
 )
 from generator.rulesets.naval_action.views import BatteryView, Party, TorpedoView, armor_label
 
-__all__ = ["BatteryView", "Party", "ShipView", "TorpedoView", "party", "ship_view"]
+__all__ = ["BatteryView", "Party", "ShipView", "TorpedoView", "ship_view"]
 
 
 def caliber_factor(bore_in: float, rules: DerivationRules | None = None) -> int:
@@ -147,27 +147,13 @@ class ShipView:
     @property
     def armor_label(self) -> str:
         """Armor factor with the old-deck 'O' prefix when it applies."""
-        return armor_label(self.armor_factor, self.old_deck)
+        return armor_label(self.armor_factor, self.cls.armor.old_deck)
 
-    @property
-    def class_name(self) -> str:
-        """The class's name ('New Orleans')."""
-        return self.cls.name
-
-    @property
-    def nation(self) -> str:
-        """The class's navy code ('USN')."""
-        return self.cls.nation.value
-
-    @property
-    def ship_type(self) -> str:
-        """The class's type code ('CA')."""
-        return self.cls.type.value
-
-    @property
-    def old_deck(self) -> bool:
-        """Whether the class's armor carries the old-deck 'O'."""
-        return self.cls.armor.old_deck
+    def figures(self) -> Party:
+        """The figures of this ship that its matchups read, as plain data (the odds index)."""
+        return Party(self.name, self.cls.name, self.cls.nation.value, self.cls.type.value,
+                     self.cls.armor.old_deck, self.armor_factor, self.batteries,
+                     self.torpedoes, self.ship.commissioned.year)
 
 
 def format_fraction(value: Fraction) -> str:
@@ -279,10 +265,3 @@ def ship_view(cls: ShipClass, ship: Ship, ref: ShipRef | None, scenario: Scenari
         start_damage=special.damage if special else None, notes=notes,
         victory_value=ref.victory_value if ref else None,
     )
-
-
-def party(view: ShipView) -> Party:
-    """The figures of ``view`` that its matchups read, as plain data (the odds index)."""
-    return Party(view.name, view.class_name, view.nation, view.ship_type, view.old_deck,
-                 view.armor_factor, view.batteries, view.torpedoes,
-                 view.ship.commissioned.year)

@@ -7,24 +7,17 @@ sized by what each side's ships carry, using the numbers in ``tables/markers.yam
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from generator.pieces.shipmarkers import slug
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.markertables import MarkerTables
 from generator.rulesets.naval_action.schema import AirGroup
 
 AIRCRAFT_FIELDS = {"fighter": "fighters", "dive-bomber": "dive_bombers",
                    "torpedo-bomber": "torpedo_bombers"}
-
-
-def slug(text: str) -> str:
-    """A stable ASCII id part: 'Chōkai' → 'chokai', 'Salt Lake City' → 'salt-lake-city'."""
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    out = "".join(ch if ch.isalnum() else "-" for ch in plain.lower())
-    return "-".join(part for part in out.split("-") if part)
 
 
 def ship_slug(view: ShipView) -> str:

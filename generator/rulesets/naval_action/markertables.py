@@ -3,48 +3,25 @@
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import Field
 
 from generator.core.errors import Problem
-from generator.core.units import parse_length
 from generator.data.datamodel import Nation, Strict
 from generator.data.validation import key_problems, load_model, name_problem
 from generator.data.yamlsource import SourceDoc
-from generator.pieces.faces import Face, faces_precheck
+from generator.pieces.faces import Face, faces_precheck, size_between
+from generator.pieces.sprue import length_between
 
 TABLES = Path(__file__).parent / "tables"
-_SIZE = re.compile(r"^\s*(\S+)\s*x\s*(\S+)\s*$")
 _HEX = r"^#[0-9a-fA-F]{6}$"
 
 
-def _points(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, str):
-        raise ValueError("expected a length such as '8mm' or '0.3in'")
-    try:
-        return parse_length(value)
-    except ValueError:
-        raise ValueError("expected a length such as '8mm' or '0.3in'") from None
-
-
-def _size(value: object) -> tuple[float, float]:
-    match = _SIZE.match(value) if isinstance(value, str) else None
-    if match is None:
-        raise ValueError("expected a size such as '12mm x 12mm'")
-    try:
-        width, height = parse_length(match.group(1)), parse_length(match.group(2))
-    except ValueError:
-        raise ValueError("expected a size such as '12mm x 12mm'") from None
-    if not (0 < width <= 500 and 0 < height <= 700):
-        raise ValueError("expected a size that fits on a page")
-    return width, height
-
-
-Length = Annotated[float, BeforeValidator(_points)]
-Size = Annotated[tuple[float, float], BeforeValidator(_size)]
+# Any marker length up to a hand's width; a marker no larger than a page.
+Length = Annotated[float, length_between(0.1, 100)]
+Size = Annotated[tuple[float, float], size_between(1, 170, "12mm x 12mm")]
 
 
 class ShipMarker(Strict):

@@ -18,7 +18,7 @@ from generator.rulesets.naval_action.views import (
     BANDS,
     Band,
     BatteryView,
-    Combatant,
+    Party,
     TorpedoView,
 )
 
@@ -111,7 +111,7 @@ class ShipMatchups:
         return self.sisters or (self.firer.name,)
 
 
-def target_groups(enemies: Sequence[Combatant], known: bool = True) -> list[TargetGroup]:
+def target_groups(enemies: Sequence[Party], known: bool = True) -> list[TargetGroup]:
     """Enemy ships grouped by armor label, strongest armour first.
 
     With ``known`` false (the scenario keeps the enemy's order of battle hidden) the
@@ -123,7 +123,7 @@ def target_groups(enemies: Sequence[Combatant], known: bool = True) -> list[Targ
             for g in sorted(groups, key=lambda g: (-g.values[0], g.values[1]))]
 
 
-def gun_matchup(calc: Calculator, firer: Combatant, battery: BatteryView, target: TargetGroup,
+def gun_matchup(calc: Calculator, firer: Party, battery: BatteryView, target: TargetGroup,
                 sea_state: str) -> GunMatchup:
     """One battery against one target group at close, medium and long range."""
     diff = battery.caliber_factor - target.armor_factor
@@ -135,7 +135,7 @@ def gun_matchup(calc: Calculator, firer: Combatant, battery: BatteryView, target
     return GunMatchup(battery, target, diff, bands)
 
 
-def torpedo_matchups(calc: Calculator, firer: Combatant, target: TargetGroup,
+def torpedo_matchups(calc: Calculator, firer: Party, target: TargetGroup,
                      year: int) -> list[TorpedoMatchup]:
     """Each distinct torpedo mount of the firer against a target group."""
     kinds: dict[tuple[int, int, bool], list[TorpedoView]] = {}
@@ -163,7 +163,8 @@ def ship_matchups(calc: Calculator, firer: ShipView, enemies: list[ShipView], se
     packet and the tables, reuse it. ``groups`` (``target_groups(enemies, known)``)
     lets a caller group a side's enemies once for all its ships.
     """
-    groups = target_groups(enemies, known) if groups is None else groups
+    if groups is None:
+        groups = target_groups([e.figures() for e in enemies], known)
     key = (fit_key(firer), tuple(groups), sea_state, year)
     grid = calc.remember("grid", key, lambda: _compute(calc, firer, groups, sea_state, year))
     return grid if grid.firer is firer else replace(grid, firer=firer)
@@ -172,7 +173,7 @@ def ship_matchups(calc: Calculator, firer: ShipView, enemies: list[ShipView], se
 def side_matchups(calc: Calculator, firers: list[ShipView], enemies: list[ShipView],
                   sea_state: str, year: int, known: bool = True) -> list[ShipMatchups]:
     """Every firing ship's matchups against one set of enemies, grouped once."""
-    groups = target_groups(enemies, known)
+    groups = target_groups([e.figures() for e in enemies], known)
     return [ship_matchups(calc, v, enemies, sea_state, year, known, groups) for v in firers]
 
 
@@ -198,10 +199,11 @@ def _compute(calc: Calculator, firer: ShipView, groups: list[TargetGroup], sea_s
     for b in firer.batteries:
         if not b.disabled:
             alike.setdefault(_battery_odds_key(b), []).append(b)
-    guns = [replace(gun_matchup(calc, firer, same[0], g, sea_state),
+    figures = firer.figures()
+    guns = [replace(gun_matchup(calc, figures, same[0], g, sea_state),
                     sharing=tuple(same))
             for same in alike.values() for g in groups]
-    torps = [m for g in groups for m in torpedo_matchups(calc, firer, g, year)]
+    torps = [m for g in groups for m in torpedo_matchups(calc, figures, g, year)]
     applied = []
     for band in BANDS:
         for mod, value in calc.auto_modifiers(band, firer.cls.nation.value,

@@ -9,20 +9,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
 from generator.core.errors import Problem
-from generator.data.datamodel import Nation
+from generator.data.datamodel import Nation, Strict
 from generator.data.validation import key_problems, load_model, name_problem
 from generator.data.yamlsource import SourceDoc
 from generator.rules.defaults import Defaults
 from generator.rulesets.naval_action.schema import Position, ShipType
 
 TABLES = Path(__file__).parent / "tables"
-
-
-class _M(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 # What the game can use: a factor is 1 to 12 (the penetration columns reach +7 above an
@@ -41,28 +37,28 @@ def increasing(values: Sequence[float], what: str) -> None:
         raise ValueError(f"expected {what} in strictly increasing order, not {shown}")
 
 
-class CaliberRow(_M):
+class CaliberRow(Strict):
     """Bore limit to caliber factor."""
 
     max_bore_in: Inches
     factor: Factor
 
 
-class BeltRow(_M):
+class BeltRow(Strict):
     """Belt limit to armor factor."""
 
     max_belt_in: float = Field(ge=0, le=30)
     factor: Factor
 
 
-class DeckBonus(_M):
+class DeckBonus(Strict):
     """Extra armor for a thick deck."""
 
     min_deck_in: float = Field(ge=0, le=30)
     add: int = Field(ge=0, le=5)
 
 
-class ArmorRules(_M):
+class ArmorRules(Strict):
     """How armour becomes an armor factor."""
 
     unarmoured_by_type: dict[str, Factor]
@@ -77,7 +73,7 @@ class ArmorRules(_M):
         return value
 
 
-class RangeBands(_M):
+class RangeBands(Strict):
     """Close and medium range as fractions of maximum."""
 
     close: tuple[Positive, Positive]
@@ -92,19 +88,19 @@ class RangeBands(_M):
         return self
 
 
-class Ammunition(_M):
+class Ammunition(Strict):
     """Rounds per gun fired in one turn, by caliber factor."""
 
     rounds_per_turn_by_caliber_factor: dict[Factor, Annotated[int, Field(ge=1, le=1000)]]
 
 
-class GunfireSequence(_M):
+class GunfireSequence(Strict):
     """Where old guns fire in the sequence."""
 
     old_guns_step: int = Field(ge=1, le=99)
 
 
-class AARules(_M):
+class AARules(Strict):
     """Guns per AA point and the bores that count."""
 
     guns_per_point: Positive
@@ -118,7 +114,7 @@ class AARules(_M):
         return self
 
 
-class DamageControlRules(_M):
+class DamageControlRules(Strict):
     """Which navies have Good damage control, and from when."""
 
     always_good: list[str] = Field(max_length=len(NATIONS))
@@ -136,7 +132,7 @@ Bearing = Annotated[float, Field(ge=-360, le=720)]
 Arc = Annotated[tuple[Bearing, Bearing], AfterValidator(_arc)]
 
 
-class BombCaliber(_M):
+class BombCaliber(Strict):
     """Bomb penetration factors."""
 
     default: Factor
@@ -148,9 +144,10 @@ def _bores_rise(value: list[CaliberRow]) -> list[CaliberRow]:
     return value
 
 
-class DerivationRules(_M):
+class DerivationRules(Strict):
     """Every number the derivations use (see the YAML's comments for their origin)."""
 
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
     defaults: Defaults = Field(default_factory=list)
 
     caliber_factor: Annotated[list[CaliberRow], AfterValidator(_bores_rise)] = Field(

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from generator.core.errors import UsageError
 from generator.core.scales import Scale, parse_scale
 from generator.core.suggest import did_you_mean
+from generator.data.datamodel import Strict
 from generator.data.roster import owned_scenario, requested_ship, side_views
 from generator.kit.seam import (
     ComponentFn,
@@ -259,11 +260,6 @@ def _every(d: Derived) -> list[ShipView]:
     return [v for views in d.views.values() for v in views]
 
 
-def _side_name(ctx: Context[Derived], side: str | None) -> str:
-    assert side is not None, "the recipe names this component per side"
-    return ctx.sides[side]
-
-
 # ---- players' pages ----------------------------------------------------------------
 
 @component("briefing")
@@ -363,10 +359,8 @@ def _matchups(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
 REFERENCE = FOLDER / "tables" / "reference-classes.yaml"
 
 
-class ReferenceClasses(BaseModel):
+class ReferenceClasses(Strict):
     """``tables/reference-classes.yaml``: whom a proof kit matches a class against."""
-
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     axis_navies: list[str] = Field(max_length=20)
     allied: list[str] = Field(min_length=1, max_length=10)

@@ -3,13 +3,13 @@
 The range bands, a battery's and a torpedo mount's derived values, and ``Party`` (the
 figures of one ship that its matchups read) live here so that the cached answers of
 ``quarterdeck odds`` (``asking``) load without the ruleset's models. ``derive`` fills
-them from the schema; ``ShipView`` and ``Party`` both serve as a ``Combatant``.
+them from the schema; a ``ShipView`` hands its matchups its ``Party`` (``figures``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 
 Band = Literal["close", "medium", "long"]
 BANDS: tuple[Band, ...] = ("close", "medium", "long")
@@ -59,46 +59,6 @@ class TorpedoView:
     two_turn: bool
     penetration: int
     run_yd: int | None = None
-
-
-class Combatant(Protocol):
-    """What a matchup reads of a firing or target ship."""
-
-    @property
-    def name(self) -> str:
-        """The ship's name."""
-
-    @property
-    def class_name(self) -> str:
-        """Its class's name."""
-
-    @property
-    def nation(self) -> str:
-        """Its navy's code."""
-
-    @property
-    def ship_type(self) -> str:
-        """Its type code."""
-
-    @property
-    def old_deck(self) -> bool:
-        """Whether its armor carries the old-deck 'O'."""
-
-    @property
-    def armor_factor(self) -> int:
-        """Its armor factor."""
-
-    @property
-    def armor_label(self) -> str:
-        """Its armor factor as printed ('O5')."""
-
-    @property
-    def batteries(self) -> list[BatteryView]:
-        """Its gun batteries."""
-
-    @property
-    def torpedoes(self) -> list[TorpedoView]:
-        """Its torpedo mounts, one per physical mount."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from generator.core.units import MM
 from generator.kit.pipeline import BuildResult, build_markers
 from generator.kit.seam import KitOptions
 from generator.pieces.imposition import CUT_GREY, ID_SIZE
-from generator.rulesets.naval_action.components.markers import TURRET_FILL
+from generator.pieces.shipmarkers import TURRET_FILL
 from tests import builds
 from tests.paths import ROOT
 from tests.pdftext import page_texts
@@ -96,7 +96,7 @@ def test_ship_markers_are_the_ships_length_at_1_to_12000(savo_markers):
         path = savo_markers.folder / f"markers-{side}.pdf"
         cells = {c["id"]: c["cell"] for c in read_cells(path)}
         for class_id, name in refs:
-            from generator.rulesets.naval_action.markers import slug
+            from generator.pieces.shipmarkers import slug
             sid = slug(name)
             want = classes[class_id]["length_ft"] * 304.8 / 12000  # mm
             for kind in ("ship", "prev"):
@@ -145,7 +145,7 @@ def test_silhouette_turrets_match_the_batteries(savo_markers, carrier):
         *[(p, TEST_DATA / "carrier-test.yaml") for p in carrier[0].folder.glob("markers-*.pdf")],
     ]:
         refs = {name: cls for refs in scenario_ships(scenario).values() for cls, name in refs}
-        from generator.rulesets.naval_action.markers import slug
+        from generator.pieces.shipmarkers import slug
         ids = {f"ship.{slug(name)}": cls for name, cls in refs.items()}
         for cell in read_cells(path):
             if cell["id"] not in ids or cell["page"] % 2:  # fronts only

@@ -553,11 +553,11 @@ def test_matchups_name_enemy_classes_when_the_scenario_says_known() -> None:
     from generator.rulesets.naval_action.matchups import target_groups
 
     views = _views_of("sunda-strait")
-    enemies = [v for v in views.values() if v.side_id == "japanese"]  # type: ignore[attr-defined]
-    hidden = [g.label for g in target_groups(enemies, known=False)]  # type: ignore[arg-type]
-    shown = [g.label for g in target_groups(enemies, known=True)]  # type: ignore[arg-type]
-    assert hidden == [f"any target of armor {g.armor_label}"
-                      for g in target_groups(enemies)]  # type: ignore[arg-type]
+    enemies = [v.figures() for v in views.values()  # type: ignore[attr-defined]
+               if v.side_id == "japanese"]  # type: ignore[attr-defined]
+    hidden = [g.label for g in target_groups(enemies, known=False)]
+    shown = [g.label for g in target_groups(enemies, known=True)]
+    assert hidden == [f"any target of armor {g.armor_label}" for g in target_groups(enemies)]
     assert any("Mogami class CA" in label for label in shown)
 
 

@@ -9,22 +9,25 @@ Every number comes from the tables in force (``Tables``): the bundled YAML or a 
 agree. Tables that quarterdeck designed (``default: true``) carry a DEFAULT tag by
 their heading; tables from the user's file carry a tag naming that file.
 
-Each page has a title band, two columns and the kit's footer; sections (a heading plus
-its tables and notes) are page-engine blocks packed whole into the columns in order
-(``pages.Columns``), so a table always stays with its heading.
+Each page has a title band, two columns and the kit's footer; the sections (a heading
+plus its tables and notes) are packed whole into the columns in order by the shared card
+layout (``generator/pages/cardlayout.py``), so a table always stays with its heading.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 
 from reportlab.lib import colors
 
 from generator.core.errors import DataError
 from generator.core.units import MM
-from generator.pages.component import Bookmark, Component
+from generator.pages.cardlayout import CardGeometry, CardLayout, CardPage
+from generator.pages.cardlayout import layout_card as layout_pages
+from generator.pages.component import Component
 from generator.pages.layout import Paper, Pen, SafeBox, safe_box
-from generator.pages.pages import Columns, Document, Furniture
+from generator.pages.pages import Furniture
+from generator.pages.refcard import Section
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.components.card_back import back_sections
 from generator.rulesets.naval_action.components.card_front import front_sections
@@ -34,29 +37,10 @@ KEY = "card"
 TITLE = "Action Card"
 LABEL = "Card-"
 
-BAND_H = 12 * MM
-FOOTER_H = 9 * MM
-GUTTER = 5 * MM
-SECTION_GAP = 3 * MM
+GEOMETRY = CardGeometry(band_h=12 * MM, footer_h=9 * MM, gutter=5 * MM, section_gap=3 * MM)
 PAGES = [("FRONT", "Gunfire: sequence, accuracy, penetration", front_sections),
          ("BACK", "Torpedoes, damage control, air, night, weather, submarines",
           back_sections)]
-
-
-@dataclass
-class CardLayout:
-    """The rendered card and how it filled.
-
-    Attributes:
-        pdf: PDF bytes (two pages).
-        bookmarks: One per section.
-        room_mm: Free height left at the foot of each column, page by page.
-
-    """
-
-    pdf: bytes
-    bookmarks: list[Bookmark]
-    room_mm: list[list[float]]
 
 
 def _band(pen: Pen, box: SafeBox, side: str, subtitle: str, tables: Tables) -> None:
@@ -105,30 +89,17 @@ def layout_card(tables: Tables, paper: Paper) -> CardLayout:
             file with very long tables); the card is never silently cut.
 
     """
-    doc = Document(paper, f"NAVAL ACTION {TITLE}", _furniture(tables))
-    pen = Pen(doc.canvas)
-    box = safe_box(paper)
-    # The columns run from under the title band to above the footer.
-    inner = SafeBox(box.x, box.y + FOOTER_H, box.width, box.height - BAND_H - FOOTER_H)
-    col_mm = (box.width - GUTTER) / 2 / MM
-    room: list[list[float]] = []
-    for page, (side, subtitle, sections) in enumerate(PAGES):
-        if page:
-            doc.finish_page()
-        _band(pen, box, side, subtitle, tables)
-        columns = Columns(doc.canvas, inner, 2, GUTTER)
-        for section in sections(tables, col_mm):
-            if section.new_column:
-                columns.next_column()
-            placed = columns.place(section.block(tags_for(tables, section.tables)), SECTION_GAP)
-            if placed is None:
-                raise DataError([tables.locate(section.tables,
-                                               "found more than fits on the Action Card's "
-                                               f"{side.lower()}, expected shorter tables")])
-            doc.bookmarks.append(Bookmark(section.title.capitalize(), page, placed.top))
-        room.append([max(0.0, (columns.room(i) + SECTION_GAP) / MM) for i in range(2)])
-    pdf, _ = doc.finish()
-    return CardLayout(pdf, doc.bookmarks, room)
+    col_mm = (safe_box(paper).width - GEOMETRY.gutter) / 2 / MM
+    pages = [CardPage(partial(_band, side=side, subtitle=subtitle, tables=tables),
+                      sections(tables, col_mm)) for side, subtitle, sections in PAGES]
+
+    def overflow(section: Section, page: int) -> DataError:
+        return DataError([tables.locate(section.tables, "found more than fits on the Action "
+                                        f"Card's {PAGES[page][0].lower()}, expected shorter "
+                                        "tables")])
+
+    return layout_pages(paper, f"NAVAL ACTION {TITLE}", _furniture(tables), pages, GEOMETRY,
+                        lambda section: tags_for(tables, section.tables), overflow)
 
 
 def render_action_card(tables: Tables, paper: Paper) -> Component:

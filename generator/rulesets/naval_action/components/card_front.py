@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from generator.pages.boxtrack import TrackBox, track
 from generator.pages.grid import LABEL_BG
 from generator.pages.pages import Block
 from generator.pages.refcard import (
@@ -27,12 +28,7 @@ from generator.pages.refcard import (
 from generator.rules import dice
 from generator.rules.defaults import is_default
 from generator.rulesets.naval_action.cardtables import Tables
-from generator.rulesets.naval_action.components.card_parts import (
-    NO_EFFECT,
-    SEVERITY_BG,
-    TrackBox,
-    track,
-)
+from generator.rulesets.naval_action.components.card_parts import NO_EFFECT, SEVERITY_BG, pct
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.rulesets.naval_action.views import Band
 
@@ -126,13 +122,14 @@ def cumulative_track(tables: Tables) -> Section:
     boxes = []
     for value in range(acc.start, -1, -1):
         hits = calc.hits(value)
-        # A box's corner number is for a white die showing that number, so none on the
-        # automatic-miss face or below 1.
+        # A box's corner number (upper left, as the rules put it) is for a white die
+        # showing that number, so none on the automatic-miss face or below 1.
         multi = (acc.multi_hits.get(value)
                  if 1 <= value != acc.automatic_miss else None)
         boxes.append(TrackBox("≤0" if value == 0 else str(value),
-                               multi if multi and multi > 1 else None,
-                               dice.chance(hits, _scored), dice.mean(hits)))
+                              multi if multi and multi > 1 else None,
+                              f"hit {pct(dice.chance(hits, _scored))}",
+                              f"avg {float(dice.mean(hits)):.2f}"))
     body: list[Block] = [
         track(boxes),
         gap(1),

@@ -1,23 +1,17 @@
-"""The Action Card's own parts: its headings' tags, severity shades and cumulative track.
+"""The Action Card's own parts: its headings' tags and severity shades.
 
 The parts any reference card has (sections, tagged headings, prose, boxed tables, arc
-compasses) are ``generator.pages.refcard``'s. The track is a painter of the page engine
-(``generator.pages.pages``), recorded once and replayed where the column puts it.
+compasses, a track of boxes) are ``generator.pages.refcard``'s and
+``generator.pages.boxtrack``'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from fractions import Fraction
 
 from reportlab.lib import colors
-from reportlab.pdfgen.canvas import Canvas
 
-from generator.core.units import MM
-from generator.pages.grid import LABEL_BG
-from generator.pages.layout import Pen
-from generator.pages.pages import Block, Recorded
 from generator.rules import dice
 from generator.rules.defaults import LABEL as DEFAULT_LABEL
 from generator.rules.defaults import is_default
@@ -60,44 +54,3 @@ def tags_for(tables: Tables, names: Iterable[str]) -> list[str]:
 def _designed(tables: Tables, name: str) -> bool:
     # A card table marks itself; derivation.yaml lists the tables it designed.
     return is_default(tables.rules, name) or is_default(getattr(tables.card, name, None))
-
-
-@dataclass(frozen=True)
-class TrackBox:
-    """One box of the cumulative track."""
-
-    label: str          # '6' ... '1', '≤0'
-    multi: int | None   # hits for a white die equal to the box, if more than one
-    hit: Fraction       # chance of at least one hit at this final accuracy
-    mean: Fraction      # expected hits
-
-
-TRACK_H = 15.5 * MM
-
-
-def track(boxes: Sequence[TrackBox]) -> Block:
-    """The cumulative accuracy track: a row of boxes, multi-hit number in the corner."""
-    def paint(c: Canvas, width: float) -> float:
-        pen = Pen(c)
-        w = width / len(boxes)
-        base = -TRACK_H
-        for i, box in enumerate(boxes):
-            x = i * w
-            c.setLineWidth(0.9)
-            c.setStrokeColor(colors.black)
-            c.rect(x, base, w, TRACK_H, stroke=1, fill=0)
-            if box.multi:
-                # The multi-hit number sits in the upper left corner, as the rules say.
-                c.setFillColor(LABEL_BG)
-                c.rect(x, -4 * MM, 4 * MM, 4 * MM, stroke=0, fill=1)
-                c.setFillColor(colors.black)
-                pen.text(x + 2 * MM, -3 * MM, str(box.multi), size=8, bold=True,
-                         align="center")
-            pen.text(x + w / 2, -8.2 * MM, box.label, size=14, bold=True, align="center",
-                     width=w - 2 * MM)
-            pen.text(x + w / 2, base + 3.6 * MM, f"hit {pct(box.hit)}", size=7, narrow=True,
-                     align="center", width=w - 1 * MM)
-            pen.text(x + w / 2, base + 0.9 * MM, f"avg {float(box.mean):.2f}", size=7,
-                     narrow=True, align="center", width=w - 1 * MM)
-        return TRACK_H
-    return Recorded(paint)

@@ -1,51 +1,44 @@
 """NAVAL ACTION marker pieces: ships at 1:12,000 with silhouettes, and the pools.
 
 Each function here returns ``Piece`` objects for the shared imposition engine (and the
-PNG and Tabletop Simulator exports). Smoke, fire and damage markers are drawn from the
-face layouts in ``tables/markers.yaml`` (``generator/pieces/faces.py``); the damage marker's
-heavy-damage back is derived from its front there. Labels are fitted by the one rule of
+PNG and Tabletop Simulator exports); the faces are drawn by ``generator/pieces/
+shipmarkers.py``. Smoke, fire and damage markers are drawn from the face layouts in
+``tables/markers.yaml`` (``generator/pieces/faces.py``); the damage marker's heavy-damage
+back is derived from its front there. Labels are fitted by the one rule of
 ``generator/pages/autofit.py`` when the piece is made; a label that only fits by its last
 resort is reported as a warning naming the piece.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import hashlib
-import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
-from reportlab.lib.colors import Color, HexColor, white
-from reportlab.lib.utils import ImageReader
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.lib.colors import Color, HexColor
 
 from generator.core import fonts
 from generator.core.units import MM
-from generator.pages.autofit import LABEL_FLOOR, SAFE_INSET, Fitted, LabelFitter
+from generator.pages.autofit import LABEL_FLOOR, LabelFitter
 from generator.pieces.faces import face_piece
-from generator.pieces.pieces import Art, Piece
-from generator.pieces.silhouette import (
-    build_silhouette,
-    default_funnels,
-    draw_silhouette,
+from generator.pieces.pieces import Piece
+from generator.pieces.shipmarkers import (
+    BAR_GAP,
+    INSET,
+    Icon,
+    aircraft_face,
+    depth_track_face,
+    pointer_face,
+    previous_turn_face,
+    ship_face,
+    ship_icon,
+    spread_face,
+    stable_id,
+    with_warnings,
 )
+from generator.pieces.silhouette import default_funnels
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.markers import SidePool, Spread, ship_slug
 from generator.rulesets.naval_action.markertables import MarkerTables
-
-INSET = SAFE_INSET * MM
-"""Clearance kept between a label and the trim (a cut a hair inside must not bite it)."""
-BAR_GAP = 0.3 * MM
-"""Clearance kept between a label and the bow bar (the bar is not a cut: it may lie
-inside the label's clearance from the trim)."""
-TURRET_FILL = HexColor("#3a3a3a")
-
-
-def _background(c: Canvas, fill: Color, width: float, height: float, bleed: float) -> None:
-    c.setFillColor(fill)
-    c.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, stroke=0, fill=1)
 
 
 def cls_label(view: ShipView) -> str:
@@ -67,23 +60,8 @@ class MarkerMaker:
         self._colours: dict[str, tuple[Color, Color]] = {}
 
     def sid(self, view: ShipView) -> str:
-        """The ship's id part, made unique and stable.
-
-        A second ship with the same id part (the same name in another class, or two names
-        whose ASCII slug is equal, such as ``Киров 2`` and ``Максим 2``, both ``2``) gets its
-        class id appended; if that is taken too, a short digest of the class id and the
-        name, which depends on nothing but the ship itself.
-        """
-        base = ship_slug(view)
-        owner = (view.cls.id, view.ship.name)
-        digest = hashlib.sha256("\0".join(owner).encode()).hexdigest()
-        candidates = [base, f"{base}-{view.cls.id}"]
-        # Longer digests only on a (practically impossible) clash of the short one.
-        candidates += [f"{base}-{view.cls.id}-{digest[:size]}" for size in (8, 16, 64)]
-        for candidate in candidates:
-            if self._owners.setdefault(candidate, owner) == owner:
-                return candidate
-        raise AssertionError(f"ship id {base} taken twice")  # equal digests of unequal ships
+        """The ship's id part, made unique and stable (``stable_id``; its class is its group)."""
+        return stable_id(self._owners, ship_slug(view), view.cls.id, view.ship.name)
 
     def colours(self, nation: str) -> tuple[Color, Color]:
         """(fill, ink) of a navy's markers."""
@@ -122,91 +100,29 @@ class MarkerMaker:
                                     room)
         sub_note = self.labels.fit(f"ship.{sid}", "submerged", fonts.NARROW, LABEL_FLOOR,
                                    room)
-        draw_icon = self._icon(view, length - bar, self.t.marker_ship.silhouette_beam)
-        submarine = view.cls.type.value == "SS"
-
-        def face(submerged: bool) -> Art:
-            """The ship's face; a submarine's back shows her submerged (no top view)."""
-            lower = sub_note if submerged else klass
-
-            def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-                if submerged:
-                    _background(c, white, w, h, bleed)
-                    c.setStrokeColor(ink)
-                    c.setDash(1.5, 1.5)
-                    c.setLineWidth(0.5)
-                    c.rect(0.3 * MM, 0.3 * MM, w - 0.6 * MM, h - 0.6 * MM, stroke=1, fill=0)
-                    c.setDash()
-                else:
-                    _background(c, fill, w, h, bleed)
-                self._centreline(c, ink, w, h)
-                if not submerged:
-                    draw_icon(c, 0.0, h / 2, fill, ink)
-                c.setFillColor(ink)
-                # The bow edge; it runs on into the bleed so an off cut still shows it.
-                c.rect(w - bar, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
-                self._bow_point(c, ink, w - bar, h)
-                name.draw(c, INSET, name.top_baseline(h - INSET))
-                lower.draw(c, INSET, lower.bottom_baseline(INSET))
-
-            return art
-
-        def previous(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, white, w, h, bleed)
-            c.setStrokeColor(ink)
-            c.setLineWidth(0.6)
-            c.rect(0.3 * MM, 0.3 * MM, w - 0.6 * MM, h - 0.6 * MM, stroke=1, fill=0)
-            self._centreline(c, ink, w, h)
-            # The rule text suggests putting the marker's rear where the bow was, so the
-            # stern edge carries the bar here.
-            c.setFillColor(ink)
-            c.rect(-bleed, -bleed, bar + bleed, h + 2 * bleed, stroke=0, fill=1)
-            prev.draw(c, w - INSET, prev.top_baseline(h - INSET), "right")
-            prev_note.draw(c, w - INSET, prev_note.bottom_baseline(INSET), "right")
-
-        return self.carrying_warnings([
-            Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, face(False),
-                  face(submarine), 1, "ship"),
+        icon = self._icon(view, length - bar, self.t.marker_ship.silhouette_beam)
+        front = ship_face(fill, ink, bar, icon, name, klass)
+        # A submarine's back shows her submerged (no top view).
+        back = (ship_face(fill, ink, bar, icon, name, sub_note, submerged=True)
+                if view.cls.type.value == "SS" else front)
+        # The rule text suggests putting the marker's rear where the bow was, so the
+        # previous-turn marker's stern edge carries the bar.
+        previous = previous_turn_face(ink, bar, prev, prev_note)
+        return with_warnings([
+            Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, front, back,
+                  1, "ship"),
             Piece(f"prev.{sid}", f"{view.name} previous turn", length, width, previous,
                   previous, 1, "previous-turn"),
-        ])
+        ], self.labels)
 
-    def _centreline(self, c: Canvas, ink: Color, w: float, h: float) -> None:
-        """The centreline from edge to edge (dashed)."""
-        c.setStrokeColor(ink)
-        c.setLineWidth(0.25)
-        c.setDash(1.2, 0.8)
-        c.line(0, h / 2, w, h / 2)
-        c.setDash()
-
-    def _bow_point(self, c: Canvas, ink: Color, x: float, h: float) -> None:
-        """A white notch in the bow bar on the centreline: the point ranges are taken from."""
-        c.setFillColor(white)
-        notch = 0.8 * MM
-        path = c.beginPath()
-        path.moveTo(x + self.t.marker_ship.bow_bar, h / 2)
-        path.lineTo(x, h / 2 + notch / 2)
-        path.lineTo(x, h / 2 - notch / 2)
-        path.close()
-        c.drawPath(path, stroke=0, fill=1)
-        c.setFillColor(ink)
-
-    def _icon(self, view: ShipView, length: float,
-              beam: float) -> Callable[[Canvas, float, float, Color, Color], None]:
+    def _icon(self, view: ShipView, length: float, beam: float) -> Icon:
         """Draws the ship's top view: the class's own image, else a generated silhouette."""
-        image = self.images.get(view.cls.id)
-        if image is not None:
-            return _image_icon(image, length, beam)
         batteries = [(b.position, b.turrets or b.guns) for b in view.batteries]
         catapults = view.cls.aircraft.catapults if view.cls.aircraft else 0
         funnels = (view.cls.funnels if view.cls.funnels is not None
                    else default_funnels(view.cls.type.value))
-        sil = build_silhouette(length, beam, view.cls.type.value, batteries, funnels, catapults)
-
-        def icon(c: Canvas, x: float, y: float, fill: Color, ink: Color) -> None:
-            draw_silhouette(c, sil, x, y, hull_fill=white, ink=ink, turret_fill=TURRET_FILL)
-
-        return icon
+        return ship_icon(self.images.get(view.cls.id), length, beam, view.cls.type.value,
+                         batteries, funnels, catapults)
 
     # -- pools -------------------------------------------------------------------------
 
@@ -226,12 +142,7 @@ class MarkerMaker:
         pieces.append(self.damage_piece(pool.damage))
         for view in pool.submarines:
             pieces.append(self.depth_piece(view))
-        return self.carrying_warnings(pieces)
-
-    def carrying_warnings(self, pieces: list[Piece]) -> list[Piece]:
-        """The pieces, each with the fit warnings about it (``Piece.warnings``)."""
-        return [dataclasses.replace(p, warnings=self.labels.of([p.id]))
-                if self.labels.by_piece.get(p.id) else p for p in pieces]
+        return with_warnings(pieces, self.labels)
 
     def target_pieces(self, view: ShipView) -> list[Piece]:
         """One battery-target marker per gun battery, placed beside the battery's target."""
@@ -251,25 +162,9 @@ class MarkerMaker:
             what = self.labels.fit(pid, f"{battery.position} {battery.guns} × "
                                         f"{battery.bore_in:g}in", fonts.NARROW, LABEL_FLOOR,
                                    room)
-
-            top, bottom = name.top_baseline(height - INSET), what.bottom_baseline(INSET)
-
-            def art(c: Canvas, w: float, h: float, bleed: float, name: Fitted = name,
-                    what: Fitted = what, top: float = top, bottom: float = bottom) -> None:
-                _background(c, fill, w, h, bleed)
-                c.setFillColor(ink)
-                # A pointer on the left edge: the end laid against the target.
-                path = c.beginPath()
-                path.moveTo(0, h / 2)
-                path.lineTo(1.2 * MM, h)
-                path.lineTo(1.2 * MM, 0)
-                path.close()
-                c.drawPath(path, stroke=0, fill=1)
-                name.draw(c, w - INSET, top, "right")
-                what.draw(c, w - INSET, bottom, "right")
-
             pieces.append(Piece(pid, f"{view.name} {battery.position} battery target",
-                                width, height, art, None, 1, "battery-target"))
+                                width, height, pointer_face(fill, ink, height, name, what),
+                                None, 1, "battery-target"))
         return pieces
 
     def aircraft_piece(self, nation: str, kind: str, count: int) -> Piece:
@@ -283,22 +178,8 @@ class MarkerMaker:
         name = self.labels.fit(pid, f"{per} × {info.name}", fonts.NARROW, LABEL_FLOOR,
                                width - 2 * INSET)
         flag = self.labels.fit(pid, nation, fonts.NARROW_BOLD, 5.5, width / 2 - INSET)
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, fill, w, h, bleed)
-            c.setStrokeColor(ink)
-            c.setLineWidth(0.9)
-            cx, cy, span = w * 0.27, h * 0.55, w * 0.18
-            c.line(cx - span, cy, cx + span, cy)              # wings
-            c.line(cx, cy - span * 0.9, cx, cy + span * 1.1)  # fuselage, nose up
-            c.line(cx - span * 0.4, cy - span * 0.8, cx + span * 0.4, cy - span * 0.8)
-            c.setFillColor(ink)
-            code.draw(c, w - INSET, h * 0.42, "right")
-            flag.draw(c, w - INSET, flag.top_baseline(h - INSET), "right")
-            name.draw(c, w / 2, name.bottom_baseline(INSET), "center")
-
-        return Piece(pid, f"{nation} {info.name.lower()} element", width, height, art, None,
-                     count, "aircraft")
+        return Piece(pid, f"{nation} {info.name.lower()} element", width, height,
+                     aircraft_face(fill, ink, code, flag, name), None, count, "aircraft")
 
     def spread_piece(self, spread: Spread, count: int) -> Piece:
         """A torpedo spread of ``spread.count`` torpedoes."""
@@ -308,23 +189,9 @@ class MarkerMaker:
         number = self.labels.fit(pid, str(spread.count), fonts.BOLD, 12, width * 0.64 - 3 * MM)
         size = self.labels.fit(pid, f"{spread.size_in}in", fonts.NARROW_BOLD, 6,
                                width - 2 * INSET)
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, fill, w, h, bleed)
-            c.setStrokeColor(ink)
-            c.setLineWidth(0.4)
-            # The fan on the right, the count on the left: neither covers the other.
-            ox, oy, reach = w * 0.64, INSET + 2.4 * MM, h - 2 * INSET - 2.4 * MM
-            tracks = max(spread.count, 1)
-            for i in range(tracks):
-                angle = math.radians(-16 + 32 * (i + 0.5) / tracks)
-                c.line(ox, oy, ox + reach * math.sin(angle), oy + reach * math.cos(angle))
-            c.setFillColor(ink)
-            number.draw(c, INSET + 0.3 * MM, h * 0.45)
-            size.draw(c, w / 2, size.bottom_baseline(INSET), "center")
-
         return Piece(pid, f"{spread.nation} {spread.size_in}in spread of {spread.count}",
-                     width, height, art, None, count, "torpedo-spread")
+                     width, height, spread_face(fill, ink, spread.count, number, size), None,
+                     count, "torpedo-spread")
 
     def smoke_piece(self, count: int) -> Piece:
         """A smoke screen (face ``marker_faces.smoke``)."""
@@ -355,62 +222,6 @@ class MarkerMaker:
         marks = [self.labels.fit(pid, b, fonts.BOLD, 8, box_w - 2 * INSET) for b in boxes]
         crush_note = self.labels.fit(pid, "crush: 2", fonts.NARROW, LABEL_FLOOR,
                                      box_w - 2 * INSET)
-
-        def art(c: Canvas, w: float, h: float, bleed: float) -> None:
-            _background(c, fill, w, h, bleed)
-            top = h - INSET - 2.6 * MM
-            c.setStrokeColor(ink)
-            c.setLineWidth(0.4)
-            c.setFillColor(white)
-            for i in range(len(boxes)):
-                c.rect(INSET + i * box_w, INSET, box_w, top - INSET, stroke=1, fill=1)
-            c.setFillColor(ink)
-            name.draw(c, INSET, name.top_baseline(h - INSET))
-            for i, (label, mark) in enumerate(zip(boxes, marks, strict=True)):
-                cx = INSET + (i + 0.5) * box_w
-                mark.draw(c, cx, INSET + (top - INSET) * 0.45, "center")
-                if label == crush:
-                    c.setFillColorRGB(0.75, 0.1, 0.1)
-                    crush_note.draw(c, cx, crush_note.bottom_baseline(INSET) + 0.2 * MM, "center")
-                    c.setFillColor(ink)
-
-        return Piece(pid, f"{view.name} depth track", width, height, art, None, 1,
-                     "depth-track")
-
-
-@functools.cache
-def _load_image(path: Path) -> object:
-    """An image ready to draw: a ReportLab ImageReader (PNG) or a Drawing (SVG).
-
-    Loaded from the bytes ``generator.data.images`` checks, so a file that changed since
-    ``check`` is refused, not drawn.
-    """
-    from generator.data.images import load_image
-
-    return load_image(path)
-
-
-def _image_icon(path: Path, length: float,
-                beam: float) -> Callable[[Canvas, float, float, Color, Color], None]:
-    """A class's own top view, scaled to fit length x (2 x beam), centred on the centreline."""
-    from reportlab.graphics import renderPDF
-    from reportlab.graphics.shapes import Drawing
-
-    image = _load_image(path)
-    box_h = 2 * beam
-
-    def icon(c: Canvas, x: float, y: float, fill: Color, ink: Color) -> None:
-        if isinstance(image, Drawing):
-            scale = min(length / max(image.width, 1e-6), box_h / max(image.height, 1e-6))
-            c.saveState()
-            c.translate(x + (length - image.width * scale) / 2, y - image.height * scale / 2)
-            c.scale(scale, scale)
-            renderPDF.draw(image, c, 0, 0)
-            c.restoreState()
-        elif isinstance(image, ImageReader):
-            iw, ih = image.getSize()
-            scale = min(length / iw, box_h / ih)
-            c.drawImage(image, x + (length - iw * scale) / 2, y - ih * scale / 2,
-                        iw * scale, ih * scale, mask="auto")
-
-    return icon
+        return Piece(pid, f"{view.name} depth track", width, height,
+                     depth_track_face(fill, ink, name, boxes, marks, crush, crush_note), None,
+                     1, "depth-track")

@@ -124,6 +124,14 @@ def _share(value: tuple[int, int]) -> str:
     return text if "." not in text else f"{frac.numerator}/{frac.denominator}"
 
 
+def _thin_rule(c: Canvas, x: float, y: float, w: float) -> None:
+    """A thin grey rule across the block: between batteries, and above the damage track."""
+    c.setLineWidth(0.3)
+    c.setStrokeColor(GREY)
+    c.line(x, y, x + w, y)
+    c.setStrokeColor(colors.black)
+
+
 def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
                 tables: Tables) -> float:
     """Draw a ship block with its top-left corner at (0, 0); returns its height.
@@ -265,10 +273,7 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
             c.setStrokeColor(colors.black)
             pen.boxes(x + FIXED_W + 1 * MM, y - 1.5 * MM, per_row, BOX, GAP, per_row)
         y -= h
-        c.setLineWidth(0.3)
-        c.setStrokeColor(GREY)
-        c.line(x, y, x + w, y)
-        c.setStrokeColor(colors.black)
+        _thin_rule(c, x, y, w)
 
     # -- torpedoes
     y -= 2 * MM
@@ -308,10 +313,7 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
 
     # -- damage track and damage control
     y -= 1.5 * MM
-    c.setLineWidth(0.3)
-    c.setStrokeColor(GREY)
-    c.line(x, y, x + w, y)
-    c.setStrokeColor(colors.black)
+    _thin_rule(c, x, y, w)
     y -= 1.5 * MM
     pen.text(x, y - 4 * MM, "DAMAGE", size=8, bold=True)
     dx = x + 17 * MM
