@@ -246,10 +246,10 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
         fog = (" In fog the final distance is halved." if search.fog_halves else "")
         # The text caps only visual identification at the tactical visibility (4.8); a
         # radar's reach (4.7) is its size's distance whatever the light or weather.
-        bound = ("the lower of the tactical visibility and this distance" if visual
-                 else "this distance; the tactical visibility does not shorten it")
-        doc.section(search.title, f"The farthest a unit may try to {verb}: {bound} (ships "
-                    f"by size, aircraft by altitude).{fog}",
+        rows = "ships by size, aircraft by altitude"
+        bound = (f"the lower of the tactical visibility and this distance ({rows})." if visual
+                 else f"this distance ({rows}); the tactical visibility does not shorten it.")
+        doc.section(search.title, f"The farthest a unit may try to {verb}: {bound}{fog}",
                     grid(search.header, range_rows(search), [90, 30]))
         doc.paragraph(f"{search.title}: roll {search.die} with these; {search.success} or "
                       "more succeeds.", "h3")

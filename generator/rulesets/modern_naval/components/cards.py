@@ -23,6 +23,7 @@ from generator.pages.layout import Paper, Pen, new_canvas, safe_box
 from generator.pages.pages import Furniture, finish_page
 from generator.rules.defaults import LABEL
 from generator.rulesets.modern_naval.derive import Unit
+from generator.rulesets.modern_naval.model import WeaponView
 from generator.rulesets.modern_naval.tables import Tables
 
 PAD = 3 * MM
@@ -85,6 +86,16 @@ def rating_cells(unit: Unit) -> list[tuple[str, str, bool, bool]]:
     return cells
 
 
+def engages(weapon: WeaponView) -> set[str]:
+    """What a weapon may shoot at: its data's targets, and missiles for a SAM or CIWS.
+
+    Every SAM may shoot at a missile (6.8's "SAM vs Missile Target" row), and CIWS fire
+    at incoming missiles (step 5d), whatever the weapon's data lists.
+    """
+    extra = {"missile"} if weapon.kind in ("sam", "ciws") else set()
+    return set(weapon.targets) | extra
+
+
 def weapon_rows(unit: Unit) -> list[list[str]]:
     """Each weapon's printed cells: name, kind, seeker and generation, range, damage, rounds."""
     rows = []
@@ -98,7 +109,7 @@ def weapon_rows(unit: Unit) -> list[list[str]]:
         rows.append([f"{weapon.name}{mounts}", KIND_NAMES[weapon.kind], seeker, reach,
                      _signed(weapon.damage),
                      str(weapon.ammunition) if weapon.ammunition is not None else "—",
-                     ", ".join(sorted(weapon.targets))])
+                     ", ".join(sorted(engages(weapon)))])
     return rows
 
 
@@ -152,11 +163,14 @@ def _label_value(pen: Pen, x: float, y: float, w: float, label: str, value: str,
 
 
 def _track(pen: Pen, x: float, y: float, label: str, boxes: Sequence[str],
-           width: float) -> float:
-    """A labelled row of tick boxes, each with its caption; returns the height used."""
+           width: float, widest: float = 17 * MM) -> float:
+    """A labelled row of tick boxes, each with its caption; returns the height used.
+
+    Boxes stand ``widest`` apart at most, closer when the row has no room for that.
+    """
     pen.text(x, y - 3.2 * MM, label, size=7.5, bold=True, narrow=True, width=26 * MM)
     bx = x + 27 * MM
-    step = min(17 * MM, (width - 27 * MM) / max(1, len(boxes)))
+    step = min(widest, (width - 27 * MM) / max(1, len(boxes)))
     pen.c.setLineWidth(0.6)
     for caption in boxes:
         pen.c.rect(bx, y - 4.2 * MM, BOX, BOX, stroke=1, fill=0)
@@ -237,7 +251,7 @@ def draw_card(canvas: Canvas, unit: Unit, x: float, top: float, width: float,
         y -= 5.5 * MM
     else:
         y -= _track(pen, ix, y, "Aircraft damage", ["marker"] * 3, iw)
-        y -= _track(pen, ix, y, "Altitude", altitude_boxes(unit, tables), iw)
+        y -= _track(pen, ix, y, "Altitude", altitude_boxes(unit, tables), iw, 50 * MM)
     y -= _track(pen, ix, y, f"Crew {_signed(v.crew)}: lost", [f"−{i + 1}"
                                                             for i in range(CREW_LOSSES)], iw)
     bottom = top - height + PAD
