@@ -223,18 +223,17 @@ def render_resolution(tables: Tables, paper: Paper, footer: str) -> Component:
                   "card. Add up the modifiers of a roll, then read the row of that total.")
     hit = tables.to_hit
     sections = [
-        ("To hit", f"A modified {hit.die} must reach the score "
-         f"({mark(str(hit.score), is_default(hit))}); the modifiers are the combat, SAM or "
-         "missile table's.", hit_grid(tables)),
+        ("To hit", f"A modified {hit.die} must reach {mark(str(hit.score), is_default(hit))}; "
+         "the modifiers are the combat, SAM or missile table's.", hit_grid(tables)),
         ("Missiles and SAMs: seeker against ECM", "The chance when the other modifiers add "
          "up to 0 (a medium target at 4 speed markers, crew 0, no fires); otherwise add "
          "them to the seeker's cell and read the table above. A target without ECM reads "
          f"{mark(str(hit.no_ecm), is_default(hit))}; n/a adds 0.", seeker_grid(tables)),
         ("Incoming missiles: SAMs (5b) and CIWS (5d)", "The chance one shot hits the "
-         "missile, which then does not reach its target; "
-         f"{mark('a missile has no ECM (reads 0 in the seeker grid)', is_default(hit))}; "
-         "a CIWS at sea state 3 or less with 1 to 4 speed markers. A missile neither stops "
-         "rolls on the missile table against its target.", anti_missile_grid(tables)),
+         "missile, which then does not reach its target. Having no ECM, a missile reads "
+         f"{mark(str(hit.no_ecm), is_default(hit))} in the seeker grid; a CIWS fires at sea "
+         "state 3 or less with 1 to 4 speed markers. A missile that nothing stops rolls on "
+         "the missile table against its target.", anti_missile_grid(tables)),
         ("Radar detection", f"{tables.radar_detection.die}, {tables.radar_detection.success}"
          "+ succeeds. Take one off per vessel the line of sight crosses, and one if land lies "
          "within 30 cm beyond the target (read the column one crew step lower for each).",

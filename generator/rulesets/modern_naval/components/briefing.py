@@ -7,6 +7,7 @@ and gives no enemy set-up: only what the scenario's author wrote in that side's 
 from __future__ import annotations
 
 from generator.core.safetext import markup
+from generator.core.units import MM
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
@@ -52,6 +53,7 @@ def _data_note(doc: CanvasDoc, metres_per_cm: float) -> None:
     Players' pages only mark those values; the files and the option that replace them
     are the umpire's business.
     """
+    doc.ensure(30 * MM)  # the heading stays with its paragraph
     doc.paragraph("Data and DEFAULT values", "h2")
     scale = f", ground scale 1 cm = {metres_per_cm:g} m" if metres_per_cm else ""
     doc.paragraph("Unit ratings and weapon data are quarterdeck's (marked * on the cards): "
