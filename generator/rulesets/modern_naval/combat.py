@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from generator.rules.defaults import is_default, mark
 from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.modifiers import Breakdown, at_least, evaluate, total
 from generator.rulesets.modern_naval.tables import Match, Modifier, SeekerTable, Tables, die_sides
@@ -100,7 +101,8 @@ def seeker_modifier(tables: Tables, table: SeekerTable, weapon: WeaponView,
         return None
     generation = f" {weapon.generation}" if row.generation is not None else ""
     if ecm is None:
-        return (f"{weapon.seeker}{generation} vs no ECM (DEFAULT)", tables.to_hit.no_ecm)
+        return (mark(f"{weapon.seeker}{generation} vs no ECM", is_default(tables.to_hit)),
+                tables.to_hit.no_ecm)
     cell = row.against(ecm)
     return (f"{weapon.seeker}{generation} vs ECM {ecm}" + (" (n/a)" if cell is None else ""),
             cell or 0)
@@ -185,7 +187,7 @@ def shot(tables: Tables, shooter: UnitView, weapon: WeaponView, target: UnitView
                                      conditions)
     else:
         # DEFAULT: a torpedo reads the missile table's target rows; ECM does not touch it.
-        attack = "Torpedo (DEFAULT)"
+        attack = mark("Torpedo", True)
         breakdown = seeker_breakdown(tables, tables.missile_modifiers, shooter, weapon, target,
                                      conditions, grid=False)
     modifier = total(breakdown)
@@ -197,11 +199,13 @@ def against_missile(tables: Tables, shooter: UnitView, weapon: WeaponView,
                     conditions: Conditions) -> Shot | None:
     """A SAM or CIWS shot at an incoming missile (steps 5b and 5d of the turn).
 
-    A SAM reads the SAM table with its missile-target row; a gun or CIWS reads the combat
-    table as a ship gun against air, the missile counting as an air target of
-    ``to_hit.missile_size`` (DEFAULT very small).
+    Every SAM may shoot at a missile: the SAM table's "SAM vs Missile Target" row (6.8)
+    names no exception, so a SAM's data need not list missiles. A CIWS is fired at
+    incoming missiles (step 5d). A gun does so only when its data lists missiles; it
+    reads the combat table as a ship gun against air, the missile counting as an air
+    target of ``to_hit.missile_size`` (DEFAULT very small), as a CIWS does.
     """
-    if "missile" not in weapon.targets:
+    if weapon.kind not in ("sam", "ciws") and "missile" not in weapon.targets:
         return None
     if weapon.kind == "sam":
         breakdown = seeker_breakdown(tables, tables.sam_modifiers, shooter, weapon, None,
@@ -213,7 +217,9 @@ def against_missile(tables: Tables, shooter: UnitView, weapon: WeaponView,
                            size=tables.to_hit.missile_size)
         breakdown = combat_breakdown(tables, shooter, weapon, missile, conditions,
                                      "Ship gun vs air")
-        attack, name = "Gun vs missile (DEFAULT)", "combat"
+        attack = mark(f"{'CIWS' if weapon.kind == 'ciws' else 'Gun'} vs missile",
+                      is_default(tables.to_hit))
+        name = "combat"
     else:
         return None
     modifier = total(breakdown)

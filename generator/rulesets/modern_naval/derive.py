@@ -119,6 +119,8 @@ class Unit:
     """The sourced facts the ratings came from, in one line."""
     specs: tuple[WeaponSpec, ...]
     note: str | None = None
+    altitude: str | None = None
+    """An aircraft's altitude at the start, as the scenario gives it (None: not given)."""
 
 
 def _ship_values(cls: ModernClass, rules: RatingRules) -> dict[str, Any]:
@@ -152,7 +154,7 @@ def _facts_line(cls: ModernClass | AircraftClass) -> str:
 
 def unit(cls: ModernClass | AircraftClass, name: str, side: str, tables: DataTables,
          crew: int | None = None, weapons: Sequence[ModernWeapon] | None = None,
-         note: str | None = None) -> Unit:
+         note: str | None = None, altitude: str | None = None) -> Unit:
     """Rate one unit of a class with the tables in force.
 
     Args:
@@ -163,6 +165,7 @@ def unit(cls: ModernClass | AircraftClass, name: str, side: str, tables: DataTab
         crew: The scenario's crew quality for the unit (None: the class's, else default).
         weapons: The scenario's load for the unit, replacing the class's.
         note: Printed on the card.
+        altitude: An aircraft's altitude at the start (printed on its card).
 
     Raises:
         KeyError: A weapon id the weapons table lacks (``check`` reports these first).
@@ -198,7 +201,7 @@ def unit(cls: ModernClass | AircraftClass, name: str, side: str, tables: DataTab
                     weapons=tuple(weapon_view(f, s, rules) for f, s in zip(fits, specs,
                                                                             strict=True)))
     return Unit(view, cls.id, cls.name, NATION_NAMES.get(cls.nation.value, cls.nation.value),
-                side, frozenset(defaults), _facts_line(cls), specs, note)
+                side, frozenset(defaults), _facts_line(cls), specs, note, altitude)
 
 
 def weapon_ids(fits: Sequence[ModernWeapon]) -> list[str]:

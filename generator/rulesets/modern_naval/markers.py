@@ -39,6 +39,8 @@ HERE = Path(__file__).parent
 MARKERS_FILE = HERE / "tables" / "markers.yaml"
 SPRUE_FILE = HERE / "sprues" / "markers.yaml"
 AIR = ("aircraft", "helicopter")
+ALTITUDES = ("low", "medium", "high")
+"""An aircraft's altitudes, as the detection tables' rows name them."""
 Count = int
 
 
@@ -48,7 +50,6 @@ class Counts(Strict):
     speed_sets_per_vessel: int = Field(ge=0, le=4)
     contacts_per_unit: int = Field(ge=0, le=4)
     dummies: int = Field(ge=0, le=60)
-    radar_contacts: int = Field(ge=0, le=60)
     civilian_vessels: int = Field(ge=0, le=60)
     civilian_aircraft: int = Field(ge=0, le=60)
     fires_per_vessel: int = Field(ge=0, le=10)
@@ -82,6 +83,7 @@ class MarkerFaces(Strict):
     fire: Face
     blackout: Face
     aircraft_damage: Face
+    altitude: Face
 
 
 class MarkerTables(Strict):
@@ -111,6 +113,22 @@ def deal_numbers(real: int, dummies: int, rng: random.Random) -> dict[int, bool]
     return {n: i < real for i, n in enumerate(numbers)}
 
 
+FORM_LABELS = {False: "CONTACT", True: "AIR CONTACT"}
+"""A contact's form as printed: the detection tables read whether it is an aircraft."""
+
+
+def air_dummies(dummies: int, units: Sequence[UnitView]) -> int:
+    """How many of a side's dummies come in the aircraft form: its share of aircraft.
+
+    A side of ships only gets surface dummies, a side of aircraft only air dummies, and
+    a mixed side splits them by its units, halves rounded up toward aircraft.
+    """
+    if not units:
+        return 0
+    share = dummies * sum(1 for u in units if u.category in AIR) / len(units)
+    return int(share + 0.5)
+
+
 def launcher_markers(weapon: WeaponView, counts: Counts) -> int:
     """Markers for one missile or torpedo weapon: its rounds, capped."""
     rounds = weapon.ammunition if weapon.ammunition is not None else counts.missiles_per_launcher
@@ -127,31 +145,51 @@ def side_pieces(tables: Tables, marks: MarkerTables, side_id: str, side_name: st
     aircraft = [u for u in units if u.category in AIR]
     pieces: list[Piece] = []
 
-    # Contacts: one front for all, backs by number.
+    # Contacts: one front for each form (surface, aircraft), backs by number.
     real_units = [u for u in units for _ in range(counts.contacts_per_unit)]
     rng = random.Random(seed)
     dealt = deal_numbers(len(real_units), dummies, rng)
-    front_id = f"contact.{side_id}"
-    front = face_art(faces.contact, {"side": side_name, **colour}, front_id, fitter)
+    front_ids = {False: f"contact.{side_id}", True: f"contact.{side_id}.air"}
+    fronts = {air: face_art(faces.contact, {"side": side_name, "label": FORM_LABELS[air],
+                                            **colour}, front_ids[air], fitter)
+              for air in (False, True)}
     hidden = list(real_units)
     rng.shuffle(hidden)
+    # Dummies' forms are dealt after the units, so a side's units keep their numbers.
+    flying = air_dummies(dummies, real_units)
+    dummy_forms = [True] * flying + [False] * (dummies - flying)
+    rng.shuffle(dummy_forms)
+    forms: dict[bool, int] = {False: 0, True: 0}
     for number, is_real in sorted(dealt.items()):
         pid = f"contact.{side_id}.{number}"
         if is_real:
             unit = hidden.pop()
+            air = unit.category in AIR
             back = face_art(faces.contact_back, {"number": number, "unit": unit.name,
                                                  "fill": colours.fill}, pid, fitter)
         else:
+            air = dummy_forms.pop()
             back = face_art(faces.dummy_back, {"number": number, "fill": colours.fill}, pid,
                             fitter)
-        # The title stays neutral too: warnings and manifests may be seen by others.
-        pieces.append(Piece(pid, f"Contact {number}", *faces.contact.size, front, back, 1,
-                            "contact", fitter.of([front_id, pid])))
+        forms[air] += 1
+        # The title names the form, which the front shows anyway, and not whether the
+        # contact is real: warnings and manifests may be seen by others.
+        title = f"{'Air contact' if air else 'Contact'} {number}"
+        pieces.append(Piece(pid, title, *faces.contact.size, fronts[air], back, 1,
+                            "contact", fitter.of([front_ids[air], pid])))
 
-    if counts.radar_contacts:
-        pieces.append(face_piece(faces.radar_contact, {"fill": colours.fill},
-                                 f"radar-contact.{side_id}", "Radar contact",
-                                 counts.radar_contacts, "radar-contact", fitter))
+    # Any contact may become a radar contact: one for each, in its form.
+    bonus = tables.visual_identification.bonus.cm
+    notes = {False: "identify to reveal", True: f"identify: +{bonus:g} cm"}
+    for air in (False, True):
+        if forms[air]:
+            suffix = ".air" if air else ""
+            pieces.append(face_piece(faces.radar_contact,
+                                     {"fill": colours.fill, "label": FORM_LABELS[air],
+                                      "note": notes[air]},
+                                     f"radar-contact.{side_id}{suffix}",
+                                     "Air radar contact" if air else "Radar contact",
+                                     forms[air], "radar-contact", fitter))
     for what, count in (("vessel", counts.civilian_vessels),
                         ("aircraft", counts.civilian_aircraft)):
         if count:
@@ -206,6 +244,16 @@ def side_pieces(tables: Tables, marks: MarkerTables, side_id: str, side_name: st
                                  f"aircraft-damage.{side_id}", "Aircraft damage",
                                  len(aircraft) * counts.aircraft_damage_per_aircraft,
                                  "aircraft-damage", fitter))
+        # One of each altitude per aircraft: the distances it detects and identifies at.
+        for height in ALTITUDES:
+            radar = tables.radar_detection.limit_row("medium", height).cm
+            visual = tables.visual_identification.limit_row("medium", height).cm
+            pieces.append(face_piece(faces.altitude, {
+                "level": height.upper(), "radar": f"radar {radar:g} cm",
+                "visual": f"visual {visual:g} cm", "fill": colours.fill},
+                f"altitude.{side_id}.{height}", f"Altitude {height}", len(aircraft),
+                # With the aircraft's damage markers: the sheet's groups stay as they were.
+                "aircraft-damage", fitter))
     return pieces
 
 

@@ -26,6 +26,7 @@ from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
 from generator.pages.matchuppages import ShipTable, render_matchup_pages
+from generator.rules.defaults import is_default, mark
 from generator.rules.dice import percent
 from generator.rules.targets import alike, group_enemies
 from generator.rulesets.modern_naval import combat, damage
@@ -178,14 +179,18 @@ def render_matchups(tables: Tables, side_name: str, units: Sequence[UnitView],
                     enemies: Sequence[UnitView], known: bool, conditions: Conditions,
                     paper: Paper, key: str, footer: str) -> Component:
     """One side's matchup pages."""
+    # No scenario sets a unit's own speed markers: the page's value is quarterdeck's.
+    own_speed = (mark(f"own speed markers {conditions.shooter_speed}", True)
+                 + ", which no scenario sets")
+    score = mark(f"hit score {tables.to_hit.score}", is_default(tables.to_hit))
     intro = (
         f"Exact chances per shot with this scenario's conditions (sea state "
-        f"{conditions.sea_state}, own speed markers {conditions.shooter_speed} "
-        "(DEFAULT: no scenario sets it), crew as rated): to hit against a target "
-        "carrying 0 to 6 speed markers (=: same for an aircraft), DEFAULT hit score "
-        f"{tables.to_hit.score}; KO: chance one working "
-        "system of an intact target is knocked out by the hit; Wreck/lost: chance an "
-        "intact ship is wrecked, or an aircraft is lost. Enemies are given "
+        f"{conditions.sea_state}, {own_speed}, crew as rated): to hit against a target "
+        f"carrying 0 to 6 speed markers (=: same for an aircraft), {score}; KO: chance one "
+        "working system of an intact target is knocked out by the hit; Wreck/lost: chance "
+        "an intact ship is wrecked, or an aircraft is lost. An incoming missile row: the "
+        "chance one SAM or CIWS shot stops an enemy missile aimed at your ships. Enemies "
+        "are given "
         + ("by name (your side knows the enemy order of battle)." if known
            else "by what the tables read of them (their classes are not known to you)."))
     foes = targets(enemies, known)

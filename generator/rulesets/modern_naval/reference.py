@@ -226,8 +226,7 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
     doc.anchor("Reference card")
     doc.paragraph("Modern naval: reference card", "h1")
     doc.paragraph("Every table of the rules, transcribed. Where the rules leave a value out, "
-                  "quarterdeck's choice is printed and marked DEFAULT; a --tables file "
-                  "replaces any of them (and the odds pages with them).")
+                  f"quarterdeck's choice is printed and marked {LABEL}.")
     ts = tables.turn_sequence
     doc.section(ts.title, "Units are activated one at a time, the sides taking turns, in "
                 "every phase unless a rule says otherwise.",
@@ -242,12 +241,16 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
     doc.section(ini.title, f"Each side rolls a {ini.die} and adds these; the higher score "
                 "has the initiative (ties: see the rules).",
                 grid(ini.header, modifier_rows(ini.modifiers, ini.spaced), [80, 30]))
-    for search, verb in ((tables.radar_detection, "detect"),
-                         (tables.visual_identification, "identify")):
+    for search, verb, visual in ((tables.radar_detection, "detect", False),
+                                 (tables.visual_identification, "identify", True)):
         fog = (" In fog the final distance is halved." if search.fog_halves else "")
-        doc.section(search.title, f"The farthest a unit may try to {verb}: the lower of the "
-                    f"tactical visibility and this distance (ships by size, aircraft by "
-                    f"altitude).{fog}", grid(search.header, range_rows(search), [90, 30]))
+        # The text caps only visual identification at the tactical visibility (4.8); a
+        # radar's reach (4.7) is its size's distance whatever the light or weather.
+        rows = "ships by size, aircraft by altitude"
+        bound = (f"the lower of the tactical visibility and this distance ({rows})." if visual
+                 else f"this distance ({rows}); the tactical visibility does not shorten it.")
+        doc.section(search.title, f"The farthest a unit may try to {verb}: {bound}{fog}",
+                    grid(search.header, range_rows(search), [90, 30]))
         doc.paragraph(f"{search.title}: roll {search.die} with these; {search.success} or "
                       "more succeeds.", "h3")
         doc.grid(grid(search.modifier_header, modifier_rows(search.modifiers, search.spaced),
@@ -279,9 +282,10 @@ def render_reference(tables: Tables, paper: Paper, footer: str) -> Component:
     doc.section(mark("To hit", chosen), "The rules print the modifiers but not the score to "
                 f"beat. {LABEL + ': a' if chosen else 'A'} hit needs a modified {hit.die} of "
                 f"{hit.score} or more{by_kind}. "
-                f"A target without ECM reads {signed(hit.no_ecm, False)} in the seeker grid "
-                "(DEFAULT), and n/a means that ECM does not affect that seeker (adds 0). "
-                "Missiles and guided torpedoes (DEFAULT procedure): launch in the launch "
+                "A target without ECM reads "
+                f"{mark(signed(hit.no_ecm, False), chosen)} in the seeker grid, and n/a "
+                "means that ECM does not affect that seeker (adds 0). Missiles and guided "
+                f"torpedoes, {mark('procedure', True)}: launch in the launch "
                 "phase as a marker, move with the vessels; in the combat phase the target "
                 "may shoot SAMs at it (SAM table, missile row), deploy countermeasures (the "
                 "ECM column) and fire CIWS (combat table as a ship gun against a "

@@ -17,9 +17,10 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
+from generator.rules.defaults import is_default, mark
 from generator.rules.dice import in_force, percent
 from generator.rulesets.modern_naval import combat, control, damage, detection
-from generator.rulesets.modern_naval.model import Conditions, UnitView
+from generator.rulesets.modern_naval.model import Conditions, UnitView, WeaponView
 from generator.rulesets.modern_naval.registry import COMPONENTS
 from generator.rulesets.modern_naval.tables import (
     LEVELS,
@@ -75,6 +76,34 @@ def seeker_grid(tables: Tables) -> Grid:
                                                    tables.to_hit.needed("missile"))))
         rows.append([f"{row.seeker}{gen}", *cells])
     return table(["Seeker", "no ECM", "ECM 1st", "ECM 2nd", "ECM 3rd"], rows, 26, 20)
+
+
+def anti_missile_grid(tables: Tables) -> Grid:
+    """Steps 5b and 5d: a SAM's and a CIWS's chance to hit an incoming missile, by crew.
+
+    A SAM reads the SAM table (the missile-target row, the seeker grid's no-ECM value,
+    one less per fire for a CMD or SARH seeker); a CIWS reads the combat table as a ship
+    gun against a very small air target, by its FCS, at sea state 3 or less and 1 to 4
+    speed markers of its own.
+    """
+    columns: list[tuple[str, WeaponView, int | None, int]] = [
+        ("SAM", WeaponView(name="SAM", kind="sam", seeker="IR"), None, 0),
+        ("CMD/SARH SAM, 1 fire", WeaponView(name="SAM", kind="sam", seeker="SARH",
+                                            generation=1), None, 1)]
+    columns += [(f"CIWS, FCS {label}", WeaponView(name="CIWS", kind="ciws"), fcs, 0)
+                for fcs, label in FCS]
+    rows = []
+    for crew in CREWS:
+        row = [signed(crew)]
+        for _, weapon, fcs, fires in columns:
+            unit = UnitView(id="u", name="u", category="ship", size="small", crew=crew,
+                            fcs=fcs, weapons=(weapon,))
+            shot = combat.against_missile(tables, unit, weapon,
+                                          Conditions(shooter_fires=fires))
+            assert shot is not None
+            row.append(percent(shot.chance))
+        rows.append(row)
+    return table(["Crew quality", *[c[0] for c in columns]], rows, 22, 24)
 
 
 def detection_grid(tables: Tables, method: detection.Method) -> Grid:
@@ -194,12 +223,17 @@ def render_resolution(tables: Tables, paper: Paper, footer: str) -> Component:
                   "card. Add up the modifiers of a roll, then read the row of that total.")
     hit = tables.to_hit
     sections = [
-        ("To hit", f"A modified {hit.die} must reach the score (DEFAULT {hit.score}); the "
-         "modifiers are the combat, SAM or missile table's.", hit_grid(tables)),
+        ("To hit", f"A modified {hit.die} must reach {mark(str(hit.score), is_default(hit))}; "
+         "the modifiers are the combat, SAM or missile table's.", hit_grid(tables)),
         ("Missiles and SAMs: seeker against ECM", "The chance when the other modifiers add "
          "up to 0 (a medium target at 4 speed markers, crew 0, no fires); otherwise add "
          "them to the seeker's cell and read the table above. A target without ECM reads "
-         "DEFAULT 0; n/a adds 0.", seeker_grid(tables)),
+         f"{mark(str(hit.no_ecm), is_default(hit))}; n/a adds 0.", seeker_grid(tables)),
+        ("Incoming missiles: SAMs (5b) and CIWS (5d)", "The chance one shot hits the "
+         "missile, which then does not reach its target. Having no ECM, a missile reads "
+         f"{mark(str(hit.no_ecm), is_default(hit))} in the seeker grid; a CIWS fires at sea "
+         "state 3 or less with 1 to 4 speed markers. A missile that nothing stops rolls on "
+         "the missile table against its target.", anti_missile_grid(tables)),
         ("Radar detection", f"{tables.radar_detection.die}, {tables.radar_detection.success}"
          "+ succeeds. Take one off per vessel the line of sight crosses, and one if land lies "
          "within 30 cm beyond the target (read the column one crew step lower for each).",
@@ -207,8 +241,9 @@ def render_resolution(tables: Tables, paper: Paper, footer: str) -> Component:
         ("Visual identification", f"{tables.visual_identification.die}, "
          f"{tables.visual_identification.success}+ succeeds.",
          detection_grid(tables, "visual")),
-        ("Detection and identification limits (cm)", "The farthest attempt; the tactical "
-         "visibility may cut it shorter.", limits_grid(tables)),
+        ("Detection and identification limits (cm)", "The farthest attempt. The tactical "
+         "visibility may cut a visual attempt shorter, never a radar one.",
+         limits_grid(tables)),
         ("Basic damage", "Total = target's + weapon's damage modifiers + the target's "
          "current level (+1 light, +2 heavy, +3 critical) + aircraft damage markers. System "
          "KO: the chance one working weapon or system is knocked out by the hit.",

@@ -103,6 +103,11 @@ def _scenario_problems(entry: Entry, library: Library, tables: DataTables,
                 problems += _weapon_problems(doc, (*loc, "weapons"), ref.weapons, tables)
             if ref.class_ in aircraft:
                 key = (ref.class_, fold(ref.name))
+            elif ref.class_ in ships and ref.altitude is not None:
+                problems.append(doc.problem((*loc, "altitude"), f"found '{ref.altitude}' for "
+                                            f"the ship '{ref.name}', expected no altitude "
+                                            "(only aircraft and helicopters fly)"))
+                continue
             elif ref.class_ in ships:
                 cls: ModernClass = ships[ref.class_].model
                 ship = find_ship(cls, ref.name)
@@ -202,7 +207,7 @@ class ModernNaval(Ruleset[Derived]):
                     name = ship.name
                 crew = ref.crew if ref.crew is not None else side.crew
                 units.append(derive.unit(cls, name, side.id, tables, crew, ref.weapons,
-                                         ref.note))
+                                         ref.note, ref.altitude))
             derived.units[side.id] = units
         derived.views = {s: [u.view for u in units] for s, units in derived.units.items()}
         from generator.rulesets.modern_naval.markers import bundled_markers
@@ -246,12 +251,14 @@ def _d(ctx: Context[Derived]) -> Derived:
 def _cards(ctx: Context[Derived], side: str | None) -> Component:
     """One side's unit data cards, two half-page cards to a page."""
     from generator.rulesets.modern_naval.components.cards import render_cards
+    from generator.rulesets.modern_naval.tables import context_tables
 
     assert side is not None
     d = _d(ctx)
     name = ctx.sides[side]
     return render_cards(d.units[side], ctx.paper, f"Unit cards: {name}", f"{d.foot} · {name}",
-                        f"cards:{side}", f"{side.upper()}-Card-", d.tables.rating.metres_per_cm)
+                        f"cards:{side}", f"{side.upper()}-Card-", d.tables.rating.metres_per_cm,
+                        context_tables(ctx.options))
 
 
 @COMPONENTS("briefing")
@@ -261,7 +268,8 @@ def _briefing(ctx: Context[Derived], arg: str | None) -> Component:
 
     d = _d(ctx)
     assert d.scenario is not None, "the recipe names the briefing only with a scenario"
-    return render_briefing(d.scenario, arg, d.units, ctx.paper, d.foot, d.dummies)
+    return render_briefing(d.scenario, arg, d.units, ctx.paper, d.foot, d.dummies,
+                           d.tables.rating.metres_per_cm)
 
 
 RULESET = ModernNaval()

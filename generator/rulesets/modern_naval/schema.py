@@ -239,6 +239,7 @@ class UnitRef(Strict):
     crew: int | None = Field(None, ge=-2, le=2, description="Crew quality, replacing the side's.")
     weapons: list[ModernWeapon] | None = Field(None, max_length=30, description="This unit's load, replacing the class's.")
     note: str | None = Field(None, max_length=500, description="Printed on the unit card.")
+    altitude: Literal["low", "medium", "high"] | None = Field(None, description="An aircraft's or helicopter's altitude at the start: the radar and visual distances read it (4.7, 4.8). Not for a ship.")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -269,7 +270,7 @@ class Scenario(Strict):
     name: str = Field(min_length=1, max_length=80, description="Action name.")
     date: dt.date = Field(description="Date of the action.")
     date_label: str | None = Field(None, max_length=40, description="Date as printed.")
-    sea_state: int = Field(3, ge=0, le=9, description="Sea state (the tables modify from 4 up).")
+    sea_state: int = Field(3, ge=0, le=6, description="Sea state 0-6: the text's tables modify from 4 up and stop at 6 (3.1, 4.7, 6.2), so a higher sea state has no rules to play it.")
     fog: bool = Field(False, description="Fog (halves visual identification).")
     night: bool = Field(False, description="Night.")
     visibility_cm: int = Field(ge=1, le=500, description="Tactical visibility in cm, set at game set-up.")

@@ -385,7 +385,7 @@ def test_scenario_dummies_reach_each_sides_markers(latakia: Path) -> None:
     assert "Dummy contact markers: 3. Enemy order of battle: not known" in israel
     assert "Dummy contact markers: 2. Enemy order of battle: not known" in syria
     # The firer's speed on the matchup pages is an assumption, and says so.
-    assert "own speed markers 2 (DEFAULT: no scenario sets it)" in israel
+    assert "own speed markers 2 (DEFAULT), which no scenario sets" in israel
 
 
 def _scenario_copy(tmp_path: Path, *edits: tuple[str, str]) -> Path:

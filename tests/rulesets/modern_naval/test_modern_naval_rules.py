@@ -526,14 +526,20 @@ def israel_markers(ctx: Context) -> Rendered:
 
 
 def test_contact_fronts_identical(israel_markers: Rendered) -> None:
+    """Fronts are alike within a form; the aircraft form is its own (4.7's +20 cm reads it)."""
     contacts = [p for p in israel_markers.pieces if p.group == "contact"]
     # Three units, four dummies (the bundled count when the scenario gives none).
     assert len(contacts) == 3 + 4
-    fronts = {art_bytes(p.front, p.width, p.height) for p in contacts}
-    assert len(fronts) == 1
+    air = [p for p in contacts if p.title.startswith("Air contact")]
+    surface = [p for p in contacts if p not in air]
+    # One A-4 of three units: one dummy of four (4/3, rounded) in the aircraft form.
+    assert (len(surface), len(air)) == (2 + 3, 1 + 1)
+    for form in (surface, air):
+        assert len({art_bytes(p.front, p.width, p.height) for p in form}) == 1
+    assert art_bytes(air[0].front, 1, 1) != art_bytes(surface[0].front, 1, 1)
     backs = [art_bytes(p.back, p.width, p.height) for p in contacts if p.back is not None]
     assert len(set(backs)) == len(contacts)          # each back is its own
-    assert {p.title for p in contacts} == {f"Contact {n}" for n in range(1, 8)}
+    assert {p.title.split()[-1] for p in contacts} == {str(n) for n in range(1, 8)}
     assert {p.id for p in contacts} == {f"contact.israel.{n}" for n in range(1, 8)}
 
 
@@ -778,7 +784,9 @@ def test_every_component_on_letter_with_tables(ctx: Context, tmp_path: Path) -> 
         component = out.component if isinstance(out, Rendered) else out
         assert component.pages >= 1, name
         if name == "matchups":
-            assert "DEFAULT hit score 12" in " ".join(pdf_lines(component.pdf))
+            # The user's score is theirs: printed, and not labelled DEFAULT.
+            text = " ".join(pdf_lines(component.pdf))
+            assert "hit score 12;" in text and "hit score 12 (DEFAULT)" not in text
 
 
 def test_resolution_seeker_grid(resolution_lines: list[str]) -> None:

@@ -7,9 +7,11 @@ and gives no enemy set-up: only what the scenario's author wrote in that side's 
 from __future__ import annotations
 
 from generator.core.safetext import markup
+from generator.core.units import MM
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
+from generator.rules.defaults import LABEL
 from generator.rulesets.modern_naval.derive import Unit
 from generator.rulesets.modern_naval.schema import Scenario, Side
 
@@ -28,9 +30,12 @@ def _forces(doc: CanvasDoc, side: Side, units: list[Unit], dummies: int) -> None
         doc.paragraph(markup("Commander: {c}; initiative modifier {b:+d} while on table.",
                              c=side.commander, b=side.commander_bonus))
     for unit in units:
+        # Detection distances depend on an aircraft's altitude (4.7, 4.8): say where it starts.
+        flies = (markup(", starts at {a} altitude", a=unit.altitude)
+                 if unit.altitude is not None else "")
         doc.paragraph(markup("• <b>{name}</b> ({cls}, {navy}): {n} weapon fit(s)",
                              name=unit.view.name, cls=unit.class_name, navy=unit.navy,
-                             n=len(unit.view.weapons)))
+                             n=len(unit.view.weapons)) + flies)
     doc.paragraph(markup("Dummy contact markers: {n}. Enemy order of battle: {k}.", n=dummies,
                          k="known (matchups name the enemy units)" if side.known
                          else "not known (matchups give the enemy by its values)"))
@@ -42,8 +47,26 @@ def _forces(doc: CanvasDoc, side: Side, units: list[Unit], dummies: int) -> None
         doc.paragraph(markup("{t}", t=side.briefing), "body")
 
 
+def _data_note(doc: CanvasDoc, metres_per_cm: float) -> None:
+    """For the umpire: where the kit's chosen values come from and how to replace them.
+
+    Players' pages only mark those values; the files and the option that replace them
+    are the umpire's business.
+    """
+    doc.ensure(30 * MM)  # the heading stays with its paragraph
+    doc.paragraph("Data and DEFAULT values", "h2")
+    scale = f", ground scale 1 cm = {metres_per_cm:g} m" if metres_per_cm else ""
+    doc.paragraph("Unit ratings and weapon data are quarterdeck's (marked * on the cards): "
+                  "rated from sourced facts by the rating rules (tables/rating.yaml, "
+                  f"tables/weapons.yaml){scale}. Values the rule text leaves out are marked "
+                  f"{LABEL} where printed (tables/rules.yaml). A --tables file replaces any "
+                  "of these files' tables, and the cards, odds and matchups with them.",
+                  "body")
+
+
 def render_briefing(scenario: Scenario, side_id: str | None, units: dict[str, list[Unit]],
-                    paper: Paper, footer: str, dummies: dict[str, int]) -> Component:
+                    paper: Paper, footer: str, dummies: dict[str, int],
+                    metres_per_cm: float = 0.0) -> Component:
     """A side's briefing, or the umpire's when ``side_id`` is not a side."""
     side = next((s for s in scenario.sides if s.id == side_id), None)
     who = side.name if side else "Umpire"
@@ -68,6 +91,7 @@ def render_briefing(scenario: Scenario, side_id: str | None, units: dict[str, li
         doc.paragraph("Sources", "h2")
         for line in [*scenario.sources, *(f"Unverified: {u}" for u in scenario.unverified)]:
             doc.paragraph(markup("• {t}", t=line))
+        _data_note(doc, metres_per_cm)
     pdf, pages = doc.finish()
     key = f"briefing:{side.id if side else side_id or 'umpire'}"
     return Component(key, f"Briefing: {who}", "Brief-", pdf, pages, [])
