@@ -19,7 +19,7 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
-from generator.pages.markup import markup_blocks
+from generator.pages.markup import markup_onto
 from generator.pages.templating import render_text
 from generator.rules.defaults import LABEL
 from generator.rules.defaults import note as default_note
@@ -184,26 +184,9 @@ def render_reference(rules: RuleTables, units: dict[str, UnitType], paper: Paper
                 doc.paragraph(note[part])
             doc.space(2)
             continue
-        _prose(doc, part)
+        markup_onto(doc, part, body="small", bookmark_headings=True)
     pdf, pages = doc.finish()
     return Component("reference-card", "Reference card", "Ref-", pdf, pages, doc.bookmarks)
-
-
-def _prose(doc: CanvasDoc, text: str) -> None:
-    """Template mini-markup onto the page (headings bookmarked)."""
-    for kind, line in markup_blocks(text):
-        if kind in ("h1", "h2"):
-            doc.ensure(30 * MM)
-            doc.anchor(re.sub(r"<[^>]+>", "", line))
-            doc.paragraph(line, kind)
-        elif kind == "h3":
-            doc.paragraph(line, "h3")
-        elif kind == "bullet":
-            doc.paragraph(f"• {line}", "small")
-        elif kind == "anchor":
-            doc.anchor(line)
-        else:
-            doc.paragraph(line, "small")
 
 
 @COMPONENTS("reference-card")
