@@ -15,7 +15,7 @@ import click
 
 from generator.cli.replay import Replay, with_file
 from generator.core.errors import UsageError
-from generator.kit.options import data_option, ruleset_option, tables_option
+from generator.kit.options import data_option, ruleset_option, scenario_option, tables_option
 
 if TYPE_CHECKING:
     from generator.cache import Key
@@ -30,8 +30,7 @@ if TYPE_CHECKING:
                                 "broadside) or 'torpedo'; default: every weapon.")
 @click.option("--range", "band", help="Range band (the ruleset's names, e.g. close, medium, "
                                       "long, or a band's limit in inches); default: all.")
-@click.option("--scenario", help="Scenario that sets the date, sea state and ships (and "
-                                 "so the ruleset).")
+@scenario_option("Scenario that sets the date, sea state and ships (and so the ruleset).")
 @ruleset_option("Whose odds without --scenario (default: the first in `quarterdeck list "
                 "rulesets`).")
 @tables_option()

@@ -20,7 +20,13 @@ from generator.cli.replay import Replay
 from generator.core.commandline import say, tell, warn
 from generator.core.errors import DataError, UsageError
 from generator.core.pathargs import SafePath
-from generator.kit.options import data_option, out_option, ruleset_option, write_options
+from generator.kit.options import (
+    data_option,
+    nation_option,
+    out_option,
+    ruleset_option,
+    write_options,
+)
 
 
 @click.command()
@@ -51,7 +57,7 @@ def check(paths: tuple[Path, ...]) -> None:
 @click.argument("what", type=click.Choice(["all", "rulesets", "scenarios", "classes"]),
                 default="all")
 @ruleset_option("Only this ruleset's scenarios and classes.")
-@click.option("--nation", default=None, help="Only classes of this navy (US, JP...).")
+@nation_option("Only classes of this navy (US, JP...).")
 @data_option
 def list_(what: str, ruleset: str | None, nation: str | None, data: tuple[Path, ...]) -> None:
     """List rulesets, scenarios and classes (optionally one ruleset's, one navy's)."""
@@ -134,7 +140,7 @@ def _list_tables(console: Any, key: str | None, what: str, ruleset: str | None,
 @click.argument("class_id")
 @ruleset_option("Only for a ruleset whose units are not ship classes: its own scaffold. "
                 "A ship class is one file for every ruleset.")
-@click.option("--nation", default="US", show_default=True)
+@nation_option("The class's navy (US, JP...).", default="US")
 @click.option("--type", "ship_type", default="DD", show_default=True)
 @out_option("Folder to write CLASS_ID.yaml into.", Path("."))
 def new_class(class_id: str, ruleset: str | None, nation: str, ship_type: str,

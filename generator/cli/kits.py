@@ -27,6 +27,7 @@ from generator.kit.options import (
     quiet_option,
     report,
     ruleset_option,
+    scenario_option,
     ship_option,
     tables_option,
     tables_options,
@@ -153,7 +154,7 @@ def _export_tables(path: Path, scenario: str | None, data: tuple[Path, ...]) -> 
 
 def scenario_argument(func: F) -> F:
     """SCENARIO as an optional argument, with the old ``--scenario`` kept as a hidden alias."""
-    func = click.option("--scenario", "scenario_option", hidden=True, default=None)(func)
+    func = scenario_option(alias=True)(func)
     return click.argument("scenario", required=False)(func)
 
 

@@ -1,9 +1,9 @@
 """Rewrite an old per-ruleset class file as one shared class file (``quarterdeck convert``).
 
 The ruleset that owned the old file turns it into shared facts plus its own ``ratings:``
-block (its ``rating.from_old_file``). When that ruleset's files lacked facts the others need
-(its ``rating.OLD_FILE_LACKS``), every other ruleset is marked unrated until a designer adds
-them. This module never names a ruleset.
+block (its ``Ruleset.from_old_file``). When that ruleset's files lacked facts the others
+need (its ``Ruleset.old_file_lacks``), every other ruleset that rates shared classes is
+marked unrated until a designer adds them. This module never names a ruleset.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ def unrated_note(ruleset: str, lacks: str) -> str:
 
 def convert_data(data: dict[str, Any], ruleset: str) -> dict[str, Any]:
     """A shared class file's data from an old per-ruleset class file's data."""
+    from generator.data.registry import REGISTRY
+
     modules = rating_modules()
-    out: dict[str, Any] = modules[ruleset].from_old_file(data)
-    lacks = getattr(modules[ruleset], "OLD_FILE_LACKS", None)
+    out: dict[str, Any] = REGISTRY[ruleset].from_old_file(data)
+    lacks = REGISTRY[ruleset].old_file_lacks
     if lacks:
         ratings = out.setdefault("ratings", {})
         for other in modules:
@@ -59,8 +61,9 @@ def convert_file(path: Path) -> str:
         raise DataError(problems)
     data = doc.data
     ruleset = data.get("ruleset") if isinstance(data, dict) else None
-    known = [name for name, module in rating_modules().items()
-             if hasattr(module, "from_old_file")]
+    from generator.data.registry import REGISTRY
+
+    known = [name for name in rating_modules() if REGISTRY[name].converts_old_files]
     if not isinstance(data, dict) or data.get("kind") != "ship-class" or ruleset not in known:
         raise DataError([doc.problem(("ruleset",), f"found {describe(ruleset)}, expected a "
                                      f"class file of one ruleset ({', '.join(known)}) to "
@@ -68,7 +71,6 @@ def convert_file(path: Path) -> str:
     # The old file is validated as the library reads it (its ruleset's class model)
     # before it is rewritten: a value of the wrong shape (``armor: abc``) is a located
     # problem here, not a failure halfway through the conversion.
-    from generator.data.registry import REGISTRY
     from generator.data.validation import validate
 
     model = REGISTRY[str(ruleset)].data_kinds.get("ship-class")

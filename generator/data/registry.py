@@ -51,8 +51,9 @@ GROUP = "quarterdeck.rulesets"
 class DataRuleset(Protocol):
     """What the data layer asks of a ruleset: its data kinds, its checks, its listing.
 
-    ``generator.kit.seam.Ruleset`` provides all of it (with defaults for ``check`` and
-    ``describe_class``); a ruleset writes only its class attributes.
+    ``generator.kit.seam.Ruleset`` provides all of it (with defaults for ``check``,
+    ``describe_class`` and the rating hooks); a ruleset writes only its class attributes
+    and the hooks that apply to it.
     """
 
     name: ClassVar[str]
@@ -63,6 +64,12 @@ class DataRuleset(Protocol):
     """Position in listings; the lowest is the default ruleset."""
     data_kinds: ClassVar[dict[str, type[BaseModel]]]
     """Data file kinds the ruleset reads, ``kind:`` -> model."""
+    rates_missile_era: ClassVar[bool]
+    """Whether its ``rating.derive`` also rates classes with missile-era facts (``modern:``)."""
+    converts_old_files: ClassVar[bool]
+    """Whether it once kept class files of its own that ``from_old_file`` converts."""
+    old_file_lacks: ClassVar[str | None]
+    """What its old class files lack that other rulesets need (None: nothing)."""
 
     @property
     def class_model(self) -> type[BaseModel] | None:
@@ -73,6 +80,9 @@ class DataRuleset(Protocol):
 
     def describe_class(self, entry: Entry) -> tuple[str, str, str, str]:
         """(id, name, nation, type) of a class, for listings."""
+
+    def from_old_file(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A shared class file's data from one of its old class files (``quarterdeck convert``)."""
 
 
 class RulesetImportError(UsageError):

@@ -312,14 +312,10 @@ class RatingModule(Protocol):
     """A ruleset's ``rating`` module: how it rates the shared class files (issue 14).
 
     Found by name, ``<ruleset package>.rating``; a ruleset without one rates no shared
-    class. Besides ``derive`` it may set module-level names the data layer reads:
-
-    - ``RATES_MISSILE_ERA = True``: it also rates classes with missile-era facts
-      (``modern:``); the others never see them.
-    - ``from_old_file(data) -> data``: turns the ruleset's old per-ruleset class file into
-      a shared one (``quarterdeck convert``).
-    - ``OLD_FILE_LACKS``: what such old files lack that other rulesets need (text for the
-      ``unrated`` note ``convert`` writes for them).
+    class. ``derive`` is all the data layer reads of it: what else a ruleset says about
+    rating (it rates missile-era classes, it converts its old class files and what they
+    lack) is declared on the ruleset itself (``DataRuleset.rates_missile_era``,
+    ``converts_old_files``, ``old_file_lacks``, ``from_old_file``).
     """
 
     def derive(self, facts: ShipClass) -> Rating:
@@ -376,11 +372,14 @@ def _package(ruleset: object) -> str:
 def derivers() -> dict[str, Deriver]:
     """Each registered ruleset's ``derive``, by ruleset name (those that have one).
 
-    A class with missile-era facts (``modern:``) goes only to the rating modules that say
-    they rate such classes (``RATES_MISSILE_ERA = True``); the others pass it by silently,
+    A class with missile-era facts (``modern:``) goes only to the rulesets that say they
+    rate such classes (``rates_missile_era``); the others pass it by silently,
     so the gun-era rulesets' libraries and unrated lists stay as they were.
     """
-    return {name: _era_filtered(module) for name, module in rating_modules().items()}
+    from generator.data.registry import REGISTRY
+
+    return {name: _era_filtered(module, REGISTRY[name].rates_missile_era)
+            for name, module in rating_modules().items()}
 
 
 def deriver(name: str) -> Deriver:
@@ -393,16 +392,18 @@ def deriver(name: str) -> Deriver:
     """
     from generator.data.registry import REGISTRY
 
-    module = _rating_module(name, _package(REGISTRY[name]))
+    ruleset = REGISTRY[name]
+    module = _rating_module(name, _package(ruleset))
     if module is None:
         raise KeyError(name)
-    return _era_filtered(module)
+    return _era_filtered(module, ruleset.rates_missile_era)
 
 
-def _era_filtered(module: ModuleType) -> Deriver:
+def _era_filtered(module: ModuleType, missile_era: bool) -> Deriver:
+    """A rating module's ``derive``, passing missile-era classes by unless ``missile_era``."""
     rates: RatingModule = module  # found by name: what it must have is RatingModule
     derive: Deriver = rates.derive
-    if getattr(module, "RATES_MISSILE_ERA", False):
+    if missile_era:
         return derive
 
     def gun_era_only(facts: ShipClass) -> Rating:

@@ -62,6 +62,22 @@ def ruleset_option(help: str, *, multiple: bool = False) -> Decorator:
                         default=None, help=help)
 
 
+def scenario_option(help: str | None = None, *, alias: bool = False) -> Decorator:
+    """``--scenario ID``: a scenario by id (``scenario``).
+
+    With ``alias`` it is the old spelling of a command's SCENARIO argument, kept working
+    but hidden from the help (``scenario_option``; the command says which one counts).
+    """
+    return click.option("--scenario", "scenario_option" if alias else "scenario",
+                        hidden=alias, default=None, help=None if alias else help)
+
+
+def nation_option(help: str, default: str | None = None) -> Decorator:
+    """``--nation CODE``: a navy (US, JP...); ``default`` when the command needs one."""
+    return click.option("--nation", "nation", default=default,
+                        show_default=default is not None, help=help)
+
+
 def class_option(help: str) -> Decorator:
     """``--class ID``: one ship class (``class_id``)."""
     return click.option("--class", "class_id", default=None, help=help)

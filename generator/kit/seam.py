@@ -383,6 +383,13 @@ class Ruleset(Generic[D]):
         preview_names: Names ``quarterdeck preview --component`` accepts besides the
             class recipe's own component names, each naming one of them
             (``{"status": "sheets"}``).
+        rates_missile_era: Whether its ``rating.derive`` also rates shared classes with
+            missile-era facts (``modern:``); the others never see such classes.
+        converts_old_files: Whether it once kept class files of its own, which
+            ``from_old_file`` turns into shared ones (``quarterdeck convert``).
+        old_file_lacks: What those old files lack that other rulesets need ("gun
+            positions, ranges or rounds"): ``convert`` marks every other ruleset unrated
+            for that reason. None: they lack nothing.
 
     """
 
@@ -396,6 +403,9 @@ class Ruleset(Generic[D]):
     templates: ClassVar[str | None] = None
     override_tables: ClassVar[tuple[str, ...] | None] = None
     preview_names: ClassVar[dict[str, str]] = {}
+    rates_missile_era: ClassVar[bool] = False
+    converts_old_files: ClassVar[bool] = False
+    old_file_lacks: ClassVar[str | None] = None
 
     # ---- the one thing every ruleset writes ----------------------------------------
 
@@ -526,6 +536,17 @@ class Ruleset(Generic[D]):
         kind = getattr(cls, "type", "")
         return (str(cls.id), str(cls.name), str(getattr(nation, "value", nation)),
                 str(getattr(kind, "value", kind)))
+
+    def from_old_file(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A shared class file's data from one of its old class files (``quarterdeck convert``).
+
+        Only asked of a ruleset that says ``converts_old_files``; the default refuses.
+
+        Raises:
+            UsageError: The ruleset kept no class files of its own.
+
+        """
+        raise UsageError(f"{self.title} kept no class files of its own to convert")
 
     def new_class_yaml(self, class_id: str, nation: str, ship_type: str) -> str:
         """A commented class file to start from, its unknowns as placeholders.

@@ -1,4 +1,8 @@
-"""The mini-markup templates write, made safe and turned into platypus flowables.
+"""The mini-markup templates write, made safe and set on a page: one path for every template.
+
+``markup_blocks`` reads it; ``markup_onto`` sets it on a drawn document (``CanvasDoc``)
+and ``markup_to_flowables`` on a platypus flow, each block kind the same way wherever a
+ruleset's prose comes from.
 
 Lines: ``# `` title, ``## `` heading, ``### `` subheading, ``- `` bullet, ``| `` a line
 of its own, ``@ `` bookmark anchor, blank line between paragraphs. ``<b>``, ``<i>`` and
@@ -16,6 +20,8 @@ from generator.core.units import MM
 
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
+
+    from generator.pages.canvasdoc import CanvasDoc
 
 MARKUP_TAGS = ("b", "i", "u", "strike", "super", "sub")
 """Paragraph tags a template's own text may use; ``<br/>`` too."""
@@ -114,6 +120,36 @@ def markup_blocks(text: str) -> list[tuple[str, str]]:
             para.append(line)
     flush()
     return blocks
+
+
+HEADING_ROOM = 30 * MM
+"""Room kept below a bookmarked heading, so a heading never ends a page alone."""
+
+
+def markup_onto(doc: CanvasDoc, text: str, *, body: str = "body",
+                bookmark_headings: bool = False) -> None:
+    """Set template mini-markup on a drawn document.
+
+    Headings take their own style (``h1``...), a bullet and a line of its own the small
+    print, anchors a bookmark. A document chooses only the style of its paragraphs
+    (``body``: a reference card's prose is small print) and whether ``#``/``##``
+    headings are bookmarks of their own.
+    """
+    for kind, line in markup_blocks(text):
+        if kind == "anchor":
+            doc.anchor(line)
+        elif kind in ("h1", "h2") and bookmark_headings:
+            doc.ensure(HEADING_ROOM)
+            doc.anchor(re.sub(r"<[^>]+>", "", line))
+            doc.paragraph(line, kind)
+        elif kind in ("h1", "h2", "h3"):
+            doc.paragraph(line, kind)
+        elif kind == "bullet":
+            doc.paragraph(f"• {line}", "small")
+        elif kind == "line":
+            doc.paragraph(line, "small")
+        else:
+            doc.paragraph(line, body)
 
 
 def markup_to_flowables(text: str) -> list[Flowable]:

@@ -48,14 +48,28 @@ def is_default(holder: object, key: str | None = None) -> bool:
     return key in keys
 
 
-def label(default: bool) -> str:
-    """The label that follows a value quarterdeck chose: ``" (DEFAULT)"``, else nothing."""
-    return f" ({LABEL})" if default else ""
+def label(default: bool, detail: str = "") -> str:
+    """The label that follows a value quarterdeck chose: ``" (DEFAULT)"``, else nothing.
+
+    ``detail`` says what was chosen or why, inside the label: ``" (DEFAULT length)"``,
+    ``" (DEFAULT reading: the text does not say)"``.
+    """
+    if not default:
+        return ""
+    return f" ({LABEL} {detail})" if detail else f" ({LABEL})"
 
 
 def mark(text: str, default: bool) -> str:
     """``text`` labelled as a DEFAULT when it is one: ``"Very Large (DEFAULT)"``."""
     return text + label(default)
+
+
+def note(text: str, sign: str = "") -> str:
+    """A note about values quarterdeck chose: ``"DEFAULT: the text lost the sign"``.
+
+    ``sign`` is the mark that ties the note to its values on the page (``"* DEFAULT: ..."``).
+    """
+    return f"{sign} {LABEL}: {text}" if sign else f"{LABEL}: {text}"
 
 
 def replaced_defaults(defaults: Iterable[str], replaced: Iterable[str]) -> list[str]:

@@ -34,7 +34,7 @@ from generator.data.datamodel import Strict
 from generator.data.validation import describe, load_model
 from generator.data.yamlsource import Loc, SourceDoc
 from generator.rules import dice
-from generator.rules.defaults import LABEL, Default
+from generator.rules.defaults import LABEL, Default, Defaults, is_default
 
 if TYPE_CHECKING:  # only drawing a table needs the page engine; only odds need icepool
     import icepool
@@ -121,6 +121,15 @@ def row_width_problems(doc: SourceDoc, grids: Mapping[str, Sequence[str]]) -> li
     return problems
 
 
+CELL = " @ "
+"""Between a row's key and a column's heading in a cell's name (``"-3--2 @ 3:2"``)."""
+
+
+def cell_key(row: int | str, column: Heading) -> str:
+    """The name a table's ``defaults`` gives one cell: ``"-3--2 @ 3:2"``."""
+    return f"{row}{CELL}{column}"
+
+
 def _span_text(low: int, high: int) -> str:
     return f"{low}" if low == high else f"{low} to {high}"
 
@@ -130,6 +139,9 @@ class _Shape(Strict):
 
     title: str = Field(default="", max_length=120, description="The table's printed title.")
     default: Default = False
+    defaults: Defaults = Field(default_factory=list)
+    """The cells quarterdeck chose (printed DEFAULT), each ``"ROW @ COLUMN"``
+    (``cell_key``): a row's key as written and a column's heading."""
     reference: str = Field(default="", max_length=120,
                            description="Where in the rules the table comes from.")
     die: str = Field(description="The die rolled: d6, d10, d20, 2d6 (any NdS).")
@@ -195,6 +207,7 @@ def faults(shape: _Shape) -> list[tuple[Loc, str, bool]]:
     if high - low >= MAX_SPAN:
         return [(("die",), f"found {shape.die}, expected at most {MAX_SPAN} rolls", False)]
     out += _row_faults(shape, low, high)
+    out += _default_faults(shape)
     if shape.past_edge == "error":
         for name, shift in shape.shifts.items():
             if abs(shift) > width - 1:
@@ -238,6 +251,19 @@ def _row_faults(shape: _Shape, low: int, high: int) -> list[tuple[Loc, str, bool
         shown = ", ".join(map(str, missing[:8])) + (", ..." if len(missing) > 8 else "")
         out.append((("rows",), f"found no row for roll {shown}, expected rows covering "
                                f"{low} to {high}", False))
+    return out
+
+
+def _default_faults(shape: _Shape) -> list[tuple[Loc, str, bool]]:
+    """DEFAULT cells that name no row or no column of the table."""
+    rows = [str(k) for k in shape.rows]
+    out: list[tuple[Loc, str, bool]] = []
+    for i, key in enumerate(shape.defaults):
+        row, _, column = key.partition(CELL)
+        if row not in rows or column not in [str(h) for h in shape.columns]:
+            out.append((("defaults", i), f"found {describe(key)}, expected a cell as 'ROW @ "
+                                         f"COLUMN': a row ({', '.join(rows)}) and a column "
+                                         f"({', '.join(map(str, shape.columns))})", False))
     return out
 
 
@@ -323,6 +349,10 @@ class DieTable(_Shape):
     def label(self) -> str:
         """``"DEFAULT"`` for a table of quarterdeck's design, else ``""``."""
         return LABEL if self.default else ""
+
+    def is_default(self, row: int | str, column: Heading) -> bool:
+        """Whether a cell (a row's key, a column's heading) is one quarterdeck chose."""
+        return is_default(self, cell_key(row, column))
 
     def row_labels(self) -> list[str]:
         """Each row's roll as printed (``"3-4"``, ``"6"``), in the order written."""

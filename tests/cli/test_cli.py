@@ -153,7 +153,7 @@ def test_a_ruleset_command_that_cannot_be_loaded_is_reported(
 
 
 SHARED = ["--tables", "--seed", "--templates", "--data", "--out", "--paper", "--ruleset",
-          "--dpi", "--quiet", "--component", "--png", "--class", "--ship"]
+          "--dpi", "--quiet", "--component", "--png", "--class", "--ship", "--scenario"]
 
 
 @pytest.mark.parametrize("option", SHARED)
@@ -163,6 +163,49 @@ def test_each_shared_option_is_declared_once(option: str) -> None:
               for path in sorted((ROOT / "generator").rglob("*.py"))
               for _ in range(path.read_text(encoding="utf-8").count(f'"{option}"'))]
     assert places == ["generator/kit/options.py"]
+
+
+def _declared() -> dict[str, list[str]]:
+    """Each option name's declarations in ``generator/``: every ``click.option`` call naming it."""
+    import ast
+
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "generator").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "option":
+                for arg in node.args:
+                    if isinstance(arg, ast.Constant) and str(arg.value).startswith("-"):
+                        found.setdefault(str(arg.value), []).append(
+                            f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+    return found
+
+
+ANOTHER_OPTION = {"--target": "generator/rulesets/modern_naval/commands.py"}
+"""Option names two commands use for different things, and where the other one lives.
+
+``modern-odds --target`` is a target's category (ship, aircraft...), not a ship by name
+as in ``odds``; a separate option that happens to share the name.
+"""
+
+
+def test_every_option_commands_share_is_declared_by_one_factory() -> None:
+    used: dict[str, set[str]] = {}
+    for name, command in _every_command().items():
+        for param in command.params:
+            if isinstance(param, click.Option):
+                for flag in [*param.opts, *param.secondary_opts]:
+                    used.setdefault(flag, set()).add(name)
+    declared = _declared()
+    assert set(used) <= set(declared)  # the scan sees every option the commands have
+    shared = {flag for flag, names in used.items() if len(names) > 1}
+    assert {"--scenario", "--nation", "--tables", "--data"} <= shared
+    # One declaration each: a decorator (or factory) every command having it shares.
+    places = {flag: [p for p in declared[flag] if not p.startswith(ANOTHER_OPTION.get(flag, "?"))]
+              for flag in shared}
+    assert {flag: len(where) for flag, where in places.items()} == dict.fromkeys(shared, 1)
+    assert [place.partition(":")[0] for flag in ("--scenario", "--nation")
+            for place in places[flag]] == ["generator/kit/options.py"] * 2
 
 
 def test_tables_means_the_same_in_every_command() -> None:

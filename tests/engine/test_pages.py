@@ -504,3 +504,35 @@ def test_columns_place_blocks_whole_at_their_measured_tops_and_say_when_full() -
                    for page in pages(buffer.getvalue()) for b in
                    (o.get_bounds() for o in page.get_objects()))
     assert drawn == [(20.0, 70.0, 40.0), (75.0, 70.0, 50.0)]
+
+
+# --- template markup reaches a page one way ----------------------------------------------
+
+def test_markup_onto_sets_each_kind_of_block_and_bookmarks_headings() -> None:
+    from generator.pages.canvasdoc import CanvasDoc
+    from generator.pages.markup import markup_onto
+    from tests.pdftext import page_texts
+
+    doc = CanvasDoc("a4", "Markup", "foot")
+    markup_onto(doc, "# The <b>title</b>\n@ Mark here\n- a bullet\n| a line\n\nsome body\n"
+                     "text & more\n### Sub\n", body="small", bookmark_headings=True)
+    pdf, _ = doc.finish()
+    lines = page_texts(pdf)[0].splitlines()
+    assert [line for line in lines if line != "foot" and "Page" not in line][:5] == [
+        "The title", "• a bullet", "a line", "some body text & more", "Sub"]
+    assert [b.title for b in doc.bookmarks] == ["The title", "Mark here"]
+    plain = CanvasDoc("a4", "Markup", "foot")
+    markup_onto(plain, "# The title\n")
+    assert plain.bookmarks == []  # a heading is a bookmark only when the document says so
+
+
+def test_no_ruleset_sets_template_markup_by_hand() -> None:
+    from tests.paths import ROOT
+
+    # markup_blocks is read where markup is set and where a template's text is checked
+    # (templating); a ruleset sets prose with markup_onto (drawn documents) or
+    # markup_to_flowables (flows), never block by block itself.
+    readers = sorted(path.relative_to(ROOT).as_posix()
+                     for path in (ROOT / "generator").rglob("*.py")
+                     if "markup_blocks(" in path.read_text(encoding="utf-8"))
+    assert readers == ["generator/pages/markup.py", "generator/pages/templating.py"]

@@ -249,7 +249,7 @@ def test_a_ruleset_that_cannot_be_loaded_is_an_error_naming_it(
 
 def test_the_kit_layer_registry_refuses_a_ruleset_that_is_not_a_whole_ruleset(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Enough for the data layer (name, kinds, checks), but no ``prepare``: named, exit 2."""
+    """Enough for the data layer (name, kinds, checks, rating hooks), but no ``prepare``."""
     from generator.data.registry import RulesetImportError
     from generator.kit.seam import Ruleset
 
@@ -257,6 +257,9 @@ def test_the_kit_layer_registry_refuses_a_ruleset_that_is_not_a_whole_ruleset(
               "    data_kinds = {}\n    class_model = None\n"
               "    def check(self, library): return [], []\n"
               "    def describe_class(self, entry): return ('', '', '', '')\n"
+              "    rates_missile_era = converts_old_files = False\n"
+              "    old_file_lacks = None\n"
+              "    def from_old_file(self, data): return data\n"
               "RULESET = Half()\n")
     view = _broken_view(tmp_path, monkeypatch, source)
     assert view["broken"].title == "Half"  # the data layer's view takes it

@@ -7,7 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
+from generator.core.errors import DataError
 from generator.data.convert import convert_file, unrated_note
 from generator.data.library import Entry, load_library
 from generator.data.shipclass import rated_by
@@ -303,8 +305,6 @@ def test_old_file_loads_with_a_warning_and_converts_equal(tmp_path: Path, text: 
 
 
 def test_convert_refuses_a_scenario(tmp_path: Path) -> None:
-    from generator.core.errors import DataError
-
     path = tmp_path / "s.yaml"
     path.write_text("kind: scenario\nruleset: naval-action\nid: s\n", encoding="utf-8")
     with pytest.raises(DataError) as caught:
@@ -444,3 +444,44 @@ def test_overrides_are_printed_on_the_sheet_and_in_the_catalog(tmp_path: Path) -
     assert "Atlanta NAVAL ACTION, Surface Action radar" in lines
     # A class one ruleset cannot rate is listed with why, not left out.
     assert any(line.startswith("gato not rated here") for line in text.splitlines())
+
+
+# --- the rating hooks are the ruleset's, declared on the seam ------------------------------
+
+def test_rating_hooks_are_declared_on_each_ruleset_not_found_on_its_module() -> None:
+    from generator.data.shipclass import rating_modules
+    from generator.rulesets import REGISTRY
+
+    hooks = {name: (r.rates_missile_era, r.converts_old_files, r.old_file_lacks)
+             for name, r in REGISTRY.every().items() if name in rating_modules()}
+    assert hooks == {"naval-action": (False, True, None),
+                     "surface-action": (False, True, "gun positions, ranges or rounds"),
+                     "modern-naval": (True, False, None),
+                     "rule-27": (False, False, None)}
+    for name, module in rating_modules().items():  # the old module-level names are gone
+        assert not {"RATES_MISSILE_ERA", "OLD_FILE_LACKS"} & set(vars(module)), name
+
+
+def test_the_data_layer_reads_the_rating_hooks_from_the_ruleset(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.data.shipclass import ShipClass, deriver
+    from generator.rulesets import REGISTRY
+
+    facts = ShipClass.model_validate(yaml.safe_load(
+        (CLASSES / "modern" / "eg" / "osa-i-eg.yaml").read_text(encoding="utf-8")))
+    modern = type(REGISTRY["modern-naval"])
+    assert deriver("modern-naval")(facts).model is not None
+    monkeypatch.setattr(modern, "rates_missile_era", False)
+    assert deriver("modern-naval")(facts).model is None  # passed by like a gun-era ruleset
+    path = tmp_path / "my-cruiser.yaml"
+    path.write_text(OLD_NA, encoding="utf-8")
+    monkeypatch.setattr(type(REGISTRY["naval-action"]), "old_file_lacks", "searchlights")
+    converted = yaml.safe_load(convert_file(path))
+    assert converted["ratings"]["surface-action"] == {
+        "unrated": unrated_note("naval-action", "searchlights")}
+    monkeypatch.setattr(type(REGISTRY["naval-action"]), "converts_old_files", False)
+    with pytest.raises(DataError) as caught:
+        convert_file(path)
+    assert str(caught.value.problems[0]).endswith(
+        "ruleset: found 'naval-action', expected a class file of one ruleset "
+        "(surface-action) to convert")

@@ -19,8 +19,6 @@ from generator.data.shipclass import ShipClass as Facts
 from generator.rulesets.modern_naval.schema import ModernClass, Overrides
 
 NAME = "modern-naval"
-RATES_MISSILE_ERA = True
-"""Tells the shared library to hand this module classes with missile-era facts."""
 RATINGS = list(Overrides.model_fields)
 FT_TO_M = 0.3048
 

@@ -155,6 +155,7 @@ class ModernNaval(Ruleset[Derived]):
     default_scenario = "latakia-1973"
     order = 40
     preview_names: ClassVar[dict[str, str]] = {"status": "cards"}
+    rates_missile_era = True
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems: weapon ids, rosters; with the bundled tables."""

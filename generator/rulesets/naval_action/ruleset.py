@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field
 
@@ -107,6 +107,13 @@ class NavalAction(Ruleset[Derived]):
     """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
     preview_names: ClassVar[dict[str, str]] = {"status": "sheets", "marker": "markers",
                                                "counter": "markers"}
+    converts_old_files = True
+
+    def from_old_file(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A shared class file's data from an old NAVAL ACTION class file's data."""
+        from generator.rulesets.naval_action.rating import from_old_file
+
+        return from_old_file(data)
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems and warnings of every NAVAL ACTION scenario."""

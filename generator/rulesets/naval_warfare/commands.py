@@ -18,7 +18,7 @@ from generator.core.commandline import reported
 from generator.core.errors import UsageError
 from generator.kit.options import tables_option
 from generator.kit.seam import Calculator
-from generator.rules.defaults import is_default, mark
+from generator.rules.defaults import is_default, mark, note
 
 NATIONS = ("US", "UK", "AU", "CA", "NZ", "IN", "JP", "DE", "IT", "FR", "FF", "VF", "NL", "SU",
            "PL", "GR", "NO")
@@ -198,8 +198,8 @@ def _one(console: Any, calc: Any, engagement: Any, raider_roll: int, escort_roll
     console.print(escape(f"Dice: raiders {raider_roll} - escorts {escort_roll}{bonus} = "
                          f"{difference:+d}, row {label}"))
     default = calc.tables.colour_table.is_default(key, calc.table.headings[setup.column])
-    console.print(escape(f"Colour: {name}" + (" (DEFAULT: the text leaves this cell blank; "
-                                              "see the reference card)" if default else "")))
+    told = f" ({note('the text leaves this cell blank; see the reference card')})"
+    console.print(escape(f"Colour: {name}" + (told if default else "")))
     o = calc.outcome(setup, engagement, colour)
     console.print(escape(f"Tonnage lost: {o.tonnage} Tonnage Points ({o.tonnage_text})"))
     console.print(escape(f"Escort step losses: {o.escort_steps} ({o.escort_text})"))

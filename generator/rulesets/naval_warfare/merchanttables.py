@@ -28,21 +28,16 @@ def rate(text: str) -> Fraction:
     return Fraction(text.replace(" ", ""))
 
 
-class DefaultCell(Strict):
-    """A cell of the colour table the text does not give: our reading (DEFAULT)."""
-
-    row: int | str
-    column: str = Field(max_length=12)
-    value: str = Field(max_length=20)
-
-
 class ColourTable(Strict):
-    """The colour result table: a die table plus the text's row and column headings."""
+    """The colour result table: a die table plus the text's row and column headings.
+
+    The cells the text does not give (our readings, printed DEFAULT) are the die table's
+    own ``defaults``, as in every ruleset's die tables.
+    """
 
     table: DieTable
     row_labels: dict[int | str, Annotated[str, Field(max_length=20)]] = Field(max_length=40)
     column_labels: list[Annotated[str, Field(max_length=20)]] = Field(max_length=40)
-    defaults: list[DefaultCell] = Field(default_factory=list, max_length=40)
 
     @model_validator(mode="after")
     def _labels(self) -> ColourTable:
@@ -57,17 +52,6 @@ class ColourTable(Strict):
         if self.table.axis != "ratio":
             raise ValueError(f"table.axis: found '{self.table.axis}', expected ratio (odds "
                              "columns)")
-        for i, cell in enumerate(self.defaults):
-            if str(cell.row) not in keys:
-                raise ValueError(f"defaults.{i}.row: found '{cell.row}', expected a row of "
-                                 f"the table: {', '.join(keys)}")
-            if cell.column not in self.table.headings:
-                raise ValueError(f"defaults.{i}.column: found '{cell.column}', expected a "
-                                 f"column: {', '.join(self.table.headings)}")
-            actual = self.cell_at(str(cell.row), cell.column)
-            if actual != cell.value:
-                raise ValueError(f"defaults.{i}.value: found '{cell.value}', expected the "
-                                 f"table's own cell there ('{actual}')")
         return self
 
     def cell_at(self, row: str, column: str) -> str:
@@ -84,8 +68,8 @@ class ColourTable(Strict):
         return sorted(rows, key=lambda r: (parse_rolls(r[0]) or (0, 0))[0])
 
     def is_default(self, row: str, column: str) -> bool:
-        """Whether that cell is our reading rather than the text's."""
-        return any(str(c.row) == row and c.column == column for c in self.defaults)
+        """Whether that cell is our reading rather than the text's (the table's ``defaults``)."""
+        return self.table.is_default(row, column)
 
 
 class Losses(Strict):

@@ -19,9 +19,10 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
-from generator.pages.markup import markup_blocks
+from generator.pages.markup import markup_onto
 from generator.pages.templating import render_text
 from generator.rules.defaults import LABEL
+from generator.rules.defaults import note as default_note
 from generator.rulesets.naval_warfare.merchanttables import rate
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 from generator.rulesets.naval_warfare.ruletables import RuleTables
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from generator.rulesets.naval_warfare.ruleset import Derived
 
 TEMPLATE = "naval_warfare/reference.md.j2"
-DEFAULT = LABEL
 MARK = "*"
 _SLOT = re.compile(r"^%% ([a-z]+)\s*$", re.MULTILINE)
 TINTS = {
@@ -59,7 +59,7 @@ def unit_grid(units: dict[str, UnitType]) -> Grid:
 def modifier_grid(rules: RuleTables) -> tuple[Grid, bool]:
     """The damage roll's modifiers; True when one of them is a DEFAULT reading."""
     mods = rules.combat.combat_modifiers
-    rows = [[m.label, _signed(m.value) + (f" {DEFAULT} {MARK}" if m.default else "")]
+    rows = [[m.label, _signed(m.value) + (f" {LABEL} {MARK}" if m.default else "")]
             for m in mods.values()]
     header: list[list[str | None]] = [["Die-roll modifier (each side)", "Value"]]
     return (Grid([80 * MM, 22 * MM], header, rows, ["left", "center"], size=7.5),
@@ -159,11 +159,13 @@ def render_reference(rules: RuleTables, units: dict[str, UnitType], paper: Paper
     mods, mods_default = modifier_grid(rules)
     colours, colours_default = colour_grid(rules)
     note = {
-        "modifiers": (f"{MARK} {DEFAULT}: the text lost the sign of these modifiers; each is "
-                      "read as a penalty. Replace them with --tables." if mods_default else ""),
-        "colours": (f"{MARK} {DEFAULT}: this cell is blank in the text; read as the 1:1 "
-                    "column one row lower, which the 3:2 column matches everywhere else. "
-                    "Replace it with --tables." if colours_default else ""),
+        "modifiers": (default_note("the text lost the sign of these modifiers; each is read "
+                                   "as a penalty. Replace them with --tables.", MARK)
+                      if mods_default else ""),
+        "colours": (default_note("this cell is blank in the text; read as the 1:1 column one "
+                                 "row lower, which the 3:2 column matches everywhere else. "
+                                 "Replace it with --tables.", MARK)
+                    if colours_default else ""),
     }
     grids = {"units": unit_grid(units), "modifiers": mods, "damage": damage_grid(rules),
              "colours": colours, "losses": loss_grid(rules), "supply": supply_grid(rules),
@@ -182,26 +184,9 @@ def render_reference(rules: RuleTables, units: dict[str, UnitType], paper: Paper
                 doc.paragraph(note[part])
             doc.space(2)
             continue
-        _prose(doc, part)
+        markup_onto(doc, part, body="small", bookmark_headings=True)
     pdf, pages = doc.finish()
     return Component("reference-card", "Reference card", "Ref-", pdf, pages, doc.bookmarks)
-
-
-def _prose(doc: CanvasDoc, text: str) -> None:
-    """Template mini-markup onto the page (headings bookmarked)."""
-    for kind, line in markup_blocks(text):
-        if kind in ("h1", "h2"):
-            doc.ensure(30 * MM)
-            doc.anchor(re.sub(r"<[^>]+>", "", line))
-            doc.paragraph(line, kind)
-        elif kind == "h3":
-            doc.paragraph(line, "h3")
-        elif kind == "bullet":
-            doc.paragraph(f"• {line}", "small")
-        elif kind == "anchor":
-            doc.anchor(line)
-        else:
-            doc.paragraph(line, "small")
 
 
 @COMPONENTS("reference-card")

@@ -36,37 +36,12 @@ MERCHANT_FILE = TABLES / "merchant.yaml"
 def _colour_problems(doc: SourceDoc) -> list[Problem]:
     """The colour table's faults, located (when the file gives that table).
 
-    The die table's own faults first; then each DEFAULT cell must name a row and column
-    of the table and repeat the cell it marks.
+    Those of its die table, its DEFAULT cells included (each must name a row and a column
+    of the table).
     """
     if not isinstance(doc.data, dict) or "colour_table" not in doc.data:
         return []
-    problems = table_problems(doc, ("colour_table", "table"))
-    given = doc.data["colour_table"]
-    if problems or not isinstance(given, dict):
-        return problems
-    table, defaults = given.get("table"), given.get("defaults")
-    if not isinstance(table, dict) or not isinstance(defaults, list):
-        return problems
-    rows = {str(k): v for k, v in (table.get("rows") or {}).items()}
-    columns = [str(c) for c in table.get("columns") or []]
-    for i, cell in enumerate(defaults):
-        if not isinstance(cell, dict):
-            continue
-        loc = ("colour_table", "defaults", i)
-        row, column = str(cell.get("row")), str(cell.get("column"))
-        if row not in rows:
-            problems.append(doc.problem((*loc, "row"), f"found '{row}', expected a row of the "
-                                        f"table: {', '.join(rows)}"))
-        elif column not in columns:
-            problems.append(doc.problem((*loc, "column"), f"found '{column}', expected a "
-                                        f"column: {', '.join(columns)}"))
-        elif isinstance(rows[row], list) and len(rows[row]) == len(columns):
-            actual = str(rows[row][columns.index(column)])
-            if str(cell.get("value")) != actual:
-                problems.append(doc.problem((*loc, "value"), f"found '{cell.get('value')}', "
-                                            f"expected the table's own cell there ('{actual}')"))
-    return problems
+    return table_problems(doc, ("colour_table", "table"))
 
 
 def _colour_key(problem: Problem) -> Problem:

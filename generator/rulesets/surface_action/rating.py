@@ -287,8 +287,6 @@ def derive(facts: Facts) -> Rating:
     return Rating(model, overrides=applied)
 
 
-OLD_FILE_LACKS = "gun positions, ranges or rounds"
-"""Facts other rulesets need that an old Surface Action file never held."""
 OLD_RATINGS = ("type", "guns", "torpedoes", "size", "armor", "fire_control", "damage_control",
                "speed_in", "night_sighting", "radar")
 

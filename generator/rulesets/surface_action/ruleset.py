@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -77,6 +77,15 @@ class SurfaceAction(Ruleset[Derived]):
     preview_names: ClassVar[dict[str, str]] = {"status": "sheets", "marker": "markers",
                                                "counter": "markers"}
     """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
+    converts_old_files = True
+    old_file_lacks = "gun positions, ranges or rounds"
+    """Facts other rulesets need that an old Surface Action class file never held."""
+
+    def from_old_file(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A shared class file's data from an old Surface Action class file's data."""
+        from generator.rulesets.surface_action.rating import from_old_file
+
+        return from_old_file(data)
 
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Cross-file problems and warnings of every Surface Action scenario."""

@@ -121,8 +121,9 @@ def test_colour_table_is_the_texts_with_the_blank_read_as_yellow(
              if cell == "_"]
     assert blank == [(2, 4)]
     assert rows[2][4] == "Yellow"
-    assert [(str(d.row), d.column, d.value) for d in colours.defaults] == [
-        ("-3--2", "3:2", "Yellow")]
+    assert colours.table.defaults == ["-3--2 @ 3:2"]  # the shared die-table mark
+    assert [(k, h) for k in map(str, colours.table.rows) for h in ODDS
+            if colours.is_default(k, h)] == [("-3--2", "3:2")]
     # The reading: column 3:2 is column 1:1 one row lower, in every row the text gives.
     for r in range(len(rows) - 1):
         assert rows[r][4] == rows[r + 1][3]
@@ -457,7 +458,7 @@ def test_tables_file_replaces_the_default_cell(cli: click.Group, tmp_path: Path,
 
     table = rules.merchant.colour_table.model_dump(mode="json")
     table["table"]["rows"]["-3--2"][4] = "Orange"
-    table["defaults"] = []
+    table["table"]["defaults"] = []
     path = tmp_path / "mine.yaml"
     path.write_text(yaml.safe_dump({"colour_table": table}), encoding="utf-8")
     code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--escorts", "2 escort",
@@ -723,20 +724,23 @@ def test_a_broken_colour_table_is_located(tmp_path: Path, rules: ruletables.Rule
     assert all(p.file == str(path) and p.line > 0 for p in caught.value.problems)
 
 
-def test_a_default_cell_must_match_the_table(tmp_path: Path,
-                                             rules: ruletables.RuleTables) -> None:
+def test_a_default_cell_must_name_a_cell_of_the_table(tmp_path: Path,
+                                                     rules: ruletables.RuleTables) -> None:
     import yaml
 
     from generator.core.errors import DataError
 
     table = rules.merchant.colour_table.model_dump(mode="json")
-    table["defaults"][0]["value"] = "Green"
+    table["table"]["defaults"] = ["-3--2 @ 3:2", "-3--2 @ 7:2"]
     path = tmp_path / "mismatch.yaml"
     path.write_text(yaml.safe_dump({"colour_table": table}, sort_keys=False), encoding="utf-8")
+    line = path.read_text(encoding="utf-8").splitlines().index("    - -3--2 @ 7:2") + 1
     with pytest.raises(DataError) as caught:
         ruletables.load(path)
-    assert "found 'Green', expected the table's own cell there ('Yellow')" in str(
-        caught.value.problems[0])
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}:{line}:7: colour_table.table.defaults.1: found '-3--2 @ 7:2', expected a "
+        "cell as 'ROW @ COLUMN': a row (-6, -5--4, -3--2, -1, 0, 1, 2-3, 4-5, 6) and a "
+        "column (1:3, 1:2, 2:3, 1:1, 3:2, 2:1, 5:2, 3:1, 4:1)"]
 
 
 def test_odds_headings_from_a_tables_file_are_text(tmp_path: Path,

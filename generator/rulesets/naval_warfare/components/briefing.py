@@ -15,14 +15,12 @@ from generator.kit.seam import Context
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.grid import Grid, aligned
-from generator.rules.defaults import LABEL, is_default
+from generator.rules.defaults import LABEL, is_default, note
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived
     from generator.rulesets.naval_warfare.schema import NationForces, Team
-
-DEFAULT = LABEL
 
 
 TEAM_LABELS = {"nof": "NOF", "mof": "MOF", "advantage_cards": "Advantage Cards",
@@ -37,7 +35,7 @@ def _team_grid(teams: list[Team], nations: dict[str, NationForces], width: float
         rows.append([team.name, team.alliance, ", ".join(nations[n].code for n in team.nations),
                      str(team.nof), str(team.mof), str(team.advantage_cards),
                      str(team.task_force_cards),
-                     f"{DEFAULT}: {defaults}" if defaults else "campaign"])
+                     note(defaults) if defaults else "campaign"])
     fractions = [0.2, 0.09, 0.1, 0.07, 0.07, 0.1, 0.08, 0.29]
     return Grid([width * f for f in fractions],
                 [["Team", "Alliance", "Nations", "NOF a turn", "MOF a turn", "Advantage Cards",
@@ -71,7 +69,7 @@ def _bases_grid(nations: list[NationForces], width: float) -> Grid:
             if base.from_turn is not None:
                 note = f"{note} (fleet base from turn {base.from_turn})".strip()
             rows.append([nation.name, base.name, note,
-                         DEFAULT if is_default(nation, "bases") else "Annex A"])
+                         LABEL if is_default(nation, "bases") else "Annex A"])
     return Grid([width * 0.22, width * 0.3, width * 0.34, width * 0.14],
                 [["Nation", "Fleet base", "Where / when", "Source"]], rows, aligned(3, 4))
 
@@ -79,7 +77,7 @@ def _bases_grid(nations: list[NationForces], width: float) -> Grid:
 def _defaults_line(nation: NationForces) -> str:
     if not nation.defaults:
         return "Every figure is the text's."
-    return ("DEFAULT readings (the text gives no figure; game control may change them): "
+    return (f"{LABEL} readings (the text gives no figure; game control may change them): "
             + ", ".join(nation.defaults) + ".")
 
 
@@ -95,7 +93,7 @@ def render_team(d: Derived, team: Team, ctx: Context[Derived]) -> Component:
                          turn=d.campaign.turn,
                          nations=", ".join(n.name for n in d.team_nations(team.id))), "body")
     doc.section("Flags, cards and task forces",
-                "Values marked DEFAULT are the kit's reading where the text gives none; "
+                f"Values marked {LABEL} are the kit's reading where the text gives none; "
                 "game control sets the real figures.",
                 _team_grid([team], d.nations, width))
     for nation in d.team_nations(team.id):

@@ -23,6 +23,7 @@ from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Pen
 from generator.pages.pages import Recorded
 from generator.rules.defaults import is_default
+from generator.rules.defaults import label as default_label
 from generator.rulesets.naval_warfare.campaign import ChartRow, chart_rows
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
@@ -109,8 +110,7 @@ def paint_base(c: Canvas, width: float, title: str, rows: Sequence[ChartRow | No
         c.line(0, y, width, y)
         x = 0.0
         cells = (["", "", "", "", "", ""] if row is None else
-                 [str(row.serial), row.route.name + (" (DEFAULT length)" if row.route.default
-                                                     else ""),
+                 [str(row.serial), row.route.name + default_label(row.route.default, "length"),
                   str(row.route.tonnage), str(row.route.length),
                   f"{row.row.label} {factor_text(row.row.factor)}", str(row.effective)])
         for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
@@ -166,13 +166,14 @@ def render_chart(d: Derived, ctx: Context[Derived], team: str | None) -> Compone
     doc.anchor(title)
     doc.paragraph(markup("Merchant route chart: {who}", who=who), "h1")
     rounding = (f"Effective tonnage is the Tonnage Points times the factor, rounded "
-                f"{d.supply.round}" + (" (DEFAULT reading: the text does not say)."
-                                       if is_default(d.supply, "round") else "."))
+                f"{d.supply.round}"
+                + default_label(is_default(d.supply, "round"), "reading: the text does not say")
+                + ".")
     doc.section("Supply effectiveness", rounding, supply_grid(d.supply, width))
     doc.paragraph("Stick the escorts' counters and the raiders' counters in the slots of the "
                   "route they are allocated to. The rules' example charts show counter codes "
-                  "that match no unit type; the counters carry the unit table's values "
-                  "(DEFAULT reading).", "small")
+                  "that match no unit type; the counters carry the unit table's values"
+                  + default_label(True, "reading") + ".", "small")
     slot = d.campaign.counter_size + 1 * MM
     rows = chart_rows(d.campaign, d.supply, [n.id for n in nations])
     doc.section("Tonnage allocated", "Tonnage Points each nation has, what its routes carry "

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
-from generator.pages.markup import markup_blocks
+from generator.pages.markup import markup_onto
 from generator.pages.templating import render_text
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.schema import Scenario, Side
@@ -42,13 +42,7 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
                        who=side.name if side else "Referee", shown_sides=shown,
                        formations={s.id: formations(views[s.id]) for s in shown})
     doc = CanvasDoc(paper, f"{scenario.name}: briefing", footer)
-    for kind, line in markup_blocks(text):
-        if kind == "anchor":
-            doc.anchor(line)
-        elif kind in ("h1", "h2", "h3", "body"):
-            doc.paragraph(line, kind)
-        else:  # bullets and single lines are small print, as the data sheets are
-            doc.paragraph(("• " if kind == "bullet" else "") + line)
+    markup_onto(doc, text)  # bullets and single lines are small print, as the data sheets are
     pdf, pages = doc.finish()
     key = f"briefing:{side.id if side else 'referee'}"
     return Component(key, "Briefing", "Brief-", pdf, pages, [])
