@@ -13,6 +13,12 @@ pages fall (``sheet_layout``):
 Inserted pages say "This page is intentionally blank". With ``--duplex off`` the packet
 is printed single-sided and nothing is inserted. A packet may open with a print note
 (``PacketSpec.note_page``) saying which pages print how.
+
+An event's packets are printed run by run instead (``PacketSpec.runs``): their cover
+names each run of pages and its stock (paper or card, double- or single-sided), and the
+print shop prints each run on its own. Their pages are ordered by run (``ordered``), a
+single-sided run needs no blank backs, and the only blank pages left are the backs of a
+double-sided run's odd last page.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ class PacketSpec:
         note: A line for that page from the recipe (where the table-wide items are).
         duplex: ``long`` or ``short`` (printed double-sided, blank backs inserted) or
             ``off`` (printed single-sided: nothing inserted).
+        runs: Printed run by run, as an event's cover says (see ``ordered``), not in
+            one pass.
 
     """
 
@@ -47,6 +55,7 @@ class PacketSpec:
     note_page: bool = False
     note: str = ""
     duplex: str = "long"
+    runs: bool = False
 
 
 BLANK = "This page is intentionally blank"
@@ -67,19 +76,62 @@ class Placed:
     page: int = 0
 
 
+RUNS = ("double-sided on paper", "double-sided on card", "single-sided on card")
+"""How a run of an event packet's pages prints, in the order the runs follow each other."""
+
+
+def run_of(comp: Component) -> str:
+    """How a component's pages print at an event (one of ``RUNS``).
+
+    Pages to read go on paper; anything cut out or with fronts and backs (cards, marker
+    and counter sheets) on card; cut-out pages without backs on one side of the card.
+    """
+    if comp.cut_out and not comp.two_sided:
+        return RUNS[2]
+    return RUNS[1] if comp.two_sided or comp.cut_out else RUNS[0]
+
+
+def ordered(spec: PacketSpec, components: dict[str, Component]) -> list[str]:
+    """The packet's components in page order.
+
+    In one pass, the recipe's order. Printed run by run, the recipe fixes the order of
+    the pages to read and the order of the pieces, but not where a piece stands among
+    the pages to read (it is printed on other stock, and leaves the packet at the
+    table): each run's components follow one another, runs in ``RUNS`` order, so no
+    run is split and no sheet of card is left half used.
+    """
+    if not spec.runs:
+        return list(spec.components)
+    return sorted(spec.components, key=lambda key: RUNS.index(run_of(components[key])))
+
+
 def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Placed]:
     """Every page of the packet in order, with the blank pages double-sided printing needs.
 
     Two-sided components start on an odd page and end on an even one; each page of a
     one-sided cut-out component has a blank back; blanks at the very end are left off
     (the last sheet's back is empty anyway). A packet of one component gets none.
+
+    Printed run by run (``PacketSpec.runs``), each run starts on an odd page, two-sided
+    components on a front, and a single-sided run is printed on one side of each sheet:
+    its pages follow one another with no blank backs.
     """
     out: list[Placed] = [Placed(NOTE_KEY)] if spec.note_page else []
     # A file of one component prints as it is (a ruler file single-sided, a card or a
     # marker file double-sided from its first page): nothing to insert.
     duplex = spec.duplex != "off" and len(spec.components) > 1
-    for key in spec.components:
+    previous = ""
+    for key in ordered(spec, components):
         comp = components[key]
+        run = run_of(comp)
+        if spec.runs:
+            # A new run starts a sheet; within a double-sided run, so does a card.
+            fresh = run != previous or comp.two_sided
+            if duplex and fresh and previous and len(out) % 2:
+                out.append(Placed(None))
+            out.extend(Placed(key, page) for page in range(comp.pages))
+            previous = run
+            continue
         if duplex and (comp.two_sided or comp.cut_out) and len(out) % 2:
             out.append(Placed(None))
         for page in range(comp.pages):
@@ -135,7 +187,7 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
                 name = components[placed.key].drawn[placed.page]
             names.append(name)
             previous = kit.sizes[name]
-        for key in spec.components:
+        for key in ordered(spec, components):
             comp = components[key]
             marks.append(Mark(comp.title, comp.drawn[0],
                               children=[_mark(b, comp.drawn) for b in comp.bookmarks]))

@@ -117,13 +117,15 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
             options: KitOptions | None = None, export: bool = False,
             progress: Callable[[str, int], None] = lambda step, total: None,
             library: Library | None = None, note_pages: bool = True,
-            only: Collection[str] | None = None) -> Kit:
+            only: Collection[str] | None = None, runs: bool = False) -> Kit:
     """Steps 1-5 of ``run``: the kit's files as bytes, for a caller that writes them.
 
     ``library`` is an already validated library (an event checks it once for all its
     builds); ``note_pages=False`` leaves out each packet's print note (an event's cover
     sheet says the same); ``only`` names the packet files to make (with just the
-    components they hold), e.g. to measure one packet rendered on its own.
+    components they hold), e.g. to measure one packet rendered on its own; ``runs``
+    lays each packet out to be printed run by run, as an event's cover says
+    (``PacketSpec.runs``), not in one pass.
     """
     options = options or KitOptions()
     if options.templates is None:  # nothing to set up: Jinja2 waits for the components
@@ -159,7 +161,8 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
         parts = _deal(work, lanes)
         # One part on a machine with free CPUs: its components are drawn side by side.
         aside = lanes > 1 and len(parts) == 1
-        tasks = [partial(_draw, ruleset, ctx, part, options, note_pages, step, aside,
+        layout = _Layout(note_pages, runs)
+        tasks = [partial(_draw, ruleset, ctx, part, options, layout, step, aside,
                          export) for part in parts]
         drawn: dict[str, Rendered] = {}
         written: dict[str, bytes] = {}
@@ -170,7 +173,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
             written.update(files_of_part)
     rendered = {job.key: drawn[job.key] for job in work.jobs}
     components = {key: r.component for key, r in rendered.items()}
-    packets = _specs(work, components, options, note_pages)
+    packets = _specs(work, components, options, layout)
     files = {spec.filename: written[spec.filename] for spec in packets}
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *library.font_warnings]
@@ -201,21 +204,29 @@ def prepared(ruleset: Ruleset[Any], library: Library, request: Request, paper: P
     return ctx, work
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """How a build lays out its packets: with print notes, and in one pass or by runs."""
+
+    note_pages: bool
+    runs: bool
+
+
 def _specs(work: Plan, components: dict[str, Component], options: KitOptions,
-           note_pages: bool) -> list[PacketSpec]:
+           layout: _Layout) -> list[PacketSpec]:
     """The packets of a plan.
 
-    A packet of several components opens with its print note; with --duplex off it
-    prints single-sided and needs no blank backs.
+    A packet of several components opens with its print note (unless an event's cover
+    says the same); with --duplex off it prints single-sided and needs no blank backs.
     """
     return [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
-                       note_page=len(p.keys) > 1 and note_pages, note=p.note or "",
-                       duplex=options.sheets.duplex)
+                       note_page=len(p.keys) > 1 and layout.note_pages,
+                       note=p.note or "", duplex=options.sheets.duplex, runs=layout.runs)
             for p in work.packets]
 
 
 def _draw(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, options: KitOptions,
-          note_pages: bool, progress: Callable[[str], None], aside: bool = False,
+          layout: _Layout, progress: Callable[[str], None], aside: bool = False,
           pieces: bool = True) -> tuple[dict[str, Rendered], dict[str, bytes]]:
     """Render a plan's components on one canvas and write its packets from the pages.
 
@@ -231,7 +242,7 @@ def _draw(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, options: KitOpti
             if rendered is None:
                 continue
             components = {key: r.component for key, r in rendered.items()}
-            files = assemble_drawn(kit, _specs(work, components, options, note_pages),
+            files = assemble_drawn(kit, _specs(work, components, options, layout),
                                    components)
             if not pieces:
                 rendered = {key: dataclasses.replace(one, pieces=[])
