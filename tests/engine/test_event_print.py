@@ -257,3 +257,14 @@ def test_runs_gather_by_stock_and_need_no_blank_backs() -> None:
     # deck's odd last page gets its blank back; the single-sided tapes follow with none.
     assert keys == ["read", "read", "read", "tail", "tail", "_", "card", "card",
                     "deck", "deck", "deck", "_", "tape", "tape"]
+
+
+def test_letter_event_decks_hold_eight_cards_a_sheet(packets: dict[str, Packet]) -> None:
+    """Each front's cards, by the ids written invisibly at their trim corners."""
+    for paper, most in (("letter", 8), ("a4", 9)):
+        packet = packets[f"{paper}/table-03-river-plate/referee.pdf"]
+        counts = [len(re.findall(r"\bevent\.[a-z0-9-]+\b(?!\.back)", text))
+                  for page, text in enumerate(packet.texts, start=1)
+                  if packet.owner(page) == "Event cards" and "Backs of sheet" not in text]
+        assert len(counts) >= 4, counts
+        assert all(n == most for n in counts[:-1]) and 1 <= counts[-1] <= most, (paper, counts)
