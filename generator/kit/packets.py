@@ -62,6 +62,9 @@ BLANK = "This page is intentionally blank"
 """What an inserted page says, so that no one thinks a page failed to print."""
 NOTE_KEY = "print-note"
 """The key of the print-note page in a packet's layout."""
+EMPTY = ""
+"""A component's drawn page name for a page it leaves empty (a back with nothing behind
+its front): the packet prints a blank back there (``assemble_drawn``)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,9 @@ def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Pla
     Printed run by run (``PacketSpec.runs``), each run starts on an odd page, two-sided
     components on a front, and a single-sided run is printed on one side of each sheet:
     its pages follow one another with no blank backs.
+
+    A page its component left empty (``EMPTY``: a back with nothing behind its front)
+    keeps its place, as a blank back.
     """
     out: list[Placed] = [Placed(NOTE_KEY)] if spec.note_page else []
     # A file of one component prints as it is (a ruler file single-sided, a card or a
@@ -129,13 +135,13 @@ def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Pla
             fresh = run != previous or comp.two_sided
             if duplex and fresh and previous and len(out) % 2:
                 out.append(Placed(None))
-            out.extend(Placed(key, page) for page in range(comp.pages))
+            out.extend(_placed(comp, key, page) for page in range(comp.pages))
             previous = run
             continue
         if duplex and (comp.two_sided or comp.cut_out) and len(out) % 2:
             out.append(Placed(None))
         for page in range(comp.pages):
-            out.append(Placed(key, page))
+            out.append(_placed(comp, key, page))
             if duplex and comp.cut_out and not comp.two_sided:
                 out.append(Placed(None))
         if duplex and comp.two_sided and comp.pages % 2:
@@ -143,6 +149,12 @@ def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Pla
     while out and out[-1].key is None:
         out.pop()
     return out
+
+
+def _placed(comp: Component, key: str, page: int) -> Placed:
+    """Page ``page`` of a component, or a blank back where it left the page empty."""
+    empty = page < len(comp.drawn) and comp.drawn[page] == EMPTY
+    return Placed(None) if empty else Placed(key, page)
 
 
 def packet_pages(spec: PacketSpec, components: dict[str, Component]) -> int:
@@ -190,8 +202,9 @@ def assemble_drawn(kit: KitCanvas, specs: list[PacketSpec],
         for key in ordered(spec, components):
             comp = components[key]
             marks.append(Mark(comp.title, comp.drawn[0],
-                              children=[_mark(b, comp.drawn) for b in comp.bookmarks]))
-            at = [i for i, p in enumerate(layout) if p.key == key]
+                              children=[_mark(b, comp.drawn) for b in comp.bookmarks
+                                        if comp.drawn[b.page] != EMPTY]))
+            at = [(i, p.page) for i, p in enumerate(layout) if p.key == key]
             labels.extend(Label(start, comp.label, first + 1)
                           for start, first in _runs(at))
         labels.sort(key=lambda label: label.index)
@@ -209,13 +222,18 @@ def _mark(mark: Bookmark, drawn: list[str]) -> Mark:
                 [_mark(child, drawn) for child in mark.children])
 
 
-def _runs(indexes: list[int]) -> list[tuple[int, int]]:
-    """Where each run of adjacent packet pages starts.
+def _runs(pages: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where each run of a component's pages, adjacent in the packet, starts.
 
-    Returns (packet page, the component page it shows) for the first page of each run.
+    Args:
+        pages: (packet page, the component page it shows) of each of its pages.
+
+    Returns:
+        (packet page, the component page it shows) for the first page of each run.
+
     """
     out = []
-    for i, index in enumerate(indexes):
-        if i == 0 or index != indexes[i - 1] + 1:
-            out.append((index, i))
+    for i, (index, page) in enumerate(pages):
+        if i == 0 or index != pages[i - 1][0] + 1:
+            out.append((index, page))
     return out

@@ -22,7 +22,7 @@ from generator.core.parallel import fork_map, workers
 from generator.data.library import Library
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
-from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
+from generator.kit.packets import EMPTY, PacketSpec, assemble_drawn, packet_pages
 from generator.kit.recipe import Job, Plan, plan
 from generator.kit.registry import default_scenario
 from generator.kit.registry import owner as owner  # re-exported
@@ -376,10 +376,27 @@ def _render_group(ruleset: Ruleset[Any], ctx: Context[Any], jobs: list[Job],
         made = ruleset.component(job.name)(ctx, job.arg)
         one = made if isinstance(made, Rendered) else Rendered(made)
         drawn = kit.drawn_since(first, one.component.pages, job.key)
+        for page in empty_backs(one):
+            drawn[page] = EMPTY  # a blank back that says so, not a page of bare footer
         # The recipe's key is the component's identity in packets, whatever it calls itself.
         out[job.key] = dataclasses.replace(one, component=dataclasses.replace(
             one.component, key=job.key, drawn=drawn))
     return out
+
+
+def empty_backs(one: Rendered) -> list[int]:
+    """The back pages of a sheet component whose sheet's pieces have no backs.
+
+    Such a back holds nothing but the sheet's footer (the last sheets of a run of
+    counters, say, whose pieces print on one side). Its place stays (the next front
+    must not land on its back), but the packet prints it as a blank back.
+    """
+    comp = one.component
+    if not (comp.two_sided and comp.cut_out and comp.inventory and one.pieces):
+        return []
+    backed = {piece.title for piece in one.pieces if piece.back is not None}
+    return [2 * sheet + 1 for sheet, counts in enumerate(comp.inventory)
+            if 2 * sheet + 1 < comp.pages and not backed & set(counts)]
 
 
 def _distinct_pieces(rendered: Any) -> list[Piece]:

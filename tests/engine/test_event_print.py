@@ -268,3 +268,38 @@ def test_letter_event_decks_hold_eight_cards_a_sheet(packets: dict[str, Packet])
                   if packet.owner(page) == "Event cards" and "Backs of sheet" not in text]
         assert len(counts) >= 4, counts
         assert all(n == most for n in counts[:-1]) and 1 <= counts[-1] <= most, (paper, counts)
+
+
+# ---- no page of bare footer -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scenario", ["guadalcanal-battleships", "sheffield-1982"])
+def test_no_page_carries_only_its_footer(scenario: str) -> None:
+    """A back of counters whose pieces have no backs is a blank back that says so.
+
+    A page carries only its footer when nothing is drawn above the footer's band (the
+    bottom 14 mm). Surface Action's counter sheets and modern naval's marker sheets end in
+    sheets of one-sided pieces; their backs were such pages.
+    """
+    import pypdfium2.raw as raw
+
+    from tests.builds import kit
+
+    made = kit(scenario)
+    blanks = 0
+    for name, data in made.files.items():
+        doc = pdfium.PdfDocument(data)
+        try:
+            for index in range(len(doc)):
+                page = doc[index]
+                text = page.get_textpage().get_text_range().strip()
+                if text == BLANK:
+                    blanks += 1
+                    continue
+                above = [obj for obj in page.get_objects(max_depth=5)
+                         if obj.type != raw.FPDF_PAGEOBJ_FORM
+                         and obj.get_bounds()[3] > 14 * 72 / 25.4]
+                assert above, (name, index + 1, doc.get_page_label(index), text[:60])
+        finally:
+            doc.close()
+    assert blanks  # the one-pass packets keep their blank backs, each saying so
