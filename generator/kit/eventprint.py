@@ -340,8 +340,10 @@ def summary_pages(event: Event, paper: Paper, packs: list[Pack]) -> bytes:
                     f"{event.name} · print-shop bundle")
     doc.paragraph(f"{text(event.name)}: print-shop bundle, {paper.upper()}", "h1")
     doc.paragraph("Everything below follows these pages, in this order. Each packet starts "
-                  "on a new sheet. Print at 100 %; the sheet counts assume double-sided "
-                  "printing flipped on the long edge, card for the cut-outs.", "body")
+                  "on a new sheet. Print at 100 %, each packet run by run as its cover "
+                  "says: the sheet counts assume double-sided runs flipped on the long "
+                  "edge, and card for the pieces (one side only for tapes, rulers and "
+                  "gauges).", "body")
     rows = []
     totals: Counter[str] = Counter()
     for pack in packs:

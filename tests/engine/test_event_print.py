@@ -149,7 +149,7 @@ def test_contents_and_checklist_point_at_their_pages(packets: dict[str, Packet])
         lines = packet.texts[0].split("\n")
         contents = lines[lines.index("Section Page") + 1:lines.index("How to print")]
         assert contents == [f"{title} {page + 1}" for title, page in packet.outline], name
-        for page, sheet, pieces in packet.checklist:
+        for page, sheet, _ in packet.checklist:
             title = sheet.rsplit(", sheet ", 1)[0]
             # The sheet's own section, and a front: the page with its pieces' cut lines.
             assert packet.owner(page) == title, (name, page, sheet)
