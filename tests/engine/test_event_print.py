@@ -9,6 +9,7 @@ tables, the River Plate on one, A4 and Letter) is built once for the module.
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -303,3 +304,27 @@ def test_no_page_carries_only_its_footer(scenario: str) -> None:
         finally:
             doc.close()
     assert blanks  # the one-pass packets keep their blank backs, each saying so
+
+
+def test_a_cover_is_laid_out_behind_its_own_length() -> None:
+    """The page numbers a cover prints count its own pages, however many it takes."""
+    from generator.core.errors import RenderError
+    from generator.kit.eventprint import cover_pages, join_pdfs
+    from generator.kit.printnote import blank_page
+
+    page = blank_page(595.28, 841.89)
+    asked: list[int] = []
+
+    def grows(lead: int) -> tuple[bytes, list, list]:  # type: ignore[type-arg]
+        # Three pages behind the first guess (2), four behind any longer one.
+        asked.append(lead)
+        return join_pdfs([page] * (4 if lead >= 3 else 3)), [], []
+
+    made = cover_pages(grows)
+    assert asked == [2, 3, 4] and len(PdfReader(io.BytesIO(made[0])).pages) == 4
+
+    def never(lead: int) -> tuple[bytes, list, list]:  # type: ignore[type-arg]
+        return join_pdfs([page] * (lead + 1)), [], []
+
+    with pytest.raises(RenderError, match="does not settle"):
+        cover_pages(never)
