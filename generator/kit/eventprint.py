@@ -247,8 +247,8 @@ def cover_sheet(event: Event, logo: Any, brand: branding.Brand | None, paper: Pa
         "counters are measured. Print each run of pages below on its own, on the stock it "
         "names; each run starts on a new sheet. Double-sided means flipped on the long "
         "edge; single-sided runs have no backs." + (
-            f" {_pages(blanks)} intentionally blank: the back of the last sheet of a run."
-            if blanks else ""), "body")
+            f" {_pages(blanks)} intentionally blank: nothing prints behind the page "
+            f"before {'it' if len(blanks) == 1 else 'each'}." if blanks else ""), "body")
     how = [[_span(s.first, s.last), s.how] for s in sections]
     doc.grid(Grid([40 * MM, doc.box.width - 40 * MM], [["Pages", "Print"]], how,
                   aligned(1, 2), size=9))
