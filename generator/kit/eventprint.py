@@ -24,7 +24,7 @@ from generator.core.errors import RenderError
 from generator.core.safetext import text
 from generator.core.units import MM
 from generator.kit.eventfile import Event
-from generator.kit.packets import BLANK, RUNS, PacketSpec, Placed, run_of, sheet_layout
+from generator.kit.packets import RUNS, PacketSpec, Placed, run_of, sheet_layout
 from generator.kit.pipeline import Kit
 from generator.kit.printnote import blank_page, page_ranges
 from generator.pages import branding
@@ -212,9 +212,10 @@ def cover_sheet(event: Event, logo: Any, brand: branding.Brand | None, paper: Pa
     """The cover sheet: who and what, contents and how to print; then the pieces.
 
     Page one names the event, table, scenario and side, lists the packet's contents with
-    page numbers and says how each run of pages prints; page two lists the packet's
-    cut-out sheets, one line each with the pieces it holds, to check a cut kit against.
-    The cover is padded to an even length, so the packet starts on a new sheet.
+    page numbers and says how each run of pages prints; page two (when the packet has
+    any) lists the packet's cut-out sheets, one line each with the pieces it holds, to
+    check a cut kit against. The cover opens the packet's first run, on paper: the packet
+    follows it directly.
 
     Every page number is one of the final file, taken from the packet's assembled
     layout behind ``lead`` cover pages; the cover is laid out again until its own length
@@ -263,12 +264,7 @@ def cover_sheet(event: Event, logo: Any, brand: branding.Brand | None, paper: Pa
         doc.grid(Grid([14 * MM, 62 * MM, doc.box.width - 76 * MM],
                       [["Page", "Sheet", "Pieces"]], lines, aligned(3, 3), size=8,
                       wrap=frozenset({1, 2})))
-    else:
-        doc.paragraph(BLANK, "body")
-    pdf, pages = doc.finish()
-    if pages % 2:  # the packet itself starts on a new sheet
-        width, height = page_size(paper)
-        pdf = join_pdfs([pdf, blank_page(width, height)])
+    pdf, _ = doc.finish()
     return pdf, sections, sheets
 
 

@@ -17,8 +17,9 @@ is printed single-sided and nothing is inserted. A packet may open with a print 
 An event's packets are printed run by run instead (``PacketSpec.runs``): their cover
 names each run of pages and its stock (paper or card, double- or single-sided), and the
 print shop prints each run on its own. Their pages are ordered by run (``ordered``), a
-single-sided run needs no blank backs, and the only blank pages left are the backs of a
-double-sided run's odd last page.
+single-sided run needs no blank backs, and the only blank pages left are inside a run of
+fronts and backs: after an odd-length card or sheet that another follows, and the empty
+backs of sheets whose pieces have none.
 """
 
 from __future__ import annotations
@@ -105,7 +106,14 @@ def ordered(spec: PacketSpec, components: dict[str, Component]) -> list[str]:
     """
     if not spec.runs:
         return list(spec.components)
-    return sorted(spec.components, key=lambda key: RUNS.index(run_of(components[key])))
+
+    def place(key: str) -> tuple[int, bool]:
+        # Within a run of fronts and backs, an odd-length component goes last: the run
+        # ends after its last front, so that front needs no blank back.
+        comp = components[key]
+        return RUNS.index(run_of(comp)), comp.two_sided and comp.pages % 2 == 1
+
+    return sorted(spec.components, key=place)
 
 
 def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Placed]:
@@ -115,9 +123,10 @@ def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Pla
     one-sided cut-out component has a blank back; blanks at the very end are left off
     (the last sheet's back is empty anyway). A packet of one component gets none.
 
-    Printed run by run (``PacketSpec.runs``), each run starts on an odd page, two-sided
-    components on a front, and a single-sided run is printed on one side of each sheet:
-    its pages follow one another with no blank backs.
+    Printed run by run (``PacketSpec.runs``), each run is printed on its own, so it
+    starts on a sheet of its own wherever it falls in the file, and no blank page closes
+    it; within a run, a two-sided component starts on a front, and a single-sided run is
+    printed on one side of each sheet: its pages follow one another with no blank backs.
 
     A page its component left empty (``EMPTY``: a back with nothing behind its front)
     keeps its place, as a blank back.
@@ -126,17 +135,20 @@ def sheet_layout(spec: PacketSpec, components: dict[str, Component]) -> list[Pla
     # A file of one component prints as it is (a ruler file single-sided, a card or a
     # marker file double-sided from its first page): nothing to insert.
     duplex = spec.duplex != "off" and len(spec.components) > 1
-    previous = ""
+    previous, start = "", 0
     for key in ordered(spec, components):
         comp = components[key]
         run = run_of(comp)
         if spec.runs:
-            # A new run starts a sheet; within a double-sided run, so does a card.
-            fresh = run != previous or comp.two_sided
-            if duplex and fresh and previous and len(out) % 2:
+            if run != previous:
+                # The run before ends on its last printed page: its sheet's back stays
+                # empty without a blank page, and this run starts a sheet of its own.
+                while out and out[-1].key is None:
+                    out.pop()
+                previous, start = run, len(out)
+            elif duplex and comp.two_sided and (len(out) - start) % 2:
                 out.append(Placed(None))
             out.extend(_placed(comp, key, page) for page in range(comp.pages))
-            previous = run
             continue
         if duplex and (comp.two_sided or comp.cut_out) and len(out) % 2:
             out.append(Placed(None))

@@ -249,15 +249,18 @@ def comp(key: str, pages: int, two_sided: bool = False, cut_out: bool = False) -
 
 
 def test_runs_gather_by_stock_and_need_no_blank_backs() -> None:
-    parts = {"read": comp("read", 3), "card": comp("card", 2, two_sided=True),
-             "tape": comp("tape", 2, cut_out=True),
-             "deck": comp("deck", 3, two_sided=True, cut_out=True), "tail": comp("tail", 2)}
-    spec = PacketSpec("p.pdf", "P", ["read", "card", "tape", "deck", "tail"], runs=True)
+    parts = {"read": comp("read", 3), "deck": comp("deck", 3, two_sided=True, cut_out=True),
+             "tape": comp("tape", 2, cut_out=True), "card": comp("card", 2, two_sided=True),
+             "tail": comp("tail", 2), "chit": comp("chit", 1, two_sided=True, cut_out=True)}
+    spec = PacketSpec("p.pdf", "P", ["read", "deck", "tape", "card", "tail", "chit"],
+                      runs=True)
     keys = [p.key or "_" for p in sheet_layout(spec, parts)]
-    # Reading pages first, in the recipe's order; the card run starts on a front; the
-    # deck's odd last page gets its blank back; the single-sided tapes follow with none.
-    assert keys == ["read", "read", "read", "tail", "tail", "_", "card", "card",
-                    "deck", "deck", "deck", "_", "tape", "tape"]
+    # Reading pages first, in the recipe's order; then the run of fronts and backs, the
+    # even card first and the odd sheets last, a blank back only where a front would
+    # otherwise land on a back; then the single-sided tapes. No run ends in a blank page:
+    # each is printed on its own.
+    assert keys == ["read", "read", "read", "tail", "tail", "card", "card",
+                    "deck", "deck", "deck", "_", "chit", "tape", "tape"]
 
 
 def test_letter_event_decks_hold_eight_cards_a_sheet(packets: dict[str, Packet]) -> None:
