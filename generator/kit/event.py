@@ -47,7 +47,9 @@ from generator.data.library import Library
 from generator.kit.eventfile import Event, Extra, load_event, plan, slug, table_seed
 from generator.kit.eventprint import (
     Pack,
+    cover_pages,
     cover_sheet,
+    cut_sheets,
     event_logo,
     inventory_csv,
     join_pdfs,
@@ -56,6 +58,7 @@ from generator.kit.eventprint import (
     side_name,
     summary_pages,
 )
+from generator.kit.packets import sheet_layout
 from generator.kit.pipeline import BuildResult, compose, validated_library
 from generator.kit.printnote import blank_page
 from generator.kit.seam import KitOptions, Request
@@ -174,16 +177,16 @@ def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | No
            seed: int, out: Staged) -> tuple[list[Pack], list[str]]:
     """One table's packets, each behind its cover sheet, written into the staging folder."""
     kit = compose(Request("kit", scenario=scenario), library=library, paper=paper,
-                  options=KitOptions(seed=seed, templates=templates), note_pages=False)
+                  options=KitOptions(seed=seed, templates=templates), note_pages=False,
+                  runs=True)
     folder = f"table-{number:02d}-{scenario}"
     packs = []
     for spec in kit.packets:
         side = side_name(kit, spec)
-        sections = print_sections(spec, kit.components, offset=2)
-        inventory = piece_rows(spec, kit.components)
         with branding.branded(templates):
-            cover = cover_sheet(event, logo, brand, paper, kit, spec, number, side, seed,
-                           sections, inventory)
+            cover, sections, sheets = cover_pages(partial(
+                cover_sheet, event, logo, brand, paper, kit, spec, number, side, seed))
+        inventory = piece_rows(sheets)
         pdf = join_pdfs([cover, kit.files[spec.filename]])
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
         name = f"{folder}/{spec.filename}"
@@ -224,14 +227,15 @@ def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str
            command: Extra, out: Staged) -> tuple[list[Pack], list[str]]:
     """A scenario's extra output (its tables, markers, aids) once for the whole event."""
     kit = compose(Request(command, scenario=scenario), library=library, paper=paper,
-                  options=KitOptions(templates=templates), note_pages=False)
+                  options=KitOptions(templates=templates), note_pages=False, runs=True)
     packs = []
     for spec in kit.packets:
-        sections = print_sections(spec, kit.components, offset=0)
+        layout = sheet_layout(spec, kit.components)
+        sections = print_sections(layout, kit.components, 0)
         name = f"extras/{scenario}/{spec.filename}"
         packs.append(Pack(paper, name, out.put(f"{paper}/{name}", kit.files[spec.filename]),
                           kit.pages[spec.filename], scenario, 0, spec.title, sections,
-                          piece_rows(spec, kit.components)))
+                          piece_rows(cut_sheets(layout, kit.components, 0))))
     return packs, kit.warnings
 
 

@@ -12,6 +12,7 @@ import csv
 import hashlib
 import io
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,13 @@ from typing import Any
 from pypdf import PdfReader, PdfWriter
 
 from generator.core import fonts
+from generator.core.errors import RenderError
 from generator.core.safetext import text
 from generator.core.units import MM
 from generator.kit.eventfile import Event
-from generator.kit.packets import BLANK, PacketSpec, sheet_layout
+from generator.kit.packets import RUNS, PacketSpec, Placed, run_of, sheet_layout
 from generator.kit.pipeline import Kit
-from generator.kit.printnote import blank_page
+from generator.kit.printnote import blank_page, page_ranges
 from generator.pages import branding
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
@@ -69,20 +71,18 @@ def side_name(kit: Kit, spec: PacketSpec) -> str:
     return kit.sides.get(stem, "Referee" if stem == "referee" else spec.title)
 
 
-def print_sections(spec: PacketSpec, components: dict[str, Component],
-                   offset: int) -> list[Section]:
-    """How each run of pages prints, as 1-based page numbers after ``offset`` cover pages."""
-    runs: list[Section] = []
-    for number, placed in enumerate(sheet_layout(spec, components), start=offset + 1):
+def print_sections(layout: list[Placed], components: dict[str, Component],
+                   lead: int) -> list[Section]:
+    """How each run of the final file's pages prints, from its assembled layout.
+
+    ``lead`` pages come first (the cover, read on paper), then the packet's pages in
+    ``layout`` order, numbered from 1 through the whole file. An inserted blank page is
+    the back of the sheet before it, so it belongs to that sheet's run.
+    """
+    runs: list[Section] = [Section(1, lead, RUNS[0])] if lead else []
+    for number, placed in enumerate(layout, start=lead + 1):
         comp = components.get(placed.key or "")
-        if comp is None:
-            how = runs[-1].how if runs else "double-sided on paper"
-        elif comp.cut_out and not comp.two_sided:
-            how = "single-sided on card"
-        elif comp.cut_out or comp.two_sided:
-            how = "double-sided on card"
-        else:
-            how = "double-sided on paper"
+        how = run_of(comp) if comp is not None else (runs[-1].how if runs else RUNS[0])
         if runs and runs[-1].how == how and runs[-1].last == number - 1:
             runs[-1].last = number
         else:
@@ -90,15 +90,62 @@ def print_sections(spec: PacketSpec, components: dict[str, Component],
     return runs
 
 
-def piece_rows(spec: PacketSpec,
-               components: dict[str, Component]) -> list[tuple[str, int, str, int]]:
-    """Every piece on the packet's cut-out sheets: (sheet title, sheet, piece, copies)."""
-    rows: list[tuple[str, int, str, int]] = []
-    for key in spec.components:
+@dataclass(frozen=True)
+class CutSheet:
+    """One cut-out sheet of a packet: where it is, what it is, and the pieces it holds."""
+
+    page: int
+    """The sheet's front, as a page of the final file (1-based)."""
+    title: str
+    """The component's title."""
+    sheet: int
+    """The sheet's number in its component, from 1."""
+    sheets: int
+    """How many sheets the component has."""
+    pieces: dict[str, int]
+    """Each piece's name, as printed on it, to the copies on this sheet (sheet order)."""
+
+    def line(self) -> str:
+        """The sheet's pieces on one line: ``2 × Fire, Smoke``."""
+        return ", ".join(f"{n} × {name}" if n > 1 else name
+                         for name, n in self.pieces.items())
+
+
+def cut_sheets(layout: list[Placed], components: dict[str, Component],
+               lead: int) -> list[CutSheet]:
+    """Every cut-out sheet of the packet, in page order, with the pieces on it.
+
+    Marker, counter and card sheets say what they hold (``Component.inventory``); a
+    sheet of tapes, rulers, gauges or strips holds what its bookmarks name (each piece's
+    title as printed on it), and a page with none holds the rest of the piece before.
+    """
+    out: list[CutSheet] = []
+    for key in dict.fromkeys(p.key for p in layout if p.key in components):
+        assert key is not None
         comp = components[key]
-        for sheet, counts in enumerate(comp.inventory, start=1):
-            rows.extend((comp.title, sheet, piece, n) for piece, n in sorted(counts.items()))
-    return rows
+        if not comp.cut_out:
+            continue
+        fronts = list(range(0, comp.pages, 2 if comp.two_sided else 1))
+        first = lead + 1 + next(i for i, p in enumerate(layout) if p.key == key)
+        at = {p.page: n for n, p in enumerate(layout, start=lead + 1) if p.key == key}
+        last = comp.title
+        for sheet, page in enumerate(fronts):
+            if comp.inventory:
+                pieces = dict(comp.inventory[sheet]) if sheet < len(comp.inventory) else {}
+            else:
+                named = [b.title for b in comp.bookmarks if b.page == page]
+                if named:
+                    last = named[-1]
+                pieces = dict(Counter(named)) or {f"{last} (continued)": 1}
+            out.append(CutSheet(at.get(page, first), comp.title, sheet + 1, len(fronts),
+                                pieces))
+    return out
+
+
+def piece_rows(sheets: list[CutSheet]) -> list[tuple[str, int, str, int]]:
+    """Every piece on the packet's cut-out sheets: (sheet title, sheet, piece, copies)."""
+    return [(one.title, one.sheet, piece, n) for one in sheets
+            for piece, n in one.pieces.items()]
 
 
 def join_pdfs(pdfs: list[bytes]) -> bytes:
@@ -160,14 +207,27 @@ def _masthead(doc: CanvasDoc, event: Event, logo: branding.Logo | None,
 
 
 def cover_sheet(event: Event, logo: Any, brand: branding.Brand | None, paper: Paper, kit: Kit,
-                spec: PacketSpec, table: int, side: str, seed: int, sections: list[Section],
-                inventory: list[tuple[str, int, str, int]]) -> bytes:
+                spec: PacketSpec, table: int, side: str, seed: int, lead: int,
+                ) -> tuple[bytes, list[Section], list[CutSheet]]:
     """The cover sheet: who and what, contents and how to print; then the pieces.
 
     Page one names the event, table, scenario and side, lists the packet's contents with
-    page numbers and says how each run of pages prints; page two lists the pieces its
-    cut-out sheets hold, to check a cut kit against.
+    page numbers and says how each run of pages prints; page two (when the packet has
+    any) lists the packet's cut-out sheets, one line each with the pieces it holds, to
+    check a cut kit against. The cover opens the packet's first run, on paper: the packet
+    follows it directly.
+
+    Every page number is one of the final file, taken from the packet's assembled
+    layout behind ``lead`` cover pages; the cover is laid out again until its own length
+    is ``lead`` (``cover_pages``).
+
+    Returns:
+        The cover's PDF, how each run of the file's pages prints, and its cut sheets.
+
     """
+    layout = sheet_layout(spec, kit.components)
+    sections = print_sections(layout, kit.components, lead)
+    sheets = cut_sheets(layout, kit.components, lead)
     foot = f"{event.name} · {event.date.isoformat()}"
     doc = CanvasDoc(paper, f"{event.name}: table {table}, {side}", foot)
     _masthead(doc, event, logo, brand)
@@ -177,35 +237,65 @@ def cover_sheet(event: Event, logo: Any, brand: branding.Brand | None, paper: Pa
     doc.space(3)
     doc.paragraph("Contents", "h2")
     # Grid cells are drawn as plain text, never markup, so names go in as written.
-    rows = [[title, str(page)] for title, page in _contents(kit, spec, 2)]
+    rows = [[title, str(page)] for title, page in _contents(kit, layout, lead)]
     doc.grid(Grid([doc.box.width - 30 * MM, 30 * MM], [["Section", "Page"]], rows,
                   aligned(1, 2), size=9))
     doc.space(3)
     doc.paragraph("How to print", "h2")
-    doc.paragraph("Print at 100 % (actual size; switch off 'fit to page'): rulers, gauges "
-                  "and counters are measured. Double-sided means flipped on the long edge.",
-                  "body")
-    how = [[f"{s.first}–{s.last}" if s.last > s.first else str(s.first), s.how]
-           for s in sections]
+    blanks = [n for n, p in enumerate(layout, start=lead + 1) if p.key is None]
+    doc.paragraph(
+        "Print at 100 % (actual size; switch off 'fit to page'): rulers, gauges and "
+        "counters are measured. Print each run of pages below on its own, on the stock it "
+        "names; each run starts on a new sheet. Double-sided means flipped on the long "
+        "edge; single-sided runs have no backs." + (
+            f" {_pages(blanks)} intentionally blank: nothing prints behind the page "
+            f"before {'it' if len(blanks) == 1 else 'each'}." if blanks else ""), "body")
+    how = [[_span(s.first, s.last), s.how] for s in sections]
     doc.grid(Grid([40 * MM, doc.box.width - 40 * MM], [["Pages", "Print"]], how,
                   aligned(1, 2), size=9))
     doc.finish_page()
-    if inventory:
+    if sheets:
         doc.paragraph("Pieces in this packet", "h2")
-        doc.paragraph("Check a cut kit against this list: each cut-out sheet and what it "
-                      "holds.", "body")
-        rows = [[title, str(sheet), piece, str(n)]
-                for title, sheet, piece, n in inventory]
-        doc.grid(Grid([60 * MM, 16 * MM, doc.box.width - 96 * MM, 20 * MM],
-                      [["Sheets", "Sheet", "Piece", "Copies"]], rows, aligned(1, 4), size=8))
-        pdf, pages = doc.finish()
-    else:
-        doc.paragraph(BLANK, "body")
-        pdf, pages = doc.finish()
-    if pages % 2:  # the packet itself starts on a right-hand page
-        width, height = page_size(paper)
-        pdf = join_pdfs([pdf, blank_page(width, height)])
-    return pdf
+        doc.paragraph("Check a cut kit against this list: one line for each cut-out sheet, "
+                      "with the pieces it holds as their names are printed on them.",
+                      "body")
+        lines = [[str(one.page), f"{one.title}, sheet {one.sheet} of {one.sheets}",
+                  one.line()] for one in sheets]
+        doc.grid(Grid([14 * MM, 62 * MM, doc.box.width - 76 * MM],
+                      [["Page", "Sheet", "Pieces"]], lines, aligned(3, 3), size=8,
+                      wrap=frozenset({1, 2})))
+    pdf, _ = doc.finish()
+    return pdf, sections, sheets
+
+
+Cover = tuple[bytes, list[Section], list[CutSheet]]
+"""A cover sheet's PDF, with how each run of its file prints and the file's cut sheets."""
+
+
+def cover_pages(make: Callable[[int], Cover]) -> Cover:
+    """The cover laid out behind its own length (``cover_sheet`` with all but ``lead``).
+
+    ``make(lead)`` lays the cover out with every page number counted behind ``lead``
+    cover pages. Only the width of a page number can change the cover's length, so a
+    few rounds settle it; a cover that never settles is a bug, said so.
+    """
+    lead = 2
+    for _ in range(4):
+        made = make(lead)
+        pages = len(PdfReader(io.BytesIO(made[0])).pages)
+        if pages == lead:
+            return made
+        lead = pages
+    raise RenderError(f"a cover sheet does not settle on a length (last {lead} pages)")
+
+
+def _span(first: int, last: int) -> str:
+    return f"{first}–{last}" if last > first else str(first)
+
+
+def _pages(numbers: list[int]) -> str:
+    ranges = page_ranges(numbers)
+    return f"Page {ranges} is" if len(numbers) == 1 else f"Pages {ranges} are"
 
 
 def _scenario_title(kit: Kit, spec: PacketSpec) -> str:
@@ -213,10 +303,10 @@ def _scenario_title(kit: Kit, spec: PacketSpec) -> str:
     return title.split(":")[0] if ":" in title else title
 
 
-def _contents(kit: Kit, spec: PacketSpec, offset: int) -> list[tuple[str, int]]:
-    """Each component's title and first page in the packet (after ``offset`` cover pages)."""
+def _contents(kit: Kit, layout: list[Placed], lead: int) -> list[tuple[str, int]]:
+    """Each component's title and first page in the file (after ``lead`` cover pages)."""
     seen: dict[str, int] = {}
-    for number, placed in enumerate(sheet_layout(spec, kit.components), start=offset + 1):
+    for number, placed in enumerate(layout, start=lead + 1):
         if placed.key is not None and placed.key in kit.components and placed.key not in seen:
             seen[placed.key] = number
     return [(kit.components[key].title, page) for key, page in seen.items()]
@@ -226,7 +316,12 @@ def _contents(kit: Kit, spec: PacketSpec, offset: int) -> list[tuple[str, int]]:
 
 
 def _sheets(pack: Pack) -> Counter[str]:
-    """Sheets of paper and card one copy of a packet takes."""
+    """Sheets of paper and card one copy of a packet takes.
+
+    A double-sided run takes a sheet for every two pages (a blank page there is the
+    back of its run's last sheet, never a sheet of its own); a single-sided run, which
+    holds no blank page, a sheet a page.
+    """
     count: Counter[str] = Counter()
     for s in pack.sections:
         n = s.last - s.first + 1
@@ -241,8 +336,10 @@ def summary_pages(event: Event, paper: Paper, packs: list[Pack]) -> bytes:
                     f"{event.name} · print-shop bundle")
     doc.paragraph(f"{text(event.name)}: print-shop bundle, {paper.upper()}", "h1")
     doc.paragraph("Everything below follows these pages, in this order. Each packet starts "
-                  "on a new sheet. Print at 100 %; the sheet counts assume double-sided "
-                  "printing flipped on the long edge, card for the cut-outs.", "body")
+                  "on a new sheet. Print at 100 %, each packet run by run as its cover "
+                  "says: the sheet counts assume double-sided runs flipped on the long "
+                  "edge, and card for the pieces (one side only for tapes, rulers and "
+                  "gauges).", "body")
     rows = []
     totals: Counter[str] = Counter()
     for pack in packs:

@@ -22,7 +22,7 @@ from generator.core.parallel import fork_map, workers
 from generator.data.library import Library
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
-from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
+from generator.kit.packets import EMPTY, PacketSpec, assemble_drawn, packet_pages
 from generator.kit.recipe import Job, Plan, plan
 from generator.kit.registry import default_scenario
 from generator.kit.registry import owner as owner  # re-exported
@@ -117,13 +117,15 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
             options: KitOptions | None = None, export: bool = False,
             progress: Callable[[str, int], None] = lambda step, total: None,
             library: Library | None = None, note_pages: bool = True,
-            only: Collection[str] | None = None) -> Kit:
+            only: Collection[str] | None = None, runs: bool = False) -> Kit:
     """Steps 1-5 of ``run``: the kit's files as bytes, for a caller that writes them.
 
     ``library`` is an already validated library (an event checks it once for all its
     builds); ``note_pages=False`` leaves out each packet's print note (an event's cover
     sheet says the same); ``only`` names the packet files to make (with just the
-    components they hold), e.g. to measure one packet rendered on its own.
+    components they hold), e.g. to measure one packet rendered on its own; ``runs``
+    lays each packet out to be printed run by run, as an event's cover says
+    (``PacketSpec.runs``), not in one pass.
     """
     options = options or KitOptions()
     if options.templates is None:  # nothing to set up: Jinja2 waits for the components
@@ -159,7 +161,8 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
         parts = _deal(work, lanes)
         # One part on a machine with free CPUs: its components are drawn side by side.
         aside = lanes > 1 and len(parts) == 1
-        tasks = [partial(_draw, ruleset, ctx, part, options, note_pages, step, aside,
+        layout = _Layout(note_pages, runs)
+        tasks = [partial(_draw, ruleset, ctx, part, options, layout, step, aside,
                          export) for part in parts]
         drawn: dict[str, Rendered] = {}
         written: dict[str, bytes] = {}
@@ -170,7 +173,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
             written.update(files_of_part)
     rendered = {job.key: drawn[job.key] for job in work.jobs}
     components = {key: r.component for key, r in rendered.items()}
-    packets = _specs(work, components, options, note_pages)
+    packets = _specs(work, components, options, layout)
     files = {spec.filename: written[spec.filename] for spec in packets}
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *library.font_warnings]
@@ -201,21 +204,29 @@ def prepared(ruleset: Ruleset[Any], library: Library, request: Request, paper: P
     return ctx, work
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """How a build lays out its packets: with print notes, and in one pass or by runs."""
+
+    note_pages: bool
+    runs: bool
+
+
 def _specs(work: Plan, components: dict[str, Component], options: KitOptions,
-           note_pages: bool) -> list[PacketSpec]:
+           layout: _Layout) -> list[PacketSpec]:
     """The packets of a plan.
 
-    A packet of several components opens with its print note; with --duplex off it
-    prints single-sided and needs no blank backs.
+    A packet of several components opens with its print note (unless an event's cover
+    says the same); with --duplex off it prints single-sided and needs no blank backs.
     """
     return [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
-                       note_page=len(p.keys) > 1 and note_pages, note=p.note or "",
-                       duplex=options.sheets.duplex)
+                       note_page=len(p.keys) > 1 and layout.note_pages,
+                       note=p.note or "", duplex=options.sheets.duplex, runs=layout.runs)
             for p in work.packets]
 
 
 def _draw(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, options: KitOptions,
-          note_pages: bool, progress: Callable[[str], None], aside: bool = False,
+          layout: _Layout, progress: Callable[[str], None], aside: bool = False,
           pieces: bool = True) -> tuple[dict[str, Rendered], dict[str, bytes]]:
     """Render a plan's components on one canvas and write its packets from the pages.
 
@@ -231,7 +242,7 @@ def _draw(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, options: KitOpti
             if rendered is None:
                 continue
             components = {key: r.component for key, r in rendered.items()}
-            files = assemble_drawn(kit, _specs(work, components, options, note_pages),
+            files = assemble_drawn(kit, _specs(work, components, options, layout),
                                    components)
             if not pieces:
                 rendered = {key: dataclasses.replace(one, pieces=[])
@@ -365,10 +376,27 @@ def _render_group(ruleset: Ruleset[Any], ctx: Context[Any], jobs: list[Job],
         made = ruleset.component(job.name)(ctx, job.arg)
         one = made if isinstance(made, Rendered) else Rendered(made)
         drawn = kit.drawn_since(first, one.component.pages, job.key)
+        for page in empty_backs(one):
+            drawn[page] = EMPTY  # a blank back that says so, not a page of bare footer
         # The recipe's key is the component's identity in packets, whatever it calls itself.
         out[job.key] = dataclasses.replace(one, component=dataclasses.replace(
             one.component, key=job.key, drawn=drawn))
     return out
+
+
+def empty_backs(one: Rendered) -> list[int]:
+    """The back pages of a sheet component whose sheet's pieces have no backs.
+
+    Such a back holds nothing but the sheet's footer (the last sheets of a run of
+    counters, say, whose pieces print on one side). Its place stays (the next front
+    must not land on its back), but the packet prints it as a blank back.
+    """
+    comp = one.component
+    if not (comp.two_sided and comp.cut_out and comp.inventory and one.pieces):
+        return []
+    backed = {piece.title for piece in one.pieces if piece.back is not None}
+    return [2 * sheet + 1 for sheet, counts in enumerate(comp.inventory)
+            if 2 * sheet + 1 < comp.pages and not backed & set(counts)]
 
 
 def _distinct_pieces(rendered: Any) -> list[Piece]:

@@ -396,7 +396,12 @@ def _events(ctx: Context[Derived], arg: str | None) -> Rendered:
     from generator.rulesets.surface_action.events import load_deck
 
     cards = event_card_pieces(load_deck())
-    return sheet_component(ctx, cards, _sprue(None, "cards"), "events", "Event cards", "Cards-",
+    sprue = _sprue(None, "cards")
+    if ctx.paper == "letter":
+        # Letter is too short for three rows of poker cards (cards.yaml): turned, it
+        # takes four across in two rows, eight a sheet instead of six.
+        sprue = sprue.model_copy(update={"orientation": "landscape"})
+    return sheet_component(ctx, cards, sprue, "events", "Event cards", "Cards-",
                            f"{_d(ctx).foot} · event deck")
 
 

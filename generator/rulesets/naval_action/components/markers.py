@@ -200,7 +200,7 @@ class MarkerMaker:
 
     def burning_piece(self, count: int) -> Piece:
         """A ship on fire (face ``marker_faces.burning``)."""
-        return face_piece(self.t.marker_faces.burning, {}, "burning", "Burning", count,
+        return face_piece(self.t.marker_faces.burning, {}, "burning", "Fire", count,
                           "burning", self.labels)
 
     def damage_piece(self, count: int) -> Piece:
