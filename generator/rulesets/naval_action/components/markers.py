@@ -166,9 +166,9 @@ class MarkerMaker:
 
         return self.carrying_warnings([
             Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, face(False),
-                  face(submarine), 1, "ship"),
+                  face(submarine), 1, "ship", ends="x"),
             Piece(f"prev.{sid}", f"{view.name} previous turn", length, width, previous,
-                  previous, 1, "previous-turn"),
+                  previous, 1, "previous-turn", ends="x"),
         ])
 
     def _centreline(self, c: Canvas, ink: Color, w: float, h: float) -> None:
