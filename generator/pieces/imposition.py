@@ -292,6 +292,16 @@ def _check_groups(pieces: list[Piece], sprue: Sprue) -> None:
                           f"{', '.join(stray)}")
 
 
+def back_bleed(options: Options, sprue: Sprue) -> float:
+    """How far a back's ground runs past its trim on a back page.
+
+    The sprue's bleed when bleed is on; else as much of it as half the gutter allows
+    (neighbouring backs' grounds then meet at most, never overlap), so a misregistered
+    back still reaches the cut.
+    """
+    return sprue.bleed if options.bleed else min(sprue.bleed, sprue.gutter / 2)
+
+
 def cut_mode(options: Options, sprue: Sprue) -> CutMode:
     """The cut guides drawn: the user's choice, else crop marks with bleed, else the sprue's."""
     return options.cut or ("marks" if options.bleed and sprue.cut == "lines" else sprue.cut)
@@ -348,12 +358,15 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
     bookmarks: list[Bookmark] = []
     for number, sheet in enumerate(pages):
         folded = _fold_sides(sheet.slots)
+        # A back's ground always runs past its trim: a back printed a millimetre off
+        # its front would otherwise show a white sliver along one edge.
+        ground = bleed if sheet.face == "front" else back_bleed(options, sprue)
         for slot in sheet.slots:
             art = slot.piece.front if slot.face == "front" else back_art(slot.piece, axis)
             if (slot.piece.id, slot.copy) in folded:
                 _draw_folded(c, art, slot, bleed, folded[(slot.piece.id, slot.copy)])
-            elif bleed:
-                draw_face(c, art, slot.x, slot.y, slot.width, slot.height, bleed)
+            elif ground:
+                draw_face(c, art, slot.x, slot.y, slot.width, slot.height, ground)
             else:
                 # Without bleed the art stays inside its trim by contract (labels are
                 # auto-fitted), so the clip path's cost is saved on big runs.
@@ -361,7 +374,7 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
                 c.translate(slot.x, slot.y)
                 art(c, slot.width, slot.height, 0.0)
                 c.restoreState()
-        _draw_cuts(c, sheet.slots, cut, bleed, sprue.gutter)
+        _draw_cuts(c, sheet.slots, cut, ground, sprue.gutter)
         _draw_folds(c, sheet.slots)
         _draw_ids(c, sheet.slots)
         for hx, hy, text in sheet.headings:

@@ -18,7 +18,15 @@ import pytest
 from generator.core.units import MM
 from generator.kit.pipeline import run
 from generator.kit.seam import Request
-from generator.pieces.imposition import Duplex, Imposed, Options, Slot, fold_lines, impose
+from generator.pieces.imposition import (
+    Duplex,
+    Imposed,
+    Options,
+    Slot,
+    back_bleed,
+    fold_lines,
+    impose,
+)
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import Sprue
 from tests.engine.test_imposition import sprue as test_sprue
@@ -47,15 +55,22 @@ def two_sided(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Sprue, lis
     return sets
 
 
-def _end_bars(page: Page, slot: Slot) -> list[Box]:
-    """Filled rectangles inside the slot running its full width or height from one edge."""
+def _end_bars(page: Page, slot: Slot, bleed: float = 0.0) -> list[Box]:
+    """Filled rectangles running the slot's full width or height from one of its edges.
+
+    What runs into the bleed (up to ``bleed`` past the trim) is cut off: the part
+    inside the trim is what the player keeps.
+    """
     x0, x1 = slot.x, slot.x + slot.width
     top, bottom = page.height - slot.y - slot.height, page.height - slot.y
     out = []
-    for r in page.rects:
-        if not r["fill"] or r["x0"] < x0 - TOL or r["x1"] > x1 + TOL \
-                or r["top"] < top - TOL or r["bottom"] > bottom + TOL:
+    for whole in page.rects:
+        if not whole["fill"] or whole["x0"] < x0 - bleed - TOL \
+                or whole["x1"] > x1 + bleed + TOL or whole["top"] < top - bleed - TOL \
+                or whole["bottom"] > bottom + bleed + TOL:
             continue
+        r = {"x0": max(whole["x0"], x0), "x1": min(whole["x1"], x1),
+             "top": max(whole["top"], top), "bottom": min(whole["bottom"], bottom)}
         full_h = abs(r["top"] - top) < TOL and abs(r["bottom"] - bottom) < TOL
         full_w = abs(r["x0"] - x0) < TOL and abs(r["x1"] - x1) < TOL
         at_side = abs(r["x0"] - x0) < TOL or abs(r["x1"] - x1) < TOL
@@ -88,8 +103,11 @@ def _landscape(sprue: Sprue) -> Sprue:
     return sprue.model_copy(update={"orientation": turned})
 
 
-def _compare(imposed: Imposed, duplex: Duplex) -> tuple[int, int, set[str]]:
-    """(pieces compared, pieces with ends checked, kinds seen); asserts as it goes."""
+def _compare(imposed: Imposed, duplex: Duplex, ground: float) -> tuple[int, int, set[str]]:
+    """(pieces compared, pieces with ends checked, kinds seen); asserts as it goes.
+
+    ``ground`` is how far a back's art may run past its trim on a back page.
+    """
     pages = open_pages(imposed.pdf, geometry=True)
     compared = directed = 0
     kinds: set[str] = set()
@@ -110,7 +128,8 @@ def _compare(imposed: Imposed, duplex: Duplex) -> tuple[int, int, set[str]]:
             back_page, back = backs[(slot.piece.id, slot.copy)]
             fold = slot.x + slot.width
             front_bars = _end_bars(page, slot)
-            back_bars = [_flip(b, duplex, back_page, fold) for b in _end_bars(back_page, back)]
+            back_bars = [_flip(b, duplex, back_page, fold)
+                         for b in _end_bars(back_page, back, ground)]
             where = (slot.piece.id, duplex, page.width > page.height, front_bars, back_bars)
             if slot.piece.ends is not None:
                 # a ship's bow bar, a previous-turn marker's stern bar: on both sides
@@ -130,8 +149,11 @@ def test_each_back_lies_behind_its_front_after_the_flip(
     kinds: set[str] = set()
     for sprue, pieces in two_sided:
         for turned in (sprue, _landscape(sprue)):
-            imposed = impose(pieces, turned, Options(duplex=duplex), "t", "footer")
-            one, two, seen = _compare(imposed, duplex)
+            options = Options(duplex=duplex)
+            imposed = impose(pieces, turned, options, "t", "footer")
+            # with duplex off the back is printed beside its front, without bleed
+            ground = 0.0 if duplex == "off" else back_bleed(options, turned)
+            one, two, seen = _compare(imposed, duplex, ground)
             compared, directed, kinds = compared + one, directed + two, kinds | seen
     assert {"ship", "previous-turn"} <= kinds
     assert directed >= 2 * 24  # Savo Island's ships and previous-turn markers, twice
@@ -150,7 +172,7 @@ def test_a_piece_with_ends_is_mirrored_only_where_the_flip_turns_them() -> None:
         imposed = impose([piece], test_sprue(), Options(duplex=duplex), "t", "f")
         pages = open_pages(imposed.pdf, geometry=True)
         back = imposed.sheets[1].slots[0]
-        (bar,) = _end_bars(pages[1], back)
+        (bar,) = _end_bars(pages[1], back, 1.5 * MM)
         assert (abs(bar[0] - back.x) < TOL) == moved, (ends, duplex)
         assert abs(bar[1] - bar[0] - 2 * MM) < TOL
 
