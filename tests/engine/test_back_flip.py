@@ -29,7 +29,7 @@ from generator.pieces.imposition import (
 )
 from generator.pieces.pieces import Piece
 from generator.pieces.sprue import Sprue
-from tests.engine.test_imposition import sprue as test_sprue
+from tests.engine.test_imposition import sprue as small_sprue
 from tests.engine.test_print_pieces import CASES, sprue_for
 from tests.pdftext import Page, open_pages
 
@@ -169,7 +169,7 @@ def test_a_piece_with_ends_is_mirrored_only_where_the_flip_turns_them() -> None:
     for ends, duplex, moved in (("x", "long", True), ("x", "short", False),
                                 (None, "long", False), ("y", "long", False)):
         piece = Piece("bar", "Bar", 30 * MM, 10 * MM, art, art, group="big", ends=ends)
-        imposed = impose([piece], test_sprue(), Options(duplex=duplex), "t", "f")
+        imposed = impose([piece], small_sprue(), Options(duplex=duplex), "t", "f")
         pages = open_pages(imposed.pdf, geometry=True)
         back = imposed.sheets[1].slots[0]
         (bar,) = _end_bars(pages[1], back, 1.5 * MM)
