@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core import fonts
 from generator.core.errors import RenderError
 from generator.core.units import MM
-from generator.pages import branding, kitdoc
+from generator.pages import branding, calibration, kitdoc
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size
 from generator.pieces.mirror import Axis, mirror_art
@@ -44,6 +44,8 @@ CUT_WIDTH = 0.3
 CUT_GREY = 0.55
 MARK_CLEAR = 0.3 * MM
 """Crop marks start this far outside the bleed box, so they never touch the art."""
+FOOTER_GAP = 3.0 * MM
+"""Space between the footer's parts (its note, the scale bar, the page number)."""
 ID_SIZE = 1.0
 """Size of the invisible id text (points): small, so it never reaches past a piece."""
 
@@ -545,6 +547,13 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
     c.setFont(fonts.REGULAR, fonts.MIN_SIZE)
     y = sprue.margin + 1.2 * MM
     room = page_w - 2 * sprue.margin
+    page_label = f"page {number + 1}"
+    if sheet.face == "front" and sheet.slots:
+        # The pieces are cut to scale: a bar to measure before cutting, by the page number.
+        right = (page_w - sprue.margin - FOOTER_GAP
+                 - fonts.string_width(page_label, fonts.REGULAR, fonts.MIN_SIZE))
+        calibration.draw_footer_bar(c, right, y, fonts.REGULAR, fonts.MIN_SIZE)
+        room -= calibration.footer_bar_width(fonts.REGULAR, fonts.MIN_SIZE) + FOOTER_GAP
     footer = branding.footer(footer)
     indent = branding.logo_width(2.6 * MM)
     branding.draw_logo(c, sprue.margin, y - 0.6 * MM, 2.6 * MM)
@@ -558,7 +567,7 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
         if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) <= room - 20 * MM:
             break
     c.drawString(sprue.margin + indent, y, left)
-    c.drawRightString(page_w - sprue.margin, y, f"page {number + 1}")
+    c.drawRightString(page_w - sprue.margin, y, page_label)
 
 
 def as_component(imposed: Imposed, key: str, title: str, label: str) -> Component:
