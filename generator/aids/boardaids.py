@@ -48,7 +48,7 @@ from generator.aids.boardparts import (
     track_height,
     track_text,
 )
-from generator.aids.strips import HEADER, start_page
+from generator.aids.strips import HEADER, NOTES_GAP, start_page
 from generator.core.errors import Problem
 from generator.core.units import MM
 from generator.data.datamodel import Strict, once
@@ -175,7 +175,8 @@ def content_area(landscape: bool = False, notes: int = 0) -> SafeBox:
     """
     box = safe_box("a4", landscape)
     floor = box.y + calibration_height(box.width) + 2 * MM
-    return SafeBox(box.x, floor, box.width, box.top - HEADER - notes * 4 * MM - floor)
+    top = box.top - HEADER - notes * 4 * MM - (NOTES_GAP if notes else 0.0)
+    return SafeBox(box.x, floor, box.width, top - floor)
 
 
 def check_board_aids(aids: BoardAids, doc: SourceDoc) -> list[Problem]:

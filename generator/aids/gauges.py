@@ -15,6 +15,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.aids.strips import Extra, Mark, SegmentView, Strip
+from generator.core import fonts
 from generator.core.units import MM
 from generator.pages.layout import Pen
 
@@ -24,6 +25,13 @@ FAN_MARGIN = 17 * MM
 """Room above and below a fan: ticks and knot labels on top, the title below."""
 ZONE_TINT = colors.Color(0.93, 0.35, 0.3)
 ARC_TINTS = (colors.Color(0.62, 0.78, 0.93), colors.Color(0.68, 0.87, 0.68))
+SCALE_ROOM = 10 * MM
+"""From a gauge's rim to its cut outline: the degree ticks and numbers lie between."""
+LABEL_RING = 5.4 * MM
+"""From a gauge's rim to the centres of its degree numbers (just past the longest tick)."""
+CUT_LINE = 0.6
+RING_NAME_SIZE = 6.5
+"""Type size of a ring's battery name at its sector edges."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,78 @@ def _centred(pen: Pen, x: float, y: float, text: str, size: float, bold: bool = 
     pen.text(x, y - size * 0.35, text, size=size, bold=bold, align="center")
 
 
+def cut_radius(radius: float) -> float:
+    """Radius of a gauge's cut outline: clear of its degree ticks and their numbers."""
+    return radius + SCALE_ROOM
+
+
+def _cut_outline(c: Canvas, cx: float, cy: float, radius: float) -> None:
+    """The circle to cut along, round everything the gauge prints."""
+    c.setStrokeColor(colors.black)
+    c.setLineWidth(CUT_LINE)
+    c.circle(cx, cy, cut_radius(radius), stroke=1, fill=0)
+
+
+def _along_ring(c: Canvas, pen: Pen, cx: float, cy: float, radius: float, bearing: float,
+                text: str, size: float) -> None:
+    """Text centred on a ring at a bearing, along the ring and never upside down."""
+    x, y = point(cx, cy, radius, bearing)
+    c.saveState()
+    c.translate(x, y)
+    # Tangent to the ring, its top outwards; on the lower half turned to read upright.
+    turn = -bearing if math.cos(math.radians(bearing)) >= 0 else 180 - bearing
+    c.rotate(turn)
+    pen.text(0, -size * 0.35, text, size=size, bold=True, align="center")
+    c.restoreState()
+
+
+def _edge_names(c: Canvas, pen: Pen, cx: float, cy: float, mid: float, ring: Ring) -> None:
+    """The ring's battery name just inside each edge of each sector it may fire in."""
+    width = fonts.string_width(ring.label, fonts.BOLD, RING_NAME_SIZE)
+    # The name's half width and a millimetre of air, as an angle on this ring.
+    inset = math.degrees((width / 2 + 1 * MM) / mid)
+    c.setFillColor(colors.black)
+    for start, end in ring.arcs:
+        if end - start < 4 * inset:
+            _along_ring(c, pen, cx, cy, mid, (start + end) / 2, ring.label, RING_NAME_SIZE)
+            continue
+        for bearing in (start + inset, end - inset):
+            _along_ring(c, pen, cx, cy, mid, bearing, ring.label, RING_NAME_SIZE)
+
+
+LEGEND: tuple[tuple[tuple[colors.Color, ...], str], ...] = (
+    (ARC_TINTS, "battery may fire"), ((ZONE_TINT,), "rules forbid"),
+    ((), "battery named at edges"))
+"""The protractor's legend: swatches (or none) and their words, one row each."""
+LEGEND_SIZE = 6.5
+_LEGEND_ROW = 3.4 * MM
+
+
+def _legend(c: Canvas, pen: Pen, cx: float, cy: float, inner: float) -> None:
+    """What the colours mean, in the lower-left quarter of the innermost ring's disc.
+
+    Left out when that quarter is too small to hold it (the rings then say it).
+    """
+    swatch = 3.5 * MM
+    width = max(fonts.string_width(text, fonts.REGULAR, LEGEND_SIZE) + len(tints) * swatch
+                + (0.5 * MM if tints else 0) for tints, text in LEGEND)
+    depth = 2 * MM + len(LEGEND) * _LEGEND_ROW
+    x = cx - 2 * MM - width
+    # Its far corner (left, lowest) must stay 1 mm inside the innermost circle.
+    if math.hypot(cx - x, depth) > inner - 1 * MM:
+        return
+    for i, (tints, text) in enumerate(LEGEND):
+        line = cy - 2 * MM - (i + 1) * _LEGEND_ROW + 0.8 * MM
+        for k, tint in enumerate(tints):
+            c.setFillColor(tint)
+            c.setStrokeColor(colors.black)
+            c.setLineWidth(0.3)
+            c.rect(x + k * swatch, line - 0.3 * MM, 3 * MM, 2.4 * MM, stroke=1, fill=1)
+        c.setFillColor(colors.black)
+        pen.text(x + len(tints) * swatch + (0.5 * MM if tints else 0), line, text,
+                 size=LEGEND_SIZE)
+
+
 def draw_protractor(c: Canvas, cx: float, cy: float, radius: float, rings: Sequence[Ring],
                     ring_width: float = 6.5 * MM) -> None:
     """A 360° protractor with one ring per battery position, outermost first.
@@ -94,7 +174,7 @@ def draw_protractor(c: Canvas, cx: float, cy: float, radius: float, rings: Seque
         c.setLineWidth(0.6 if deg % 15 == 0 else 0.35)
         _radial(c, cx, cy, radius, radius + length, deg)
         if deg % 30 == 0:
-            x, y = point(cx, cy, radius + 6 * MM, deg)
+            x, y = point(cx, cy, radius + LABEL_RING, deg)
             _centred(pen, x, y, f"{deg}°", 8, bold=deg % 90 == 0)
     c.setLineWidth(0.6)
     c.circle(cx, cy, radius, stroke=1, fill=0)
@@ -117,13 +197,11 @@ def draw_protractor(c: Canvas, cx: float, cy: float, radius: float, rings: Seque
             x, y = point(cx, cy, mid, (start + end) / 2)
             c.setFillColor(colors.black)
             _centred(pen, x, y, text, 7, bold=True)
-        if ring.arcs:
-            start, end = max(ring.arcs, key=lambda a: a[1] - a[0])
-            x, y = point(cx, cy, mid, (start + end) / 2)
-            c.setFillColor(colors.black)
-            _centred(pen, x, y, ring.label, 7.5, bold=True)
+        _edge_names(c, pen, cx, cy, mid, ring)
         outer = inner
     _crosshair(c, pen, cx, cy, outer)
+    _legend(c, pen, cx, cy, outer)
+    _cut_outline(c, cx, cy, radius)
     c.restoreState()
 
 
@@ -134,8 +212,8 @@ def _crosshair(c: Canvas, pen: Pen, cx: float, cy: float, radius: float) -> None
     c.line(cx - radius, cy, cx + radius, cy)
     c.circle(cx, cy, 1.5 * MM, stroke=1, fill=0)
     c.setFillColor(colors.black)
-    pen.text(cx + 1.5 * MM, cy + radius - 5 * MM, "BOW", size=8, bold=True)
-    pen.text(cx + 1.5 * MM, cy - radius + 2 * MM, "STERN", size=8, bold=True)
+    # Which way the ship points, in words no battery is called by.
+    pen.text(cx + 1.5 * MM, cy + radius - 8 * MM, "ship's head (0°)", size=7)
 
 
 def draw_turn_gauge(c: Canvas, cx: float, cy: float, radius: float, step: int,
@@ -171,12 +249,14 @@ def draw_turn_gauge(c: Canvas, cx: float, cy: float, radius: float, step: int,
         else:
             _radial(c, cx, cy, radius - (2.5 if deg % 30 == 0 else 1.5) * MM, radius, deg)
         if deg % 30 == 0 and -180 < deg <= 180:
-            x, y = point(cx, cy, radius + 6.5 * MM, deg)
+            x, y = point(cx, cy, radius + LABEL_RING, deg)
             c.setFillColor(colors.black)
             _centred(pen, x, y, f"{abs(deg)}°", 8, bold=major)
     c.setLineWidth(0.6)
     c.circle(cx, cy, radius, stroke=1, fill=0)
     c.circle(cx, cy, 1.5 * MM, stroke=1, fill=0)
+    _cut_outline(c, cx, cy, radius)
+    c.setFillColor(colors.black)
     pen.text(cx + 1.5 * MM, cy + radius - 5 * MM, "COURSE", size=8, bold=True)
     pen.text(cx - radius * 0.9, cy + 2 * MM, "LEFT", size=8, bold=True)
     pen.text(cx + radius * 0.9, cy + 2 * MM, "RIGHT", size=8, bold=True, align="right")

@@ -37,6 +37,8 @@ CLEAR = 4 * MM
 GAP = 5 * MM
 """Space between strips on a page (room to cut)."""
 HEADER = 7 * MM
+NOTES_GAP = 2 * MM
+"""Room between the notes under a page's heading and the first strip's cut line."""
 
 BAND_Y = 4.2 * MM
 BAND_HEIGHT = 3.0 * MM
@@ -267,7 +269,11 @@ def start_page(c: Canvas, box: SafeBox, title: str, footer: str,
     furniture.draw(c, box, 0)
     for i, line in enumerate(notes):
         pen.text(box.x, box.top - HEADER - (i + 0.75) * 4 * MM, line, size=8, width=box.width)
-    return box.top - HEADER - len(notes) * 4 * MM, box.y + furniture.bottom(box) + 2 * MM
+    # The last note's descenders reach 0.7 mm under its baseline, 1 mm above the notes'
+    # room: the first strip starts a cutting gap lower, so no scissors pass through them.
+    below_notes = NOTES_GAP if notes else 0.0
+    return (box.top - HEADER - len(notes) * 4 * MM - below_notes,
+            box.y + furniture.bottom(box) + 2 * MM)
 
 
 def max_strip_height(paper: Paper) -> float:
@@ -292,10 +298,11 @@ def _draw_segment(c: Canvas, pen: Pen, strip: Strip, view: SegmentView) -> None:
         _draw_band(c, band, view)
     # Labels are placed first so that no tick or knot line runs through one.
     shown = [m for m in strip.marks if view.start - view.tab - 1e-6 <= m.at <= view.end + 1e-6]
-    labels = [label for m in shown for label in _mark_labels(m, view, strip.color is not None)]
     title = _title(strip, view)
     tab = _tab_labels(view)
     bands = [b for b in (_band_label(band, view) for band in strip.bands) if b is not None]
+    labels = _clear_labels(shown, view, strip.color is not None,
+                           [label.box for label in [*tab, *bands, title]])
     boxes = [label.box for label in [*labels, *tab, *bands, title]]
     # marks on the tab repeat the previous segment's, in grey (it will be covered)
     last: tuple[bool, str] | None = None
@@ -320,13 +327,43 @@ def _draw_segment(c: Canvas, pen: Pen, strip: Strip, view: SegmentView) -> None:
     # colour code at both ends, then the segment's title and number
     if strip.color is not None:
         c.setFillColor(strip.color)
-        c.rect(body_left + BAR_INSET, low + BAR_INSET, BAR_WIDTH, h - 2 * BAR_INSET, stroke=0,
-               fill=1)
-        c.rect(right - BAR_INSET - BAR_WIDTH, low + BAR_INSET, BAR_WIDTH, h - 2 * BAR_INSET,
+        high = bar_top(view)
+        c.rect(body_left + BAR_INSET, low + BAR_INSET, BAR_WIDTH, high - low - BAR_INSET,
                stroke=0, fill=1)
+        c.rect(right - BAR_INSET - BAR_WIDTH, low + BAR_INSET, BAR_WIDTH,
+               high - low - BAR_INSET, stroke=0, fill=1)
     c.setFillColor(colors.black)
     title.draw(pen)
     c.restoreState()
+
+
+def bar_top(view: SegmentView) -> float:
+    """Top of the colour code's bars: under the longest tick, so no tick is hidden."""
+    return min(view.top - BAR_INSET, view.top - TICK_LENGTH["major"] - LABEL_AIR)
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _clear_labels(marks: Sequence[Mark], view: SegmentView, bars: bool,
+                  taken: Sequence[tuple[float, float, float, float]]) -> list[_Label]:
+    """Every mark's labels that overlap no other label, knots first.
+
+    A knot (a range limit) matters more than a graduation: its label and note go right
+    of it, or left when that side is taken, and a graduation's number that would print
+    over either is left out (its tick still shows where it is).
+    """
+    placed = list(taken)
+    out: list[_Label] = []
+    ordered = [m for m in marks if m.size == "knot"] + [m for m in marks if m.size != "knot"]
+    for mark in ordered:
+        for option in _mark_labels(mark, view, bars):
+            if not any(_overlaps(label.box, box) for label in option for box in placed):
+                out.extend(option)
+                placed.extend(label.box for label in option)
+                break
+    return out
 
 
 def _title(strip: Strip, view: SegmentView) -> _Label:
@@ -400,11 +437,11 @@ class _Label:
                  narrow=self.narrow, align=self.align)
 
 
-def _mark_labels(mark: Mark, view: SegmentView, bars: bool = False) -> list[_Label]:
-    """Where a mark's labels go (none where they would be covered or cut off).
+def _mark_labels(mark: Mark, view: SegmentView, bars: bool = False) -> list[list[_Label]]:
+    """Where a mark's labels may go, best first (none where covered or cut off).
 
     None on the glue tab, none within 1 mm of the cut, none under the colour code's bars
-    (``bars``) at the segment's ends.
+    (``bars``) at the segment's ends. A knot's label and note may go right or left of it.
     """
     x, top = view.x(mark.at), view.top
     if mark.at < view.start - 1e-6:
@@ -419,17 +456,20 @@ def _mark_labels(mark: Mark, view: SegmentView, bars: bool = False) -> list[_Lab
     if mark.size == "knot":
         wide = max(fonts.string_width(mark.label, fonts.BOLD, 8),
                    fonts.string_width(mark.note, fonts.NARROW, 7))
-        # Labels go right of the knot unless that runs off the piece (the last knot).
+        # Labels go right of the knot unless that runs off the piece (the last knot) or
+        # is taken by a neighbour's; then left.
+        sides = []
         if x + 1.6 * MM + wide <= high:
-            lx, align = x + 1.6 * MM, "left"
-        elif x - 1.6 * MM - wide >= low:
-            lx, align = x - 1.6 * MM, "right"
-        else:
-            return []
-        out = [_Label(lx, top - 3.2 * MM, mark.label, 8, bold=True, align=align)]
-        if mark.note:
-            out.append(_Label(lx, top - 6.4 * MM, mark.note, 7, narrow=True, align=align))
-        return out
+            sides.append((x + 1.6 * MM, "left"))
+        if x - 1.6 * MM - wide >= low:
+            sides.append((x - 1.6 * MM, "right"))
+        options = []
+        for lx, align in sides:
+            out = [_Label(lx, top - 3.2 * MM, mark.label, 8, bold=True, align=align)]
+            if mark.note:
+                out.append(_Label(lx, top - 6.4 * MM, mark.note, 7, narrow=True, align=align))
+            options.append(out)
+        return options
     if not mark.label:
         return []
     size = 8 if mark.size == "major" else 7
@@ -441,8 +481,8 @@ def _mark_labels(mark: Mark, view: SegmentView, bars: bool = False) -> list[_Lab
     left = min(max(x - width / 2, low), high - width)
     if left < low - 1e-6 or not left <= x <= left + width:
         return []
-    return [_Label(left, top - TICK_LENGTH[mark.size] - 3.0 * MM, mark.label, size,
-                   bold=mark.size == "major", align="left")]
+    return [[_Label(left, top - TICK_LENGTH[mark.size] - 3.0 * MM, mark.label, size,
+                    bold=mark.size == "major", align="left")]]
 
 
 def _vline(c: Canvas, x: float, y0: float, y1: float,

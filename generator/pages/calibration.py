@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import fonts
 from generator.core.units import INCH, MM
 from generator.pages.layout import Pen, SafeBox
 
@@ -69,3 +70,35 @@ def draw_calibration(c: Canvas, box: SafeBox) -> float:
     pen.text(box.x, box.y + height - _TEXT + 1.2 * MM, LABEL, size=7.5, width=box.width)
     c.restoreState()
     return height
+
+
+FOOTER_BAR_MM = 50.0
+"""Length of the scale-check bar in a piece sheet's footer line."""
+FOOTER_BAR_THICKNESS = 1.2 * MM
+FOOTER_BAR_LABEL = "this bar is 50 mm:"
+_FOOTER_GAP = 1.5 * MM
+
+
+def footer_bar_width(font: str, size: float) -> float:
+    """Room the footer's scale check takes: its label, a gap and the bar."""
+    return fonts.string_width(FOOTER_BAR_LABEL, font, size) + _FOOTER_GAP + FOOTER_BAR_MM * MM
+
+
+def draw_footer_bar(c: Canvas, right: float, baseline: float, font: str,
+                    size: float) -> tuple[float, float, float]:
+    """A 50 mm scale check ending at ``right`` on a footer line; returns the bar (x, y, length).
+
+    Pieces cut to scale (markers at 1:12,000, counters to the hexes, cards to their
+    sleeves) are only right if the sheet printed at 100 %: the bar, solid black and
+    labelled, is measured before cutting. It sits on the footer's baseline, its top
+    below the capitals, so it takes no room from the pieces.
+    """
+    length = FOOTER_BAR_MM * MM
+    x = right - length
+    c.saveState()
+    c.setFillColorRGB(0, 0, 0)
+    c.rect(x, baseline, length, FOOTER_BAR_THICKNESS, stroke=0, fill=1)
+    c.setFont(font, size)
+    c.drawRightString(x - _FOOTER_GAP, baseline, FOOTER_BAR_LABEL)
+    c.restoreState()
+    return x, baseline, length

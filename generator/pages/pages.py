@@ -102,7 +102,10 @@ class Furniture:
     def bottom(self, box: SafeBox) -> float:
         """Height the furniture takes at the bottom of ``box`` (footer and calibration)."""
         used = calibration_height(box.width) if self.calibration else 0.0
-        rows = len(self.lines) + 1 if (self.footer or self.lines or self.numbered) else 0
+        # A club's name or logo takes the bottom line even on pages with no footer of
+        # their own (``draw`` prints them there): the content must stop above it.
+        club = bool(branding.footer("")) or branding.logo_width(FOOTER_LOGO) > 0
+        rows = len(self.lines) + 1 if (self.footer or self.lines or self.numbered or club) else 0
         if rows:
             used += FOOTER_SPACE + (rows - 1) * FOOTER_STEP
         return used

@@ -5,7 +5,9 @@ copy of every piece in rows (mixed sizes share a sheet), draws cut lines on the 
 edges and/or crop marks in the gutters, and, for two-sided pieces, puts the backs on
 the following page at the mirrored position for long- or short-edge duplex, shifted by
 the printer's measured back offset. With duplex off, a back is printed as a piece of
-its own beside its front, to be glued.
+its own beside its front, sharing its trim edge: cut the pair out as one and fold on
+that edge, and the piece keeps its size. A piece with distinct ends (``Piece.ends``)
+has its back drawn mirrored wherever the flip or the fold turns those ends over.
 
 Every copy's id is written invisibly at its trim corner, so the PDF, the PNG files and
 the Tabletop Simulator sheets name each piece the same way (and a PDF search finds it).
@@ -24,10 +26,11 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core import fonts
 from generator.core.errors import RenderError
 from generator.core.units import MM
-from generator.pages import branding, kitdoc
+from generator.pages import branding, calibration, kitdoc
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size
-from generator.pieces.pieces import Piece, draw_face
+from generator.pieces.mirror import Axis, mirror_art
+from generator.pieces.pieces import Art, Piece, draw_face
 from generator.pieces.sprue import CutMode, Sprue
 
 Duplex = Literal["long", "short", "off"]
@@ -41,6 +44,8 @@ CUT_WIDTH = 0.3
 CUT_GREY = 0.55
 MARK_CLEAR = 0.3 * MM
 """Crop marks start this far outside the bleed box, so they never touch the art."""
+FOOTER_GAP = 3.0 * MM
+"""Space between the footer's parts (its note, the scale bar, the page number)."""
 ID_SIZE = 1.0
 """Size of the invisible id text (points): small, so it never reaches past a piece."""
 
@@ -130,10 +135,36 @@ class _Area:
 
 
 def back_piece(piece: Piece) -> Piece:
-    """The back of a two-sided piece as a piece of its own (for duplex off)."""
+    """The back of a two-sided piece as a piece of its own (for duplex off).
+
+    It is printed to the right of its front and folded behind it on their shared
+    edge, which turns left and right over: a piece with ends along x is drawn mirrored.
+    """
     assert piece.back is not None
     return replace(piece, id=piece.id + ".back", title=piece.title + " (back)",
-                   front=piece.back, back=None)
+                   front=back_art(piece, "x"), back=None)
+
+
+def flip_axis(duplex: Duplex, page_w: float, page_h: float) -> Axis:
+    """The axis a back's features are mirrored along, seen from the back after the flip.
+
+    Turning a portrait sheet over its long edge swaps left and right, over its short
+    edge top and bottom (the other way round on a landscape sheet); a back printed
+    beside its front (duplex off) is folded over a vertical edge, swapping left and right.
+    """
+    if duplex == "off":
+        return "x"
+    return "x" if (duplex == "long") == (page_h >= page_w) else "y"
+
+
+def back_art(piece: Piece, axis: Axis) -> Art:
+    """A piece's back as drawn on a sheet whose flip mirrors ``axis``.
+
+    Mirrored along ``axis`` when the piece has its ends there, so after the flip each
+    end of the back lies behind the same end of the front; else drawn as it is.
+    """
+    assert piece.back is not None
+    return mirror_art(piece.back, axis) if piece.ends == axis else piece.back
 
 
 def mirrored(x: float, y: float, width: float, height: float, page_w: float, page_h: float,
@@ -209,11 +240,11 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
         for piece in {id(p): p for p, _ in copies}.values():
             _check_fits(piece, area, bleed, heading_room)
         for index, (piece, copy) in enumerate(copies):
-            # With duplex off a back follows its front: the pair stays on one row, to
-            # fold along the gutter between them.
+            # With duplex off a back follows its front: the pair stays on one row, its
+            # back touching its front, to fold on the trim edge they share.
             paired = (index + 1 < len(copies) and piece.back is not None
                       and copies[index + 1][0].id == piece.id + ".back")
-            width = piece.width + (gap + copies[index + 1][0].width if paired else 0.0)
+            width = piece.width + (copies[index + 1][0].width if paired else 0.0)
             too_wide = bool(row) and x + width + bleed > area.right + 1e-6
             too_low = bool(row) and row_top - piece.height - bleed < area.y - 1e-6
             if too_wide or too_low:
@@ -235,7 +266,7 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
             slot = Slot(piece, copy, "front", page, x, row_top - piece.height)
             fronts[-1].slots.append(slot)
             row.append(slot)
-            x += piece.width + gap
+            x += piece.width + (0.0 if paired else gap)
         if row:
             top = min(s.y for s in row) - bleed - sprue.gutter
 
@@ -261,6 +292,16 @@ def _check_groups(pieces: list[Piece], sprue: Sprue) -> None:
     if stray:
         raise RenderError(f"sprue '{sprue.id}' has no region for piece group(s) "
                           f"{', '.join(stray)}")
+
+
+def back_bleed(options: Options, sprue: Sprue) -> float:
+    """How far a back's ground runs past its trim on a back page.
+
+    The sprue's bleed when bleed is on; else as much of it as half the gutter allows
+    (neighbouring backs' grounds then meet at most, never overlap), so a misregistered
+    back still reaches the cut.
+    """
+    return sprue.bleed if options.bleed else min(sprue.bleed, sprue.gutter / 2)
 
 
 def cut_mode(options: Options, sprue: Sprue) -> CutMode:
@@ -315,13 +356,19 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
     cut = cut_mode(options, sprue)
     buffer = io.BytesIO()
     c = new_canvas(buffer, options.paper, title, landscape)
+    axis = flip_axis(options.duplex, page_w, page_h)
     bookmarks: list[Bookmark] = []
     for number, sheet in enumerate(pages):
+        folded = _fold_sides(sheet.slots)
+        # A back's ground always runs past its trim: a back printed a millimetre off
+        # its front would otherwise show a white sliver along one edge.
+        ground = bleed if sheet.face == "front" else back_bleed(options, sprue)
         for slot in sheet.slots:
-            art = slot.piece.front if slot.face == "front" else slot.piece.back
-            assert art is not None
-            if bleed:
-                draw_face(c, art, slot.x, slot.y, slot.width, slot.height, bleed)
+            art = slot.piece.front if slot.face == "front" else back_art(slot.piece, axis)
+            if (slot.piece.id, slot.copy) in folded:
+                _draw_folded(c, art, slot, bleed, folded[(slot.piece.id, slot.copy)])
+            elif ground:
+                draw_face(c, art, slot.x, slot.y, slot.width, slot.height, ground)
             else:
                 # Without bleed the art stays inside its trim by contract (labels are
                 # auto-fitted), so the clip path's cost is saved on big runs.
@@ -329,7 +376,7 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
                 c.translate(slot.x, slot.y)
                 art(c, slot.width, slot.height, 0.0)
                 c.restoreState()
-        _draw_cuts(c, sheet.slots, cut, bleed, sprue.gutter)
+        _draw_cuts(c, sheet.slots, cut, ground, sprue.gutter)
         _draw_folds(c, sheet.slots)
         _draw_ids(c, sheet.slots)
         for hx, hy, text in sheet.headings:
@@ -346,21 +393,57 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
     return Imposed(buffer.getvalue(), len(pages), pages, bookmarks, bleed, cut)
 
 
+def _fold_sides(slots: list[Slot]) -> dict[tuple[str, int], Literal["left", "right"]]:
+    """Which side of each folded front and back is the fold (it gets no bleed)."""
+    out: dict[tuple[str, int], Literal["left", "right"]] = {}
+    for front, back in _fold_pairs(slots):
+        out[(front.piece.id, front.copy)] = "right"
+        out[(back.piece.id, back.copy)] = "left"
+    return out
+
+
+def _draw_folded(c: Canvas, art: Art, slot: Slot, bleed: float,
+                 fold: Literal["left", "right"]) -> None:
+    """One side of a folded pair, clipped at the fold so neither ground runs onto the other."""
+    c.saveState()
+    c.translate(slot.x, slot.y)
+    left = 0.0 if fold == "left" else bleed
+    right = 0.0 if fold == "right" else bleed
+    path = c.beginPath()
+    path.rect(-left, -bleed, slot.width + left + right, slot.height + 2 * bleed)
+    c.clipPath(path, stroke=0, fill=0)
+    art(c, slot.width, slot.height, bleed)
+    c.restoreState()
+
+
+def cut_boxes(slots: list[Slot]) -> list[tuple[float, float, float, float]]:
+    """The outlines to cut (x, y, width, height): each piece, a folded pair as one."""
+    pairs = {id(front): back for front, back in _fold_pairs(slots)}
+    backs = {id(back) for back in pairs.values()}
+    out = []
+    for s in slots:
+        if id(s) in backs:
+            continue
+        width = s.width + (pairs[id(s)].width if id(s) in pairs else 0.0)
+        out.append((s.x, s.y, width, s.height))
+    return out
+
+
 def crop_marks(slots: list[Slot], bleed: float, gutter: float,
                ) -> list[tuple[float, float, float, float]]:
-    """Crop-mark strokes (x0, y0, x1, y1), two per trim corner.
+    """Crop-mark strokes (x0, y0, x1, y1), two per trim corner of each outline to cut.
 
     Each continues a trim edge outwards through the piece's half of the gutter, clear
-    of its bleed.
+    of its bleed. A folded pair is one outline: its fold is not cut.
     """
     mark = gutter / 2 - MARK_CLEAR
     if mark <= 0.5 * MM:
         return []
     start = bleed + MARK_CLEAR
     out = []
-    for s in slots:
-        for cx, sx in ((s.x, -1), (s.x + s.width, 1)):
-            for cy, sy in ((s.y, -1), (s.y + s.height, 1)):
+    for x, y, width, height in cut_boxes(slots):
+        for cx, sx in ((x, -1), (x + width, 1)):
+            for cy, sy in ((y, -1), (y + height, 1)):
                 out.append((cx + sx * start, cy, cx + sx * (start + mark), cy))
                 out.append((cx, cy + sy * start, cx, cy + sy * (start + mark)))
     return out
@@ -374,8 +457,8 @@ def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
     c.setStrokeGray(CUT_GREY if cut != "marks" else 0.0)
     path = c.beginPath()
     if cut in ("lines", "both"):
-        for s in slots:
-            path.rect(s.x, s.y, s.width, s.height)
+        for x, y, width, height in cut_boxes(slots):
+            path.rect(x, y, width, height)
     if cut in ("marks", "both"):
         for x0, y0, x1, y1 in crop_marks(slots, bleed, gutter):
             path.moveTo(x0, y0)
@@ -384,19 +467,23 @@ def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
     c.restoreState()
 
 
+def _fold_pairs(slots: list[Slot]) -> list[tuple[Slot, Slot]]:
+    """Each front with the back printed against its right edge (duplex off)."""
+    return [(front, back) for front, back in zip(slots, slots[1:], strict=False)
+            if back.piece.id == front.piece.id + ".back" and back.copy == front.copy
+            and abs(back.y - front.y) < 1e-6
+            and abs(back.x - front.x - front.width) < 1e-6]
+
+
 def fold_lines(slots: list[Slot]) -> list[tuple[float, float, float]]:
     """Fold lines (x, y0, y1) between each front and the back printed beside it.
 
-    With ``--duplex off`` a back follows its front on the same row: cut the pair out as
-    one, fold on the gutter's centre line and the back lies behind the front.
+    With ``--duplex off`` a back follows its front on the same row, touching it: cut
+    the pair out as one, fold on the edge they share and the back lies behind the
+    front, the piece its printed size.
     """
-    out = []
-    for front, back in zip(slots, slots[1:], strict=False):
-        if (back.piece.id == front.piece.id + ".back" and back.copy == front.copy
-                and abs(back.y - front.y) < 1e-6):
-            x = (front.x + front.width + back.x) / 2
-            out.append((x, front.y, front.y + front.height))
-    return out
+    return [(front.x + front.width, front.y, front.y + front.height)
+            for front, _ in _fold_pairs(slots)]
 
 
 def _draw_folds(c: Canvas, slots: list[Slot]) -> None:
@@ -460,6 +547,13 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
     c.setFont(fonts.REGULAR, fonts.MIN_SIZE)
     y = sprue.margin + 1.2 * MM
     room = page_w - 2 * sprue.margin
+    page_label = f"page {number + 1}"
+    if sheet.face == "front" and sheet.slots:
+        # The pieces are cut to scale: a bar to measure before cutting, by the page number.
+        right = (page_w - sprue.margin - FOOTER_GAP
+                 - fonts.string_width(page_label, fonts.REGULAR, fonts.MIN_SIZE))
+        calibration.draw_footer_bar(c, right, y, fonts.REGULAR, fonts.MIN_SIZE)
+        room -= calibration.footer_bar_width(fonts.REGULAR, fonts.MIN_SIZE) + FOOTER_GAP
     footer = branding.footer(footer)
     indent = branding.logo_width(2.6 * MM)
     branding.draw_logo(c, sprue.margin, y - 0.6 * MM, 2.6 * MM)
@@ -473,7 +567,7 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
         if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) <= room - 20 * MM:
             break
     c.drawString(sprue.margin + indent, y, left)
-    c.drawRightString(page_w - sprue.margin, y, f"page {number + 1}")
+    c.drawRightString(page_w - sprue.margin, y, page_label)
 
 
 def as_component(imposed: Imposed, key: str, title: str, label: str) -> Component:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # pieces are described without loading ReportLab; they draw with it
     from reportlab.pdfgen.canvas import Canvas
@@ -40,6 +40,10 @@ class Piece:
         group: Which sheet region it goes in (a sprue's ``groups`` select by this).
         warnings: What went wrong making it (a label fitted only by the last resort of
             ``autofit``'s rule), each naming the piece; the build reports them.
+        ends: The axis along which the piece has distinct ends (``x`` for a ship marker
+            with its bow bar at one end), or None. Wherever the flip of the sheet (or
+            the fold of a back printed beside its front) turns that axis over, the back
+            is drawn mirrored along it, so each end's features lie behind the same end's.
 
     Not frozen: a kit makes thousands, and a frozen dataclass is five times slower to
     create. Treat pieces as read-only.
@@ -55,6 +59,7 @@ class Piece:
     quantity: int = 1
     group: str = ""
     warnings: tuple[str, ...] = ()
+    ends: Literal["x", "y"] | None = None
 
 
 def piece_warnings(pieces: Iterable[Piece]) -> list[str]:

@@ -152,9 +152,11 @@ def test_duplex_off_puts_each_back_beside_its_front(pieces: dict[str, list[Piece
                 if not slot.piece.id.endswith(".back"):
                     continue
                 front = by_id[(slot.piece.id[:-len(".back")], slot.copy)]
-                # the same row (tops level) and the next slot along it
-                assert abs((front.y + front.height) - (slot.y + slot.height)) < 0.01
-                assert slot.x > front.x + front.width
+                # the same row (tops level), touching it: the fold is the shared trim edge
+                assert abs((front.y + front.height) - (slot.y + slot.height)) < 0.01 * MM
+                assert abs(slot.x - (front.x + front.width)) < 0.01 * MM
+                assert (front.x + front.width, front.y, front.y + front.height) in \
+                    fold_lines(sheet.slots)
                 pairs += 1
     assert pairs > 10
 

@@ -110,9 +110,9 @@ class MarkerMaker:
         previous = previous_turn_face(ink, bar, prev, prev_note)
         return with_warnings([
             Piece(f"ship.{sid}", f"{view.name} ({view.cls.name})", length, width, front, back,
-                  1, "ship"),
+                  1, "ship", ends="x"),
             Piece(f"prev.{sid}", f"{view.name} previous turn", length, width, previous,
-                  previous, 1, "previous-turn"),
+                  previous, 1, "previous-turn", ends="x"),
         ], self.labels)
 
     def _icon(self, view: ShipView, length: float, beam: float) -> Icon:
