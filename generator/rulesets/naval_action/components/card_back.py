@@ -26,7 +26,7 @@ from generator.rules.defaults import is_default
 from generator.rules.defaults import label as default_label
 from generator.rulesets.naval_action.cardmodels import RadarDetection, torpedo_bomber_shift
 from generator.rulesets.naval_action.cardtables import Tables
-from generator.rulesets.naval_action.components.card_parts import NO_EFFECT, pct
+from generator.rulesets.naval_action.components.card_parts import NO_EFFECT, noted, pct
 from generator.rulesets.naval_action.odds import Calculator
 
 SCALES_SHOWN = ("tabletop", "floor", "large-floor")
@@ -283,13 +283,9 @@ def turning(tables: Tables, col_mm: float) -> Section:
             [f"Per {costs.per_degrees}°",
              *[f"{costs.lost(s.yards_per_unit):g} {s.unit} lost" for s in scales]]]
     grid = table(rows, even(col_mm, 14, len(scales)), bold=range(1, len(scales) + 1))
-    body: list[Block] = [
-        grid,
-        gap(0.8),
-        para(f"Each {costs.per_degrees}° of turn, or part of it, shortens the move by the "
-           "amount shown.", "note"),
-    ]
-    return Section("TURNING", ("turn_costs",), body)
+    return Section("TURNING", ("turn_costs",), noted(grid, 0.8, (
+        f"Each {costs.per_degrees}° of turn, or part of it, shortens the move by the "
+        "amount shown.")))
 
 
 def submarines(tables: Tables, col_mm: float) -> Section:
