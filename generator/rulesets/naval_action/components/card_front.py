@@ -18,7 +18,6 @@ from generator.pages.refcard import (
     bullet,
     diff_label,
     even,
-    gap,
     join,
     para,
     signed,
@@ -31,6 +30,7 @@ from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.components.card_parts import (
     NO_EFFECT,
     SEVERITY_BG,
+    explained,
     noted,
     pct,
 )
@@ -78,20 +78,18 @@ def gunfire_sequence(tables: Tables, col_mm: float) -> Section:
     grid = table([head, bores], even(col_mm, 12, len(factors) + 1),
                  tints={bores[-1]: LABEL_BG})
     bands = rules.range_bands
-    body: list[Block] = [
-        grid,
-        gap(1.2),
-        bullet("A new gun's step is its caliber factor (CF): the smallest, quickest guns "
-                "shoot first. A step fires together and its damage lands together, before "
-                "the next step."),
-        bullet(f"Old (On) guns all fire in step {old}, after every new gun, whatever "
-                "their bore."),
-        bullet("A ship's batteries of one calibre and range at one target fire as one: "
-                "a white die (accuracy) and a coloured die (penetration)."),
-        bullet(f"<b>Range bands:</b> close up to {bands.close[0]}/{bands.close[1]} of the "
-                f"battery's maximum range, medium up to {bands.medium[0]}/{bands.medium[1]}, "
-                "long up to the maximum; round fractions up. Measure only when firing."),
-    ]
+    body = explained(
+        grid, 1.2,
+        "A new gun's step is its caliber factor (CF): the smallest, quickest guns "
+            "shoot first. A step fires together and its damage lands together, before "
+            "the next step.",
+        f"Old (On) guns all fire in step {old}, after every new gun, whatever "
+            "their bore.",
+        "A ship's batteries of one calibre and range at one target fire as one: "
+            "a white die (accuracy) and a coloured die (penetration).",
+        f"<b>Range bands:</b> close up to {bands.close[0]}/{bands.close[1]} of the "
+            f"battery's maximum range, medium up to {bands.medium[0]}/{bands.medium[1]}, "
+            "long up to the maximum; round fractions up. Measure only when firing.")
     return Section("GUNFIRE SEQUENCE", ("caliber_factor", "gunfire_sequence",
                                         "range_bands"), body)
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from reportlab.lib import colors
 
 from generator.pages.pages import Block
-from generator.pages.refcard import gap, para
+from generator.pages.refcard import bullet, gap, para
 from generator.rules import dice
 from generator.rules.defaults import LABEL as DEFAULT_LABEL
 from generator.rules.defaults import is_default
@@ -35,6 +35,11 @@ def pct(p: Fraction) -> str:
 def noted(block: Block, space: float, note: str) -> list[Block]:
     """A section's table or drawing, then, after a gap, the note that explains it."""
     return [block, gap(space), para(note, "note")]
+
+
+def explained(block: Block, space: float, *lines: str) -> list[Block]:
+    """A section's table, then, after a gap, the rules that go with it as bullets."""
+    return [block, gap(space), *map(bullet, lines)]
 
 
 def tags_for(tables: Tables, names: Iterable[str]) -> list[str]:
