@@ -9,9 +9,18 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from generator.data.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
+from generator.data.datamodel import (
+    NATION_NAMES,
+    Line,
+    Nation,
+    Ship,
+    ShipRefBase,
+    SideBase,
+    Strict,
+    once,
+)
 from generator.data.shipclass import AAGuns, Aircraft, Position
 from generator.data.shipclass import Armor as FactArmor
 from generator.data.shipclass import GunBattery as FactBattery
@@ -130,15 +139,11 @@ class Special(Strict):
     note: str | None = Field(None, max_length=500, description="Printed on the ship's sheet (at most 500 characters).")
 
 
-class ShipRef(Strict):
+class ShipRef(ShipRefBase):
     """A ship in a scenario: class id plus ship name."""
 
-    class_: str = Field(alias="class", max_length=60, description="Class id (file name), e.g. 'new-orleans'.")
-    name: str = Field(max_length=60, description="A ship of that class (any spelling in its 'aka').")
     special: Special | None = Field(None, description="Scenario conditions for this ship.")
     victory_value: float | None = Field(None, ge=0, le=100, description="What sinking this ship scores, agreed before play (a transport or merchant is usually worth far more than its fighting value); 0-100. Default: its comparative strength.")
-
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Side(SideBase):
