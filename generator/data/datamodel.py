@@ -92,6 +92,26 @@ class SideBase(Strict):
     commander: str | None = Field(None, max_length=120, description="Historical commander (at most 120 characters).")
 
 
+class ShipRefBase(Strict):
+    """What every ruleset's scenario ship has first: her class and her name."""
+
+    class_: str = Field(alias="class", max_length=60, description="Class id (file name), e.g. 'new-orleans'.")
+    name: str = Field(max_length=60, description="A ship of that class (any spelling in its 'aka').")
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
+
+
+HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
+"""A colour as a data file gives it: '#rrggbb'."""
+
+
+class NavyColours(Strict):
+    """A navy's (or a side's) marker colours: the ground, and the ink printed on it."""
+
+    fill: str = Field(pattern=HEX_COLOUR)
+    ink: str = Field(pattern=HEX_COLOUR)
+
+
 def once(values: list[str], what: str) -> None:
     """Refuse repeated values in a list of names or ids.
 

@@ -71,7 +71,9 @@ def _field_annotation(model: type[BaseModel], loc: Loc) -> Any:
             info = _field_by_key(annotation, str(part))
             if info is None:
                 return None
-            annotation = info.annotation
+            # Metadata may narrow what a field accepts (``TypeSubset``: a ruleset's types).
+            annotation = next((m.narrowed for m in info.metadata if hasattr(m, "narrowed")),
+                              info.annotation)
         elif typing.get_origin(annotation) in (list, tuple):
             annotation = typing.get_args(annotation)[0]
         elif typing.get_origin(annotation) is dict:

@@ -169,8 +169,9 @@ def test_the_checklist_has_a_line_for_every_cut_out_sheet(packets: dict[str, Pac
         *(f"Range tapes: Allied Screening Force, sheet {n} of 3" for n in (1, 2, 3)),
         "Rulers · 333 yd per cm (tabletop), sheet 1 of 1",
         "Gauges, sheet 1 of 2", "Gauges, sheet 2 of 2",
-        "Gauge strips · 333 yd per cm (tabletop), sheet 1 of 2",
-        "Gauge strips · 333 yd per cm (tabletop), sheet 2 of 2"}
+        "Gauge strips · 333 yd per cm (tabletop), sheet 1 of 3",
+        "Gauge strips · 333 yd per cm (tabletop), sheet 2 of 3",
+        "Gauge strips · 333 yd per cm (tabletop), sheet 3 of 3"}
     assert sheets["Gauges, sheet 1 of 2"] == "Firing-arc protractor"
     assert sheets["Gauges, sheet 2 of 2"] == "Turn gauge"
     assert sheets["Range tapes: Allied Screening Force, sheet 3 of 3"] == (

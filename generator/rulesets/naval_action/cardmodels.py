@@ -14,10 +14,11 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from generator.data.datamodel import Strict
+from generator.data.shipclass import ShipType
 from generator.rules.defaults import Default
 from generator.rules.dietable import DieTable, build
 from generator.rulesets.naval_action import rules as derivation
-from generator.rulesets.naval_action.schema import ShipType
+from generator.rulesets.naval_action.schema import NAType
 from generator.rulesets.naval_action.views import Band
 
 Result = Literal["-", "(D)", "D", "HD", "S"]
@@ -408,7 +409,7 @@ class SeaEffect(Strict):
     speed: str = Field(min_length=1, max_length=12, pattern=r"^[1-9][0-9]?(/[1-9][0-9]?)?$")
     # The ship types the band covers (default: destroyer leader and smaller), so the status
     # sheets can cut each ship's maximum speed.
-    types: list[ShipType] = Field(
+    types: list[NAType] = Field(
         default_factory=lambda: [ShipType(t) for t in DL_AND_SMALLER], max_length=20)
 
     @property

@@ -9,14 +9,13 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from generator.core.errors import Problem
-from generator.data.datamodel import Nation, Strict
+from generator.data.datamodel import Nation, NavyColours, Strict
 from generator.data.validation import key_problems, load_model, name_problem
 from generator.data.yamlsource import SourceDoc
 from generator.pieces.faces import Face, faces_precheck, size_between
 from generator.pieces.sprue import length_between
 
 TABLES = Path(__file__).parent / "tables"
-_HEX = r"^#[0-9a-fA-F]{6}$"
 
 
 # Any marker length up to a hand's width; a marker no larger than a page.
@@ -61,13 +60,6 @@ class AircraftType(Strict):
     name: str = Field(min_length=1, max_length=40)
 
 
-class NationColours(Strict):
-    """A navy's marker colours."""
-
-    fill: str = Field(pattern=_HEX)
-    ink: str = Field(pattern=_HEX)
-
-
 class MarkerFaces(Strict):
     """Face layouts of the pool markers (``generator/pieces/faces.py``); they bind no values."""
 
@@ -86,7 +78,7 @@ class MarkerTables(Strict):
     depths: list[Annotated[str, Field(min_length=1, max_length=4)]] = Field(min_length=1,
                                                                            max_length=8)
     crush_depth: dict[str, str]
-    nation_colours: dict[str, NationColours]
+    nation_colours: dict[str, NavyColours]
     marker_faces: MarkerFaces
 
 

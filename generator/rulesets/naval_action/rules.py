@@ -13,10 +13,11 @@ from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_v
 
 from generator.core.errors import Problem
 from generator.data.datamodel import Nation, Strict
+from generator.data.shipclass import ShipType
 from generator.data.validation import key_problems, load_model, name_problem
 from generator.data.yamlsource import SourceDoc
 from generator.rules.defaults import Defaults
-from generator.rulesets.naval_action.schema import Position, ShipType
+from generator.rulesets.naval_action.schema import SHIP_TYPES, NAType, Position
 
 TABLES = Path(__file__).parent / "tables"
 
@@ -163,8 +164,8 @@ class DerivationRules(Strict):
     damage_control: DamageControlRules = Field(alias="damage_control_navies")
     comparative_strength_by_type: dict[str, Annotated[float, Field(gt=0, le=100)]]
     # A default keeps older --tables files (written before this key) valid.
-    strength_leaves_out: list[ShipType] = Field(
-        default_factory=lambda: [ShipType.AK, ShipType.AP], max_length=len(ShipType))
+    strength_leaves_out: list[NAType] = Field(
+        default_factory=lambda: [ShipType.AK, ShipType.AP], max_length=len(SHIP_TYPES))
     radar_range_yd: dict[str, Annotated[int, Field(ge=1, le=100_000)]]
     battery_arcs: dict[str, list[Arc]]
     arc_exclusions: dict[str, list[Arc]]
@@ -174,8 +175,8 @@ class DerivationRules(Strict):
 COVERED: dict[str, tuple[tuple[Any, ...], str, bool]] = {
     "battery_arcs": (tuple(p.value for p in Position), "battery position", True),
     "arc_exclusions": (tuple(p.value for p in Position), "battery position", True),
-    "comparative_strength_by_type": (tuple(t.value for t in ShipType), "ship type", True),
-    "unarmoured_by_type": (tuple(t.value for t in ShipType), "ship type", False),
+    "comparative_strength_by_type": (SHIP_TYPES.codes(), "ship type", True),
+    "unarmoured_by_type": (SHIP_TYPES.codes(), "ship type", False),
     "torpedo_penetration": (TORPEDO_SIZES, "torpedo size in inches", True),
     "radar_range_yd": (("SC", "SG"), "radar type", True),
 }

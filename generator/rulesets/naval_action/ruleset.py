@@ -13,12 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, Field
-
 from generator.core.errors import UsageError
 from generator.core.scales import Scale, parse_scale
 from generator.core.suggest import did_you_mean
-from generator.data.datamodel import Strict
 from generator.data.roster import owned_scenario, requested_ship, side_views
 from generator.kit.seam import (
     ComponentFn,
@@ -30,6 +27,7 @@ from generator.kit.seam import (
     Ruleset,
     sheet_component,
 )
+from generator.kit.shipkit import SHEET_PREVIEWS, scale_option, ship_kinds
 from generator.rules.dice import in_force
 from generator.rulesets.naval_action import cardtables, resolve
 from generator.rulesets.naval_action.cardtables import Tables, load_tables
@@ -96,8 +94,7 @@ class NavalAction(Ruleset[Derived]):
     name = NAME
     title = "NAVAL ACTION"
     folder = FOLDER
-    data_kinds: ClassVar[dict[str, type[BaseModel]]] = {"ship-class": ShipClass,
-                                                        "scenario": Scenario}
+    data_kinds = ship_kinds(ShipClass, Scenario)
     components = COMPONENTS
     default_scenario = "savo-island"
     order = 10
@@ -105,8 +102,7 @@ class NavalAction(Ruleset[Derived]):
     override_tables: ClassVar[tuple[str, ...] | None] = (
         "action-card.yaml", "derivation.yaml", "markers.yaml")
     """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
-    preview_names: ClassVar[dict[str, str]] = {"status": "sheets", "marker": "markers",
-                                               "counter": "markers"}
+    preview_names = SHEET_PREVIEWS
     converts_old_files = True
 
     def from_old_file(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -127,13 +123,13 @@ class NavalAction(Ruleset[Derived]):
             with cardtables.using(tables):
                 return self._class_context(request, paper, options, library, tables)
         scale_text = request.scale
-        derived = Derived(tables, _scale(scale_text or "tabletop"), library)
+        derived = Derived(tables, scale_option(scale_text or "tabletop"), library)
         ctx = Context(request, paper, options, data=derived)
         if request.scenario is not None:
             scenario, warnings = self._scenario(library, request.scenario)
             ctx.warnings.extend(warnings)
             derived.scenario = scenario
-            derived.scale = _scale(scale_text or scenario.scale)
+            derived.scale = scale_option(scale_text or scenario.scale)
             derived.line = f"{scenario.name} · {scenario.date_label or scenario.date.isoformat()}"
             with cardtables.using(tables):
                 derived.views = self._views(library, scenario, derived.scale)
@@ -248,14 +244,6 @@ def _overridden(view: ShipView, overrides: list[str]) -> ShipView:
     return view
 
 
-def _scale(text: str) -> Scale:
-    """A scale from the command line, as a usage error when it is not one."""
-    try:
-        return parse_scale(text)
-    except ValueError as exc:
-        raise UsageError(f"--scale: found '{text}', {exc}") from None
-
-
 def _sprue(path: Path | None) -> Sprue:
     """The user's sheet layout, or the bundled one."""
     from generator.pieces.sprue import user_or_bundled
@@ -366,29 +354,14 @@ def _matchups(ctx: Context[Derived], d: Derived, side: str | None) -> Component:
 REFERENCE = FOLDER / "tables" / "reference-classes.yaml"
 
 
-class ReferenceClasses(Strict):
-    """``tables/reference-classes.yaml``: whom a proof kit matches a class against."""
-
-    axis_navies: list[str] = Field(max_length=20)
-    allied: list[str] = Field(min_length=1, max_length=10)
-    axis: list[str] = Field(min_length=1, max_length=10)
-
-
 def reference_views(d: Derived, own: ShipView) -> list[ShipView]:
     """The proof kit's reference classes of the other side, as of the proof's date."""
-    from generator.data.validation import load_model
+    from generator.data.referenceclasses import reference_classes
 
-    chosen = load_model(ReferenceClasses, REFERENCE, "naval_action/tables/reference-classes.yaml")
-    axis = own.cls.nation.value in chosen.axis_navies
-    known = d.library.classes_of(NAME)
-    views = []
-    for class_id in chosen.allied if axis else chosen.axis:
-        if class_id not in known or class_id == own.cls.id:
-            continue
-        cls = known[class_id].model
-        views.append(ship_view(cls, cls.ships[0], None, d.scenario, "reference",
-                               "Reference classes", d.scale.units_per_knot(), d.scale.unit))
-    return views
+    return [ship_view(cls, cls.ships[0], None, d.scenario, "reference", "Reference classes",
+                      d.scale.units_per_knot(), d.scale.unit)
+            for cls in reference_classes(REFERENCE, "naval_action/tables/reference-classes.yaml",
+                                         d.library, NAME, own.cls)]
 
 
 @component("reference-matchups")

@@ -7,37 +7,38 @@ from these models (``quarterdeck docs``) and a test fails when it is stale.
 from __future__ import annotations
 
 import datetime as dt
-import enum
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from generator.data.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
+from generator.data.datamodel import (
+    NATION_NAMES,
+    Line,
+    Nation,
+    Ship,
+    ShipRefBase,
+    SideBase,
+    Strict,
+    once,
+)
 from generator.data.shipclass import AAGuns, Aircraft, Position
 from generator.data.shipclass import Armor as FactArmor
+from generator.data.shipclass import GunBattery as FactBattery
+from generator.data.shipclass import Radar as FactRadar
+from generator.data.shipclass import ShipType as Shared
+from generator.data.typesubset import TypeSubset
 
 __all__ = ["NATION_NAMES", "AAGuns", "Aircraft", "Nation", "Position", "Ship", "Strict"]
 
 
-class ShipType(enum.StrEnum):
-    """Ship types, largest first (the order the Master List uses)."""
-
-    BB = "BB"
-    BC = "BC"
-    CV = "CV"
-    CVL = "CVL"
-    CVE = "CVE"
-    CA = "CA"
-    CL = "CL"
-    CLAA = "CLAA"
-    DL = "DL"
-    DD = "DD"
-    DE = "DE"
-    TB = "TB"
-    SS = "SS"
-    AK = "AK"
-    AP = "AP"
-
+SHIP_TYPES = TypeSubset((
+    Shared.BB, Shared.BC, Shared.CV, Shared.CVL, Shared.CVE, Shared.CA, Shared.CL,
+    Shared.CLAA, Shared.DL, Shared.DD, Shared.DE, Shared.TB, Shared.SS, Shared.AK, Shared.AP))
+"""The Master List's types, largest first (the order it lists them): the first 15 shared."""
+ShipType = SHIP_TYPES
+"""The same list under the name ``rating.py`` iterates."""
+NAType = Annotated[Shared, SHIP_TYPES]
+"""A ship type a NAVAL ACTION file may name (any other is refused, naming these)."""
 
 TYPE_NAMES = {
     "BB": "battleship", "BC": "battlecruiser", "CV": "aircraft carrier",
@@ -54,22 +55,20 @@ class Armor(FactArmor):
     factor: int | None = Field(None, ge=1, le=10, description="Override the derived armor factor.")
 
 
-class GunBattery(Strict):
+class GunBattery(FactBattery):
     """One battery: guns of one bore that bear through one arc."""
 
+    # The shared facts, with what NAVAL ACTION needs of them: range and rounds required.
     position: Position = Field(description="Arc of fire: BOW, C, STN, L, R, LB, RB, LS or RS.")
-    guns: int = Field(ge=1, le=40, description="Number of guns in the battery.")
-    bore_in: float = Field(gt=0, le=20, description="Bore in inches (8 for 8-inch, 5.9 for 150 mm).")
     old: bool = Field(False, description="'On' guns: a model designed before 1922 (fires with all old guns, last).")
     max_range_yd: int = Field(ge=1000, le=50000, description="Maximum range in yards.")
     rounds_per_gun: int = Field(ge=1, le=2000, description="Rounds carried per gun.")
     dp: bool = Field(False, description="Dual-purpose guns; 3in-5.25in DP guns count towards the AA factor.")
-    turrets: int | None = Field(None, ge=1, le=20, description="Number of mounts (turrets) in the battery.")
+    note: str | None = Field(None, max_length=500, description="Free text, e.g. '5in/25 single mounts' (at most 500 characters).")
     caliber_factor: int | None = Field(None, ge=1, le=12, description="Override the derived caliber factor.")
     close_range_yd: int | None = Field(None, ge=1, le=50000, description="Override the derived close-range limit (1-50,000 yd).")
     medium_range_yd: int | None = Field(None, ge=1, le=50000, description="Override the derived medium-range limit (1-50,000 yd).")
     fire_step: int | None = Field(None, ge=1, le=20, description="Override the derived step in the gunfire sequence.")
-    note: str | None = Field(None, max_length=500, description="Free text, e.g. '5in/25 single mounts' (at most 500 characters).")
 
 
 class TorpedoMount(Strict):
@@ -84,11 +83,10 @@ class TorpedoMount(Strict):
     run_yd: int | None = Field(None, ge=500, le=50000, description="Whole run in yards (both turns of a two-turn torpedo); default from the torpedo_runs table.")
 
 
-class Radar(Strict):
+class Radar(FactRadar):
     """A radar fit, active in scenarios on or after the date fitted."""
 
     type: Literal["SC", "SG"] = Field(description="SC (early, 20,000 yd) or SG (later, 30,000 yd).")
-    fitted: dt.date = Field(description="Date first fitted (YYYY-MM-DD).")
 
 
 class Overrides(Strict):
@@ -106,7 +104,7 @@ class ShipClass(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60, description="Stable id, lowercase with hyphens, at most 60 characters; equal to the file name.")
     name: str = Field(min_length=1, max_length=60, description="Class name, 1-60 characters, e.g. 'New Orleans'.")
     nation: Nation = Field(description="Navy: " + ", ".join(n.value for n in Nation) + ".")
-    type: ShipType = Field(description="Type: " + ", ".join(t.value for t in ShipType) + ".")
+    type: NAType = Field(description="Type: " + ", ".join(SHIP_TYPES.codes()) + ".")
     ships: list[Ship] = Field(min_length=1, max_length=300, description="The ships of the class (1-300).")
     length_ft: float = Field(ge=50, le=1300, description="Overall length in feet, 50-1300 (sets the 1:12,000 marker; a smaller craft cannot be drawn).")
     armor: Armor = Field(description="Armour facts and optional armor-factor override.")
@@ -141,15 +139,11 @@ class Special(Strict):
     note: str | None = Field(None, max_length=500, description="Printed on the ship's sheet (at most 500 characters).")
 
 
-class ShipRef(Strict):
+class ShipRef(ShipRefBase):
     """A ship in a scenario: class id plus ship name."""
 
-    class_: str = Field(alias="class", max_length=60, description="Class id (file name), e.g. 'new-orleans'.")
-    name: str = Field(max_length=60, description="A ship of that class (any spelling in its 'aka').")
     special: Special | None = Field(None, description="Scenario conditions for this ship.")
     victory_value: float | None = Field(None, ge=0, le=100, description="What sinking this ship scores, agreed before play (a transport or merchant is usually worth far more than its fighting value); 0-100. Default: its comparative strength.")
-
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Side(SideBase):

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from generator.core.errors import UsageError
 from generator.data.roster import owned_scenario, requested_ship, side_views
 from generator.kit.recipe import Recipe
@@ -28,6 +26,7 @@ from generator.kit.seam import (
     Ruleset,
     sheet_component,
 )
+from generator.kit.shipkit import SHEET_PREVIEWS, ship_kinds
 from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pieces.sprue import Sprue, user_or_bundled
@@ -67,16 +66,14 @@ class SurfaceAction(Ruleset[Derived]):
     name = NAME
     title = "Surface Action"
     folder = FOLDER
-    data_kinds: ClassVar[dict[str, type[BaseModel]]] = {"ship-class": ShipClass,
-                                                        "scenario": Scenario}
+    data_kinds = ship_kinds(ShipClass, Scenario)
     components = COMPONENTS
     default_scenario = "river-plate"
     order = 20
     templates = "surface_action"
     override_tables: ClassVar[tuple[str, ...] | None] = ("charts.yaml",)
-    preview_names: ClassVar[dict[str, str]] = {"status": "sheets", "marker": "markers",
-                                               "counter": "markers"}
     """Bundled tables `--tables` may replace (`quarterdeck tables --export`)."""
+    preview_names = SHEET_PREVIEWS
     converts_old_files = True
     old_file_lacks = "gun positions, ranges or rounds"
     """Facts other rulesets need that an old Surface Action class file never held."""
@@ -324,16 +321,6 @@ def _catalog(ctx: Context[Derived], arg: str | None) -> Component:
 REFERENCE = FOLDER / "tables" / "reference-classes.yaml"
 
 
-class ReferenceClasses(BaseModel):
-    """``tables/reference-classes.yaml``: whom a proof kit matches a class against."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    axis_navies: list[str] = Field(max_length=20)
-    allied: list[str] = Field(min_length=1, max_length=10)
-    axis: list[str] = Field(min_length=1, max_length=10)
-
-
 def _weapons_of(views: list[ShipView]) -> tuple[set[str], set[str]]:
     guns = {b.weapon for v in views for b in v.batteries}
     torpedoes = {v.torpedo_weapon for v in views if v.torpedo_weapon is not None}
@@ -347,18 +334,15 @@ def _reference_matchups(ctx: Context[Derived], arg: str | None) -> Component | R
     The rule text prints no hit values (each scenario has its own table), so the first
     bundled scenario whose table rates every weapon involved is used, and named.
     """
-    from generator.data.validation import load_model
+    from generator.data.referenceclasses import reference_classes
     from generator.rulesets.surface_action.components.tables import render_matchups
 
     d = _d(ctx)
     assert d.library is not None, "the class recipe names this component"
     own = d.views["ship"]
-    chosen = load_model(ReferenceClasses, REFERENCE,
-                        "surface_action/tables/reference-classes.yaml")
-    known = d.library.classes_of(NAME)
-    names = chosen.allied if own[0].cls.nation.value in chosen.axis_navies else chosen.axis
-    refs = [ship_view(known[c].model, known[c].model.ships[0], None, None, "reference",
-                      d.charts) for c in names if c in known and c != own[0].cls.id]
+    refs = [ship_view(cls, cls.ships[0], None, None, "reference", d.charts)
+            for cls in reference_classes(REFERENCE, "surface_action/tables/reference-classes.yaml",
+                                         d.library, NAME, own[0].cls)]
     guns, torpedoes = _weapons_of([*own, *refs])
     scenarios = sorted(d.library.of_kind(NAME, "scenario").values(),
                        key=lambda e: (not e.bundled, e.model.id))

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.core.scales import parse_scale
-from generator.pages.component import Bookmark, Component
+from generator.pages.component import Component
 from generator.pages.layout import Paper
 from generator.pages.markup import markup_to_flowables
-from generator.pages.tablestyle import render_flow
+from generator.pages.prose import prose_component
 from generator.pages.templating import render_text
 from generator.rulesets.naval_action import cardtables
 from generator.rulesets.naval_action.derive import ShipView
@@ -87,8 +87,6 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
         rules_for_sides=[(s.name, rule) for s in shown for rule in s.special_rules],
     )
     who = side.name if side else "Referee"
-    result = render_flow(markup_to_flowables(text), paper, f"{scenario.name}: briefing",
-                         f"quarterdeck · NAVAL ACTION · {scenario.name} · {who}")
-    marks = [Bookmark(title, page, top) for title, page, top in result.anchors]
-    key = f"briefing:{side.id if side else 'referee'}"
-    return Component(key, "Briefing", "Brief-", result.pdf, result.pages, marks)
+    return prose_component(markup_to_flowables(text), paper, f"{scenario.name}: briefing",
+                           f"quarterdeck · NAVAL ACTION · {scenario.name} · {who}",
+                           f"briefing:{side.id if side else 'referee'}", "Briefing", "Brief-")

@@ -26,7 +26,7 @@ from generator.rules.defaults import is_default
 from generator.rules.defaults import label as default_label
 from generator.rulesets.naval_action.cardmodels import RadarDetection, torpedo_bomber_shift
 from generator.rulesets.naval_action.cardtables import Tables
-from generator.rulesets.naval_action.components.card_parts import NO_EFFECT, pct
+from generator.rulesets.naval_action.components.card_parts import NO_EFFECT, explained, noted, pct
 from generator.rulesets.naval_action.odds import Calculator
 
 SCALES_SHOWN = ("tabletop", "floor", "large-floor")
@@ -47,31 +47,29 @@ def torpedo_fire(tables: Tables, col_mm: float) -> Section:
     per_turn = " · ".join(f'{size}" {yd(run)}' for size, run in sorted(runs.yards_per_turn.items()))
     pens = " · ".join(f'{size}" = {factor}' for size, factor in
                       sorted(tables.rules.torpedo_penetration.items()))
-    body: list[Block] = [
-        para("NUMBER OF HITS ON TARGET (white die)", "sub"),
-        grid,
-        gap(1.2),
-        bullet("Roll for each ship the spread crosses, on the column of torpedoes still "
-                f"running (more than {torp.columns[-1]}: the last column). Hits leave the "
-                "spread before the next ship rolls."),
-        bullet(f"<b>Wild torpedo:</b> on a spread's first roll only, a {torp.wild_face} "
-                "also sends one torpedo back at the firer; roll for it on the 1 column."),
-        bullet(f"<b>Bow or stern:</b> a track within {torp.bow_stern_arc_deg}° of the "
-                f"target's bow or stern counts half the torpedoes (round "
-                f"{torp.halve_rounding}), except a submarine's shot at an attacker."),
-        bullet(f"<b>Aimed resolution:</b> a target within {yd(torp.automatic_within_yd)} "
-                f"yd, making {torp.slow_target_kn} kn or less, or attacked from the air "
-                "needs no crossing: lay the track through it and roll."),
-        bullet("<b>Crossing:</b> otherwise roll only if ship and torpedo reach it in "
-                "the same half of their moves."),
-        bullet(f"<b>Spread:</b> runs {per_turn} yd a turn"
-                f"{default_label(is_default(runs))}; {yd(width.one_turn)} "
-                f"yd wide at the end ({yd(width.one_turn / 2)} halfway), "
-                f"{yd(width.two_turn)} after a two-turn torpedo's second turn."),
-        bullet(f"<b>Damage:</b> penetration factor {pens}; (D) always damages. "
-                f"{_torpedo_duds(tables)} A torpedo dud never damages, even at the last "
-                "column."),
-    ]
+    body = [para("NUMBER OF HITS ON TARGET (white die)", "sub")]
+    body += explained(
+        grid, 1.2,
+        "Roll for each ship the spread crosses, on the column of torpedoes still "
+            f"running (more than {torp.columns[-1]}: the last column). Hits leave the "
+            "spread before the next ship rolls.",
+        f"<b>Wild torpedo:</b> on a spread's first roll only, a {torp.wild_face} "
+            "also sends one torpedo back at the firer; roll for it on the 1 column.",
+        f"<b>Bow or stern:</b> a track within {torp.bow_stern_arc_deg}° of the "
+            f"target's bow or stern counts half the torpedoes (round "
+            f"{torp.halve_rounding}), except a submarine's shot at an attacker.",
+        f"<b>Aimed resolution:</b> a target within {yd(torp.automatic_within_yd)} "
+            f"yd, making {torp.slow_target_kn} kn or less, or attacked from the air "
+            "needs no crossing: lay the track through it and roll.",
+        "<b>Crossing:</b> otherwise roll only if ship and torpedo reach it in "
+            "the same half of their moves.",
+        f"<b>Spread:</b> runs {per_turn} yd a turn"
+            f"{default_label(is_default(runs))}; {yd(width.one_turn)} "
+            f"yd wide at the end ({yd(width.one_turn / 2)} halfway), "
+            f"{yd(width.two_turn)} after a two-turn torpedo's second turn.",
+        f"<b>Damage:</b> penetration factor {pens}; (D) always damages. "
+            f"{_torpedo_duds(tables)} A torpedo dud never damages, even at the last "
+            "column.")
     # The runs carry their own inline DEFAULT tag: a user who replaces the hits table
     # should see the heading say so without the runs table muddying it.
     return Section("TORPEDO FIRE RESOLUTION", ("torpedo_hits", "torpedo_penetration"), body)
@@ -111,16 +109,14 @@ def damage_control(tables: Tables, col_mm: float) -> Section:
         f"<b>{escape(name)}</b> roll again: {face_run(r.faces)} gives {escape(r.then)}, "
         f"anything else {escape(r.otherwise)}"
         for name, r in dc.rerolls.items())
-    body: list[Block] = [
-        grid,
-        gap(1.2),
-        bullet(meanings + "."),
-        bullet(rerolls + "."),
-        bullet(f"<b>Final odds</b> with the re-rolls played out: {odds}."),
-        bullet("Once damage is under control the ship stops rolling and cannot be "
-                "repaired further."),
-        bullet(_dc_navies(tables)),
-    ]
+    body = explained(
+        grid, 1.2,
+        meanings + ".",
+        rerolls + ".",
+        f"<b>Final odds</b> with the re-rolls played out: {odds}.",
+        "Once damage is under control the ship stops rolling and cannot be "
+            "repaired further.",
+        _dc_navies(tables))
     return Section("DAMAGE CONTROL", ("damage_control",), body)
 
 
@@ -146,21 +142,19 @@ def aa_results(tables: Tables, col_mm: float) -> Section:
     planes = tables.card.air.element_planes
     shifts = [f"{s.columns} column{'s' if s.columns != 1 else ''} right for "
               f"{escape(_phrase(s.attackers))}" for s in aa.shifts]
-    body: list[Block] = [
-        grid,
-        gap(1.2),
-        bullet(f"Read the highest column the group's total reaches; under "
-                f"{aa.columns[0]} there is no AA fire. <b>X</b>: one {planes}-plane "
-                "element shot down."),
-        bullet("<b>Shift</b> " + "; ".join(shifts) + ". Past the last column read the "
-                "last."),
-        bullet(f"<b>AA factor:</b> 1 per {rules.guns_per_point} dual-purpose guns of "
-                f'{rules.min_bore_in:g}" to {rules.max_bore_in:g}" in the group. A '
-                "destroyer attacked on the fringe gets only half the AA of the bigger "
-                "ships."),
-        bullet("Low-level attackers, dive bombers among them, are fired on before and "
-                "again after they attack."),
-    ]
+    body = explained(
+        grid, 1.2,
+        f"Read the highest column the group's total reaches; under "
+            f"{aa.columns[0]} there is no AA fire. <b>X</b>: one {planes}-plane "
+            "element shot down.",
+        "<b>Shift</b> " + "; ".join(shifts) + ". Past the last column read the "
+            "last.",
+        f"<b>AA factor:</b> 1 per {rules.guns_per_point} dual-purpose guns of "
+            f'{rules.min_bore_in:g}" to {rules.max_bore_in:g}" in the group. A '
+            "destroyer attacked on the fringe gets only half the AA of the bigger "
+            "ships.",
+        "Low-level attackers, dive bombers among them, are fired on before and "
+            "again after they attack.")
     return Section("ANTIAIRCRAFT RESULTS", ("aa_results", "aa_factor"), body)
 
 
@@ -231,15 +225,13 @@ def night_and_radar(tables: Tables, col_mm: float) -> Section:
         rows.append([name, *cells])
     grid = table(rows, even(col_mm, 17, len(ranges)))
     radar = night.radar
-    body: list[Block] = [
-        para("Chance per turn to spot an unseen group, rolled per group (yd):", "note"),
-        grid,
-        gap(1),
-        bullet(f"Regaining a lost contact: +{night.regain_bonus} to the chance. A ship "
-                "with D or HD damage is seen at any range."),
-        bullet(f"<b>Radar:</b> SC {yd(radar.SC)} yd, SG {yd(radar.SG)} yd; "
-                f"{_radar_chance(radar)}"),
-    ]
+    body = [para("Chance per turn to spot an unseen group, rolled per group (yd):", "note")]
+    body += explained(
+        grid, 1,
+        f"Regaining a lost contact: +{night.regain_bonus} to the chance. A ship "
+            "with D or HD damage is seen at any range.",
+        f"<b>Radar:</b> SC {yd(radar.SC)} yd, SG {yd(radar.SG)} yd; "
+            f"{_radar_chance(radar)}")
     return Section("NIGHT DETECTION AND RADAR", ("night_detection",), body)
 
 
@@ -283,13 +275,9 @@ def turning(tables: Tables, col_mm: float) -> Section:
             [f"Per {costs.per_degrees}°",
              *[f"{costs.lost(s.yards_per_unit):g} {s.unit} lost" for s in scales]]]
     grid = table(rows, even(col_mm, 14, len(scales)), bold=range(1, len(scales) + 1))
-    body: list[Block] = [
-        grid,
-        gap(0.8),
-        para(f"Each {costs.per_degrees}° of turn, or part of it, shortens the move by the "
-           "amount shown.", "note"),
-    ]
-    return Section("TURNING", ("turn_costs",), body)
+    return Section("TURNING", ("turn_costs",), noted(grid, 0.8, (
+        f"Each {costs.per_degrees}° of turn, or part of it, shortens the move by the "
+        "amount shown.")))
 
 
 def submarines(tables: Tables, col_mm: float) -> Section:
@@ -308,27 +296,25 @@ def submarines(tables: Tables, col_mm: float) -> Section:
     depths = ", ".join(f"{escape(d)} ({DEPTH_NAMES[d]})" if d in DEPTH_NAMES else escape(d)
                        for d in sub.depths)
     patterns = sub.depth_charge_patterns
-    body: list[Block] = [
-        para("Die rolls that detect (hydrophone, sonar) or sink (hedgehog), by depth:",
-           "note"),
-        grid,
-        gap(1),
-        bullet(f"Depths {depths}; one level a turn. Speed {speeds}. Crushed on "
-                f"{sub.crush_2d6} with two dice: a U-boat in Ab, any other in T."),
-        bullet(f"Hydrophones within {yd(sub.hydrophone_max_yd)} yd (roll "
-                f"−{sub.hydrophone_roll_minus.get('slow_4kn', 0)} if the boat makes 4 kn or "
-                f"less, −{sub.hydrophone_roll_minus.get('stopped', 0)} if stopped); sonar "
-                f"beyond {yd(sub.sonar_min_yd)} yd; one of the two per turn, instead of "
-                "firing."),
-        bullet(f"<b>Depth charges:</b> pass over the boat and name a depth; right depth "
-                f"and an odd die sinks her. Patterns: destroyer {patterns['destroyer']}, "
-                f"escort {patterns['escort']}."
-                if {"destroyer", "escort"} <= set(patterns) else
-                "<b>Depth charges:</b> pass over the boat and name a depth; right depth "
-                "and an odd die sinks her."),
-        bullet(f"<b>Hedgehog</b> (1943 on): sinks on the die shown; "
-                f"{patterns.get('hedgehog', 0)} patterns, one a turn."),
-    ]
+    body = [para("Die rolls that detect (hydrophone, sonar) or sink (hedgehog), by depth:",
+                 "note")]
+    body += explained(
+        grid, 1,
+        f"Depths {depths}; one level a turn. Speed {speeds}. Crushed on "
+            f"{sub.crush_2d6} with two dice: a U-boat in Ab, any other in T.",
+        f"Hydrophones within {yd(sub.hydrophone_max_yd)} yd (roll "
+            f"−{sub.hydrophone_roll_minus.get('slow_4kn', 0)} if the boat makes 4 kn or "
+            f"less, −{sub.hydrophone_roll_minus.get('stopped', 0)} if stopped); sonar "
+            f"beyond {yd(sub.sonar_min_yd)} yd; one of the two per turn, instead of "
+            "firing.",
+        f"<b>Depth charges:</b> pass over the boat and name a depth; right depth "
+            f"and an odd die sinks her. Patterns: destroyer {patterns['destroyer']}, "
+            f"escort {patterns['escort']}."
+            if {"destroyer", "escort"} <= set(patterns) else
+            "<b>Depth charges:</b> pass over the boat and name a depth; right depth "
+            "and an odd die sinks her.",
+        f"<b>Hedgehog</b> (1943 on): sinks on the die shown; "
+            f"{patterns.get('hedgehog', 0)} patterns, one a turn.")
     return Section("SUBMARINES", ("submarines",), body)
 
 

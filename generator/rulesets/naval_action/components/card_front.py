@@ -18,7 +18,6 @@ from generator.pages.refcard import (
     bullet,
     diff_label,
     even,
-    gap,
     join,
     para,
     signed,
@@ -28,7 +27,13 @@ from generator.pages.refcard import (
 from generator.rules import dice
 from generator.rules.defaults import is_default
 from generator.rulesets.naval_action.cardtables import Tables
-from generator.rulesets.naval_action.components.card_parts import NO_EFFECT, SEVERITY_BG, pct
+from generator.rulesets.naval_action.components.card_parts import (
+    NO_EFFECT,
+    SEVERITY_BG,
+    explained,
+    noted,
+    pct,
+)
 from generator.rulesets.naval_action.odds import Calculator, Mode
 from generator.rulesets.naval_action.views import Band
 
@@ -73,20 +78,18 @@ def gunfire_sequence(tables: Tables, col_mm: float) -> Section:
     grid = table([head, bores], even(col_mm, 12, len(factors) + 1),
                  tints={bores[-1]: LABEL_BG})
     bands = rules.range_bands
-    body: list[Block] = [
-        grid,
-        gap(1.2),
-        bullet("A new gun's step is its caliber factor (CF): the smallest, quickest guns "
-                "shoot first. A step fires together and its damage lands together, before "
-                "the next step."),
-        bullet(f"Old (On) guns all fire in step {old}, after every new gun, whatever "
-                "their bore."),
-        bullet("A ship's batteries of one calibre and range at one target fire as one: "
-                "a white die (accuracy) and a coloured die (penetration)."),
-        bullet(f"<b>Range bands:</b> close up to {bands.close[0]}/{bands.close[1]} of the "
-                f"battery's maximum range, medium up to {bands.medium[0]}/{bands.medium[1]}, "
-                "long up to the maximum; round fractions up. Measure only when firing."),
-    ]
+    body = explained(
+        grid, 1.2,
+        "A new gun's step is its caliber factor (CF): the smallest, quickest guns "
+            "shoot first. A step fires together and its damage lands together, before "
+            "the next step.",
+        f"Old (On) guns all fire in step {old}, after every new gun, whatever "
+            "their bore.",
+        "A ship's batteries of one calibre and range at one target fire as one: "
+            "a white die (accuracy) and a coloured die (penetration).",
+        f"<b>Range bands:</b> close up to {bands.close[0]}/{bands.close[1]} of the "
+            f"battery's maximum range, medium up to {bands.medium[0]}/{bands.medium[1]}, "
+            "long up to the maximum; round fractions up. Measure only when firing.")
     return Section("GUNFIRE SEQUENCE", ("caliber_factor", "gunfire_sequence",
                                         "range_bands"), body)
 
@@ -105,14 +108,10 @@ def accuracy_modifiers(tables: Tables, col_mm: float) -> Section:
         rows.append([f"{mod.number}", f"{mod.label}{star}", value])
     grid = table(rows, [8, col_mm - 8 - 22, 22], size=7.8,
                  aligns=["center", "left", "center"], bold=[2])
-    body: list[Block] = [
-        grid,
-        gap(1),
-        para("Work down the list from No. 1, moving along the cumulative track (right) for "
-           "each modifier that applies. C, M, L: close, medium, long range. * Value fixed "
-           "by the rule text; the others are DEFAULT values (the text gives none).", "note"),
-    ]
-    return Section("GUNFIRE ACCURACY MODIFIERS", ("accuracy",), body)
+    return Section("GUNFIRE ACCURACY MODIFIERS", ("accuracy",), noted(grid, 1, (
+        "Work down the list from No. 1, moving along the cumulative track (right) for "
+        "each modifier that applies. C, M, L: close, medium, long range. * Value fixed "
+        "by the rule text; the others are DEFAULT values (the text gives none).")))
 
 
 def cumulative_track(tables: Tables) -> Section:
@@ -130,15 +129,11 @@ def cumulative_track(tables: Tables) -> Section:
                               multi if multi and multi > 1 else None,
                               f"hit {pct(dice.chance(hits, _scored))}",
                               f"avg {float(dice.mean(hits)):.2f}"))
-    body: list[Block] = [
-        track(boxes),
-        gap(1),
-        para(f"Start on {acc.start} and step once per point of each modifier; the box you "
-           "end on is the final accuracy. Corner number: hits scored when the white die "
-           "shows that box's number. <i>hit</i> is the chance of one or more hits, "
-           "<i>avg</i> the mean number of hits (calculated from these tables).", "note"),
-    ]
-    return Section("CUMULATIVE ACCURACY TRACK", ("accuracy",), body)
+    return Section("CUMULATIVE ACCURACY TRACK", ("accuracy",), noted(track(boxes), 1, (
+        f"Start on {acc.start} and step once per point of each modifier; the box you "
+        "end on is the final accuracy. Corner number: hits scored when the white die "
+        "shows that box's number. <i>hit</i> is the chance of one or more hits, "
+        "<i>avg</i> the mean number of hits (calculated from these tables).")))
 
 
 def _scored(hits: int) -> bool:
@@ -189,11 +184,9 @@ def penetration_table(tables: Tables, col_mm: float) -> Section:
     heavy = [len(ordered), *([top - 6] if top > 6 else [])]
     grid = table(rows, even(col_mm, 9.5, n), head_rows=2, size=8, spans=[(0, 1, n)],
                  bold=range(1, n + 1), tints=SEVERITY_BG, heavy=heavy)
-    body: list[Block] = [grid]
-    if top > 6:
-        body += [gap(0.8),
-                 para(f"Rows above 6 (to {top}) are reached only by a shift up; past the top "
-                    "row, read the top row.", "note")]
+    body = [grid] if top <= 6 else noted(grid, 0.8, (
+        f"Rows above 6 (to {top}) are reached only by a shift up; past the top row, read "
+        "the top row."))
     return Section("GUNFIRE / TORPEDO PENETRATION", ("penetration",), body)
 
 
@@ -243,13 +236,9 @@ def damage_chance(tables: Tables, col_mm: float) -> Section:
             cells.append(str(round(100 * sum(1 for f in faces if f.steps) / len(faces))))
         rows.append([label, *cells])
     grid = table(rows, even(col_mm, 12.5, n))
-    body: list[Block] = [
-        grid,
-        gap(0.8),
-        para("Percent chance that a single hit damages (D or worse), worked out from the "
-           "table above with its shifts, (D) rule and duds. O: old-deck armor.", "note"),
-    ]
-    return Section("DAMAGE CHANCE PER HIT", ("penetration",), body)
+    return Section("DAMAGE CHANCE PER HIT", ("penetration",), noted(grid, 0.8, (
+        "Percent chance that a single hit damages (D or worse), worked out from the "
+        "table above with its shifts, (D) rule and duds. O: old-deck armor.")))
 
 
 ARC_NAMES = {"BOW": "bow", "STN": "stern", "C": "centreline", "L": "left side",
@@ -261,14 +250,10 @@ def battery_arcs(tables: Tables) -> Section:
     """Where each kind of battery bears, drawn and in degrees."""
     spans = [(key, ARC_NAMES.get(key, ""), [(start, end) for start, end in bearing])
              for key, bearing in tables.rules.battery_arcs.items()]
-    body: list[Block] = [
-        arcs(spans),
-        gap(0.8),
-        para("Shaded: where it bears, clockwise from the bow (0°; 90° right beam). One "
-           "target a battery, a second only by switching fire; a big ship's fore and aft "
-           "main batteries may split.", "note"),
-    ]
-    return Section("BATTERY ARCS", ("battery_arcs",), body)
+    return Section("BATTERY ARCS", ("battery_arcs",), noted(arcs(spans), 0.8, (
+        "Shaded: where it bears, clockwise from the bow (0°; 90° right beam). One "
+        "target a battery, a second only by switching fire; a big ship's fore and aft "
+        "main batteries may split.")))
 
 
 def _levels(tables: Tables) -> str:

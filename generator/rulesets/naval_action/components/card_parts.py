@@ -12,6 +12,8 @@ from fractions import Fraction
 
 from reportlab.lib import colors
 
+from generator.pages.pages import Block
+from generator.pages.refcard import bullet, gap, para
 from generator.rules import dice
 from generator.rules.defaults import LABEL as DEFAULT_LABEL
 from generator.rules.defaults import is_default
@@ -21,11 +23,23 @@ from generator.rulesets.naval_action.cardtables import Tables
 SEVERITY_BG = {"S": colors.Color(0.68, 0.68, 0.68), "HD": colors.Color(0.8, 0.8, 0.8),
                "D": colors.Color(0.91, 0.91, 0.91)}
 NO_EFFECT = "–"
+FACES = ["1", "2", "3", "4", "5", "6"]
+"""A d6's faces, as column headings."""
 
 
 def pct(p: Fraction) -> str:
     """A chance as the kit prints percentages."""
     return dice.percent(p)
+
+
+def noted(block: Block, space: float, note: str) -> list[Block]:
+    """A section's table or drawing, then, after a gap, the note that explains it."""
+    return [block, gap(space), para(note, "note")]
+
+
+def explained(block: Block, space: float, *lines: str) -> list[Block]:
+    """A section's table, then, after a gap, the rules that go with it as bullets."""
+    return [block, gap(space), *map(bullet, lines)]
 
 
 def tags_for(tables: Tables, names: Iterable[str]) -> list[str]:

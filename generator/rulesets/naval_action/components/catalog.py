@@ -19,7 +19,7 @@ from generator.rulesets.naval_action.derive import (
     comparative_strength,
     format_fraction,
 )
-from generator.rulesets.naval_action.schema import NATION_NAMES, ShipClass, ShipType
+from generator.rulesets.naval_action.schema import NATION_NAMES, SHIP_TYPES, ShipClass
 
 HEADER = ["Class", "Type", "Ships", "Length ft", "Armor", "Speed",
           "Gun batteries (guns × bore, CF)",
@@ -27,7 +27,7 @@ HEADER = ["Class", "Type", "Ships", "Length ft", "Armor", "Speed",
 WIDTHS = [27, 10, 32, 12, 11, 11, 38, 20, 8, 12, 9]
 WRAPPED = frozenset({0, 2, 6, 7, 9})
 """Columns whose text wraps: names and lists (the rest are short figures)."""
-TYPE_ORDER = {t.value: i for i, t in enumerate(ShipType)}
+TYPE_ORDER = {t.value: i for i, t in enumerate(SHIP_TYPES)}
 
 
 def _guns(cls: ShipClass) -> str:

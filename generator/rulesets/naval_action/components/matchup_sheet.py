@@ -17,12 +17,12 @@ from generator.pages.layout import Paper
 from generator.pages.pages import ParagraphBlock, Spacer
 from generator.pages.tablestyle import RESULT_TINTS
 from generator.rules.dice import percent
+from generator.rulesets.naval_action.components.card_parts import FACES
 from generator.rulesets.naval_action.matchups import ShipMatchups, expected_text, share_pages
 from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.views import BANDS
 
 BAND_TITLES = {"close": "Close range", "medium": "Medium range", "long": "Long range"}
-FACES = ["1", "2", "3", "4", "5", "6"]
 
 
 def gun_grid(page: ShipMatchups) -> Grid:

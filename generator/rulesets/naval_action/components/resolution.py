@@ -16,9 +16,8 @@ from generator.pages.layout import Paper
 from generator.pages.tablestyle import RESULT_TINTS
 from generator.rules.defaults import LABEL, is_default
 from generator.rules.dice import distribution, mean, percent
+from generator.rulesets.naval_action.components.card_parts import FACES
 from generator.rulesets.naval_action.odds import Calculator, Mode
-
-FACES = ["1", "2", "3", "4", "5", "6"]
 
 
 def _tag(calc: Calculator, table: str, default: bool) -> str:
