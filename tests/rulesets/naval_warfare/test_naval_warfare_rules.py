@@ -403,8 +403,8 @@ def test_distribution_command(cli: click.Group, calc: merchant.Calculator) -> No
 
 def test_blank_cell_reading_is_said(cli: click.Group) -> None:
     # 6 against 4 is 3:2; raiders 1, escorts 4: -3, the blank cell.
-    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--escorts", "2 escort",
-                       "--raider-roll", "1", "--escort-roll", "4")
+    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--raider-nation", "UK",
+                       "--escorts", "2 escort", "--raider-roll", "1", "--escort-roll", "4")
     assert code == 0
     assert "Colour: Yellow (DEFAULT: the text leaves this cell blank" in out
 
@@ -461,8 +461,9 @@ def test_tables_file_replaces_the_default_cell(cli: click.Group, tmp_path: Path,
     table["table"]["defaults"] = []
     path = tmp_path / "mine.yaml"
     path.write_text(yaml.safe_dump({"colour_table": table}), encoding="utf-8")
-    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--escorts", "2 escort",
-                       "--raider-roll", "1", "--escort-roll", "4", "--tables", str(path))
+    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--raider-nation", "US",
+                       "--escorts", "2 escort", "--raider-roll", "1", "--escort-roll", "4",
+                       "--tables", str(path))
     assert code == 0 and "Colour: Orange\n" in out
     loaded = ruletables.load(path)
     assert loaded.combat == rules.combat and loaded.replaced
@@ -667,7 +668,7 @@ def test_naval_combat_command_matches_brute_force(cli: click.Group) -> None:
                if x == y), Fraction(0))
     from generator.rules.dice import percent
 
-    assert lines[-1] == (f"You inflict more: {percent(more, 1)}; the enemy inflicts more: –; "
+    assert lines[-2] == (f"You inflict more: {percent(more, 1)}; the enemy inflicts more: –; "
                          f"equal: {percent(tie, 1)}")
 
 
