@@ -114,6 +114,8 @@ def test_the_card_and_task_force_card_say_what_a_carrier_carries(kit: BuildResul
     assert "Fleet Carrier Group 1 0 0 0-0-0 4 1 Air Point\n" in text
     assert "Escort Carrier Group 1 0 0 0-0-0 4 1 Air Point\n" in text
     assert "Heavy Ship Group 5 4 2 2-2-1 4\n" in text
+    # The briefing's balance: Japan's 5 Fleet Carrier Groups, 1 spare.
+    assert "Fleet Carrier Group (carries 1 Air Point) 5 1 1 0 0 4\n" in text
     # The Task Force card: an Air Points box beside the total fleet CV, and the rule.
     assert "Total fleet CV Air Points NOF (tick) LSP (tick each)\n" in text
     assert ("Each undamaged carrier group carries one Air Point: count it in the Air Points "

@@ -572,8 +572,11 @@ def test_card_loss_table_reads_back_as_the_text(card: list[str]) -> None:
 def test_card_units_modifiers_and_prose_come_from_the_data(card: list[str]) -> None:
     text = "\n".join(card)
     for unit in load_units().values():
-        assert (f"{unit.name} {unit.fleet} {unit.attack} {unit.defence} "
-                f"{unit.fleet // 2}-{unit.attack // 2}-{unit.defence // 2} {unit.range}") in text
+        # Air Points have no damaged side ("removed at the first step").
+        damaged = (f"{unit.fleet // 2}-{unit.attack // 2}-{unit.defence // 2}"
+                   if unit.kind == "ship" else "—")
+        assert (f"{unit.name} {unit.fleet} {unit.attack} {unit.defence} {damaged} "
+                f"{unit.range}") in text
     assert "Outnumbered 2:1 (CV) -1 DEFAULT *" in text
     assert "No LSP allocated to the Task Force -3 DEFAULT *" in text
     assert "Air supremacy (3:1 or more in Air Points) +2\n" in text

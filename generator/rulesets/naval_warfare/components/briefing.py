@@ -51,7 +51,9 @@ def _nation_grid(d: Derived, nation: NationForces, width: float) -> Grid:
         spare = nation.spares.get(unit.id, 0)
         if not (count or spare or unit.id in nation.units):
             continue
-        rows.append([unit.name, str(count), str(spare), str(unit.fleet), str(unit.attack),
+        # A carrier group's Air Point is a counter of its own: say so where it is read.
+        name = unit.name + (" (carries 1 Air Point)" if unit.carries else "")
+        rows.append([name, str(count), str(spare), str(unit.fleet), str(unit.attack),
                      str(unit.defence), range_cell(unit, nation)])
     rows.append(["Tonnage Points", str(nation.tonnage), "", "", "", "", ""])
     rows.append(["Logistic Support Points (naval only)", str(nation.lsp), "", "", "", "", ""])
