@@ -339,3 +339,28 @@ def test_route_chart_never_runs_into_the_footer(kit: BuildResult) -> None:
         doc.close()
     text = "\n".join(pages(kit.folder / "commonwealth.pdf"))
     assert "FLEET BASE OF ORIGIN: Portsmouth (UK & Commonwealth) (continued)" in text
+
+
+def test_a_campaign_may_prefill_route_tonnage_and_over_allocation_shows() -> None:
+    """A game control who writes `tonnage:` gets the totals computed, overdraw shown."""
+    from generator.data.library import validated_library
+    from generator.kit.pipeline import prepared
+    from generator.kit.seam import KitOptions, Request
+    from generator.rulesets import REGISTRY
+    from generator.rulesets.naval_warfare.campaign import annex_b, chart_rows
+    from generator.rulesets.naval_warfare.components.routes import allocation_grid
+
+    ctx, _ = prepared(REGISTRY["naval-warfare"], validated_library([]),
+                      Request("kit", scenario="balance-1942"), "a4", KitOptions())
+    d = ctx.data
+    assert d.campaign is not None
+    # Annex B's own figures, route for route (the campaign lists its routes in its order).
+    filled = [r.model_copy(update={"tonnage": ex.tonnage})
+              for r, ex in zip(d.campaign.routes, annex_b().rows, strict=True)]
+    campaign = d.campaign.model_copy(update={"routes": filled})
+    rows = chart_rows(campaign, d.supply)
+    assert [r.effective for r in rows] == [ex.lift for ex in annex_b().rows]
+    grid = allocation_grid([d.nations["jp"], d.nations["ff"]], rows, 500)
+    # Japan: 73 of its 56 Tonnage Points on routes, 108 effective; Free French: no route.
+    assert grid.rows == [["Japan", "56", "73", "108", "-17 (over-allocated)"],
+                         ["Free French", "2", "____", "____", "____"]]
