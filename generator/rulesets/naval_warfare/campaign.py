@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 SUPPLY_FILE = Path(__file__).parent / "tables" / "supply.yaml"
 COUNTERS_FILE = Path(__file__).parent / "tables" / "counters.yaml"
+ANNEX_B_FILE = Path(__file__).parent / "tables" / "annex_b.yaml"
 
 
 class SupplyRow(Strict):
@@ -100,6 +101,7 @@ class CounterMix(Strict):
     tonnage_spares: int = Field(ge=0, le=20, description="Spare smallest Tonnage counters.")
     garrison_cv: int = Field(ge=0, le=50, description="A garrison's CV (one manpower point).")
     flag_spares: int = Field(ge=0, le=10, description="Spare NOF and MOF counters per team.")
+    fleet_trains: int = Field(1, ge=0, le=10, description="Fleet Train markers per team.")
 
 
 @functools.lru_cache(maxsize=1)
@@ -144,21 +146,51 @@ def load_supply(path: Path = SUPPLY_FILE) -> SupplyTable:
 
 @dataclass(frozen=True)
 class ChartRow:
-    """One merchant route as the chart prints it."""
+    """One merchant route as the chart prints it (no tonnage: blanks to fill)."""
 
     serial: int
     route: Route
     row: SupplyRow
-    effective: int
+    effective: int | None
 
 
 def chart_rows(campaign: Campaign, supply: SupplyTable,
                nations: Iterable[str] | None = None) -> list[ChartRow]:
-    """The routes (of ``nations``, or all), numbered in file order, effective tonnage computed."""
+    """The routes (of ``nations``, or all), numbered in file order, effective tonnage computed.
+
+    A route without Tonnage Points is a line for the team to fill: its effective tonnage
+    is left blank too.
+    """
     keep = None if nations is None else set(nations)
-    return [ChartRow(i, r, supply.row(r.length), supply.effective(r.tonnage, r.length))
+    return [ChartRow(i, r, supply.row(r.length),
+                     None if r.tonnage is None else supply.effective(r.tonnage, r.length))
             for i, r in enumerate(campaign.routes, start=1)
             if keep is None or r.nation in keep]
+
+
+class ExampleRoute(Strict):
+    """One row of Annex B's example chart, as the text prints it."""
+
+    serial: int = Field(ge=1, le=200)
+    route: str = Field(min_length=1, max_length=60)
+    tonnage: int = Field(ge=0, le=500)
+    length: str = Field(min_length=1, max_length=20, description="The text's cell: Med (x1).")
+    factor: Annotated[str, Field(pattern=r"^\d{1,2}(/\d{1,2})?$")]
+    lift: int = Field(ge=0, le=1000, description="The text's Effective Lift.")
+
+
+class ExampleChart(Strict):
+    """Annex B: the text's example merchant routes chart (its figures are examples)."""
+
+    title: str = Field(max_length=80)
+    note: str = Field(max_length=80)
+    rows: list[ExampleRoute] = Field(min_length=1, max_length=60)
+
+
+@functools.lru_cache(maxsize=1)
+def annex_b() -> ExampleChart:
+    """The text's example chart (``tables/annex_b.yaml``)."""
+    return load_model(ExampleChart, ANNEX_B_FILE, "naval_warfare/tables/annex_b.yaml")
 
 
 def check_entry(entry: Entry, library: Library) -> tuple[list[Problem], list[str]]:

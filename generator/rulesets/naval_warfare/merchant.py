@@ -57,11 +57,17 @@ MAX_UNITS = 500
 
 @dataclass(frozen=True)
 class Group:
-    """Some units of one type, undamaged or damaged."""
+    """Some units of one type, undamaged or damaged.
+
+    ``empty`` marks carrier groups that have lost their Air Point; ``carried`` marks
+    Air Points the force did not list but its undamaged carrier groups carry.
+    """
 
     unit: UnitType
     count: int
     damaged: bool = False
+    empty: bool = False
+    carried: bool = False
 
     def value(self, which: Literal["fleet", "attack", "defence"]) -> int:
         """Fleet, commerce attack or defence CV of the group (damaged: half, rounded down)."""
@@ -69,8 +75,10 @@ class Group:
         return self.count * (one // 2 if self.damaged else one)
 
     def label(self) -> str:
-        """``"4 submarine"``, ``"1 damaged escort"``."""
-        return f"{self.count} {'damaged ' if self.damaged else ''}{self.unit.id}"
+        """``"4 submarine"``, ``"1 damaged escort"``, ``"3 air (carried)"``."""
+        state = "damaged " if self.damaged else "empty " if self.empty else ""
+        return (f"{self.count} {state}{self.unit.id}"
+                + (" (carried)" if self.carried else ""))
 
 
 @dataclass(frozen=True)
@@ -79,14 +87,17 @@ class Force:
 
     groups: tuple[Group, ...] = ()
     nation: str = ""
+    notes: tuple[str, ...] = ()
+    """What the calculator read into the force (the Air Points its carriers carry)."""
 
     def cv(self, which: Literal["fleet", "attack", "defence"]) -> int:
         """Total fleet, commerce attack or commerce defence CV."""
         return sum(g.value(which) for g in self.groups)
 
     def steps(self, air_points: list[str]) -> int:
-        """Steps the force can lose: 2 a ship unit, 1 once damaged, 1 an Air Point."""
-        return sum(g.count * (1 if g.damaged or g.unit.id in air_points else 2)
+        """Steps the force can lose: 2 a ship unit, 1 once damaged, 1 an Air Point or land."""
+        return sum(g.count * (1 if g.damaged or g.unit.kind != "ship"
+                              or g.unit.id in air_points else 2)
                    for g in self.groups)
 
     def air(self, air_points: list[str]) -> int:
@@ -98,7 +109,7 @@ class Force:
         return ", ".join(g.label() for g in self.groups) or "none"
 
 
-_ITEM = re.compile(r"^\s*(?:(\d{1,4})\s*[x×]?\s+)?(damaged\s+)?(.+?)\s*$",
+_ITEM = re.compile(r"^\s*(?:(\d{1,4})\s*[x×]?\s+)?((?:damaged|empty)\s+)?(.+?)\s*$",
                    re.IGNORECASE | re.DOTALL)
 
 
@@ -154,11 +165,48 @@ def parse_force(text: str, units: dict[str, UnitType], nation: str, option: str,
             continue
         if own is not None and unit_id == "submarine" and own in units:
             unit_id = own
-        groups.append(Group(units[unit_id], count, bool(match.group(2))))
+        state = (match.group(2) or "").strip().casefold()
+        if state == "empty" and units[unit_id].carries is None:
+            problems.append(f"{option}: found 'empty' in '{quoted(shown)}', expected it only "
+                            "before a carrier group (one that has lost its Air Point)")
+            continue
+        groups.append(Group(units[unit_id], count, state == "damaged", state == "empty"))
     total = sum(g.count for g in groups)
     if total > MAX_UNITS:
         problems.append(f"{option}: found {total} units, expected at most {MAX_UNITS}")
-    return Force(tuple(groups), nation.upper()), problems
+    return embark(Force(tuple(groups), nation.upper()), units), problems
+
+
+def embark(force: Force, units: dict[str, UnitType]) -> Force:
+    """The force with the Air Points its carrier groups carry, when it did not list them.
+
+    The text: a Fleet (or Escort) Carrier Group "carries a single Air Point", and a
+    damaged one can carry none. Air Points the force lists fill its undamaged carriers
+    first (any beyond them fly from land); each carrier left without one gets its own,
+    added as a carried group and said in the force's notes. A carrier written ``empty``
+    has lost its Air Point and gets none.
+    """
+    groups = list(force.groups)
+    notes = list(force.notes)
+    for carrier_id, carrier in units.items():
+        if carrier.carries is None or carrier.carries not in units:
+            continue
+        carrying = sum(g.count for g in groups if g.unit.id == carrier_id
+                       and not (g.damaged or g.empty))
+        listed = sum(g.count for g in groups if g.unit.id == carrier.carries)
+        missing = carrying - listed
+        if missing <= 0:
+            continue
+        air = units[carrier.carries]
+        groups.append(Group(air, missing, carried=True))
+        article = "an" if carrier.name[:1] in "AEIOU" else "a"
+        notes.append(f"{carrying} {carrier_id} carr{'y' if carrying != 1 else 'ies'} "
+                     f"{carrying} Air Point{'s' * (carrying != 1)} ({article} {carrier.name} "
+                     "carries "
+                     f"one); {missing} not listed, added as {missing} {air.id} "
+                     f"({air.fleet}-{air.attack}-{air.defence} each; write 'empty "
+                     f"{carrier_id}' for one that has lost it)")
+    return Force(tuple(groups), force.nation, tuple(notes))
 
 
 # -- one engagement --------------------------------------------------------------------

@@ -46,13 +46,16 @@ def _signed(value: int) -> str:
 
 
 def unit_grid(units: dict[str, UnitType]) -> Grid:
-    """The unit table: the three values, the damaged values and the range."""
+    """The unit table: the three values, the damaged values, the range, the Air Point carried."""
+    # Only ship units have a damaged side: an Air Point goes at its first step.
     rows = [[u.name, str(u.fleet), str(u.attack), str(u.defence),
-             f"{u.fleet // 2}-{u.attack // 2}-{u.defence // 2}", str(u.range)]
+             f"{u.fleet // 2}-{u.attack // 2}-{u.defence // 2}" if u.kind == "ship" else "—",
+             str(u.range),
+             "1 Air Point" if u.carries else ""]
             for u in units.values()]
     header: list[list[str | None]] = [["Unit type", "Fleet operations", "Commerce attack",
-                                       "Commerce defence", "Damaged", "Range"]]
-    widths = [66 * MM, 24 * MM, 24 * MM, 26 * MM, 20 * MM, 16 * MM]
+                                       "Commerce defence", "Damaged", "Range", "Carries"]]
+    widths = [62 * MM, 22 * MM, 22 * MM, 24 * MM, 18 * MM, 14 * MM, 28 * MM]
     return Grid(widths, header, rows, aligned(1, len(widths)), size=7.5)
 
 

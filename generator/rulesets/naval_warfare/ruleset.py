@@ -33,6 +33,7 @@ from generator.rulesets.naval_warfare.units import UnitType, load_units
 if TYPE_CHECKING:
     from generator.core.errors import Problem
     from generator.data.library import Library
+    from generator.pages.component import Component
 
 NAME = "naval-warfare"
 TITLE = "Naval Warfare 1942–45"
@@ -91,6 +92,17 @@ class NavalWarfare(Ruleset[Derived]):
     def check(self, library: Library) -> tuple[list[Problem], list[str]]:
         """Every campaign's cross-references (unit types, bases, teams, the card deal)."""
         return check_scenarios(library, NAME, check_entry)
+
+    def catalog(self, library: Library, paper: Paper) -> Component:
+        """Every unit type with its game values (Naval Warfare has no ship classes)."""
+        from generator.rulesets.naval_warfare import ruletables
+        from generator.rulesets.naval_warfare.campaign import counter_mix
+        from generator.rulesets.naval_warfare.components.catalog import render_catalog
+
+        combat = ruletables.bundled().combat
+        return render_catalog(load_units(), combat.land_troops.manpower,
+                              combat.land_troops.tank, counter_mix().garrison_cv,
+                              combat.operations.japanese_land_air_range, paper)
 
     def schema_reference(self) -> str:
         """The generic reference, with the bounded counts named as what they are."""

@@ -101,6 +101,7 @@ class NationForces(Strict):
     garrisons: Count = Field(0, description="Garrison counters.")
     ranges: dict[str, Annotated[int, Field(ge=0, le=20)]] = Field(default_factory=dict, max_length=20, description="Range in sea areas where this nation differs from the unit table (Japanese land-based air: 1).")
     bases: list[FleetBase] = Field(default_factory=list, max_length=60, description="Fleet bases (Annex A): a name, or name, note and from_turn.")
+    note: str | None = Field(None, max_length=200, description="What the rules say of this nation's forces (Annex A's USSR note), printed in its briefing.")
     defaults: list[Literal["units", "tonnage", "lsp", "garrisons", "spares", "ranges", "bases"]] = Field(default_factory=list, max_length=7, description="Which values are the kit's DEFAULT readings, not the text's.")
 
 
@@ -124,7 +125,7 @@ class Route(Strict):
     name: Name = Field(description="Route name, e.g. 'UK - Argentina'.")
     nation: Id = Field(description="Nation whose tonnage sails it.")
     base: Name = Field(description="Fleet base of origin (one of the nation's bases).")
-    tonnage: Count = Field(description="Tonnage Points allocated.")
+    tonnage: Count | None = Field(None, description="Tonnage Points allocated (leave out: a blank for the team to fill).")
     length: SeaAreas = Field(description="Length in sea areas (0: starts and ends in the same sea area).")
     slots: Annotated[int, Field(ge=1, le=12)] = Field(4, description="Counter slots printed for escorts and for raiders.")
     default: bool = Field(False, description="The length (or tonnage) is the kit's DEFAULT reading.")

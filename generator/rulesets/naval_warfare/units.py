@@ -29,8 +29,11 @@ class UnitType(Strict):
     defence: int = Field(ge=0, le=50, description="Combat value escorting merchant shipping.")
     range: int = Field(ge=0, le=20, description="Operational range in sea areas from its base.")
     code: str = Field("", max_length=8, description="Short label printed on the counter.")
-    kind: Literal["ship", "air"] = Field("ship", description="ship (two steps) or air.")
+    kind: Literal["ship", "air", "land"] = Field("ship", description="ship (two steps), "
+                                                  "air or land (one step each).")
     later_range: int | None = Field(None, ge=0, le=20, description="Range later in the war.")
+    carries: str | None = Field(None, max_length=40, description="The Air Point unit one "
+                                "undamaged group of this type carries (carrier groups).")
 
     def damaged(self) -> tuple[int, int, int]:
         """Fleet, attack and defence of a damaged unit: each halved, rounded down."""

@@ -24,7 +24,7 @@ from generator.kit.seam import KitOptions, Rendered, Request
 from generator.pieces import faces
 from generator.rulesets import REGISTRY
 from generator.rulesets.naval_warfare import CONTROL, Derived
-from generator.rulesets.naval_warfare.campaign import chart_rows, load_supply
+from generator.rulesets.naval_warfare.campaign import annex_b, chart_rows, load_supply
 from generator.rulesets.naval_warfare.components.counters import layouts
 from generator.rulesets.naval_warfare.schema import COUNTER_SIZES
 from generator.rulesets.naval_warfare.units import load_units
@@ -59,22 +59,46 @@ BALANCE = {
 ANNEX_A = {"uk": (19, "King George Sound"), "us": (10, "Pearl Harbour"), "jp": (7, "Saigon"),
            "de": (6, "Gotenhafen"), "it": (4, "Cagliari"), "su": (2, "Vladivostok"),
            "nl": (3, "Sabang"), "es": (1, "Cadiz"), "gr": (1, "Athens")}
-# Annex B: route, tonnage points, effective lift.
-ANNEX_B = [("US/Can to UK Atlantic", 50, 50), ("UK/Alexandria via Cape", 10, 5),
-           ("UK - Argentina", 20, 10), ("UK - South Africa via Atlantic", 10, 5),
-           ("UK - Australia via Panama", 30, 15), ("UK - India via Cape", 20, 10),
-           ("UK - Singapore via Cape", 30, 15), ("UK - Gibraltar", 0, 0),
-           ("UK - USSR via Arctic", 4, 4), ("UK - Persia via Cape", 20, 10),
-           ("Japan - China / Port Arthur", 20, 40), ("Japan - Taiwan", 10, 10),
-           ("Japan - Korea", 15, 30), ("Japan - Truk", 4, 4), ("Japan - Siam", 4, 4),
-           ("Japan - Indo-China", 8, 8), ("Japan - Philippines", 12, 12),
-           ("Italy - Libya", 4, 8), ("Italy - Albania", 2, 4), ("Italy - Sardinia", 2, 4),
-           ("Germany - Norway", 15, 15), ("Germany - Sweden", 2, 4),
-           ("Germany - Finland", 2, 4), ("USA West Coast - Australia", 16, 8),
-           ("USA East Coast - Argentina", 16, 8), ("USA East Coast - Panama", 4, 4),
-           ("USA West Coast - Panama", 4, 4), ("USA West Coast - Hawaii", 4, 4)]
-ROUTE_ROW = re.compile(r"^(\d+) (.+?)(?: \(DEFAULT length\))? (\d+) (\d+) (Short|Med|Long) "
-                       r"x(\S+) (\d+)$", re.M)
+# Annex B ("Example Merchant Routes Chart"), row for row as the text prints it: serial,
+# route, Tonnage Points, Effective Lift; ANNEX_B_LENGTHS holds its Length of Route cells
+# in the same order (Short, Med, Long with their factor).
+ANNEX_B = [(1, "US/Can to UK Atlantic", 50, 50), (2, "UK/Alexandria Via Cape", 10, 5),
+           (3, "UK - Argentina", 20, 10), (4, "UK – South Africa Via Atlantic", 10, 5),
+           (5, "UK – Australia Via Panama", 30, 15), (6, "UK – India Via Cape", 20, 10),
+           (7, "UK – Singapore Via Cape", 30, 15), (8, "UK - Gibraltar", 0, 0),
+           (9, "UK – USSR Via Arctic", 4, 4), (10, "UK – Persia Via Cape", 20, 10),
+           (11, "Japan – China / Port Arthur", 20, 40), (12, "Japan - Taiwan", 10, 10),
+           (13, "Japan – Korea", 15, 30), (14, "Japan – Truk", 4, 4), (15, "Japan - Siam", 4, 4),
+           (16, "Japan – Indo-China", 8, 8), (17, "Japan - Philippines", 12, 12),
+           (18, "Italy – Libya", 4, 8), (19, "Italy – Albania", 2, 4),
+           (20, "Italy – Sardinia", 2, 4), (21, "Germany - Norway", 15, 15),
+           (22, "Germany – Sweden", 2, 4), (23, "Germany - Finland", 2, 4),
+           (24, "USA West Coast – Australia", 16, 8), (25, "USA East Coast – Argentina", 16, 8),
+           (26, "USA East Coast - Panama", 4, 4), (27, "USA West Coast - Panama", 4, 4),
+           (28, "USA West Coast - Hawaii", 4, 4)]
+ANNEX_B_LENGTHS = "MLLLLLLMMLSMSMMMMSSSMSSLLMMM"
+"""S: Short (x2), M: Med (x1), L: Long (x1/2), one letter per row."""
+LENGTH_CELLS = {"S": "Short (x2)", "M": "Med (x1)", "L": "Long (x1/2)"}
+# The campaign's routes: Annex B's, by name as the file spells them, and the Supply
+# Effectiveness row each length falls in (Annex B's Short, Med, Long).
+ROUTES = [("US/Can to UK Atlantic", "Med"), ("UK/Alexandria via Cape", "Long"),
+          ("UK - Argentina", "Long"), ("UK - South Africa via Atlantic", "Long"),
+          ("UK - Australia via Panama", "Long"), ("UK - India via Cape", "Long"),
+          ("UK - Singapore via Cape", "Long"), ("UK - Gibraltar", "Med"),
+          ("UK - USSR via Arctic", "Med"), ("UK - Persia via Cape", "Long"),
+          ("Japan - China / Port Arthur", "Short"), ("Japan - Taiwan", "Med"),
+          ("Japan - Korea", "Short"), ("Japan - Truk", "Med"), ("Japan - Siam", "Med"),
+          ("Japan - Indo-China", "Med"), ("Japan - Philippines", "Med"),
+          ("Italy - Libya", "Short"), ("Italy - Albania", "Short"),
+          ("Italy - Sardinia", "Short"), ("Germany - Norway", "Med"),
+          ("Germany - Sweden", "Short"), ("Germany - Finland", "Short"),
+          ("USA West Coast - Australia", "Long"), ("USA East Coast - Argentina", "Long"),
+          ("USA East Coast - Panama", "Med"), ("USA West Coast - Panama", "Med"),
+          ("USA West Coast - Hawaii", "Med")]
+# A route row as the chart prints it: number, name, [Tonnage Points], sea areas, supply
+# row and factor, [effective tonnage]; the bracketed figures are blank until filled.
+ROUTE_ROW = re.compile(r"^(\d+) (.+?)(?: \(DEFAULT length\))? (?:(\d+) )?(\d+) "
+                       r"(Short|Med|Long) x(\S+?)(?: (\d+))?$", re.M)
 COUNTER = re.compile(r"^([A-Z]{1,4})( DAMAGED)?\r?\n([A-Z][A-Z-]*)\r?\n(\d+)-(\d+)-(\d+)\r?$",
                      re.M)
 
@@ -197,10 +221,23 @@ def test_defaults_are_labelled_in_the_data_and_on_the_page(kit: BuildResult) -> 
 
 # ---- route chart ----------------------------------------------------------------------
 
-def test_effective_tonnage_is_annex_b(derived: Derived) -> None:
+def test_campaign_routes_leave_tonnage_to_the_teams(derived: Derived) -> None:
+    """Annex B's tonnages are "for example only": the campaign's routes carry none."""
     assert derived.campaign is not None
     rows = chart_rows(derived.campaign, load_supply())
-    assert [(r.route.name, r.route.tonnage, r.effective) for r in rows] == ANNEX_B
+    assert [(r.route.name, r.route.tonnage, r.row.label, r.effective) for r in rows] == [
+        (name, None, label, None) for name, label in ROUTES]
+
+
+def test_annex_b_example_is_the_texts_and_its_lift_follows_the_factor() -> None:
+    from fractions import Fraction
+
+    chart = annex_b()
+    assert [(r.serial, r.route, r.tonnage, r.lift) for r in chart.rows] == ANNEX_B
+    assert [r.length for r in chart.rows] == [LENGTH_CELLS[c] for c in ANNEX_B_LENGTHS]
+    for r in chart.rows:
+        assert r.lift == r.tonnage * Fraction(r.factor), r
+        assert r.length.endswith(f"(x{r.factor})")
 
 
 def test_supply_table_from_length() -> None:
@@ -211,22 +248,29 @@ def test_supply_table_from_length() -> None:
                                                  "1 to 6 sea areas", "7+ sea areas"]
 
 
-def test_master_chart_prints_every_route_with_its_effective_tonnage(kit: BuildResult) -> None:
+def test_master_chart_prints_every_route_blank_and_annex_b_labelled(kit: BuildResult) -> None:
     text = "\n".join(pages(kit.folder / "game-control.pdf")).replace("\r", "")
     found = {}
     for m in ROUTE_ROW.finditer(text):
-        found.setdefault(int(m[1]), (m[2], int(m[3]), int(m[7])))
-    assert [found[i] for i in range(1, 29)] == ANNEX_B
+        found.setdefault(int(m[1]), (m[2], m[3], m[5], m[7]))
+    assert [found[i] for i in range(1, 29)] == [(n, None, label, None) for n, label in ROUTES]
     assert "FLEET BASE OF ORIGIN: Portsmouth (UK & Commonwealth)" in text
-    # Annex B's example figures give Japan more than its 56 Tonnage Points: shown, not hidden.
-    assert "Japan 56 73 108 -17 (over-allocated)" in text
-    assert "UK & Commonwealth 213 194 124 19" in text
+    # Before: Annex B's example gave Japan 73 of its 56 Tonnage Points, printed as its own.
+    assert "over-allocated" not in text
+    assert "Japan 56 ____ ____ ____" in text
+    assert "UK & Commonwealth 213 ____ ____ ____" in text
+    assert "The rules' example chart (Annex B): not this campaign's figures" in text
+    assert "An example only: the rule text gives its figures as an illustration" in text
+    example = text[text.index("Serial Route Tonnage Points Length of Route Effective Lift"):]
+    for (serial, route, tonnage, lift), length in zip(ANNEX_B, ANNEX_B_LENGTHS, strict=True):
+        assert f"\n{serial}. {route} {tonnage} {LENGTH_CELLS[length]} {lift}\n" in example
 
 
-def test_team_chart_has_its_own_routes_only(kit: BuildResult) -> None:
+def test_team_chart_has_its_own_routes_only_and_no_example(kit: BuildResult) -> None:
     text = "\n".join(pages(kit.folder / "japan.pdf")).replace("\r", "")
     names = {m[2] for m in ROUTE_ROW.finditer(text)}
-    assert names == {n for n, _, _ in ANNEX_B if n.startswith("Japan")}
+    assert names == {n for n, _ in ROUTES if n.startswith("Japan")}
+    assert "Annex B" not in text and "Japan 56 ____ ____ ____" in text
 
 
 def test_counter_slots_are_one_counter_plus_1mm(usa_geometry: list[PlumbedPage],

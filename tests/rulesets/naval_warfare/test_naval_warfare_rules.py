@@ -403,8 +403,8 @@ def test_distribution_command(cli: click.Group, calc: merchant.Calculator) -> No
 
 def test_blank_cell_reading_is_said(cli: click.Group) -> None:
     # 6 against 4 is 3:2; raiders 1, escorts 4: -3, the blank cell.
-    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--escorts", "2 escort",
-                       "--raider-roll", "1", "--escort-roll", "4")
+    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--raider-nation", "UK",
+                       "--escorts", "2 escort", "--raider-roll", "1", "--escort-roll", "4")
     assert code == 0
     assert "Colour: Yellow (DEFAULT: the text leaves this cell blank" in out
 
@@ -461,8 +461,9 @@ def test_tables_file_replaces_the_default_cell(cli: click.Group, tmp_path: Path,
     table["table"]["defaults"] = []
     path = tmp_path / "mine.yaml"
     path.write_text(yaml.safe_dump({"colour_table": table}), encoding="utf-8")
-    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--escorts", "2 escort",
-                       "--raider-roll", "1", "--escort-roll", "4", "--tables", str(path))
+    code, out, _ = run(cli, "merchant", "--raiders", "2 submarine", "--raider-nation", "US",
+                       "--escorts", "2 escort", "--raider-roll", "1", "--escort-roll", "4",
+                       "--tables", str(path))
     assert code == 0 and "Colour: Orange\n" in out
     loaded = ruletables.load(path)
     assert loaded.combat == rules.combat and loaded.replaced
@@ -571,8 +572,11 @@ def test_card_loss_table_reads_back_as_the_text(card: list[str]) -> None:
 def test_card_units_modifiers_and_prose_come_from_the_data(card: list[str]) -> None:
     text = "\n".join(card)
     for unit in load_units().values():
-        assert (f"{unit.name} {unit.fleet} {unit.attack} {unit.defence} "
-                f"{unit.fleet // 2}-{unit.attack // 2}-{unit.defence // 2} {unit.range}") in text
+        # Air Points have no damaged side ("removed at the first step").
+        damaged = (f"{unit.fleet // 2}-{unit.attack // 2}-{unit.defence // 2}"
+                   if unit.kind == "ship" else "—")
+        assert (f"{unit.name} {unit.fleet} {unit.attack} {unit.defence} {damaged} "
+                f"{unit.range}") in text
     assert "Outnumbered 2:1 (CV) -1 DEFAULT *" in text
     assert "No LSP allocated to the Task Force -3 DEFAULT *" in text
     assert "Air supremacy (3:1 or more in Air Points) +2\n" in text
@@ -667,7 +671,7 @@ def test_naval_combat_command_matches_brute_force(cli: click.Group) -> None:
                if x == y), Fraction(0))
     from generator.rules.dice import percent
 
-    assert lines[-1] == (f"You inflict more: {percent(more, 1)}; the enemy inflicts more: –; "
+    assert lines[-2] == (f"You inflict more: {percent(more, 1)}; the enemy inflicts more: –; "
                          f"equal: {percent(tie, 1)}")
 
 

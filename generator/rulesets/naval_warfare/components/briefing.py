@@ -21,6 +21,7 @@ from generator.rulesets.naval_warfare.registry import COMPONENTS
 if TYPE_CHECKING:
     from generator.rulesets.naval_warfare import Derived
     from generator.rulesets.naval_warfare.schema import NationForces, Team
+    from generator.rulesets.naval_warfare.units import UnitType
 
 
 TEAM_LABELS = {"nof": "NOF", "mof": "MOF", "advantage_cards": "Advantage Cards",
@@ -50,15 +51,28 @@ def _nation_grid(d: Derived, nation: NationForces, width: float) -> Grid:
         spare = nation.spares.get(unit.id, 0)
         if not (count or spare or unit.id in nation.units):
             continue
-        reach = nation.ranges.get(unit.id, unit.range)
-        rows.append([unit.name, str(count), str(spare), str(unit.fleet), str(unit.attack),
-                     str(unit.defence), str(reach)])
+        # A carrier group's Air Point is a counter of its own: say so where it is read.
+        name = unit.name + (" (carries 1 Air Point)" if unit.carries else "")
+        rows.append([name, str(count), str(spare), str(unit.fleet), str(unit.attack),
+                     str(unit.defence), range_cell(unit, nation)])
     rows.append(["Tonnage Points", str(nation.tonnage), "", "", "", "", ""])
     rows.append(["Logistic Support Points (naval only)", str(nation.lsp), "", "", "", "", ""])
     rows.append(["Garrisons", str(nation.garrisons), "", "", "", "", ""])
     widths = [width * 0.37] + [width * 0.63 / 6] * 6
     return Grid(widths, [["Unit", "Balance", "Spares", "Fleet", "Attack", "Defence",
                           "Range"]], rows, aligned(1, 7))
+
+
+def range_cell(unit: UnitType, nation: NationForces) -> str:
+    """A unit's range; where the nation's own range differs, it is land-based air's.
+
+    Japan's land-based Air Points reach 1 sea area, its carrier-borne ones their own
+    sea area (0), as the text's "Operational Range" gives them.
+    """
+    reach = nation.ranges.get(unit.id, unit.range)
+    if reach == unit.range:
+        return str(reach)
+    return f"{unit.range} (land {reach})"
 
 
 def _bases_grid(nations: list[NationForces], width: float) -> Grid:
@@ -75,10 +89,12 @@ def _bases_grid(nations: list[NationForces], width: float) -> Grid:
 
 
 def _defaults_line(nation: NationForces) -> str:
+    """The nation's note (Annex A's for the USSR), then which figures are DEFAULT readings."""
+    lead = f"{nation.note} " if nation.note else ""
     if not nation.defaults:
-        return "Every figure is the text's."
-    return (f"{LABEL} readings (the text gives no figure; game control may change them): "
-            + ", ".join(nation.defaults) + ".")
+        return lead + "Every figure is the text's."
+    return (lead + f"{LABEL} readings (the text gives no figure; game control may change "
+            "them): " + ", ".join(nation.defaults) + ".")
 
 
 def render_team(d: Derived, team: Team, ctx: Context[Derived]) -> Component:

@@ -1,9 +1,10 @@
 """Task Force cards and Forces-in-Port cards, cut out and kept by each team.
 
-A Task Force card has counter-sized slots for the force's unit counters, a box for its
-total fleet CV, the NOF and LSP boxes and its base with the range reminder. A
-Forces-in-Port card is pre-printed with one of the team's fleet bases (and blank ones
-for any other port) and carries the repair box: a fleet base repairs one unit a turn.
+A Task Force card has counter-sized slots for the force's unit counters, boxes for its
+total fleet CV and its Air Points (a carrier group carries one), the NOF and LSP boxes
+and its base with the range reminder. A Forces-in-Port card is pre-printed with one of
+the team's fleet bases (and blank ones for any other port) and carries the repair box:
+a fleet base repairs one unit a turn.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def _box(c: Canvas, x: float, y: float, w: float, h: float, label: str) -> None:
 
 
 def tf_art(team: Team, lead: NationForces, number: int, slot: float,
-           reminder: tuple[str, str]) -> Art:
+           reminder: tuple[str, ...]) -> Art:
     """One Task Force card's face."""
     def art(c: Canvas, w: float, h: float, bleed: float) -> None:
         pen = Pen(c)
@@ -90,18 +91,26 @@ def tf_art(team: Team, lead: NationForces, number: int, slot: float,
         y = _slots(c, PAD, y - 8 * MM, w - 2 * PAD, slot, TF_ROWS)
         pen.text(PAD, y - 1.5 * MM, "Stick the force's counters here (damaged side up if "
                  "damaged).", size=7, narrow=True, width=w - 2 * PAD)
-        boxes_top = 24 * MM
-        third = (w - 2 * PAD - 2 * GAP) / 3
-        _box(c, PAD, 9 * MM, third, boxes_top - 9 * MM, "Total fleet CV")
-        _box(c, PAD + third + GAP, 9 * MM, third, boxes_top - 9 * MM, "NOF (tick)")
-        _box(c, PAD + 2 * (third + GAP), 9 * MM, third, boxes_top - 9 * MM, "LSP (tick each)")
+        boxes_top = 27 * MM
+        low = 12 * MM
+        # Four write-in boxes; the LSP box is the widest, for its four tick squares.
+        widths = (20 * MM, 20 * MM, 15 * MM)
+        lsp_w = w - 2 * PAD - sum(widths) - 3 * GAP
+        x = PAD
+        for width, label in zip((*widths, lsp_w), ("Total fleet CV", "Air Points",
+                                                   "NOF (tick)", "LSP (tick each)"),
+                                strict=True):
+            _box(c, x, low, width, boxes_top - low, label)
+            x += width + GAP
         c.setLineWidth(0.5)
+        lsp_x = PAD + sum(widths) + 3 * GAP
         for i in range(4):
-            c.rect(PAD + 2 * (third + GAP) + 2 * MM + i * 6 * MM, 10.5 * MM, 4.5 * MM,
-                   4.5 * MM, stroke=1, fill=0)
-        c.rect(PAD + third + GAP + 2 * MM, 10.5 * MM, 4.5 * MM, 4.5 * MM, stroke=1, fill=0)
+            c.rect(lsp_x + 2 * MM + i * 6 * MM, low + 1.5 * MM, 4.5 * MM, 4.5 * MM,
+                   stroke=1, fill=0)
+        nof_x = PAD + widths[0] + widths[1] + 2 * GAP
+        c.rect(nof_x + 2 * MM, low + 1.5 * MM, 4.5 * MM, 4.5 * MM, stroke=1, fill=0)
         for i, line in enumerate(reminder):
-            pen.text(PAD, (5.2 - 2.9 * i) * MM, line, size=7, narrow=True, width=w - 2 * PAD)
+            pen.text(PAD, (8.1 - 2.9 * i) * MM, line, size=7, narrow=True, width=w - 2 * PAD)
     return art
 
 
@@ -140,9 +149,11 @@ def team_cards(d: Derived, team: Team) -> list[Piece]:
     reminder = (f"Range: ships {naval} sea areas from the fleet base; Air Points "
                 f"{air.range if air else 0}" + (f" ({', '.join(exceptions)})" if exceptions
                                                 else " (their own sea area)") + ".",
-                "An operation needs a NOF and at least one LSP at its base.")
+                "An operation needs a NOF and at least one LSP at its base.",
+                "Each undamaged carrier group carries one Air Point: count it in the Air "
+                "Points and its CV in the total.")
     # Heights follow the counter size: two rows of slots, the band, the lines and boxes.
-    tf_h = 9 * MM + 8 * MM + TF_ROWS * (slot + GAP) + 29 * MM
+    tf_h = 9 * MM + 8 * MM + TF_ROWS * (slot + GAP) + 32 * MM
     port_h = 9 * MM + 8.5 * MM + PORT_ROWS * (slot + GAP) + 16.5 * MM
     pieces = [Piece(f"tf-card.{team.id}.{n}", f"{team.name} Task Force {n}", CARD_W, tf_h,
                     tf_art(team, lead, n, slot, reminder), None, 1, "task-force")

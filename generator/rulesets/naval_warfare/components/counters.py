@@ -140,7 +140,7 @@ def tonnage_counters(tonnage: int, mix: CounterMix) -> list[tuple[int, int]]:
 
 
 def team_pieces(d: Derived, team: Team, fitter: LabelFitter) -> list[Piece]:
-    """A team's TF counters and its Naval Operations and Military Offensive Flags."""
+    """A team's TF counters, Fleet Train markers, NOF and MOF flags."""
     assert d.campaign is not None
     face = layouts(d.campaign.counter_size)
     mix = d.mix
@@ -151,6 +151,13 @@ def team_pieces(d: Derived, team: Team, fitter: LabelFitter) -> list[Piece]:
             "nation": lead.code, "title": "TF", "value": str(number),
             "note": "Task Force", "fill": lead.colour},
             f"tf.{team.id}.{number}", f"{team.name} Task Force {number}", 1, "tf", fitter))
+    # A Fleet Train is a fleet base that moves: a marker shows where it lies.
+    if mix.fleet_trains:
+        pieces.append(faces.face_piece(face["marker"], {
+            "nation": lead.code, "title": "Fleet Train", "value": "FT",
+            "note": "mobile fleet base", "fill": lead.colour},
+            f"fleet-train.{team.id}", f"{team.name} Fleet Train", mix.fleet_trains, "tf",
+            fitter))
     # Any Advantage Card may be spent as an extra flag: one flag counter for each.
     extra = len(d.deal.get(team.id, []))
     for kind, title, note, count in (

@@ -1,14 +1,16 @@
 """The merchant route chart in the form of the text's Annex B, per fleet base of origin.
 
-Each route row gives the Tonnage Points allocated, the length in sea areas, the Supply
-Effectiveness row that length falls in and the effective tonnage computed from them,
+Each route row gives the Tonnage Points allocated (a blank to fill when the campaign
+leaves them to the team), the length in sea areas, the Supply Effectiveness row that
+length falls in and the effective tonnage computed from them,
 then a strip of counter-sized slots for the escorts and one for the raiders. A team's
-chart holds its own nations' routes; game control's master chart holds every route.
+chart holds its own nations' routes; game control's master chart holds every route,
+and after them Annex B's example chart, labelled as the text's example.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from reportlab.lib import colors
@@ -24,7 +26,7 @@ from generator.pages.layout import Pen
 from generator.pages.pages import Recorded
 from generator.rules.defaults import is_default
 from generator.rules.defaults import label as default_label
-from generator.rulesets.naval_warfare.campaign import ChartRow, chart_rows
+from generator.rulesets.naval_warfare.campaign import ChartRow, annex_b, chart_rows
 from generator.rulesets.naval_warfare.registry import COMPONENTS
 
 if TYPE_CHECKING:
@@ -37,6 +39,10 @@ SHADE = colors.Color(0.93, 0.93, 0.93)
 COLUMNS = (("No.", 9), ("Merchant route (write name/number)", 0), ("Tonnage Points", 17),
            ("Sea areas", 17), ("Supply effect", 20), ("Effective tonnage", 18))
 """Column heads and widths in mm (0: the route name takes what is left)."""
+BLANK = "____"
+"""A figure for the team to write in."""
+HEAD_H = 13 * MM
+"""The base's title band and column heads."""
 
 
 def factor_text(factor: str) -> str:
@@ -55,20 +61,37 @@ def supply_grid(supply: SupplyTable, width: float) -> Grid:
 
 def allocation_grid(nations: Sequence[NationForces], rows: Sequence[ChartRow],
                     width: float) -> Grid:
-    """Per nation: Tonnage Points, allocated to routes, effective lift, left over."""
+    """Per nation: Tonnage Points, allocated to routes, effective lift, left over.
+
+    Where a nation has no route yet, or a route without Tonnage Points, the totals are
+    blanks to fill.
+    """
     out = []
     for nation in nations:
         mine = [r for r in rows if r.route.nation == nation.id]
         if not mine and not nation.tonnage:
             continue
-        given = sum(r.route.tonnage for r in mine)
+        if not mine or any(r.route.tonnage is None for r in mine):
+            out.append([nation.name, str(nation.tonnage), BLANK, BLANK, BLANK])
+            continue
+        given = sum(r.route.tonnage or 0 for r in mine)
         left = nation.tonnage - given
         out.append([nation.name, str(nation.tonnage), str(given),
-                    str(sum(r.effective for r in mine)),
+                    str(sum(r.effective or 0 for r in mine)),
                     str(left) if left >= 0 else f"{left} (over-allocated)"])
     return Grid([width * 0.32, width * 0.15, width * 0.15, width * 0.15, width * 0.23],
                 [["Nation", "Tonnage Points", "On routes", "Effective lift", "Unallocated"]],
                 out, aligned(1, 5))
+
+
+def example_grid(width: float) -> Grid:
+    """Annex B's example chart, row for row, as the text prints it."""
+    chart = annex_b()
+    rows = [[f"{r.serial}.", r.route, str(r.tonnage), r.length, str(r.lift)]
+            for r in chart.rows]
+    return Grid([width * 0.08, width * 0.44, width * 0.16, width * 0.16, width * 0.16],
+                [["Serial", "Route", "Tonnage Points", "Length of Route", "Effective Lift"]],
+                rows, aligned(2, 5), size=7.5)
 
 
 def _widths(width: float) -> list[float]:
@@ -111,8 +134,9 @@ def paint_base(c: Canvas, width: float, title: str, rows: Sequence[ChartRow | No
         x = 0.0
         cells = (["", "", "", "", "", ""] if row is None else
                  [str(row.serial), row.route.name + default_label(row.route.default, "length"),
-                  str(row.route.tonnage), str(row.route.length),
-                  f"{row.row.label} {factor_text(row.row.factor)}", str(row.effective)])
+                  "" if row.route.tonnage is None else str(row.route.tonnage),
+                  str(row.route.length), f"{row.row.label} {factor_text(row.row.factor)}",
+                  "" if row.effective is None else str(row.effective)])
         for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
             pen.text(x + 1 * MM if i == 1 else x + w / 2, y - 5 * MM, cell,
                      size=9 if i == 5 else 8.5, bold=i in (1, 5), narrow=i == 1,
@@ -146,10 +170,44 @@ def paint_base(c: Canvas, width: float, title: str, rows: Sequence[ChartRow | No
     return -y
 
 
-def _painter(title: str, rows: Sequence[ChartRow | None], slot: float,
-             slots: int) -> Callable[[Canvas, float], float]:
-    """A painter for one fleet base's block (bound now, drawn when the flow places it)."""
-    return lambda c, w: paint_base(c, w, title, rows, slot, slots)
+def row_height(slot: float) -> float:
+    """One route row: its line of figures and its strip of counter slots."""
+    return 7 * MM + 5 * MM + slot + 2 * MM
+
+
+class BaseBlock:
+    """One fleet base's routes, broken between pages at a route, the heading repeated.
+
+    A base with more routes than a page holds (Portsmouth) would otherwise run over the
+    page footer: the flow splits it here, each part headed "(continued)".
+    """
+
+    def __init__(self, title: str, rows: Sequence[ChartRow | None], slot: float,
+                 slots: int) -> None:
+        self.title, self.rows, self.slot, self.slots = title, list(rows), slot, slots
+        self._drawn = Recorded(lambda c, w: paint_base(c, w, title, self.rows, slot, slots))
+
+    def wrap(self, width: float) -> float:
+        """The block's height at ``width``."""
+        return self._drawn.wrap(width)
+
+    def draw(self, canvas: Canvas, x: float, top: float) -> None:
+        """Draw the block, its top-left corner at (x, top)."""
+        self._drawn.draw(canvas, x, top)
+
+    def split(self, width: float, height: float, fresh: bool) -> tuple[BaseBlock, BaseBlock] | None:
+        """The routes that fit in ``height`` and the rest (on an empty page, at least one)."""
+        fits = int((height - HEAD_H - 1 * MM) // row_height(self.slot))
+        if fresh:
+            fits = max(1, fits)
+        if fits < 1 or fits >= len(self.rows):
+            return None
+        title = self.title.removesuffix(CONTINUED) + CONTINUED
+        return (BaseBlock(self.title, self.rows[:fits], self.slot, self.slots),
+                BaseBlock(title, self.rows[fits:], self.slot, self.slots))
+
+
+CONTINUED = " (continued)"
 
 
 def render_chart(d: Derived, ctx: Context[Derived], team: str | None) -> Component:
@@ -177,7 +235,9 @@ def render_chart(d: Derived, ctx: Context[Derived], team: str | None) -> Compone
     slot = d.campaign.counter_size + 1 * MM
     rows = chart_rows(d.campaign, d.supply, [n.id for n in nations])
     doc.section("Tonnage allocated", "Tonnage Points each nation has, what its routes carry "
-                "and the lift they give after the supply factor.",
+                "and the lift they give after the supply factor. A blank is yours to fill: "
+                "write each route's Tonnage Points on its line, its effective tonnage beside "
+                "it, and the totals here.",
                 allocation_grid(nations, rows, width))
     for nation in nations:
         for base in nation.bases:
@@ -187,10 +247,15 @@ def render_chart(d: Derived, ctx: Context[Derived], team: str | None) -> Compone
             heading = f"FLEET BASE OF ORIGIN: {base.name} ({nation.name})"
             slots = max(r.route.slots for r in here)
             doc.anchor(f"{base.name} ({nation.code})")
-            doc.add(Recorded(_painter(heading, here, slot, slots)))
+            doc.add(BaseBlock(heading, here, slot, slots))
             doc.space(4)
-    doc.add(Recorded(_painter("NEW ROUTES: FLEET BASE OF ORIGIN ______", [None, None], slot,
-                              4)))
+    doc.add(BaseBlock("NEW ROUTES: FLEET BASE OF ORIGIN ______", [None, None], slot, 4))
+    if master:
+        chart = annex_b()
+        doc.section(f"The rules' example chart ({chart.title}): not this campaign's figures",
+                    f"An example only: {chart.note}. It shows how a chart is kept; each team "
+                    "fills its own chart with the Tonnage Points it allocates.",
+                    example_grid(width))
     pdf, pages = doc.finish()
     key = "control" if master else str(team)
     return Component(f"route-chart:{key}", title, f"{key.upper()}-Routes-", pdf, pages,
