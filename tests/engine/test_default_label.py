@@ -11,12 +11,6 @@ from tests.paths import ROOT
 WORD = re.compile(r"\bDEFAULT\b")
 
 KNOWN = {
-    # Owned by other work in progress (issue 28): each still spells the label by hand in
-    # its printed prose, and is listed here so that it stays visible until it is moved.
-    "generator/rulesets/modern_naval/": "modern naval's own DEFAULT prose",
-    "generator/rulesets/naval_action/aids.py": "the torpedo-run note",
-    "generator/rulesets/naval_action/components/action_card.py": "the Action Card's note",
-    "generator/rulesets/naval_action/components/card_front.py": "the card front's note",
     # Not printed for players: a comment in the YAML a designer's scaffold starts from.
     "generator/data/scaffold.py": "the scaffold's comment on `default: true`",
 }

@@ -367,8 +367,8 @@ def test_data_sheet_carries_heading_and_footer(paper: Paper) -> None:
 def test_action_card_and_duplex_check_use_the_shared_footer() -> None:
     box = safe_box("a4")
     card = render_action_card(load_tables(), "a4")
-    assert_footer(card.pdf, box, "All tables bundled with quarterdeck (action-card.yaml, "
-                  "derivation.yaml).", ["Card-1 · front", "Card-2 · back"])
+    assert_footer(card.pdf, box, "All tables as bundled with quarterdeck.",
+                  ["Card-1 · front", "Card-2 · back"])
     check = render_duplex_check("a4", "long", (0.0, 0.0), "kit")
     front, back = (footer_runs(check.pdf, box, box.y + FOOTER_BASELINE + lift)
                    for lift in (calibration_height(box.width), 0.0))

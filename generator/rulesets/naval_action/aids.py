@@ -25,14 +25,16 @@ from generator.aids.rangestrings import (
 )
 from generator.aids.strips import Band, Mark, Strip
 from generator.core.scales import Scale
-from generator.rules.defaults import is_default
+from generator.rules.defaults import LABEL, is_default
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.derive import ShipView
 from generator.rulesets.naval_action.rules import DerivationRules
 
-DEFAULT_RUN_NOTE = ("Run from the <b>DEFAULT</b> torpedo_runs table (the rules give no "
-                    "torpedo ranges): a class's <i>run_yd</i> or a --tables file replaces it.")
-"""Under a torpedo string whose run is the DEFAULT table's (the string sheet)."""
+DEFAULT_RUN_NOTE = (f"<b>{LABEL}</b> run: the rules give no torpedo ranges, so this run is "
+                    "quarterdeck's reading; the referee may give another.")
+"""Under a torpedo string whose run is the DEFAULT table's (the string sheet).
+
+A player's sheet: it names no table, field or option (the referee's data page does)."""
 
 
 def _bores(bores: Sequence[float]) -> str:

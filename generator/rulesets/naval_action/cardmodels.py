@@ -363,6 +363,7 @@ class RadarDetection(Strict):
     land_behind_second_in_six: int = Field(ge=0, le=6)
     # The text's "1:6" after "radar sometimes didn't work" reads either way (see the YAML).
     reading: Literal["detect", "fail"] = "detect"
+    default: Default = False
 
     def detect_in_six(self, in_six: int) -> int:
         """Faces of six that detect for a stated chance, under the reading in force."""

@@ -220,7 +220,9 @@ def test_every_default_table_is_tagged_default(bundled: list[Page]) -> None:
     for name in default - {"torpedo_runs"}:
         page, title = HEADINGS[name]
         assert heading_line(bundled[page], title).endswith("DEFAULT"), name
-    assert "Replace any table with --tables FILE" in text
+    # The card says what DEFAULT means, and, being a player's page, names no option.
+    assert "DEFAULT: a table the rule text uses but does not print" in text
+    assert "--tables" not in text
 
 
 # Where each quarterdeck-designed card table is printed: (page, heading).

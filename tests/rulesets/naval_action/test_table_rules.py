@@ -194,15 +194,17 @@ def test_radar_one_in_six_is_labelled_a_reading_and_the_other_reading_works(
 
     text = _card_text()
     assert ("Radar: SC 20,000 yd, SG 30,000 yd; detects 1 in 6 a turn (land behind it: 1, "
-            "then 2 in 6). Our reading; --tables reading: fail: fails 1 in 6.") in text
+            "then 2 in 6) (DEFAULT).") in text
     assert _radar_strip_labels(None) == ["1 in 6 per turn", "1 in 6 per turn"]
     card = yaml.safe_load((TABLES / "action-card.yaml").read_text(encoding="utf-8"))
     card["night_detection"]["radar"]["reading"] = "fail"
+    del card["night_detection"]["radar"]["default"]  # the user's own reading
     user = tmp_path / "radar.yaml"
     user.write_text(yaml.safe_dump({"night_detection": card["night_detection"]}),
                     encoding="utf-8")
-    assert ("fails 1 in 6 a turn (land behind it: 1, then 2 in 6). Your reading (--tables)."
-            in _card_text(user))
+    user_text = _card_text(user)
+    assert "fails 1 in 6 a turn (land behind it: 1, then 2 in 6)." in user_text
+    assert "2 in 6) (DEFAULT)" not in user_text
     assert _radar_strip_labels(user) == ["5 in 6 per turn", "5 in 6 per turn"]
 
 

@@ -54,7 +54,7 @@ def _data_note(doc: CanvasDoc, metres_per_cm: float) -> None:
     are the umpire's business.
     """
     doc.ensure(30 * MM)  # the heading stays with its paragraph
-    doc.paragraph("Data and DEFAULT values", "h2")
+    doc.paragraph(f"Data and {LABEL} values", "h2")
     scale = f", ground scale 1 cm = {metres_per_cm:g} m" if metres_per_cm else ""
     doc.paragraph("Unit ratings and weapon data are quarterdeck's (marked * on the cards): "
                   "rated from sourced facts by the rating rules (tables/rating.yaml, "

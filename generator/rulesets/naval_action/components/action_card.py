@@ -28,6 +28,7 @@ from generator.pages.component import Component
 from generator.pages.layout import Paper, Pen, SafeBox, safe_box
 from generator.pages.pages import Furniture
 from generator.pages.refcard import Section
+from generator.rules.defaults import note
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.components.card_back import back_sections
 from generator.rulesets.naval_action.components.card_front import front_sections
@@ -67,10 +68,12 @@ def _furniture(tables: Tables) -> Furniture:
         line = (f"From {tables.origin}: {', '.join(tables.replaced)} (tagged FROM "
                 f"{tables.origin}).")
     else:
-        line = "All tables bundled with quarterdeck (action-card.yaml, derivation.yaml)."
-    return Furniture(line, lines=("DEFAULT: a table the rule text uses but does not print, "
-                                  "designed by quarterdeck to meet every limit the text "
-                                  "sets. Replace any table with --tables FILE.",), rule=True,
+        line = "All tables as bundled with quarterdeck."
+    # A player's card: the note says what DEFAULT means, not how to replace it (the
+    # referee's data page and `quarterdeck tables --export` say that).
+    return Furniture(line, lines=(note("a table the rule text uses but does not print, "
+                                       "designed by quarterdeck to meet every limit the text "
+                                       "sets; the referee may replace it."),), rule=True,
                      number=lambda p: f"{LABEL}{p + 1} · {'front' if p == 0 else 'back'}")
 
 

@@ -202,13 +202,15 @@ def _bad_visibility_dive(tables: Tables) -> str:
 
 
 def _radar_chance(radar: RadarDetection) -> str:
-    """The radar roll, labelled as the reading of the text's unclear "1:6" it is."""
+    """The radar roll as a rule, marked DEFAULT when the reading is quarterdeck's.
+
+    The text's "1:6" reads either way; a player's card names no option (the referee's
+    page says how to replace the reading).
+    """
     first, second = radar.in_six, radar.land_behind_second_in_six
-    if radar.reading == "detect":
-        return (f"detects {first} in 6 a turn (land behind it: {first}, then {second} in 6). "
-                "Our reading; --tables reading: fail: fails 1 in 6.")
-    return (f"fails {first} in 6 a turn (land behind it: {first}, then {second} in 6). "
-            "Your reading (--tables).")
+    verb = "detects" if radar.reading == "detect" else "fails"
+    return (f"{verb} {first} in 6 a turn (land behind it: {first}, then {second} in "
+            f"6){default_label(is_default(radar))}.")
 
 
 def night_and_radar(tables: Tables, col_mm: float) -> Section:

@@ -25,7 +25,7 @@ from generator.pages.refcard import (
     yd,
 )
 from generator.rules import dice
-from generator.rules.defaults import is_default
+from generator.rules.defaults import LABEL, is_default
 from generator.rulesets.naval_action.cardtables import Tables
 from generator.rulesets.naval_action.components.card_parts import (
     NO_EFFECT,
@@ -111,7 +111,7 @@ def accuracy_modifiers(tables: Tables, col_mm: float) -> Section:
     return Section("GUNFIRE ACCURACY MODIFIERS", ("accuracy",), noted(grid, 1, (
         "Work down the list from No. 1, moving along the cumulative track (right) for "
         "each modifier that applies. C, M, L: close, medium, long range. * Value fixed "
-        "by the rule text; the others are DEFAULT values (the text gives none).")))
+        f"by the rule text; the others are {LABEL} values (the text gives none).")))
 
 
 def cumulative_track(tables: Tables) -> Section:
