@@ -349,10 +349,10 @@ def _paint_ship(c: Canvas, w: float, view: ShipView | None, scenario_line: str,
     if view and view.cls.armor.old_deck:
         notes = [*notes, old_deck_note(view.armor_factor, tables)]
     if view and view.cls.unverified:
-        # The class list is the referee's; a player's sheet points only at what the
-        # player holds.
-        notes = [*notes, "Some figures of this class are unverified (listed under "
-                         "'unverified' in its class file)."]
+        # A player's sheet names no file or field: the ship catalog (quarterdeck
+        # catalog) lists which figures no source confirmed.
+        notes = [*notes, "Some figures of this class are unverified; the ship catalog "
+                         "lists which."]
     if not notes:
         y -= 4.2 * MM  # one line to write on: the closing rule below is its line
     for note in notes:
