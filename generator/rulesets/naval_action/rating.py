@@ -76,7 +76,10 @@ def strength(cls: Measured, rules: DerivationRules | None = None) -> float:
     rules = rules or load_rules()
     rule = rules.comparative_strength
     ref = rule.reference
-    fire = math.pow(firepower_lb(cls, rules) / ref.broadside_lb, rule.firepower_power)
+    ratio = firepower_lb(cls, rules) / ref.broadside_lb
+    powers = rule.firepower_power
+    # Two powers that meet at the reference (ratio 1): the measure never falls as F grows.
+    fire = math.pow(ratio, powers.up_to_reference if ratio <= 1 else powers.above_reference)
     step_in = rule.belt_in_per_step
     belt = (1 + cls.armor.belt_in / step_in) / (1 + ref.belt_in / step_in)
     speed = math.pow(float(cls.speed_kn) / ref.speed_kn, rule.speed_power)

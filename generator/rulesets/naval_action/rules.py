@@ -148,13 +148,20 @@ class StrengthReference(Strict):
     speed_kn: float = Field(gt=0, le=45)
 
 
+class StrengthPowers(Strict):
+    """The power firepower is raised to, up to the reference ship's and above it."""
+
+    up_to_reference: float = Field(gt=0, le=2)
+    above_reference: float = Field(gt=0, le=2)
+
+
 class StrengthRule(Strict):
     """How Comparative Strength is measured from a class's facts (applied in rating.py)."""
 
     reference: StrengthReference
     shell_lb_per_cubic_inch: float = Field(gt=0, le=10)
     strike_aircraft_lb: float = Field(ge=0, le=10_000)
-    firepower_power: float = Field(gt=0, le=2)
+    firepower_power: StrengthPowers
     belt_in_per_step: float = Field(gt=0, le=100)
     speed_power: float = Field(ge=0, le=2)
     step: float = Field(gt=0, le=10)

@@ -40,11 +40,12 @@ def test_the_text_anchors_a_heavy_cruiser_at_5_and_a_destroyer_at_2() -> None:
     # Fletcher: five 5-in guns, no belt, 36.5 kn.
     assert firepower_lb(cls("fletcher")) == 5 * 0.5 * 5 ** 3
     assert cs("fletcher") == 2
-    # And so the library at large: every heavy cruiser within a point of 5 and the middle
-    # one 4.5 to 5; every destroyer within half a point of 2, the middle one 2.
+    # And so the library at large: every heavy cruiser within a point of 5 (Deutschland,
+    # 11-in guns, is 6) and the middle one 4.5 to 5; every destroyer within half a point
+    # of 2, the middle one 2.
     by_type = {t: [derive.comparative_strength(e.model) for e in CLASSES.values()
                    if e.model.type.value == t] for t in ("CA", "DD")}
-    assert 4 <= min(by_type["CA"]) and max(by_type["CA"]) <= 5.5
+    assert 4 <= min(by_type["CA"]) and max(by_type["CA"]) <= 6
     assert 4.5 <= statistics.median(by_type["CA"]) <= 5
     assert 1.5 <= min(by_type["DD"]) and max(by_type["DD"]) <= 2.5
     assert statistics.median(by_type["DD"]) == 2
@@ -88,7 +89,9 @@ def test_hood_outrates_the_old_battleships_it_outguns() -> None:
     # Gangut: 12 x 12-in (10,368 lb), 8.9-in belt, 23 kn.
     assert firepower_lb(cls("hood")) == 13500
     assert firepower_lb(cls("gangut")) == 10368
-    assert (cs("hood"), cs("gangut")) == (11, 8)
+    # 5 x (13500/2560)^0.6 x (1 + 12/20)/(1 + 4/20) x (29/33)^0.5 = 16.9 -> 17;
+    # 5 x (10368/2560)^0.6 x (1 + 8.9/20)/1.2 x (23/33)^0.5 = 11.7 -> 11.5.
+    assert (cs("hood"), cs("gangut")) == (17, 11.5)
 
 
 @pytest.mark.parametrize("carrier", ["ark-royal", "eagle"])
@@ -109,6 +112,37 @@ def test_a_hand_set_cs_still_wins() -> None:
     data = cls("takao").model_dump(by_alias=True)
     data["comparative_strength"] = 7
     assert derive.comparative_strength(ShipClass.model_validate(data)) == 7
+
+
+def test_the_text_s_unbalanced_action_comes_out_unbalanced() -> None:
+    # Section IV names the Second Battle of Sirte as an unbalanced action (heavy Italian
+    # units against British light cruisers and destroyers): the Italians must rate higher.
+    from generator.data.library import validated_library
+    from generator.rulesets.naval_action.rules import load_rules
+
+    library = validated_library([])
+    scenario = library.scenarios["second-sirte"].model
+    left_out = {t.value for t in load_rules().strength_leaves_out}
+    totals = {side.id: sum(cs(ref.class_) for ref in side.ships
+                           if cls(ref.class_).type.value not in left_out)
+              for side in scenario.sides}
+    assert totals == {"british": 45, "italian": 52}
+
+
+def test_the_card_s_typical_values_are_the_library_s() -> None:
+    # The Action Card prints CS by type as a guide: each lies within the values that
+    # type's ships rate in the library, and is their middle value to the half point.
+    from generator.rulesets.naval_action.rules import load_rules
+
+    guide = load_rules().comparative_strength_by_type
+    by_type: dict[str, list[float]] = {}
+    for entry in CLASSES.values():
+        by_type.setdefault(entry.model.type.value, []).append(
+            derive.comparative_strength(entry.model))
+    for kind, values in by_type.items():
+        assert min(values) <= guide[kind] <= max(values), kind
+        middle = statistics.median(values)
+        assert abs(guide[kind] - middle) <= 0.5, (kind, middle)
 
 
 def test_rounding_never_reverses_an_order() -> None:

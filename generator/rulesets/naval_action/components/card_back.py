@@ -346,8 +346,9 @@ def comparative_strength(tables: Tables, col_mm: float) -> Section:
                        even(col_mm, 10, per_row)), gap(1)]
     share = tables.card.victory.heavy_damage_share
     body += [
-        para(f"Victory: a sunk ship gives its CS to the enemy, an HD ship {share[0]}/"
-           f"{share[1]} of it. Where the scenario calls for the ratio, multiply the "
+        para("Typical values by type; each ship's own CS, from her guns, belt and speed, "
+             "is on her status sheet. Victory: a sunk ship gives its CS to the enemy, an "
+             f"HD ship {share[0]}/{share[1]} of it. Where the scenario calls for the ratio, multiply the "
            "stronger side's losses by the ratio of the sides' CS totals ("
            f"{', '.join(t.value for t in tables.rules.strength_leaves_out)} left out).",
            "note"),
