@@ -348,10 +348,10 @@ def comparative_strength(tables: Tables, col_mm: float) -> Section:
     body += [
         para("Typical values by type; each ship's own CS, from her guns, belt and speed, "
              "is on her status sheet. Victory: a sunk ship gives its CS to the enemy, an "
-             f"HD ship {share[0]}/{share[1]} of it. Where the scenario calls for the ratio, multiply the "
-           "stronger side's losses by the ratio of the sides' CS totals ("
-           f"{', '.join(t.value for t in tables.rules.strength_leaves_out)} left out).",
-           "note"),
+             f"HD ship {share[0]}/{share[1]} of it. Where the scenario calls for the ratio, "
+             "multiply the stronger side's losses by the ratio of the sides' CS totals ("
+             f"{', '.join(t.value for t in tables.rules.strength_leaves_out)} left out).",
+             "note"),
     ]
     return Section("COMPARATIVE STRENGTH", ("comparative_strength_by_type", "victory"), body)
 
