@@ -4,6 +4,11 @@ The NAVAL ACTION class file already holds facts (its factors are derived later, 
 ``derive.py``, from the tables), so rating a shared class is a mapping: torpedo bores to
 the 18/21/24-inch sizes the rules know, shared types to the Master List's, and the few
 hand overrides of the ``ratings: {naval-action: ...}`` block into their places.
+
+It also holds the Comparative Strength rule (``strength``, by the ``comparative_strength``
+numbers of ``tables/derivation.yaml``): a measure of the class's main-gun broadside, air
+group, belt and speed, never of its type label. ``derive.comparative_strength`` applies it
+to every class the file does not rate by hand, so a user's ``--tables`` file can change it.
 """
 
 from __future__ import annotations
