@@ -48,9 +48,21 @@ def check(paths: tuple[Path, ...]) -> None:
         tell(f"note: {notice}")
     for message in library.warnings:
         warn(message)
-    for line in library.unrated:  # one ship library (issue 14)
-        tell(line)
-    say(f"ok: {library.classes} classes and {len(library.scenarios)} scenarios are valid")
+    if paths:
+        # The user's own classes, each once; the bundled classes' notes are the same on
+        # every run, so `check` alone lists them and a check of a folder only counts them.
+        for line in library.yours:
+            tell(line)
+        if library.unrated:
+            tell(f"note: {len(library.unrated)} notes on bundled classes some ruleset cannot "
+                 "rate are left out; `quarterdeck check` with no folder lists them")
+    else:
+        for line in library.unrated:  # one ship library (issue 14)
+            tell(line)
+    yours = sum(1 for line in library.yours if not line.startswith(" "))
+    mine = f" ({yours} of them yours)" if paths else ""
+    say(f"ok: {library.classes} classes{mine} and {len(library.scenarios)} scenarios are "
+        "valid")
 
 
 @click.command(name="list")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from typing import Annotated
+import types
+import typing
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Strict as StrictValue
 
 NAME_CHARS = 60
 """Longest ship, class or side name: longer names cannot fit a counter or a sheet heading."""
@@ -25,10 +28,38 @@ Line = Annotated[str, Field(min_length=1, max_length=LINE_CHARS)]
 """One line of a list of texts: 1-1000 characters."""
 
 
+NUMBERS = (int, float)
+
+
+def _number_field(annotation: Any) -> bool:
+    """A field that holds a number, or a number or nothing (``float | None``)."""
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    members = typing.get_args(annotation) if union else (annotation,)
+    return (any(m in NUMBERS for m in members)
+            and all(m in NUMBERS or m is type(None) for m in members))
+
+
 class Strict(BaseModel):
-    """Base for every data model: unknown keys are errors, values are not coerced."""
+    """Base for every data model: unknown keys are errors, values are not coerced.
+
+    A number field takes a number only: ``speed_kn: "36.5"`` (text) is refused, not read
+    as 36.5, as the schema reference promises (an int is still a float, a bool no int).
+    """
 
     model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Mark each number field strict, so text that looks like a number is refused."""
+        super().__pydantic_init_subclass__(**kwargs)
+        changed = False
+        for info in cls.model_fields.values():
+            if _number_field(info.annotation) and not any(
+                    isinstance(m, StrictValue) for m in info.metadata):
+                info.metadata.append(StrictValue())
+                changed = True
+        if changed and cls.__pydantic_complete__:  # built already (no defer_build): again
+            cls.model_rebuild(force=True)
 
 
 class Nation(enum.StrEnum):

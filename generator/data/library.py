@@ -59,6 +59,8 @@ class Library:
     warnings: list[str] = field(default_factory=list)
     unrated: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per ruleset: shared classes it cannot rate, with the reason (issue 14)."""
+    user_classes: dict[str, str] = field(default_factory=dict)
+    """The user's shared class files, id to file as shown (``check`` reports on these)."""
     font_warnings: list[str] = field(default_factory=list)
     """Every ship whose name has a character no bundled font draws (``font_warnings``):
     found once when the library is checked, shown by every build."""
@@ -272,14 +274,15 @@ class Summary:
     notices: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     unrated: list[str] = field(default_factory=list)
-    """One line per class a ruleset cannot rate (``shipclass.unrated_lines``)."""
+    """One line per bundled class a ruleset cannot rate (``shipclass.unrated_lines``)."""
+    yours: list[str] = field(default_factory=list)
+    """For each of the user's classes: the rulesets that rate it, and why each other not."""
     classes: int = 0
-    """Classes over every ruleset."""
+    """Class files (ids), each counted once however many rulesets rate it."""
     rulesets: dict[str, Listing] = field(default_factory=dict)
     """Every ruleset, in listing order."""
     scenarios: list[tuple[str, str, str, str, str]] = field(default_factory=list)
     """(id, ruleset, name, date, ships) of every scenario, by id."""
-
 
 
 def checked_key(user_paths: list[Path] | tuple[Path, ...] = ()) -> Key | None:
@@ -310,10 +313,16 @@ def _summed(user_paths: list[Path] | tuple[Path, ...], found: Key | None) -> Sum
     made = Summary(found, list(library.problems), list(library.notices),
                    list(library.warnings))
     if not made.problems:
+        from generator.data.checkreport import rating_lines, user_class_ids
         from generator.data.shipclass import unrated_lines
 
-        made.unrated = unrated_lines(library)
-        made.classes = sum(len(library.classes_of(r)) for r in REGISTRY)
+        yours = user_class_ids(library)
+        made.unrated = [line for line in unrated_lines(library)
+                        if line.split("'")[1] not in yours]
+        made.yours = [line for cid in sorted(yours)
+                      for line in rating_lines(library, cid, yours[cid])]
+        made.classes = len({cid for r in REGISTRY for cid in library.classes_of(r)}
+                           | {cid for table in library.unrated.values() for cid in table})
         for name, ruleset in REGISTRY.items():
             described = sorted((ruleset.describe_class(e)
                                 for e in library.classes_of(name).values()),
@@ -546,6 +555,8 @@ def _add_shared_class(entry: Entry, display: str, is_bundled: bool, library: Lib
     from generator.data.shipclass import derivers, unknown_rulesets
 
     facts: SharedClass = entry.model
+    if not is_bundled:
+        library.user_classes[facts.id] = display
     found = derivers()
     library.problems.extend(entry.doc.problem(loc, message)
                             for loc, message in unknown_rulesets(facts, list(found)))

@@ -50,6 +50,22 @@ def requested_ship(cls: Any, name: str | None) -> Ship:
     return found
 
 
+def _missing_class(library: Library, ruleset: str, class_id: str) -> str:
+    """Why a scenario's class is not the ruleset's: a class it cannot rate, or none at all.
+
+    A class the library holds but this ruleset cannot rate is not "unknown": the message
+    says so, with the ruleset's reason, so the user fixes the class file, not the id.
+    """
+    from generator.data.registry import REGISTRY
+
+    why = library.unrated.get(ruleset, {}).get(class_id)
+    if why is not None:
+        title = REGISTRY[ruleset].title if ruleset in REGISTRY else ruleset
+        return f"{title} cannot rate '{class_id}': {why}"
+    return (f"found unknown class '{class_id}', expected a class id"
+            f"{did_you_mean(class_id, library.classes_of(ruleset))}")
+
+
 def check_roster(entry: Entry, library: Library, ruleset: str,
                  extra: ShipCheck | None = None) -> tuple[list[Problem], list[str]]:
     """Check that a scenario's sides name known classes and ships, each once.
@@ -75,9 +91,8 @@ def check_roster(entry: Entry, library: Library, ruleset: str,
             loc: Loc = ("sides", si, "ships", ri)
             cls_entry = classes.get(ref.class_)
             if cls_entry is None:
-                problems.append(doc.problem((*loc, "class"), f"found unknown class "
-                                            f"'{ref.class_}', expected a class id"
-                                            f"{did_you_mean(ref.class_, classes)}"))
+                problems.append(doc.problem((*loc, "class"),
+                                            _missing_class(library, ruleset, ref.class_)))
                 continue
             cls = cls_entry.model
             ship = find_ship(cls, ref.name)

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from generator.core.suggest import did_you_mean
 from generator.data.datamodel import Nation, Ship, Strict, once
+from generator.data.radarsets import CATEGORIES, RADAR_SETS, category, expected
 from generator.data.registry import RulesetImportError
 from generator.data.validation import describe
 
@@ -137,11 +138,36 @@ class TorpedoMount(Strict):
 
 
 class Radar(Strict):
-    """A radar fit, from the date fitted."""
+    """A radar fit, from the date fitted: SC, SG, or a named set that counts as one of them."""
 
-    type: Literal["SC", "SG"] = Field(description="SC (early search set) or SG (surface search set).")
+    type: str = Field(max_length=40, description="SC (early search set), SG (surface search set), or a named set that counts as one: " + ", ".join(f"{k} ({v.category})" for k, v in RADAR_SETS.items()) + ".")
+    name: str | None = Field(None, max_length=40, description="The named set, where type gave one (kept for the reader; rulesets read the category).")
     fitted: dt.date = Field(description="Date first fitted (YYYY-MM-DD).")
     note: str | None = Field(None, max_length=500, description="The set as named by a source.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named_set(cls, data: Any) -> Any:
+        """``type: Type 271`` becomes ``type: SG, name: Type 271`` (the table's category)."""
+        if isinstance(data, dict) and isinstance(data.get("type"), str) \
+                and data["type"] in RADAR_SETS:
+            data = {**data, "type": RADAR_SETS[data["type"]].category,
+                    "name": data.get("name", data["type"])}
+        return data
+
+    @field_validator("type")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in CATEGORIES:
+            raise ValueError(expected())
+        return value
+
+    @model_validator(mode="after")
+    def _agrees(self) -> Radar:
+        if self.name is not None and category(self.name) != self.type:
+            raise ValueError(f"expected name to be a set of category {self.type}: "
+                             f"{', '.join(k for k, v in RADAR_SETS.items() if v.category == self.type)}")
+        return self
 
 
 class Aircraft(Strict):

@@ -184,10 +184,9 @@ CASES: dict[str, list[str | re.Pattern[str]] | None] = {
                          "expected a UTF-8 CSV file (save it as 'CSV UTF-8')"],
     "csv-nul-byte.csv": OK,
     "csv-nan-speed-inf-length.csv": [
-        "csv-nan-speed-inf-length.csv:2:7: length_ft: found 'inf', expected a number of at "
-        "most 1300",
-        "csv-nan-speed-inf-length.csv:2:8: speed_kn: found 'nan', expected a number of at "
-        "most 45"],
+        # Text is not a number (issue 30: numbers are strict), whatever it spells.
+        "csv-nan-speed-inf-length.csv:2:7: length_ft: found 'inf', expected a number",
+        "csv-nan-speed-inf-length.csv:2:8: speed_kn: found 'nan', expected a number"],
     "csv-1e306-km.csv": ["csv-1e306-km.csv:2:7: length_ft: found 1e+306 km, expected a "
                          "length from -1e+09 to 1e+09 ft"],
     "csv-formula-dde.csv": OK,

@@ -44,8 +44,7 @@ OVERRIDES: dict[str, dict[str, str]] = {
     "fubuki": {"speed_in": "about 34 kn in service after the 1935-37 strengthening"},
     "gleaves": {"radar": "no radar rated in the Surface Action file"},
     "independence": {"radar": RADAR_DATES},
-    "kongo": {"type": "typed BC as the Surface Action brief directs",
-              "fire_control": "rebuilt in the 1930s; no dated reconstruction entered yet"},
+    "kongo": {"fire_control": "rebuilt in the 1930s; no dated reconstruction entered yet"},
     "leander": {"guns": "4in HA rated 0-1-0 by hand"},
     "liberty": {"guns": "only the stern gun counts; main so an M hit silences it"},
     "littorio": {"guns": "90 mm AA left out; 120/40 starshell guns rated as a 5in secondary"},
@@ -117,11 +116,12 @@ def test_every_hand_rating_is_listed_with_its_reason() -> None:
 
 
 def test_coverage_and_unrated_reasons() -> None:
-    # Rule 27 added Eagle, Ark Royal (no gun ranges for NAVAL ACTION) and the F class.
+    # Rule 27 added Eagle, Ark Royal and the F class; issue 30 gave the carriers' guns
+    # ranges and rounds, so NAVAL ACTION rates them too.
     assert len(list(CLASSES.glob("*/*.yaml"))) == 115
-    assert len(LIBRARY.classes_of("naval-action")) == 109
+    assert len(LIBRARY.classes_of("naval-action")) == 111
     assert set(LIBRARY.unrated["naval-action"]) == {"edinburgh", "shiratsuyu", "type-1934a",
-                                                    "york", "eagle", "ark-royal"}
+                                                    "york"}
     assert LIBRARY.unrated["surface-action"] == dict.fromkeys(("type-vii", "gato"), SUBMARINE)
     assert len(LIBRARY.classes_of("surface-action")) == 113
     assert rated_by(LIBRARY, "takao")[:2] == ["naval-action", "surface-action"]
@@ -387,11 +387,7 @@ def test_check_names_every_class_a_ruleset_cannot_rate(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = [x for x in result.output.splitlines() if "does not rate" in x
              and x.split()[0] in ("naval-action", "surface-action")]
-    na_carrier = ("guns.0 gives no max_range_yd or rounds_per_gun (NAVAL ACTION needs both "
-                  "for every battery)")
     assert lines == [
-        "naval-action does not rate 'ark-royal': " + na_carrier,
-        "naval-action does not rate 'eagle': " + na_carrier,
         "naval-action does not rate 'edinburgh': the NAVAL ACTION library leaves these ships "
         "out of 'town' (see its notes); add gun positions, ranges and rounds to rate them",
         "naval-action does not rate 'shiratsuyu': " + NA_UNRATED,

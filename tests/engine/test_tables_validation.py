@@ -417,7 +417,7 @@ def test_naval_action_marks_its_designed_tables_one_way(tmp_path: Path) -> None:
     path = tmp_path / "house.yaml"
     path.write_text(section(derivation, "caliber_factor"), encoding="utf-8")
     mine = load_tables(path)
-    assert mine.rules.defaults == ["comparative_strength_by_type"]
+    assert mine.rules.defaults == ["comparative_strength_by_type", "comparative_strength"]
     assert tags_for(mine, ["caliber_factor"]) == ["FROM house.yaml"]
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from generator.core.units import quarters
+from generator.rulesets.naval_action.rating import strength
 from generator.rulesets.naval_action.rules import DerivationRules, load_rules
 from generator.rulesets.naval_action.schema import (
     GunBattery,
@@ -97,11 +98,10 @@ def fire_step(battery: GunBattery, rules: DerivationRules | None = None) -> int:
 
 
 def comparative_strength(cls: ShipClass, rules: DerivationRules | None = None) -> float:
-    """The class's CS value, or the default for its type."""
+    """The class's CS value, or the strength rule's measure of it (see ``rating.strength``)."""
     if cls.comparative_strength is not None:
         return cls.comparative_strength
-    rules = rules or load_rules()
-    return rules.comparative_strength_by_type[cls.type.value]
+    return strength(cls, rules or load_rules())
 
 
 def radar_on(cls: ShipClass, on: dt.date | None) -> str | None:

@@ -4,10 +4,16 @@ The NAVAL ACTION class file already holds facts (its factors are derived later, 
 ``derive.py``, from the tables), so rating a shared class is a mapping: torpedo bores to
 the 18/21/24-inch sizes the rules know, shared types to the Master List's, and the few
 hand overrides of the ``ratings: {naval-action: ...}`` block into their places.
+
+It also holds the Comparative Strength rule (``strength``, by the ``comparative_strength``
+numbers of ``tables/derivation.yaml``): a measure of the class's main-gun broadside, air
+group, belt and speed, never of its type label. ``derive.comparative_strength`` applies it
+to every class the file does not rate by hand, so a user's ``--tables`` file can change it.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -15,6 +21,7 @@ from pydantic import ValidationError
 
 from generator.data.shipclass import Rating, override_errors, ratings_block
 from generator.data.shipclass import ShipClass as Facts
+from generator.rulesets.naval_action.rules import DerivationRules, load_rules
 from generator.rulesets.naval_action.schema import ShipClass, ShipType
 
 NAME = "naval-action"
@@ -31,6 +38,59 @@ CLASS_RATINGS = {
 BATTERY_RATINGS = ("caliber_factor", "close_range_yd", "medium_range_yd", "fire_step")
 BATTERY_KEY = re.compile(r"^guns\.(\d{1,2})\.(" + "|".join(BATTERY_RATINGS) + r")$")
 SHARED_ONLY = ("displacement_t", "modernised", "armament", "ratings", "discrepancies")
+
+
+BEAMS = (90.0, 270.0)
+"""The two beams, degrees clockwise from the bow: a broadside is what bears on one."""
+
+
+Measured = Facts | ShipClass
+"""What the strength rule reads: a shared class file or a NAVAL ACTION class."""
+
+
+def _bears(arcs: list[tuple[float, float]], bearing: float) -> bool:
+    """Whether a battery with these arcs bears on ``bearing`` (arcs may run past 0 or 360)."""
+    return any(lo <= b <= hi for lo, hi in arcs for b in (bearing - 360, bearing, bearing + 360))
+
+
+def firepower_lb(cls: Measured, rules: DerivationRules | None = None) -> float:
+    """The weight of one broadside of the main guns, plus the air group's strike weight.
+
+    The main guns are the batteries of the largest bore; a broadside is every such gun
+    whose arc bears on one beam (the better beam). A shell weighs the rule's pounds per
+    cubic inch of bore; each torpedo or dive bomber adds the rule's strike weight.
+    """
+    rules = rules or load_rules()
+    rule = rules.comparative_strength
+    main = max((b.bore_in for b in cls.guns), default=0.0)
+    broadside = max((sum(b.guns for b in cls.guns if b.bore_in == main
+                         and _bears(rules.battery_arcs[b.position.value], beam))
+                     for beam in BEAMS), default=0)
+    air = cls.aircraft
+    strike = (air.dive_bombers + air.torpedo_bombers) if air is not None else 0
+    return broadside * rule.shell_lb_per_cubic_inch * main ** 3 + strike * rule.strike_aircraft_lb
+
+
+def strength(cls: Measured, rules: DerivationRules | None = None) -> float:
+    """A class's Comparative Strength by the rule in ``derivation.yaml``.
+
+    It rises with firepower, belt and speed and reads nothing else (not the type label),
+    so a ship that matches or beats another on all three never rates below it; the
+    reference ship (a heavy cruiser) rates the text's 5.
+    """
+    rules = rules or load_rules()
+    rule = rules.comparative_strength
+    ref = rule.reference
+    ratio = firepower_lb(cls, rules) / ref.broadside_lb
+    powers = rule.firepower_power
+    # Two powers that meet at the reference (ratio 1): the measure never falls as F grows.
+    fire = math.pow(ratio, powers.up_to_reference if ratio <= 1 else powers.above_reference)
+    step_in = rule.belt_in_per_step
+    belt = (1 + cls.armor.belt_in / step_in) / (1 + ref.belt_in / step_in)
+    speed = math.pow(float(cls.speed_kn) / ref.speed_kn, rule.speed_power)
+    # Half up to the step: rounding keeps the order (a larger value never rounds lower).
+    steps = math.floor(ref.cs * fire * belt * speed / rule.step + 0.5)
+    return max(rule.minimum, steps * rule.step)
 
 
 def rating_names(facts: Facts) -> list[str]:
@@ -73,6 +133,7 @@ def derive(facts: Facts) -> Rating:
         mount["size_in"] = _torpedo_size(source.inches)
     for radar in data["radar"]:
         radar.pop("note", None)
+        radar.pop("name", None)  # a named set: its category (type) is what the rules read
     applied = []
     for key, value in block.items():
         match = BATTERY_KEY.match(key)

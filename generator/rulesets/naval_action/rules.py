@@ -140,6 +140,35 @@ class BombCaliber(Strict):
     us_dive_bomber: Factor
 
 
+class StrengthReference(Strict):
+    """The ship the strength rule is anchored on, and the CS she rates."""
+
+    cs: float = Field(gt=0, le=100)
+    broadside_lb: float = Field(gt=0, le=100_000)
+    belt_in: float = Field(ge=0, le=30)
+    speed_kn: float = Field(gt=0, le=45)
+
+
+class StrengthPowers(Strict):
+    """The power firepower is raised to, up to the reference ship's and above it."""
+
+    up_to_reference: float = Field(gt=0, le=2)
+    above_reference: float = Field(gt=0, le=2)
+
+
+class StrengthRule(Strict):
+    """How Comparative Strength is measured from a class's facts (applied in rating.py)."""
+
+    reference: StrengthReference
+    shell_lb_per_cubic_inch: float = Field(gt=0, le=10)
+    strike_aircraft_lb: float = Field(ge=0, le=10_000)
+    firepower_power: StrengthPowers
+    belt_in_per_step: float = Field(gt=0, le=100)
+    speed_power: float = Field(ge=0, le=2)
+    step: float = Field(gt=0, le=10)
+    minimum: float = Field(gt=0, le=100)
+
+
 def _bores_rise(value: list[CaliberRow]) -> list[CaliberRow]:
     increasing([r.max_bore_in for r in value], "bore limits (max_bore_in)")
     return value
@@ -163,6 +192,7 @@ class DerivationRules(Strict):
     # Its own key: the Action Card's damage-control table is ``damage_control``.
     damage_control: DamageControlRules = Field(alias="damage_control_navies")
     comparative_strength_by_type: dict[str, Annotated[float, Field(gt=0, le=100)]]
+    comparative_strength: StrengthRule
     # A default keeps older --tables files (written before this key) valid.
     strength_leaves_out: list[NAType] = Field(
         default_factory=lambda: [ShipType.AK, ShipType.AP], max_length=len(SHIP_TYPES))

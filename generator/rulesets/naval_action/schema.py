@@ -114,7 +114,7 @@ class ShipClass(Strict):
     torpedoes: list[TorpedoMount] = Field(default_factory=list, max_length=10, description="Torpedo mounts (at most 10).")
     radar: list[Radar] = Field(default_factory=list, max_length=10, description="Radar fits with dates (at most 10).")
     aircraft: Aircraft | None = Field(None, description="Floatplanes or air group.")
-    comparative_strength: float | None = Field(None, ge=0, le=100, description="Comparative Strength (CS); defaults by type.")
+    comparative_strength: float | None = Field(None, ge=0, le=100, description="Comparative Strength (CS); by default measured from firepower, belt and speed.")
     funnels: int | None = Field(None, ge=0, le=6, description="Funnels drawn on the marker's silhouette (default by type: 2 for big ships and destroyers, 1 for escorts and carriers, 0 for submarines).")
     marker_image: str | None = Field(None, pattern=r"(?i)^[^\\]+\.(png|svg)$", max_length=300, description="Your own top-down image for the ship marker instead of the generated silhouette: a PNG or SVG path relative to this file, inside the data folder, at most 2 MB and 4096 px; drawn bow to the right.")
     overrides: Overrides | None = Field(None, description="Overrides of derived values.")

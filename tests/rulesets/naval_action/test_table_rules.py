@@ -87,23 +87,25 @@ def test_strength_ratio_direction_follows_the_victory_text(scenario_id: str) -> 
 
 
 def test_sirte_exact_ratio_leaves_merchants_out() -> None:
-    # Italians: BB 15 + 2 CA 10 + CL 4 + 10 DD 20 = 49. British: 3 Dido CLAA 9,
-    # Penelope CL 4, Carlisle CLAA 3, 11 DD 22, 6 Hunts DE 6 = 44; the four merchant
-    # ships (AK) do not count.
+    # CS from each ship's facts (derivation.yaml, comparative_strength): Italians:
+    # Littorio 19.5 + Gorizia 5 + Trento 4.5 + Bande Nere 3 + 10 DD 20 = 52. British:
+    # 3 Dido 9, Penelope 3, Carlisle 2, 11 DD 22, 6 Hunts 9 = 45; the four merchant ships
+    # (AK) do not count.
     assert _multipliers("second-sirte") == {"british": Fraction(1),
-                                            "italian": Fraction(49, 44)}
+                                            "italian": Fraction(52, 45)}
 
 
 def test_sirte_victory_sheet_reads_back(sirte: BuildResult) -> None:
     referee = text_of(sirte.folder / "referee.pdf")
-    assert "Force B and convoy MW10 44; Regia Marina battle group 49" in referee
+    assert "Force B and convoy MW10 45; Regia Marina battle group 52" in referee
     assert "Force B and convoy MW10: losses score for Regia Marina battle group (× 1)" in referee
-    assert "Regia Marina battle group: losses score for Force B and convoy MW10 (× 1.11)" in referee
-    # Littorio: CS 15 x 49/44 = 16.70 if sunk; a merchant's agreed 5 is not multiplied.
-    assert re.search(r"Littorio Littorio BB 15 16\.7 8\.35", referee), referee[:3000]
+    assert "Regia Marina battle group: losses score for Force B and convoy MW10 (× 1.16)" in referee
+    # Littorio: CS 19.5 x 52/45 = 22.53 if sunk, 11.27 if HD; a merchant's agreed 5 is
+    # not multiplied.
+    assert re.search(r"Littorio Littorio BB 19\.5 22\.53 11\.27", referee), referee[:3000]
     assert re.search(r"Breconshire Breconshire AK – 5 2\.5", referee)
     # The ratio belongs to the referee's sheet only.
-    assert "× 1.11" not in text_of(sirte.folder / "british.pdf")
+    assert "× 1.16" not in text_of(sirte.folder / "british.pdf")
 
 
 # -- 8. dive bombers glide-bomb in bad visibility --------------------------------------------

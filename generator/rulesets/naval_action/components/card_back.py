@@ -330,13 +330,14 @@ def comparative_strength(tables: Tables, col_mm: float) -> Section:
         # Each run of types is a table of its own, the types its header.
         chunk = types[start:start + per_row]
         padded = chunk + [""] * (per_row - len(chunk))
-        body += [table([["Type", *padded], ["CS", *[f"{cs[t]:g}" if t else "" for t in padded]]],
-                       even(col_mm, 10, per_row)), gap(1)]
+        # Typical values: each ship's own CS, from her facts, is on her status sheet.
+        row = ["Typical", *[f"{cs[t]:g}" if t else "" for t in padded]]
+        body += [table([["Type", *padded], row], even(col_mm, 10, per_row)), gap(1)]
     share = tables.card.victory.heavy_damage_share
     body += [
-        para(f"Victory: a sunk ship gives its CS to the enemy, an HD ship {share[0]}/"
-           f"{share[1]} of it. Where the scenario calls for the ratio, multiply the "
-           "stronger side's losses by the ratio of the sides' CS totals ("
+        para("A sunk ship gives the CS on her status sheet to the enemy, an HD ship "
+           f"{share[0]}/{share[1]} of it. Where the scenario calls for the ratio, multiply the "
+           "stronger side's losses by the ratio of CS totals ("
            f"{', '.join(t.value for t in tables.rules.strength_leaves_out)} left out).",
            "note"),
     ]
