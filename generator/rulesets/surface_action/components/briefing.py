@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
 from xml.sax.saxutils import escape
 
 from generator.pages.canvasdoc import CanvasDoc
