@@ -17,9 +17,11 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pytest
 
+from generator.core.units import MM
 from generator.data.library import load_library
 from generator.kit.pipeline import compose
 from generator.kit.seam import Request
+from tests.pdftext import open_pages
 
 LIBRARY = load_library()
 SCENARIOS = sorted(LIBRARY.scenarios)
@@ -120,3 +122,40 @@ def test_the_referees_notes_stay_on_the_referees_pages() -> None:
     assert ("Exeter (York CA): type, guns, torpedoes, size, armor, fire control, damage "
             "control, radar") in referee
     assert not any("set by hand" in line.lower() for _, line in _lines(kit.files["british.pdf"]))
+
+
+# -- matchup pages are filled (issue 29, item 4) ------------------------------------------
+
+FILLED = ["guadalcanal-battleships", "river-plate", "latakia-1973", "sheffield-1982"]
+"""Surface Action's and modern naval's scenarios (NAVAL ACTION's matchups: elsewhere)."""
+
+ROOM_FOR_A_TABLE = 40 * MM
+"""A firer's heading, column heads and a few rows: the least a table starts a page with."""
+
+
+@pytest.mark.parametrize("scenario", FILLED)
+def test_matchup_pages_start_a_firer_on_a_new_page_only_when_it_does_not_fit(
+        scenario: str) -> None:
+    """Firers follow one another down the page; every page but the last is full.
+
+    Read back: on each page but the last, the space left between the lowest line and the
+    footer is less than a table needs to start, so no firer was sent to the next page
+    while it would have fitted (two or more firers share a page wherever they fit).
+    """
+    kit = compose(Request("tables", scenario=scenario), library=LIBRARY)
+    files = sorted(f for f in kit.files if f.startswith("matchups-"))
+    assert files
+    firers = 0
+    for name in files:
+        pages = open_pages(kit.files[name], geometry=True)
+        for number, page in enumerate(pages, 1):
+            words = page.extract_words()
+            footer = max(w["top"] for w in words)
+            body = [w for w in words if w["top"] < footer - 1]
+            lowest = max([w["bottom"] for w in body]
+                         + [r["bottom"] for r in page.rects if r["bottom"] < footer - 1])
+            if number < len(pages):
+                assert footer - lowest < ROOM_FOR_A_TABLE, (name, number)
+        firers += sum(p.text.count("Weapon") for p in pages)
+    # more firers than pages: they share pages
+    assert firers > sum(len(open_pages(kit.files[f])) for f in files)
