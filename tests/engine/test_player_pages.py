@@ -105,8 +105,8 @@ def test_a_players_pages_name_no_option_file_or_field(scenario: str) -> None:
 def test_the_pattern_catches_what_it_is_for() -> None:
     """The check itself: each kind of talk is caught, the rules' own words are not."""
     caught = ["set by hand: type, guns, fire_control", "set by hand: radar",
-              "Replace any table with --tables FILE.", "(replace with --tables)", "listed in its class file", "see charts.yaml",
-              "Set night_sighting in a class"]
+              "Replace any table with --tables FILE.", "(replace with --tables)",
+              "listed in its class file", "see charts.yaml", "Set night_sighting in a class"]
     assert all(FORBIDDEN.search(line) for line in caught)
     fine = ["Armor is added to a hitting weapon's power.", "2 P or 3 F: no guns",
             "0-6 in 6-12 in 12-18 in", "Seed 884021216, drawn from build seed 37212",
