@@ -30,3 +30,16 @@ def test_naval_step_boxes_fill_half_the_page(kits: Kits) -> None:
     lowest = max(r["bottom"] for r in boxes)
     room = page.height - 2 * 10 * MM  # the page between 10 mm margins
     assert (lowest - heading) / room >= 0.5
+
+
+def test_a_side_packet_wastes_at_most_a_tenth_of_its_pages(kits: Kits) -> None:
+    """The recipe's order leaves one blank page (behind the cut-out track), not three."""
+    kit = kits.build(SCENARIO)
+    for side in ("british", "italian"):
+        pages = open_pages(kit.folder / f"{side}.pdf")
+        blank = [n for n, p in enumerate(pages, 1)
+                 if p.text.startswith("This page is intentionally blank")]
+        assert (len(pages), blank) == (11, [10]), side
+        assert len(blank) <= len(pages) / 10
+        # the counter fronts on a front page (3), their backs behind them (4)
+        assert "Cut on the grey lines" in pages[2].text
