@@ -448,7 +448,10 @@ class Ruleset(Generic[D]):
         assert command in COMMANDS
         found: Recipe | None = getattr(self.recipes, "class_" if command == "class" else command)
         if found is None:
-            raise UsageError(f"{self.title} has no '{command}' output")
+            from generator.kit.instead import instead
+
+            raise UsageError(f"{self.title} has no '{command}' output; "
+                             f"{instead(self, command)}")
         return found
 
     def component(self, name: str) -> ComponentFn[D]:

@@ -87,9 +87,10 @@ class Rule27(Ruleset[Derived]):
 
         if request.command == "class" and request.class_id is not None:
             return self._class_proof(library, request, paper, options)
-        if request.command != "kit" or request.scenario is None:
+        if request.command not in ("kit", "markers") or request.scenario is None:
             raise UsageError(f"{self.title} prints a scenario's kit: `quarterdeck build "
-                             f"SCENARIO` or `quarterdeck rule27 SCENARIO`")
+                             f"SCENARIO` or `quarterdeck rule27 SCENARIO`; its counters "
+                             f"alone: `quarterdeck markers SCENARIO`")
         entry = library.scenarios[request.scenario]
         scenario: Scenario = entry.model
         tables = load_tables(options.tables)
@@ -119,6 +120,8 @@ class Rule27(Ruleset[Derived]):
         if options.sheets.duplex != "off":  # the recipe's back-offset check
             ctx.flags.add("duplex")
         ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
+        if options.sheets.duplex != "off":  # the markers recipe's back-offset check sheet
+            ctx.flags.add("duplex")
         return ctx
 
     def _class_proof(self, library: Library, request: Request, paper: Paper,

@@ -208,7 +208,10 @@ def _sheets(ctx: Context[Derived], side: str | None) -> Component:
     assert side is not None
     d = _d(ctx)
     title = f"Data sheet: {ctx.sides[side]}"
-    return render_data_sheet(d.views[side], d.charts, ctx.paper, title, d.foot,
+    views = d.views[side]
+    if ctx.request.command != "class":  # a player's sheet: who set a rating is not theirs
+        views = [replace(v, overrides=()) for v in views]
+    return render_data_sheet(views, d.charts, ctx.paper, title, d.foot,
                              f"sheets:{side}", f"{side.upper()}-Data-")
 
 

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 ZONE_WORDS = {"adjacent": "its hex and every adjacent hex along a water route",
               "hex": "its own hex only", "none": "none"}
+TRACK_BOX = "40mm"
+"""A naval-step box: the largest a track takes, room for a few stacks of counters (three
+half-inch counters across) and the page filled rather than left three quarters empty."""
 EXAMPLE_STACK = "8 NT, CL, DD"
 EXAMPLE_HITS = 3
 
@@ -115,11 +118,11 @@ def track(ctx: Context[Derived], arg: str | None) -> Component:
     steps = d.tables.steps
     tracks = [TrackSpec.model_validate(dict(
                   label=f"Movement phase: naval steps ({steps.hours} hours each)",
-                  first=1, last=steps.movement, box="22mm",
+                  first=1, last=steps.movement, box=TRACK_BOX,
                   notes={i: f"{i * steps.hours} h" for i in range(1, steps.movement + 1)})),
               TrackSpec.model_validate(dict(
                   label=f"Exploitation phase: naval steps ({steps.hours} hours each)",
-                  first=1, last=steps.exploitation, box="22mm",
+                  first=1, last=steps.exploitation, box=TRACK_BOX,
                   notes={i: f"{i * steps.hours} h" for i in range(1, steps.exploitation + 1)}))]
     aids = BoardAids(kind="board-aids", title="Naval steps", hexes=None, tracks=tracks,
                      sea=None)

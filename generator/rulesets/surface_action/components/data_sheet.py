@@ -61,13 +61,19 @@ def hit_boxes(view: ShipView, charts: Charts) -> list[tuple[str, int]]:
 
 
 def _cells(view: ShipView) -> list[list[str]]:
+    """One ship's cells, column by column, with the ratings set by hand it was given."""
+    from generator.rulesets.surface_action.components.briefing import rating_words
+
     guns = [f"{b.weapon} {b.arcs}" + (" sec" if b.role == "secondary" else "")
             for b in view.batteries] or ["—"]
     torps = [f"{view.torpedo_weapon}", str(view.torpedoes)] if view.torpedoes else ["—"]
     night = f"{view.night_sighting}" + ("*" if view.night_default else "")
     return [
+        # Which ratings a class file set by hand is for a class proof's reader: a
+        # scenario's sheets are given views without them (the referee's briefing has them).
         [view.name, f"{view.cls.name} {view.type} · {view.nation}",
-         *([f"set by hand: {', '.join(view.overrides)}"] if view.overrides else [])],
+         *([f"set by hand: {', '.join(rating_words(f) for f in view.overrides)}"]
+           if view.overrides else [])],
         guns, torps, [f"{view.gun_size}/{view.torpedo_size}"], [f"{view.armor:+d}"
                                                                if view.armor else "0"],
         [f"{inches_text(view.speed_in, unit=False)} in", f"{view.speed_kn:g} kn"],
