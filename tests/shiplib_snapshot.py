@@ -19,11 +19,19 @@ from generator.rulesets.surface_action.derive import speed_inches
 SNAPSHOT = Path(__file__).parent / "data" / "shiplib" / "before.json"
 MERGED_ON_PURPOSE = {"sources", "unverified"}
 """NAVAL ACTION fields the merge extends with the other file's entries."""
+RADAR_ADDED = ("name", "note")
+"""Radar fields added after the snapshot was taken (dropped from the digest when unset)."""
 
 
 def naval_action(model: Any) -> str:
     """A digest of everything NAVAL ACTION reads from a class except the merged lists."""
     data = model.model_dump(mode="json", exclude=MERGED_ON_PURPOSE)
+    for radar in data.get("radar") or []:
+        # A radar's set name and note came later (issue 30's British sets; the shared
+        # radar model); unset, they print nothing, so they must not change the digest.
+        for key in RADAR_ADDED:
+            if radar.get(key) is None:
+                radar.pop(key, None)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -41,7 +41,7 @@ def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
         seed: This sheet's own seed, printed on it.
         paper: Paper size.
         footer: Footer text.
-        command: The command that regenerates this sheet, printed on it.
+        command: What regenerates this sheet, in a player's words, printed on it.
         build_seed: The build's seed this sheet's seed was derived from (None: the same).
         whose: Whose sheet it is (a side's name, or the referee), printed on it.
         key: The component key (``dice`` or ``dice:SIDE``).
@@ -59,7 +59,7 @@ def render_dice_sheet(seed: int, paper: Paper, footer: str, command: str, *,
               + (f" for {escape(whose)}" if whose else "")
               if build_seed is not None and build_seed != seed else "")
     doc.paragraph(
-        f"Seed <b>{seed}</b>{origin} (<font face='{fonts.NARROW}'>{escape(command)}</font> "
+        f"Seed <b>{seed}</b>{origin} ({escape(command)} "
         "prints this same sheet again; every packet has its own sheet, so no two roll the "
         "same dice). Work down each column in turn and strike out each pair as you "
         f"use it. {how}")
@@ -112,8 +112,10 @@ def owner_dice_sheet(build: int, side: str | None, sides: Mapping[str, str], pap
         The component, keyed ``dice:SIDE`` or ``dice``.
 
     """
-    verb = "build" if command == "kit" else command
-    again = f"quarterdeck {verb}" + (f" {scenario}" if scenario else "") + f" --seed {build}"
+    # In a player's words, not as a command line: the referee's manifest records the seed.
+    what = "kit" if command == "kit" else command
+    again = (f"the {scenario} {what}" if scenario else f"the {what}") + \
+        f" built with build seed {build}"
     whose = sides[side] if side else ("referee" if sides else None)
     return render_dice_sheet(owner_seed(build, side, bool(sides)), paper, footer, again,
                              build_seed=build, whose=whose,

@@ -5,14 +5,12 @@ cards, aids, counters) are composed in memory and read back; none may name a com
 option (``--tables``), a file (``.yaml``, "class file"), or a schema field (a word with an
 underscore). Such notes belong on the referee's (umpire's, game control's) pages.
 
-``KNOWN`` lists what other helpers' modules still print, each with where it comes from,
-so it is fixed there; a hit not on that list fails.
+Any hit fails: there is no list of exceptions.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import pypdfium2 as pdfium
 import pytest
@@ -35,30 +33,6 @@ FORBIDDEN = re.compile(
     r"|\b[a-z]+(?:_[a-z0-9]+)+\b"   # a schema field name (fire_control, speed_in)
 )
 """What a player's page must not say."""
-
-
-@dataclass(frozen=True)
-class Known:
-    """Talk that a module this test's author may not edit still prints, to fix there."""
-
-    where: str
-    line: re.Pattern[str]
-
-
-KNOWN = (
-    # KNOWN EXCEPTION (generator/rulesets/naval_action/, being edited elsewhere): the class
-    # notes, the Action Card's footer and its radar line, which should be a rule.
-    Known("naval_action ship cards", re.compile(r"listed under 'unverified' in its class file")),
-    Known("naval_action Action Card", re.compile(r"Replace any table with --tables FILE")),
-    Known("naval_action Action Card", re.compile(r"--tables reading")),
-    Known("naval_action Action Card", re.compile(r"\(action-card\.yaml, derivation\.yaml\)")),
-    # KNOWN EXCEPTION (generator/aids/strips.py): the torpedo string's note.
-    Known("aids range strings", re.compile(r"torpedo_runs table .*run_yd or a --tables file")),
-    # KNOWN EXCEPTION (generator/aids/dicesheet.py): the dice sheet says how to print it again.
-    Known("aids dice sheet", re.compile(r"\(quarterdeck (build|tables) \S+ --seed \d+")),
-    # KNOWN EXCEPTION (generator/rulesets/naval_warfare/): DEFAULT notes under its tables.
-    Known("naval_warfare tables", re.compile(r"Replace (them|it) with --tables")),
-)
 
 
 def _lines(data: bytes) -> list[tuple[int, str]]:
@@ -92,13 +66,9 @@ def _hits(scenario: str) -> list[tuple[str, int, str]]:
     return _FOUND[scenario]
 
 
-def _known(line: str) -> bool:
-    return any(k.line.search(line) for k in KNOWN)
-
-
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_a_players_pages_name_no_option_file_or_field(scenario: str) -> None:
-    unexplained = [hit for hit in _hits(scenario) if not _known(hit[2])]
+    unexplained = _hits(scenario)
     assert unexplained == []
 
 

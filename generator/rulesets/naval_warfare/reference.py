@@ -163,11 +163,11 @@ def render_reference(rules: RuleTables, units: dict[str, UnitType], paper: Paper
     colours, colours_default = colour_grid(rules)
     note = {
         "modifiers": (default_note("the text lost the sign of these modifiers; each is read "
-                                   "as a penalty. Replace them with --tables.", MARK)
+                                   "as a penalty; game control may replace them.", MARK)
                       if mods_default else ""),
         "colours": (default_note("this cell is blank in the text; read as the 1:1 column one "
                                  "row lower, which the 3:2 column matches everywhere else. "
-                                 "Replace it with --tables.", MARK)
+                                 "Game control may replace it.", MARK)
                     if colours_default else ""),
     }
     grids = {"units": unit_grid(units), "modifiers": mods, "damage": damage_grid(rules),

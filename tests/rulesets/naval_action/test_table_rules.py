@@ -444,7 +444,7 @@ def test_each_packet_rolls_its_own_dice(savo_seeded: BuildResult) -> None:
                         ("referee", "referee.pdf")):
         text = _dice_page(savo_seeded.folder / file)
         assert f"Seed {seeds[owner]}, drawn from build seed 5" in text
-        assert "quarterdeck build savo-island --seed 5" in text
+        assert "the savo-island kit built with build seed 5" in text
         # The first pairs as printed (number, white, red) are the seed's pairs.
         expected = " ".join(f"{n} {w} {r}" for n, (w, r) in
                             enumerate(pairs(seeds[owner], 3), start=1))
@@ -477,7 +477,8 @@ def test_seed_random_draws_a_seed_that_is_recorded_and_reproduces(tmp_path: Path
     folder = tmp_path / "a" / "komandorski" / "tables"
     seed = _manifest(folder)["seed"]
     assert isinstance(seed, int) and 0 <= seed < 1_000_000_000
-    assert f"--seed {seed}" in _dice_page(folder / "dice.pdf")
+    assert f"komandorski tables built with build seed {seed}" in " ".join(
+        _dice_page(folder / "dice.pdf").split())
     again = runner.invoke(main, ["tables", "komandorski", "--seed", str(seed),
                                  "--out", str(tmp_path / "b")])
     assert again.exit_code == 0, again.output
@@ -510,7 +511,7 @@ def test_surface_action_sides_deal_counters_from_their_own_seeds(kits: Kits) -> 
     for owner in dice:
         text = _dice_page(result.folder / f"{owner}.pdf")
         assert f"Seed {dice[owner]}, drawn from build seed {base}" in text
-        assert f"quarterdeck build river-plate --seed {base}" in text
+        assert f"the river-plate kit built with build seed {base}" in text
 
 
 # -- 5. hidden information: side packets do not reveal the enemy's order of battle ----------
