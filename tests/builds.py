@@ -53,9 +53,9 @@ def _kit_texts(scenario: str, command: str, paper: str, name: str) -> list[str]:
 
 @functools.cache
 def _kit_pages(scenario: str, command: str, paper: str, name: str,
-               geometry: bool) -> list[Page]:
+               geometry: bool, advance: bool) -> list[Page]:
     return open_pages(kit(scenario, command=command, paper=paper).files[name],
-                      geometry=geometry)
+                      geometry=geometry, advance=advance)
 
 
 def texts(source: Path) -> list[str]:
@@ -114,6 +114,6 @@ def kit_texts(scenario: str, name: str, *, command: str = "kit",
 
 
 def kit_pages(scenario: str, name: str, *, command: str = "kit", paper: str = "a4",
-              geometry: bool = False) -> list[Page]:
-    """Each page of one file of a composed kit, read once."""
-    return _kit_pages(scenario, command, paper, name, geometry)
+              geometry: bool = False, advance: bool = False) -> list[Page]:
+    """Each page of one file of a composed kit, read once (``advance``: see open_pages)."""
+    return _kit_pages(scenario, command, paper, name, geometry, advance)
