@@ -66,8 +66,10 @@ def how(comp: Component, duplex: bool, runs: bool = False) -> str:
 
 WHAT = {RUNS[0]: "to read", RUNS[1]: "fronts with their backs",
         RUNS[2]: "cut out, so nothing prints on the back", SINGLE[0]: "to read"}
-"""What a run's pages are, after its pages and stock on the print note (``SINGLE[1]``,
-the cut-out pages with --duplex off, is ``RUNS[2]``)."""
+"""What a run's pages are, after its pages and stock on the print note."""
+WHAT_OFF = {SINGLE[1]: "cards, and pieces to cut out"}
+"""With --duplex off, where cards and their backs join the cut-out pages (``SINGLE[1]``
+is also ``RUNS[2]``)."""
 COUNT = {2: "two", 3: "three", 4: "four"}
 SCALE = ("at 100 % scale (\"Actual size\", never \"Fit to page\"): rulers, gauges and "
          "markers are drawn to size.")
@@ -82,19 +84,23 @@ def run_lines(spec: PacketSpec, components: dict[str, Component],
     whole packet on one kind of paper, in one double-sided job and one single-sided.
     """
     sections = print_sections(layout, components, 0, spec.duplex)
-    flip = f", flipped on the {spec.duplex} edge" if spec.duplex != "off" else ""
+    double = [s for s in sections if s.how.startswith("double")]
+    single = [s for s in sections if s.how.startswith("single")]
+    # Which edge to flip on matters only where a sheet has pages on both sides.
+    flip = (f", flipped on the {spec.duplex} edge" if any(s.last > s.first for s in double)
+            else "")
     if len(sections) == 1:
         lines = [f"Print all {len(layout)} pages {sections[0].how}{flip}, {SCALE}"]
     else:
         lines = [f"Print {SCALE} The pages print in "
-                 f"{COUNT.get(len(sections), str(len(sections)))} runs, each on the "
-                 f"stock it names (double-sided runs{flip}):" if flip else
+                 f"{COUNT.get(len(sections), str(len(sections)))} runs, each on the stock "
+                 f"it names{f' (double-sided runs{flip})' if flip else ''}:"
+                 if spec.duplex != "off" else
                  f"Print all {len(layout)} pages single-sided, {SCALE} Marker and card "
                  "backs stand beside their fronts: cut each pair out together, fold on "
                  "the dashed line between them and glue. By stock:"]
-        lines += [f"{_pages(s.first, s.last)}: {s.how} ({WHAT[s.how]})." for s in sections]
-    double = [s for s in sections if s.how.startswith("double")]
-    single = [s for s in sections if s.how.startswith("single")]
+        what = {**WHAT, **WHAT_OFF} if spec.duplex == "off" else WHAT
+        lines += [f"{_pages(s.first, s.last)}: {s.how} ({what[s.how]})." for s in sections]
     if spec.one_job and len(double) > 1 and len(sections) > 1:
         tail = (f", then {_pages(single[0].first, single[-1].last).lower()} single-sided"
                 if single else "")

@@ -188,3 +188,34 @@ def test_a_sheet_run_ending_in_an_empty_back_goes_last() -> None:
              "card": comp("card", 2, two_sided=True)}
     spec = PacketSpec("p.pdf", "P", ["counters", "card"], runs=True, one_job=True)
     assert keys(spec, parts) == ["card", "card", "counters", "counters", "counters"]
+
+
+def test_the_note_names_each_run_and_how_to_print_on_paper_alone() -> None:
+    from generator.kit.printnote import note_lines
+
+    parts = {"read": comp("read", 3), "card": comp("card", 2, two_sided=True),
+             "deck": comp("deck", 3, two_sided=True, cut_out=True),
+             "tape": comp("tape", 2, cut_out=True), "tail": comp("tail", 1)}
+    spec = PacketSpec("p.pdf", "P", ["read", "card", "tape", "deck", "tail"], note_page=True,
+                      runs=True, one_job=True)
+    lines, rows = note_lines(spec, parts, sheet_layout(spec, parts))
+    assert lines[1:6] == [
+        "Pages 1–6: double-sided on paper (to read).",
+        "Pages 7–11: double-sided on card (fronts with their backs).",
+        "Pages 12–13: single-sided on card (cut out, so nothing prints on the back).",
+        "No card? Print pages 1–11 double-sided in one job, then pages 12–13 single-sided, "
+        "all on paper.",
+        "Page 6 is intentionally blank: the back of a sheet with nothing to print on it."]
+    assert "three runs" in lines[0] and "flipped on the long edge" in lines[0]
+    # The contents in page order, the tail among the pages to read.
+    assert [row[:2] for row in rows] == [
+        ("1", "How to print this packet"), ("2–4", "read"), ("5", "tail"),
+        ("7–8", "card"), ("9–11", "deck"), ("12–13", "tape")]
+    off = PacketSpec("p.pdf", "P", spec.components, note_page=True, duplex="off",
+                     runs=True, one_job=True)
+    lines, _ = note_lines(off, parts, sheet_layout(off, parts))
+    assert lines[0].startswith("Print all 12 pages single-sided, at 100 % scale")
+    assert lines[1:4] == ["Pages 1–5: single-sided on paper (to read).",
+                          "Pages 6–12: single-sided on card (cards, and pieces to cut out).",
+                          "Page numbers here count from the first page of the file; your "
+                          "PDF viewer may show section labels (Card-1) beside them."]
