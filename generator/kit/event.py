@@ -54,11 +54,10 @@ from generator.kit.eventprint import (
     inventory_csv,
     join_pdfs,
     piece_rows,
-    print_sections,
     side_name,
     summary_pages,
 )
-from generator.kit.packets import sheet_layout
+from generator.kit.packets import print_sections, sheet_layout
 from generator.kit.pipeline import BuildResult, compose, validated_library
 from generator.kit.printnote import blank_page
 from generator.kit.seam import KitOptions, Request
@@ -178,7 +177,7 @@ def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | No
     """One table's packets, each behind its cover sheet, written into the staging folder."""
     kit = compose(Request("kit", scenario=scenario), library=library, paper=paper,
                   options=KitOptions(seed=seed, templates=templates), note_pages=False,
-                  runs=True)
+                  separate_runs=True)
     folder = f"table-{number:02d}-{scenario}"
     packs = []
     for spec in kit.packets:
@@ -227,7 +226,7 @@ def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str
            command: Extra, out: Staged) -> tuple[list[Pack], list[str]]:
     """A scenario's extra output (its tables, markers, aids) once for the whole event."""
     kit = compose(Request(command, scenario=scenario), library=library, paper=paper,
-                  options=KitOptions(templates=templates), note_pages=False, runs=True)
+                  options=KitOptions(templates=templates), note_pages=False, separate_runs=True)
     packs = []
     for spec in kit.packets:
         layout = sheet_layout(spec, kit.components)

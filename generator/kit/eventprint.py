@@ -24,7 +24,7 @@ from generator.core.errors import RenderError
 from generator.core.safetext import text
 from generator.core.units import MM
 from generator.kit.eventfile import Event
-from generator.kit.packets import RUNS, PacketSpec, Placed, run_of, sheet_layout
+from generator.kit.packets import PacketSpec, Placed, Section, print_sections, sheet_layout
 from generator.kit.pipeline import Kit
 from generator.kit.printnote import blank_page, page_ranges
 from generator.pages import branding
@@ -35,16 +35,6 @@ from generator.pages.layout import Paper, page_size
 
 LOGO_BOX = 30 * MM
 """The square a cover's logo is fitted into, 2 mm in from the masthead's top right."""
-
-
-@dataclass
-class Section:
-    """A run of a packet's pages printed one way."""
-
-    first: int
-    last: int
-    how: str
-    """``double-sided on paper``, ``double-sided on card`` or ``single-sided on card``."""
 
 
 @dataclass
@@ -69,25 +59,6 @@ def side_name(kit: Kit, spec: PacketSpec) -> str:
     """The side a packet serves, from its file name (``allied.pdf``), else its title."""
     stem = Path(spec.filename).stem
     return kit.sides.get(stem, "Referee" if stem == "referee" else spec.title)
-
-
-def print_sections(layout: list[Placed], components: dict[str, Component],
-                   lead: int) -> list[Section]:
-    """How each run of the final file's pages prints, from its assembled layout.
-
-    ``lead`` pages come first (the cover, read on paper), then the packet's pages in
-    ``layout`` order, numbered from 1 through the whole file. An inserted blank page is
-    the back of the sheet before it, so it belongs to that sheet's run.
-    """
-    runs: list[Section] = [Section(1, lead, RUNS[0])] if lead else []
-    for number, placed in enumerate(layout, start=lead + 1):
-        comp = components.get(placed.key or "")
-        how = run_of(comp) if comp is not None else (runs[-1].how if runs else RUNS[0])
-        if runs and runs[-1].how == how and runs[-1].last == number - 1:
-            runs[-1].last = number
-        else:
-            runs.append(Section(number, number, how))
-    return runs
 
 
 @dataclass(frozen=True)

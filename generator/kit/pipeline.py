@@ -117,15 +117,16 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
             options: KitOptions | None = None, export: bool = False,
             progress: Callable[[str, int], None] = lambda step, total: None,
             library: Library | None = None, note_pages: bool = True,
-            only: Collection[str] | None = None, runs: bool = False) -> Kit:
+            only: Collection[str] | None = None, separate_runs: bool = False) -> Kit:
     """Steps 1-5 of ``run``: the kit's files as bytes, for a caller that writes them.
 
     ``library`` is an already validated library (an event checks it once for all its
     builds); ``note_pages=False`` leaves out each packet's print note (an event's cover
     sheet says the same); ``only`` names the packet files to make (with just the
-    components they hold), e.g. to measure one packet rendered on its own; ``runs``
-    lays each packet out to be printed run by run, as an event's cover says
-    (``PacketSpec.runs``), not in one pass.
+    components they hold), e.g. to measure one packet rendered on its own. Every packet
+    is laid out to print run by run (``PacketSpec.runs``): at home its double-sided runs
+    also print as one job (``PacketSpec.one_job``, as its print note says); with
+    ``separate_runs`` each run is printed on its own, as an event's cover says.
     """
     options = options or KitOptions()
     if options.templates is None:  # nothing to set up: Jinja2 waits for the components
@@ -161,7 +162,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
         parts = _deal(work, lanes)
         # One part on a machine with free CPUs: its components are drawn side by side.
         aside = lanes > 1 and len(parts) == 1
-        layout = _Layout(note_pages, runs)
+        layout = _Layout(note_pages, separate_runs)
         tasks = [partial(_draw, ruleset, ctx, part, options, layout, step, aside,
                          export) for part in parts]
         drawn: dict[str, Rendered] = {}
@@ -206,10 +207,10 @@ def prepared(ruleset: Ruleset[Any], library: Library, request: Request, paper: P
 
 @dataclass(frozen=True)
 class _Layout:
-    """How a build lays out its packets: with print notes, and in one pass or by runs."""
+    """How a build lays out its packets: with print notes; its runs printed apart or not."""
 
     note_pages: bool
-    runs: bool
+    separate_runs: bool
 
 
 def _specs(work: Plan, components: dict[str, Component], options: KitOptions,
@@ -217,11 +218,14 @@ def _specs(work: Plan, components: dict[str, Component], options: KitOptions,
     """The packets of a plan.
 
     A packet of several components opens with its print note (unless an event's cover
-    says the same); with --duplex off it prints single-sided and needs no blank backs.
+    says the same). Its pages print run by run; unless each run is printed on its own
+    (an event's print shop), the double-sided runs also print as one job at home. With
+    --duplex off it prints single-sided and needs no blank backs.
     """
     return [PacketSpec(p.file, p.title or components[p.keys[0]].title, p.keys,
                        note_page=len(p.keys) > 1 and layout.note_pages,
-                       note=p.note or "", duplex=options.sheets.duplex, runs=layout.runs)
+                       note=p.note or "", duplex=options.sheets.duplex, runs=True,
+                       one_job=not layout.separate_runs)
             for p in work.packets]
 
 

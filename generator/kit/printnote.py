@@ -1,9 +1,11 @@
 """The pages a packet adds itself: the print note that opens it, and blank backs.
 
-The print note says, on the packet's first page, which pages print how: the whole file
-double-sided in one pass at 100 % scale, which pages are fronts with their backs, which
-are cut out with a blank back, and (from the recipe) where the items printed once per
-table are. Inserted blank pages say so, so that no one takes them for a failed print.
+The print note says, on the packet's first page, which pages print how, at 100 % scale:
+each run of pages (``packets.print_sections``) with its stock and sides (pages to read
+double-sided on paper, fronts with their backs double-sided on card, cut-out pages on one
+side of the card), how to print it all on paper in two jobs, which pages are blank, and
+(from the recipe) where the items printed once per table are; then every component's
+pages. Inserted blank pages say so, so that no one takes them for a failed print.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core import fonts
 from generator.core.safetext import clean
 from generator.core.units import MM
-from generator.kit.packets import BLANK, NOTE_KEY, PacketSpec, Placed
+from generator.kit.packets import (
+    BLANK,
+    NOTE_KEY,
+    RUNS,
+    SINGLE,
+    PacketSpec,
+    Placed,
+    print_sections,
+)
 from generator.pages import wordwrap
 from generator.pages.component import Component
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
@@ -41,8 +51,8 @@ def page_ranges(numbers: Iterable[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
-def how(comp: Component, duplex: bool) -> str:
-    """How a component's pages are printed, in a few words."""
+def how(comp: Component, duplex: bool, runs: bool = False) -> str:
+    """How a component's pages are printed, in a few words (``runs``: run by run)."""
     if not duplex:
         return "cut out" if comp.cut_out else "read"
     if comp.two_sided and comp.cut_out:
@@ -50,8 +60,62 @@ def how(comp: Component, duplex: bool) -> str:
     if comp.two_sided:
         return "front and back of one sheet" if comp.pages == 2 else "fronts with their backs"
     if comp.cut_out:
-        return "cut out; each has a blank back"
-    return "read; printed back to back"
+        return "cut out; one side only" if runs else "cut out; each has a blank back"
+    return "read" if runs else "read; printed back to back"
+
+
+WHAT = {RUNS[0]: "to read", RUNS[1]: "fronts with their backs",
+        RUNS[2]: "cut out, so nothing prints on the back", SINGLE[0]: "to read"}
+"""What a run's pages are, after its pages and stock on the print note."""
+WHAT_OFF = {SINGLE[1]: "cards, and pieces to cut out"}
+"""With --duplex off, where cards and their backs join the cut-out pages (``SINGLE[1]``
+is also ``RUNS[2]``)."""
+COUNT = {2: "two", 3: "three", 4: "four"}
+SCALE = ("at 100 % scale (\"Actual size\", never \"Fit to page\"): rulers, gauges and "
+         "markers are drawn to size.")
+
+
+def run_lines(spec: PacketSpec, components: dict[str, Component],
+              layout: list[Placed]) -> list[str]:
+    """The print note's paragraphs for a packet printed run by run, from its layout.
+
+    Each run is named by its pages, its stock and its sides, as ``print_sections`` reads
+    them from the assembled layout; at home (``one_job``) the note adds how to print the
+    whole packet on one kind of paper, in one double-sided job and one single-sided.
+    """
+    sections = print_sections(layout, components, 0, spec.duplex)
+    double = [s for s in sections if s.how.startswith("double")]
+    single = [s for s in sections if s.how.startswith("single")]
+    # Which edge to flip on matters only where a sheet has pages on both sides.
+    flip = (f", flipped on the {spec.duplex} edge" if any(s.last > s.first for s in double)
+            else "")
+    if len(sections) == 1:
+        lines = [f"Print all {len(layout)} pages {sections[0].how}{flip}, {SCALE}"]
+    else:
+        lines = [f"Print {SCALE} The pages print in "
+                 f"{COUNT.get(len(sections), str(len(sections)))} runs, each on the stock "
+                 f"it names{f' (double-sided runs{flip})' if flip else ''}:"
+                 if spec.duplex != "off" else
+                 f"Print all {len(layout)} pages single-sided, {SCALE} Marker and card "
+                 "backs stand beside their fronts: cut each pair out together, fold on "
+                 "the dashed line between them and glue. By stock:"]
+        what = {**WHAT, **WHAT_OFF} if spec.duplex == "off" else WHAT
+        lines += [f"{_pages(s.first, s.last)}: {s.how} ({what[s.how]})." for s in sections]
+    if spec.one_job and len(double) > 1 and len(sections) > 1:
+        tail = (f", then {_pages(single[0].first, single[-1].last).lower()} single-sided"
+                if single else "")
+        lines.append(f"No card? Print {_pages(double[0].first, double[-1].last).lower()} "
+                     f"double-sided in one job{tail}, all on paper.")
+    blanks = [n for n, p in enumerate(layout, start=1) if p.key is None]
+    if blanks:
+        lines.append(f"{'Page' if len(blanks) == 1 else 'Pages'} {page_ranges(blanks)} "
+                     f"{'is' if len(blanks) == 1 else 'are'} intentionally blank: the back "
+                     "of a sheet with nothing to print on it.")
+    return lines
+
+
+def _pages(first: int, last: int) -> str:
+    return f"Pages {first}–{last}" if last > first else f"Page {first}"
 
 
 def note_lines(spec: PacketSpec, components: dict[str, Component],
@@ -68,10 +132,11 @@ def note_lines(spec: PacketSpec, components: dict[str, Component],
                  for n in pages]
     single = [n for key, pages in where.items()
               if components[key].cut_out and not components[key].two_sided for n in pages]
-    if duplex:
+    if spec.runs:
+        lines = run_lines(spec, components, layout)
+    elif duplex:
         lines = [f"Print all {total} pages double-sided in one pass, flipping on the "
-                 f"{spec.duplex} edge, at 100 % scale (\"Actual size\", never \"Fit to "
-                 "page\"): rulers, gauges and markers are drawn to size."]
+                 f"{spec.duplex} edge, {SCALE}"]
         if two_sided:
             lines.append(f"Fronts with their backs on one sheet: pages "
                          f"{page_ranges(two_sided)}.")
@@ -83,19 +148,18 @@ def note_lines(spec: PacketSpec, components: dict[str, Component],
                          "each front behind its back and each cut-out page alone on its "
                          "sheet.")
     else:
-        lines = [f"Print all {total} pages single-sided, at 100 % scale (\"Actual size\", "
-                 "never \"Fit to page\"): rulers, gauges and markers are drawn to size. "
-                 "Marker and card backs stand beside their fronts: cut each pair out "
-                 "together, fold on the dashed line between them and glue."]
+        lines = [f"Print all {total} pages single-sided, {SCALE} Marker and card backs "
+                 "stand beside their fronts: cut each pair out together, fold on the "
+                 "dashed line between them and glue."]
     lines.append("Page numbers here count from the first page of the file; your PDF "
                  "viewer may show section labels (Card-1) beside them.")
     if spec.note:
         lines.append(spec.note)
     rows = [("1", NOTE_TITLE, "read")]
-    for key in spec.components:
-        if key in where:
-            rows.append((page_ranges(where[key]), components[key].title,
-                         how(components[key], duplex)))
+    # In page order: a packet printed run by run is not in the recipe's order.
+    for key, pages in where.items():
+        rows.append((page_ranges(pages), components[key].title,
+                     how(components[key], duplex, spec.runs)))
     return lines, rows
 
 

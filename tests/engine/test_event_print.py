@@ -21,9 +21,9 @@ from pypdf import PdfReader
 from generator.kit.event import build_event
 from generator.kit.packets import PacketSpec, sheet_layout
 from generator.pages.component import Component
+from tests.blanks import BLANK, blank_pages
 from tests.paths import ROOT
 
-BLANK = "This page is intentionally blank"
 CARD_DOUBLE = re.compile(r"^(Markers|Counters|Event cards|Action Card|Surface Action: "
                          r"reference card|Reference card)", re.IGNORECASE)
 """Top-level bookmarks of what prints double-sided on card (fronts and their backs)."""
@@ -196,8 +196,7 @@ def test_the_checklist_has_a_line_for_every_cut_out_sheet(packets: dict[str, Pac
 
 def test_blank_pages_are_at_most_a_tenth_of_every_packet(packets: dict[str, Packet]) -> None:
     for name, packet in packets.items():
-        blanks = [page for page, text in enumerate(packet.texts, start=1)
-                  if text.strip() == BLANK or not text.strip()]
+        blanks = blank_pages(packet.texts)
         assert len(blanks) * 10 <= len(packet.texts), (name, blanks, len(packet.texts))
 
 

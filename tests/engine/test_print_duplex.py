@@ -1,4 +1,4 @@
-"""Packets print double-sided in one pass (issue 18, printing items 1 and 2).
+"""Packets print double-sided (issue 18, printing items 1 and 2), run by run (issue 29, 4).
 
 Every bundled scenario is built once (the session's shared kits); each packet is read back
 once, page by page, through pypdfium2 (labels, texts, top-level outline). A page's
@@ -100,24 +100,32 @@ def test_two_sided_items_start_on_odd_pages_and_keep_their_backs(
             assert index % 2 == (number - 1) % 2, (path.name, index + 1, label)
             partner = index + 1 if index % 2 == 0 else index - 1
             if partner < len(labels):
-                # the other side of the sheet: the same section, or a blank back
+                # the other side of the sheet: the same section, or a blank back; after
+                # the run's last front, the single-sided run, which prints on its own
                 other = labels[partner]
-                assert other == "Blank" or section(other) == section(label), \
+                assert other == "Blank" or section(other) == section(label) or (
+                    partner > index and CUT_ONE_SIDED.search(other)), \
                     (path.name, index + 1, label, other)
     # every kind of two-sided section was met (the regex still fits the labels)
     assert {kind for _, kind in sections} == {"Card", "Cards", "Counters", "Markers"}
 
 
-def test_cut_out_pages_have_a_blank_back(read_back: dict[Path, Packet]) -> None:
+def test_cut_out_pages_print_together_on_one_side(read_back: dict[Path, Packet]) -> None:
+    """The pages cut out of one side of a sheet close the packet, a run of their own that
+    the print note calls single-sided: none backs onto another, and none needs a blank."""
     kinds: set[str] = set()
     for path in packets(read_back):
         labels = path.labels
+        cut = []
         for index, label in enumerate(labels):
             if found := CUT_ONE_SIDED.search(label):
                 kinds.add(found.group(1))
-                assert index % 2 == 0, (path.name, index + 1, label)  # a front
-                if index + 1 < len(labels):
-                    assert labels[index + 1] == "Blank", (path.name, index + 1, label)
+                cut.append(index + 1)
+        if cut:
+            assert cut == list(range(cut[0], len(labels) + 1)), path.name
+            note = path.texts[0].replace("\r\n", " ")
+            pages = "Pages" if len(cut) > 1 else "Page"
+            assert f"{pages} {page_ranges(cut)}: single-sided on card" in note, path.name
     assert kinds == {"Gauge", "Ruler", "Rulers", "Strips", "Tapes", "Turns"}
 
 
@@ -139,11 +147,13 @@ def test_first_page_says_how_to_print(read_back: dict[Path, Packet]) -> None:
         first = path.texts[0].replace("\r\n", " ")
         assert labels[0] == "Note-1"
         assert "How to print this packet" in first
-        assert f"Print all {len(labels)} pages double-sided in one pass" in first
+        assert "The pages print in three runs" in first
+        assert "No card? Print pages 1–" in first
         assert "100 % scale" in first
         blanks = [i + 1 for i, label in enumerate(labels) if label == "Blank"]
         if blanks:
-            assert f"Pages {page_ranges(blanks)} are intentionally blank" in first
+            said = "Page {} is" if len(blanks) == 1 else "Pages {} are"
+            assert f"{said.format(page_ranges(blanks))} intentionally blank" in first
             noted["blanks"] += 1
         single = [i + 1 for i, label in enumerate(labels) if CUT_ONE_SIDED.search(label)]
         if single:
@@ -154,10 +164,12 @@ def test_first_page_says_how_to_print(read_back: dict[Path, Packet]) -> None:
 
 def test_savo_allied_tapes_no_longer_back_onto_each_other(
         built: dict[str, BuildResult], read_back: dict[Path, Packet]) -> None:
-    labels = read_back[built["savo-island"].folder / "allied.pdf"].labels
-    tapes = [i for i, label in enumerate(labels) if "Tapes-" in label]
+    packet = read_back[built["savo-island"].folder / "allied.pdf"]
+    tapes = [i + 1 for i, label in enumerate(packet.labels) if "Tapes-" in label]
     assert len(tapes) >= 2
-    assert all(labels[i + 1] == "Blank" for i in tapes)
+    note = packet.texts[0].replace("\r\n", " ")
+    single = re.search(r"Pages (\d+)–(\d+): single-sided on card", note)
+    assert single and all(int(single[1]) <= page <= int(single[2]) for page in tapes)
 
 
 def test_table_wide_items_are_printed_once_per_table(built: dict[str, BuildResult],

@@ -231,7 +231,7 @@ def test_each_side_sees_only_its_own_units(latakia: Path) -> None:
 
 def test_card_prints_every_rating_weapon_and_track(sheffield: Path) -> None:
     pages = _text(sheffield / "uk.pdf")
-    card = next(p for p in pages if "Sheffield" in p and "Sea Dart" in p)
+    card = next(p for p in pages if "Sheffield" in p and "Sea Dart" in p and "KO Weapon" in p)
     for text in ("Size", "Medium*", "Crew", "+1", "FCS", "2nd*", "EO", "None*", "ESM", "ECM",
                  "Speed", "5*", "MVR", "6 cm*", "Damage mod", "±0*",
                  "Sea Dart (GWS30)", "SARH 2nd", "16–296", "22",

@@ -259,10 +259,11 @@ def outline_titles(read: PdfReader) -> list[str]:
 def test_packets_hold_every_component(guadalcanal: Kit) -> None:
     assert set(guadalcanal.files) == {"japanese.pdf", "american.pdf", "referee.pdf"}
     titles = outline_titles(reader("guadalcanal", "american.pdf"))
+    # Run by run: pages to read, then fronts with their backs, then cut out of one side.
     assert titles == ["How to print this packet", "Briefing", "Data sheet: Task Force 64",
-                      "Matchups: Task Force 64",
-                      "Reference card", "Resolution tables", "Turn guides",
-                      "Ruler · 1 in = 1,000 yd", "Pre-rolled dice", "Counters: Task Force 64"]
+                      "Matchups: Task Force 64", "Resolution tables", "Pre-rolled dice",
+                      "Reference card", "Counters: Task Force 64", "Turn guides",
+                      "Ruler · 1 in = 1,000 yd"]
     referee = outline_titles(reader("guadalcanal", "referee.pdf"))
     assert referee.count("Event cards") == 1  # one deck per table, in the referee's packet
     assert "Data sheet: Emergency Bombardment Force" in referee
