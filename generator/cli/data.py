@@ -203,7 +203,8 @@ def catalog(ruleset: str | None, data: tuple[Path, ...], out: Path, paper: str) 
     from generator.core.output import write_atomic
     from generator.core.suggest import did_you_mean
     from generator.data.library import validated_library
-    from generator.kit.packets import PacketSpec, assemble_drawn
+    from generator.kit.assemble import assemble_drawn
+    from generator.kit.packets import PacketSpec
     from generator.pages import kitdoc
     from generator.pages.component import Component
     from generator.rulesets import REGISTRY, default_ruleset

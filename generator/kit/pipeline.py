@@ -22,7 +22,8 @@ from generator.core.parallel import fork_map, workers
 from generator.data.library import Library
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
-from generator.kit.packets import EMPTY, PacketSpec, assemble_drawn, packet_pages
+from generator.kit.assemble import assemble_drawn
+from generator.kit.packets import EMPTY, PacketSpec, packet_pages
 from generator.kit.recipe import Job, Plan, plan
 from generator.kit.registry import default_scenario
 from generator.kit.registry import owner as owner  # re-exported

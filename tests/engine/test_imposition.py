@@ -10,7 +10,8 @@ import pytest
 from generator.core import fonts
 from generator.core.errors import DataError, RenderError
 from generator.core.units import MM
-from generator.kit.packets import PacketSpec, assemble_drawn, packet_pages
+from generator.kit.assemble import assemble_drawn
+from generator.kit.packets import PacketSpec, packet_pages
 from generator.pages.autofit import LABEL_FLOOR, abbreviations, fit_label
 from generator.pages.component import Component
 from generator.pages.layout import page_size

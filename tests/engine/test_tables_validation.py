@@ -351,7 +351,7 @@ def test_one_file_replaces_one_table_and_leaves_the_others_bundled(
 def test_the_two_halves_of_a_ruleset_read_one_file_alike(tmp_path: Path) -> None:
     """Naval Warfare's rule tables and its campaign tables take their keys of one file."""
     from generator.rulesets.naval_warfare import ruletables
-    from generator.rulesets.naval_warfare.campaign import tables_in_force
+    from generator.rulesets.naval_warfare.ruletables import tables_in_force
 
     path = tmp_path / "house.yaml"
     path.write_text("round: up\nlsp_spares: 0\n", encoding="utf-8")

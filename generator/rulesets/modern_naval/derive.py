@@ -11,15 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
-
-from generator.data.datamodel import NATION_NAMES, Strict
+from generator.data.datamodel import NATION_NAMES
 from generator.data.shipclass import ModernSystem, ModernWeapon
-from generator.data.validation import load_model
 from generator.rulesets.modern_naval.model import Category, UnitView, WeaponView
 from generator.rulesets.modern_naval.schema import (
     WEAPON_ID,
@@ -32,25 +28,11 @@ from generator.rulesets.modern_naval.schema import (
     WeaponSpec,
     reach_km,
 )
+from generator.rulesets.modern_naval.tables import TABLE_SET
+from generator.rulesets.modern_naval.tables import bundled_data_tables as bundled_tables
 
 TABLES = Path(__file__).parent / "tables"
 ROLES = ("fcs", "eo", "esm", "ecm")
-
-
-class _WeaponsFile(Strict):
-    weapons: dict[str, WeaponSpec] = Field(min_length=1, max_length=300)
-
-
-class _RatingFile(Strict):
-    rating: RatingRules
-
-
-@cache
-def bundled_tables() -> DataTables:
-    """The bundled weapons table and rating rules (read once)."""
-    weapons = load_model(_WeaponsFile, TABLES / "weapons.yaml", "modern_naval/tables/weapons.yaml")
-    rating = load_model(_RatingFile, TABLES / "rating.yaml", "modern_naval/tables/rating.yaml")
-    return DataTables.model_validate({"weapons": weapons.weapons, "rating": rating.rating})
 
 
 def load_tables(override: Path | None = None) -> DataTables:
@@ -60,8 +42,6 @@ def load_tables(override: Path | None = None) -> DataTables:
         DataError: Every problem in the user's file, located.
 
     """
-    from generator.rulesets.modern_naval.tables import TABLE_SET
-
     return TABLE_SET.load(override)[DataTables]
 
 

@@ -8,16 +8,18 @@ bundled ones are, and every problem is reported at its place in the user's file.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
 from generator.data.datamodel import Strict
+from generator.data.validation import load_model
 from generator.rules.defaults import Default
 from generator.rules.dietable import parse_die
 from generator.rules.tables import TableFile, TableSet, bundled_file
-from generator.rulesets.modern_naval.schema import DataTables
+from generator.rulesets.modern_naval.schema import DataTables, RatingRules, WeaponSpec
 
 TABLES_FILE = Path(__file__).parent / "tables" / "rules.yaml"
 SIZES = ("very-small", "small", "medium", "large", "very-large")
@@ -536,15 +538,26 @@ class Tables(Strict):
         return out
 
 
-def _data_tables() -> DataTables:
-    """The bundled weapons table and rating rules (``derive`` reads and caches them)."""
-    from generator.rulesets.modern_naval import derive
+class _WeaponsFile(Strict):
+    weapons: dict[str, WeaponSpec] = Field(min_length=1, max_length=300)
 
-    return derive.bundled_tables()
+
+class _RatingFile(Strict):
+    rating: RatingRules
+
+
+@cache
+def bundled_data_tables() -> DataTables:
+    """The bundled weapons table and rating rules (read once)."""
+    folder = TABLES_FILE.parent
+    weapons = load_model(_WeaponsFile, folder / "weapons.yaml",
+                         "modern_naval/tables/weapons.yaml")
+    rating = load_model(_RatingFile, folder / "rating.yaml", "modern_naval/tables/rating.yaml")
+    return DataTables.model_validate({"weapons": weapons.weapons, "rating": rating.rating})
 
 
 TABLE_SET = TableSet(bundled_file(Tables, TABLES_FILE, "modern_naval/tables/rules.yaml"),
-                     TableFile(DataTables, _data_tables))
+                     TableFile(DataTables, bundled_data_tables))
 """Every table a modern naval ``--tables`` file may replace: the rules' and the data's."""
 
 

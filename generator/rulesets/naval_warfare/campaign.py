@@ -120,23 +120,6 @@ def supply_problems(given: dict[str, object], doc: SourceDoc) -> list[Problem]:
     return []
 
 
-def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
-    """The supply table and counter mix in force: bundled, or replaced by a ``--tables`` file.
-
-    The file may replace ``supply``, ``round``, ``defaults``, any key of
-    ``tables/counters.yaml`` and any rule table's (``ruletables.TABLE_SET``); every
-    problem in it is located.
-
-    Raises:
-        DataError: The user's file is malformed.
-
-    """
-    from generator.rulesets.naval_warfare.ruletables import TABLE_SET
-
-    found = TABLE_SET.load(user_file)
-    return found[SupplyTable], found[CounterMix]
-
-
 @functools.lru_cache(maxsize=4)
 def load_supply(path: Path = SUPPLY_FILE) -> SupplyTable:
     """The Supply Effectiveness table (located DataError when malformed)."""

@@ -19,7 +19,7 @@ from generator.core.commandline import reported
 from generator.core.errors import UsageError
 from generator.kit.options import tables_option
 from generator.rules.defaults import LABEL, is_default, mark
-from generator.rulesets.naval_warfare.commands import _blank, _mean, _pct
+from generator.rulesets.naval_warfare.answertext import blank_force, mean_text, pct
 from generator.rulesets.naval_warfare.merchant import Force
 from generator.rulesets.naval_warfare.outcome import LAND_TROOPS, Losses, landing_troops
 from generator.rulesets.naval_warfare.units import UnitType
@@ -62,7 +62,7 @@ def _force_or_cv(text: str, option: str, calc: Any,
         if cv > MAX_CV:
             problems.append(f"{option}: found CV {quoted(digits)}, expected at most {MAX_CV}")
         return "a force given by its CV", None, min(cv, MAX_CV)
-    if _blank(stripped):
+    if blank_force(stripped):
         problems.append(f"{option}: found nothing, expected a Task Force such as "
                         f"\"2 heavy-ship, 1 fleet-carrier, 1 air\" or a CV such as \"25\"")
         return "", None, 0
@@ -144,12 +144,12 @@ def _verdict_lines(losses: list[Losses | None], by: list[dict[int, Fraction]],
     end = verdict(losses[0], losses[1], by[0], by[1], invader)
     lines = [f"Who wins (the side that loses more CV withdraws; with equal losses, the side "
              f"left with more CV), each side losing the least CV its steps allow ({LABEL} "
-             f"reading: {CHOICE}): you win {_pct(end.first_wins)}; the enemy wins "
-             f"{_pct(end.second_wins)}; undecided {_pct(end.undecided)}"]
+             f"reading: {CHOICE}): you win {pct(end.first_wins)}; the enemy wins "
+             f"{pct(end.second_wins)}; undecided {pct(end.undecided)}"]
     if end.landing is not None:
         who = "your" if invader == 0 else "the enemy's"
         lines.append(f"The landing succeeds ({who} landing troops are not all lost): "
-                     f"{_pct(end.landing)}; it fails: {_pct(1 - end.landing)}")
+                     f"{pct(end.landing)}; it fails: {pct(1 - end.landing)}")
     return lines
 
 
@@ -219,9 +219,9 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
 
     from generator.core.terminal import user_console
     from generator.rulesets.naval_warfare import combat, ruletables
-    from generator.rulesets.naval_warfare.campaign import tables_in_force
     from generator.rulesets.naval_warfare.merchant import Calculator
     from generator.rulesets.naval_warfare.outcome import force_cv, losses
+    from generator.rulesets.naval_warfare.ruletables import tables_in_force
     from generator.rulesets.naval_warfare.units import load_units
 
     rules = ruletables.load(tables)
@@ -301,14 +301,14 @@ def naval_combat(force_text: str, enemy_text: str, air: int | None, enemy_air: i
     for column in ("Steps", "By you", "By the enemy"):
         shown_table.add_column(column, justify="right")
     for n in range(max(len(by[0]), len(by[1]))):
-        shown_table.add_row(str(n), _pct(by[0].get(n, Fraction(0))),
-                            _pct(by[1].get(n, Fraction(0))))
+        shown_table.add_row(str(n), pct(by[0].get(n, Fraction(0))),
+                            pct(by[1].get(n, Fraction(0))))
     means = [sum((n * p for n, p in d.items()), Fraction(0)) for d in by]
-    shown_table.add_row("Mean", _mean(means[0]), _mean(means[1]))
+    shown_table.add_row("Mean", mean_text(means[0]), mean_text(means[1]))
     console.print(shown_table)
     odds = combat.battle(table, sides[0].cv, nets[0], sides[1].cv, nets[1])
-    console.print(f"You inflict more: {_pct(odds.first_more)}; the enemy inflicts more: "
-                  f"{_pct(odds.second_more)}; equal: {_pct(odds.equal)}")
+    console.print(f"You inflict more: {pct(odds.first_more)}; the enemy inflicts more: "
+                  f"{pct(odds.second_more)}; equal: {pct(odds.equal)}")
     for line in _verdict_lines(costs, by, invader):
         console.print(escape(line))
 

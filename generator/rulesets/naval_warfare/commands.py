@@ -19,6 +19,7 @@ from generator.core.errors import UsageError
 from generator.kit.options import tables_option
 from generator.kit.seam import Calculator
 from generator.rules.defaults import note
+from generator.rulesets.naval_warfare.answertext import blank_force, mean_text, pct
 
 NATIONS = ("US", "UK", "AU", "CA", "NZ", "IN", "JP", "DE", "IT", "FR", "FF", "VF", "NL", "SU",
            "PL", "GR", "NO")
@@ -27,11 +28,6 @@ ALIASES = {"USA": "US", "GB": "UK", "GERMANY": "DE", "GER": "DE", "ITALY": "IT",
            "JAPAN": "JP", "JAP": "JP", "FREE FRENCH": "FF", "VICHY": "VF",
            "VICHY FRENCH": "VF", "NETHERLANDS": "NL", "USSR": "SU"}
 """Names of the game's nations a player may write instead of the code."""
-
-
-def _blank(text: str) -> bool:
-    """Whether a force names nothing: blank, or only the separators between units."""
-    return not text.strip(" \t\r\n,;+")
 
 
 def _nation_hint(code: str) -> str:
@@ -61,16 +57,6 @@ def missing_nation() -> str:
     return ("--raider-nation: found nothing, expected the submarines' nation (German "
             "submarines, DE, have a tonnage line of their own; Japan, JP, has its own "
             f"submarines): {', '.join(NATIONS)}")
-
-
-def _pct(p: Fraction) -> str:
-    from generator.rules.dice import percent
-
-    return percent(p, 1) if p else "–"
-
-
-def _mean(value: Fraction) -> str:
-    return f"{float(value):.2f}"
 
 
 @click.command()
@@ -113,7 +99,7 @@ def merchant(raiders: str | None, raider_nation: str | None, escorts: str,
         _example(console, calc, example, bool(raiders or escorts))
         return
     problems: list[str] = []
-    if raiders is None or _blank(raiders):
+    if raiders is None or blank_force(raiders):
         problems.append("--raiders: found nothing, expected the interdicting force, e.g. "
                         "\"4 submarine\"")
     r_code = _nation("--raider-nation", raider_nation, problems)
@@ -183,12 +169,12 @@ def _distribution(console: Any, calc: Any, engagement: Any) -> None:
         table.add_column(column, justify="left" if column == "Colour" else "right")
     for colour, p in chances.items():
         o = outcomes[colour]
-        table.add_row(escape(names.get(colour, colour)), _pct(p), str(o.tonnage),
+        table.add_row(escape(names.get(colour, colour)), pct(p), str(o.tonnage),
                       str(o.escort_steps), str(o.raider_steps))
     mean_t = sum((p * outcomes[c].tonnage for c, p in chances.items()), Fraction(0))
     mean_e = sum((p * outcomes[c].escort_steps for c, p in chances.items()), Fraction(0))
     mean_r = sum((p * outcomes[c].raider_steps for c, p in chances.items()), Fraction(0))
-    table.add_row("Expected", "100%", _mean(mean_t), _mean(mean_e), _mean(mean_r))
+    table.add_row("Expected", "100%", mean_text(mean_t), mean_text(mean_e), mean_text(mean_r))
     console.print(table)
 
 

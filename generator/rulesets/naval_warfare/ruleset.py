@@ -24,9 +24,9 @@ from generator.rulesets.naval_warfare.campaign import (
     CounterMix,
     SupplyTable,
     check_entry,
-    tables_in_force,
 )
 from generator.rulesets.naval_warfare.registry import COMPONENTS
+from generator.rulesets.naval_warfare.ruletables import tables_in_force
 from generator.rulesets.naval_warfare.schema import Campaign, NationForces, Team
 from generator.rulesets.naval_warfare.units import UnitType, load_units
 

@@ -99,3 +99,18 @@ def load(override: Path | None = None) -> RuleTables:
     """
     found = TABLE_SET.load(override)
     return RuleTables(found[CombatTables], found[MerchantTables])
+
+
+def tables_in_force(user_file: Path | None) -> tuple[SupplyTable, CounterMix]:
+    """The supply table and counter mix in force: bundled, or replaced by a ``--tables`` file.
+
+    The file may replace ``supply``, ``round``, ``defaults``, any key of
+    ``tables/counters.yaml`` and any rule table's (``TABLE_SET``); every
+    problem in it is located.
+
+    Raises:
+        DataError: The user's file is malformed.
+
+    """
+    found = TABLE_SET.load(user_file)
+    return found[SupplyTable], found[CounterMix]

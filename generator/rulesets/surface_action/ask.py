@@ -4,8 +4,9 @@ The firer's every gun arc and torpedo set against one target, band by band: the 
 chance of at least 1, 2 and 3 effective hits and the expected number, as the matchup
 pages print them, but for one pair of ships.
 
-Questions always name a scenario's ships, so the odds index (``odds_index``) holds each
-Surface Action scenario's ships (as members, ``generator.rules.oddsindex``, whose
+Questions always name a scenario's ships, so the odds index (built by
+``matchups.odds_index``, where the lines are computed) holds each Surface Action
+scenario's ships (as members, ``generator.rules.oddsindex``, whose
 figures are a ``Fighter``'s) and, for every firer and target among them, the lines the
 matchup pages compute. ``quarterdeck odds`` keeps it in the user cache; this module
 imports no schema, charts or dice, so a cached index answers without loading them.
@@ -13,14 +14,12 @@ imports no schema, charts or dice, so a cached index answers without loading the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.core.errors import UsageError
-from generator.core.suggest import spellings
 from generator.rules.oddsindex import (
     Member,
     answer_console,
@@ -29,12 +28,6 @@ from generator.rules.oddsindex import (
     one_of,
     print_table,
 )
-
-if TYPE_CHECKING:
-    from generator.data.library import Library
-    from generator.rulesets.surface_action.charts import Charts
-    from generator.rulesets.surface_action.derive import ShipView
-    from generator.rulesets.surface_action.schema import Scenario
 
 NAME = "surface-action"
 ARCS = ("bow", "broadside", "stern", "torpedo")
@@ -81,13 +74,13 @@ class OddsIndex:
     """Every Surface Action scenario's answers, as ``quarterdeck odds`` keeps them."""
 
     scenarios: dict[str, ScenarioOdds]
-    library: Any = None
-    """The library and tables a scenario missing from ``scenarios`` is computed from."""
-    charts: Any = None
+    compute: Callable[[str], ScenarioOdds] | None = None
+    """Computes a scenario missing from ``scenarios`` (``matchups.odds_index`` sets it);
+    never kept in the cache."""
 
     def __getstate__(self) -> dict[str, Any]:
-        """Only the answers: never the library or the charts."""
-        return {"scenarios": self.scenarios, "library": None, "charts": None}
+        """Only the answers: never the way to compute more."""
+        return {"scenarios": self.scenarios, "compute": None}
 
     def print_answer(self, firer: str, target: str, battery: str | None, band: str | None,
                      scenario: str | None) -> None:
@@ -96,11 +89,9 @@ class OddsIndex:
             raise UsageError(NEEDS_SCENARIO)
         odds = self.scenarios.get(scenario)
         if odds is None:
-            from generator.rulesets.surface_action.ruleset import RULESET
-
-            found, _ = RULESET._scenario(self.library, scenario)
-            odds = self.scenarios[scenario] = _scenario_odds(
-                found, RULESET._views(self.library, found, self.charts), self.charts)
+            if self.compute is None:
+                raise UsageError(f"no odds kept for scenario '{scenario}'")
+            odds = self.scenarios[scenario] = self.compute(scenario)
         print_answer(odds, firer, target, battery, band)
 
 
@@ -148,48 +139,4 @@ def print_answer(odds: ScenarioOdds, firer: str, target: str, arc: str | None,
         console.print(f"{escape(shooter.name)} has no weapon that matches.")
 
 
-def odds_index(library: Library, tables: Path | None, complete: bool) -> OddsIndex:
-    """The Surface Action scenarios' answers (all now with ``complete``, else on demand).
 
-    Raises:
-        DataError: For every problem in the user's tables file.
-
-    """
-    from generator.rulesets.surface_action.charts import load_charts
-    from generator.rulesets.surface_action.ruleset import RULESET
-
-    charts = load_charts(tables)
-    index = OddsIndex({}, library, charts)
-    for sid in library.of_kind(NAME, "scenario") if complete else ():
-        found, _ = RULESET._scenario(library, sid)
-        index.scenarios[sid] = _scenario_odds(found, RULESET._views(library, found, charts),
-                                              charts)
-    return index
-
-
-def _scenario_odds(scenario: Scenario, views: dict[str, list[ShipView]],
-                   charts: Charts) -> ScenarioOdds:
-    """Every firer's lines against every target of one scenario."""
-    from generator.rulesets.surface_action.matchups import ship_lines
-
-    night = scenario.time == "night"
-    every = [v for side in views.values() for v in side]
-    reach = scenario.sighting_in if night else None
-    lines = {}
-    for at, shooter in enumerate(every):
-        for aim_at, aim in enumerate(every):
-            lines[at, aim_at] = tuple(
-                Shown(line.weapon, line.arc,
-                      "torpedo" if line.weapon == shooter.torpedo_weapon
-                      and line.arc in ("beam", "bow/stern-on") else line.arc,
-                      line.factors, tuple((c.at_least, c.expected) for c in line.cells))
-                for line in ship_lines(shooter, [aim], scenario.weapons, night, charts, reach))
-    return ScenarioOdds(night, tuple(scenario.weapons.bands_in),
-                        tuple(_fighter(v) for v in every), lines)
-
-
-def _fighter(view: ShipView) -> Member[Fighter]:
-    """A ship's printed figures, and the names that find it (the first in its class wins)."""
-    at = next(i for i, s in enumerate(view.cls.ships) if s is view.ship)
-    return Member(view.name, spellings(view.cls.ships)[at], Fighter(
-        view.name, view.cls.name, view.type, view.gun_size, view.torpedo_size, view.armor))

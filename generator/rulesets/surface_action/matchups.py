@@ -6,17 +6,25 @@ lists "Fubuki class (Shirayuki, Hatsuyuki...)" once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from generator.core.suggest import spellings
 from generator.rules import dice
+from generator.rules.oddsindex import Member
 from generator.rules.targets import group_enemies
-from generator.rulesets.surface_action.ask import AT_LEAST
+from generator.rulesets.surface_action.ask import (
+    AT_LEAST,
+    Fighter,
+    OddsIndex,
+    ScenarioOdds,
+    Shown,
+)
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.derive import ShipView
 from generator.rulesets.surface_action.odds import Kind, Shot, band_starts, effective_hits, shot
-from generator.rulesets.surface_action.schema import Weapons
+from generator.rulesets.surface_action.schema import Scenario, Weapons
 
 
 @dataclass(frozen=True)
@@ -125,3 +133,52 @@ def ship_lines(view: ShipView, enemies: Sequence[ShipView], weapons: Weapons, ni
                     cell("torpedo", view.torpedo_weapon, factors, b, size, target.armor,
                          weapons, night, charts, reach_in) for b in bands)))
     return lines
+
+
+# ---- the odds index `quarterdeck odds` keeps: every line of every scenario ---------------
+
+Resolve = Callable[[str, Charts], tuple[Scenario, dict[str, list[ShipView]]]]
+"""A scenario's id to the scenario and its sides' ship views (the ruleset's own)."""
+
+
+def odds_index(charts: Charts, scenarios: Sequence[str], resolve: Resolve) -> OddsIndex:
+    """The answers of ``scenarios`` now, and of any other scenario when it is asked.
+
+    Built here, where the lines are computed, so ``ask`` (which answers from a cached
+    index) imports nothing heavy; the ruleset passes how a scenario's ships are found.
+    """
+
+    def compute(scenario_id: str) -> ScenarioOdds:
+        found, views = resolve(scenario_id, charts)
+        return _scenario_odds(found, views, charts)
+
+    index = OddsIndex({}, compute)
+    for sid in scenarios:
+        index.scenarios[sid] = compute(sid)
+    return index
+
+
+def _scenario_odds(scenario: Scenario, views: dict[str, list[ShipView]],
+                   charts: Charts) -> ScenarioOdds:
+    """Every firer's lines against every target of one scenario."""
+    night = scenario.time == "night"
+    every = [v for side in views.values() for v in side]
+    reach = scenario.sighting_in if night else None
+    lines = {}
+    for at, shooter in enumerate(every):
+        for aim_at, aim in enumerate(every):
+            lines[at, aim_at] = tuple(
+                Shown(line.weapon, line.arc,
+                      "torpedo" if line.weapon == shooter.torpedo_weapon
+                      and line.arc in ("beam", "bow/stern-on") else line.arc,
+                      line.factors, tuple((c.at_least, c.expected) for c in line.cells))
+                for line in ship_lines(shooter, [aim], scenario.weapons, night, charts, reach))
+    return ScenarioOdds(night, tuple(scenario.weapons.bands_in),
+                        tuple(_fighter(v) for v in every), lines)
+
+
+def _fighter(view: ShipView) -> Member[Fighter]:
+    """A ship's printed figures, and the names that find it (the first in its class wins)."""
+    at = next(i for i, s in enumerate(view.cls.ships) if s is view.ship)
+    return Member(view.name, spellings(view.cls.ships)[at], Fighter(
+        view.name, view.cls.name, view.type, view.gun_size, view.torpedo_size, view.armor))

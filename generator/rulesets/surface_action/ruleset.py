@@ -151,10 +151,23 @@ class SurfaceAction(Ruleset[Derived]):
                                                             scenario)
 
     def odds_index(self, library: Library, tables: Path | None, complete: bool) -> OddsIndex:
-        """Each scenario's ships and every firer's lines against every target (``ask``)."""
-        from generator.rulesets.surface_action.ask import odds_index
+        """Each scenario's ships and every firer's lines against every target (``ask``).
 
-        return odds_index(library, tables, complete)
+        Every scenario now with ``complete``; otherwise each when it is first asked.
+
+        Raises:
+            DataError: For every problem in the user's tables file.
+
+        """
+        from generator.rulesets.surface_action.matchups import odds_index
+
+        def scenario_views(scenario_id: str, charts: Charts) -> tuple[
+                Scenario, dict[str, list[ShipView]]]:
+            found, _ = self._scenario(library, scenario_id)
+            return found, self._views(library, found, charts)
+
+        ids = list(library.of_kind(NAME, "scenario")) if complete else []
+        return odds_index(load_charts(tables), ids, scenario_views)
 
     def catalog(self, library: Library, paper: Paper) -> Component:
         """The list of every class with its game values."""

@@ -502,8 +502,8 @@ def test_own_words_hook_is_clean_for_these_files() -> None:
 
 def _context(tables: Path | None = None) -> object:
     from generator.kit.seam import Context, KitOptions, Request
-    from generator.rulesets.naval_warfare.campaign import tables_in_force
     from generator.rulesets.naval_warfare.ruleset import Derived
+    from generator.rulesets.naval_warfare.ruletables import tables_in_force
     from generator.rulesets.naval_warfare.units import load_units
 
     # No campaign: the footer is blank, as on a card printed from the rules alone.
