@@ -524,7 +524,9 @@ def test_naval_action_proof_has_markers_entry_and_reference_matchups(
     assert entry.split("\n")[0] == "The class in the Master List"
     assert re.findall(r"^.+ \([A-Z]{2}\)$", entry, re.M) == ["Imperial Japanese Navy (JP)"]
     assert "CA Takao, Atago †, Maya †, Chōkai † 668.5 5 35.5 BOW 6×8in CF5" in entry
-    firing = [p.split("\n", 1)[0].strip() for p in pages if "against every enemy" in p]
+    # firers share pages (issue 29): every heading line, in order
+    firing = [line.strip() for p in pages for line in p.replace("\r", "").split("\n")
+              if line.strip().endswith("against every enemy, resolved")]
     assert firing == [
         "Takao (Takao class CA) against every enemy, resolved",
         "Fletcher (Fletcher class DD) against every enemy, resolved",

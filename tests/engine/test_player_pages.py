@@ -97,8 +97,9 @@ def test_the_referees_notes_stay_on_the_referees_pages() -> None:
 
 # -- matchup pages are filled (issue 29, item 4) ------------------------------------------
 
-FILLED = ["guadalcanal-battleships", "river-plate", "latakia-1973", "sheffield-1982"]
-"""Surface Action's and modern naval's scenarios (NAVAL ACTION's matchups: elsewhere)."""
+FILLED = ["guadalcanal-battleships", "river-plate", "latakia-1973", "sheffield-1982",
+          "savo-island", "second-sirte"]
+"""Surface Action's, modern naval's and NAVAL ACTION's scenarios."""
 
 ROOM_FOR_A_TABLE = 40 * MM
 """A firer's heading, column heads and a few rows: the least a table starts a page with."""
@@ -110,8 +111,9 @@ def test_matchup_pages_start_a_firer_on_a_new_page_only_when_it_does_not_fit(
     """Firers follow one another down the page; every page but the last is full.
 
     Read back: on each page but the last, the space left between the lowest line and the
-    footer is less than a table needs to start, so no firer was sent to the next page
-    while it would have fitted (two or more firers share a page wherever they fit).
+    footer is less than the next page needs for what it starts with (its first firer
+    whole, or a table carried over), so no firer was sent to the next page while it
+    would have fitted (two or more firers share a page wherever they fit).
     """
     files = sorted(f"matchups-{side.id}.pdf"
                    for side in LIBRARY.scenarios[scenario].model.sides)
@@ -127,7 +129,23 @@ def test_matchup_pages_start_a_firer_on_a_new_page_only_when_it_does_not_fit(
             lowest = max([w["bottom"] for w in body]
                          + [r["bottom"] for r in page.rects if r["bottom"] < footer - 1])
             if number < len(pages):
-                assert footer - lowest < ROOM_FOR_A_TABLE, (name, number)
-        firers += sum(p.text.count("Weapon") for p in pages)
+                left = footer - lowest
+                # the next page's first firer, whole: from its top to the next heading
+                # (or to its lowest line); a table carried over starts at once
+                following = pages[number]
+                heads = sorted(w["top"] for w in following.extract_words()
+                               if w["text"] == "against")
+                nxt = following.extract_words()
+                top = min(w["top"] for w in nxt)
+                if heads and heads[0] - top < 6:  # "against" is set smaller
+                    end = heads[1] if len(heads) > 1 else max(
+                        w["bottom"] for w in nxt if w["top"] < max(v["top"] for v in nxt) - 1)
+                    assert left < end - top, (name, number)
+                else:
+                    assert left < ROOM_FOR_A_TABLE, (name, number)
+        # a firer's table is headed "Weapon" (Surface Action, modern) or the firer's
+        # heading ends "against every enemy, resolved" (NAVAL ACTION)
+        firers += sum(p.text.count("Weapon") + p.text.count("against every enemy, resolved")
+                      for p in pages)
     # more firers than pages: they share pages
     assert firers > sum(len(open_pages(kit.files[f])) for f in files)

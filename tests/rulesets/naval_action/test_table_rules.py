@@ -578,11 +578,13 @@ def test_gauge_strips_carry_only_friendly_torpedoes(sunda: BuildResult) -> None:
 
 
 def _matchup_headings(path: Path) -> list[str]:
+    # Firers share pages (issue 29): each heading is the text after the previous line's
+    # end of sentence ("." or "resolved") and before " against every enemy".
     out = []
     for page in page_texts(path):
         flat = re.sub(r"\s+", " ", page)
-        if "against every enemy, resolved" in flat:
-            out.append(flat[:flat.index(" against every enemy")])
+        out += [m.group(1) for m in re.finditer(
+            r"(?:^|\. |\d |% |resolved |E )([^.%]*?\)) against every enemy, resolved", flat)]
     return out
 
 

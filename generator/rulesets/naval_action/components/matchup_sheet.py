@@ -70,6 +70,21 @@ def torpedo_grid(page: ShipMatchups) -> Grid:
                 tints=RESULT_TINTS, size=7, wrap=frozenset({0, 1}))
 
 
+FIRER_HEAD = 13 * MM
+"""Room for a firer's heading and its short note above the first table."""
+
+
+def old_deck_legend(page: ShipMatchups) -> str:
+    """Explain the letter O in an armor value, on a page that prints one ("" otherwise)."""
+    targets = [m.target for m in page.guns] + [m.target for m in page.torpedoes]
+    old = sorted({t.armor_label for t in targets if t.old})
+    if not old:
+        return ""
+    return (f" The letter <b>O</b> before an armor value ({', '.join(old)}): armor on an old, thin "
+            "deck, which shells falling at long range pierce more easily; the rows "
+            "already allow for it.")
+
+
 def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, key: str,
                     label: str, footer: str) -> Component:
     """Render one matchup page per firing ship.
@@ -102,8 +117,35 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
                 g.repeated = frozenset()
                 g.rules = shapes
     small = doc.styles["small"]
+    # The reading rules are the same for every firer: said once, at the top of the
+    # sheet, so that two firers fit a page (issue 29: one firer a page left them a third
+    # full). What differs by firer (modifiers already in, old armor) stays with it.
+    if armed:
+        torpedo_note = (
+            " <b>Torpedoes</b>: one spread per mount. <b>Beam</b>: the whole spread; "
+            "<b>bow/stern</b>: the track runs within 30° of the target's bow or stern, so "
+            "the torpedoes are halved. A first roll of 6 also sends one torpedo back at "
+            f"you ({percent(calc.wild_chance())}).")
+        doc.add(FormParagraph(ParagraphBlock(
+            "<b>Acc</b> is the accuracy result before situational modifiers. At the table, "
+            f"also apply: {situational}. Roll the white die at or under Acc to hit (a 6 "
+            "always misses). Then read each hit's coloured die straight off the row: range "
+            "shifts, the (D) rule and duds are already resolved. <b>≥1</b> is the chance one "
+            "turn's fire does any damage; <b>E</b> the expected damage steps (D 1, HD 2, "
+            "sunk 3) on an undamaged target; <b>AF</b> the target's armor, <b>Δ</b> caliber "
+            "minus armor." + (torpedo_note if any(p.torpedoes for p in armed) else ""),
+            small)))
+        doc.add(Spacer(small.spaceAfter))
+        doc.space(1.5)
     for page, (guns, torpedoes) in zip(armed, grids, strict=True):
-        doc.new_page()
+        # A firer follows the one before on the same page when it fits there whole; one
+        # too tall for any page starts wherever its heading and first rows fit.
+        first = (guns or torpedoes)
+        assert first is not None  # share_pages kept only armed firers
+        whole = FIRER_HEAD + sum(g.grid.height() for g in (guns, torpedoes)
+                                          if g is not None)
+        least = first.grid.header_height + 3 * first.grid.row_height(0) + FIRER_HEAD
+        doc.ensure(whole if whole <= doc.top - doc.bottom else least)
         firer = page.firer
         for name in page.names:
             doc.anchor(name)
@@ -111,29 +153,17 @@ def render_matchups(pages: list[ShipMatchups], calc: Calculator, paper: Paper, k
         doc.paragraph(f"{names} <font size=9>({escape(firer.cls.name)} class "
                       f"{firer.cls.type.value}) against every enemy, resolved</font>", "h2")
         fixed = escape("; ".join(page.applied))
-        doc.add(FormParagraph(ParagraphBlock(
-            "<b>Acc</b> is the accuracy result before situational modifiers"
-            + (f" (already in: {fixed})" if fixed else "")
-            + f". At the table, also apply: {situational}. Roll the white die at or under "
-            "Acc to hit (a 6 always misses). Then read each hit's coloured die straight off "
-            "the row: range shifts, the (D) rule and duds are already resolved. "
-            "<b>≥1</b> is the chance one turn's fire does any damage; <b>E</b> the expected "
-            "damage steps (D 1, HD 2, sunk 3) on an undamaged target; <b>AF</b> the "
-            "target's armor, <b>Δ</b> caliber minus armor.", small)))
-        doc.add(Spacer(small.spaceAfter))
+        note = (f"Already in Acc: {fixed}." if fixed else "") + old_deck_legend(page)
+        if note:
+            doc.add(FormParagraph(ParagraphBlock(note.strip(), small)))
+            doc.add(Spacer(small.spaceAfter))
         doc.space(1.5)
         if guns is not None:
             doc.add(FormGridBlock(guns, keep_rows=3))
         if torpedoes is not None:
-            doc.space(3)
-            doc.add(FormParagraph(ParagraphBlock(
-                "<b>Torpedoes</b>: one spread per mount. <b>Beam</b>: the whole spread; "
-                "<b>bow/stern</b>: the track runs within 30° of the target's bow or stern, "
-                "so the torpedoes are halved. A first roll of 6 also sends one torpedo back "
-                f"at you ({percent(calc.wild_chance())}).", small)))
-            doc.add(Spacer(small.spaceAfter))
-            doc.space(1)
+            doc.space(2)
             doc.add(FormGridBlock(torpedoes, keep_rows=3))
+        doc.space(3)
     if not armed:
         doc.paragraph("No ship on this side carries weapons.", "body")
     pdf, count = doc.finish()
