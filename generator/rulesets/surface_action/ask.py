@@ -29,7 +29,6 @@ from generator.rules.oddsindex import (
     print_table,
 )
 
-NAME = "surface-action"
 ARCS = ("bow", "broadside", "stern", "torpedo")
 NEEDS_SCENARIO = "Surface Action odds come from a scenario's weapons table: give --scenario"
 AT_LEAST = (1, 2, 3)
