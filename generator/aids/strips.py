@@ -23,8 +23,8 @@ from generator.core import fonts
 from generator.core.units import MM
 from generator.pages.autofit import SAFE_INSET, shrunk_size
 from generator.pages.component import Bookmark, Component
+from generator.pages.furniture import Furniture
 from generator.pages.layout import Paper, Pen, SafeBox, new_canvas, safe_box
-from generator.pages.pages import Furniture
 
 LEAD = 6 * MM
 """Paper before the zero line on the first segment (a cut edge is never the zero)."""

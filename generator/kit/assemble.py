@@ -9,7 +9,8 @@ from __future__ import annotations
 from generator.kit.packets import EMPTY, NOTE_KEY, PacketSpec, ordered, sheet_layout
 from generator.kit.printnote import BLANK_LABEL, NOTE_LABEL, NOTE_TITLE, draw_blank, note_page
 from generator.pages.component import Bookmark, Component
-from generator.pages.kitdoc import KitCanvas, Label, Mark, write_packet
+from generator.pages.kitdoc import KitCanvas, Label, write_packet
+from generator.pages.outline import Mark
 from generator.pages.subsets import SUBSETS
 
 

@@ -30,8 +30,8 @@ from generator.kit.packets import (
 )
 from generator.pages import wordwrap
 from generator.pages.component import Component
+from generator.pages.furniture import Furniture, finish_page
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
-from generator.pages.pages import Furniture, finish_page
 
 NOTE_TITLE = "How to print this packet"
 NOTE_LABEL = "Note-"
@@ -151,8 +151,9 @@ def note_lines(spec: PacketSpec, components: dict[str, Component],
         lines = [f"Print all {total} pages single-sided, {SCALE} Marker and card backs "
                  "stand beside their fronts: cut each pair out together, fold on the "
                  "dashed line between them and glue."]
-    lines.append("Page numbers here count from the first page of the file; your PDF "
-                 "viewer may show section labels (Card-1) beside them.")
+    lines.append("Page numbers here are the ones printed at the foot of each page, "
+                 "counted from the first page of the file; your PDF viewer may show "
+                 "section labels (Card-1) beside them.")
     if spec.note:
         lines.append(spec.note)
     rows = [("1", NOTE_TITLE, "read")]

@@ -40,6 +40,11 @@ def bar_positions(box: SafeBox) -> list[tuple[float, float, float]]:
     return [(box.x, y0 + _ROW, mm_len), (box.x, y0, in_len)]
 
 
+def label_baseline(box: SafeBox) -> float:
+    """The baseline of the bars' one-line instruction at the bottom of ``box``."""
+    return box.y + calibration_height(box.width) - _TEXT + 1.2 * MM
+
+
 def draw_calibration(c: Canvas, box: SafeBox) -> float:
     """Draw the two bars and their one-line instruction at the bottom of ``box``.
 
@@ -67,7 +72,7 @@ def draw_calibration(c: Canvas, box: SafeBox) -> float:
             tick = 1.0 * MM if i % major == 0 else 0.5 * MM
             c.line(x + length * i / steps, y, x + length * i / steps, y - tick)
         pen.text(x + length + 2 * MM, y + 0.3 * MM, unit, size=8, bold=True)
-    pen.text(box.x, box.y + height - _TEXT + 1.2 * MM, LABEL, size=7.5, width=box.width)
+    pen.text(box.x, label_baseline(box), LABEL, size=7.5, width=box.width)
     c.restoreState()
     return height
 

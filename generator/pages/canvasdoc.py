@@ -13,9 +13,10 @@ from __future__ import annotations
 from reportlab.lib.styles import ParagraphStyle
 
 from generator.core.units import MM
+from generator.pages.furniture import FOOTER_SPACE, Furniture
 from generator.pages.grid import Grid
 from generator.pages.layout import Paper
-from generator.pages.pages import FOOTER_SPACE, Document, Furniture, GridBlock
+from generator.pages.pages import Document, GridBlock
 from generator.pages.tablestyle import styles
 
 __all__ = ["FOOTER_SPACE", "CanvasDoc"]

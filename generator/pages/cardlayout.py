@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from generator.core.units import MM
 from generator.pages.component import Bookmark
+from generator.pages.furniture import Furniture
 from generator.pages.layout import Paper, Pen, SafeBox, safe_box
-from generator.pages.pages import Columns, Document, Furniture
+from generator.pages.pages import Columns, Document
 from generator.pages.refcard import Section
 
 

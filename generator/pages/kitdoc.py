@@ -35,12 +35,14 @@ from reportlab.pdfbase.pdfdoc import (
     PDFPageLabel,
     PDFPageLabels,
     PDFStream,
-    PDFString,
 )
 from reportlab.pdfbase.ttfonts import SUBSETN, TTFont, makeToUnicodeCMap
 
 from generator.core import fonts
 from generator.core.safetext import SafeCanvas
+from generator.pages import pagenumbers
+from generator.pages.outline import Mark, outline
+from generator.pages.pagenumbers import Slot
 from generator.pages.subsets import SUBSETS
 
 _ACTIVE: ContextVar[KitCanvas | None] = ContextVar("quarterdeck kit canvas", default=None)
@@ -110,6 +112,10 @@ class KitCanvas(SafeCanvas):
         """Characters of the page being drawn, by font."""
         self.page_chars: dict[str, dict[str, str]] = {}
         """Characters each finished page uses, by page name and font."""
+        self.number_slots: list[Slot] = []
+        """Where the page being drawn prints its packet page number (``pagenumbers``)."""
+        self.page_slots: dict[str, list[Slot]] = {}
+        """Each finished page's number slots, by page name."""
         self.form_chars: dict[str, dict[str, set[str]]] = {}
         """Characters each form XObject draws, by form name and font: a page that places
         a form (a grid header drawn once, a logo) prints them too."""
@@ -149,6 +155,9 @@ class KitCanvas(SafeCanvas):
         self.page_chars[name] = {font: "".join(sorted(chars))
                                  for font, chars in self.chars.items()}
         self.chars = {}
+        if self.number_slots:
+            self.page_slots[name] = self.number_slots
+            self.number_slots = []
         self.sizes[name] = (float(page.pagewidth), float(page.pageheight))
 
     def drawn_since(self, first: int, pages: int, what: str) -> list[str]:
@@ -226,7 +235,8 @@ class KitCanvas(SafeCanvas):
             objects=objects,
             form_chars={name: chars for name, chars in self.form_chars.items()
                         if name not in since.forms},
-            pid=os.getpid())
+            pid=os.getpid(),
+            slots={name: self.page_slots[name] for name in names if name in self.page_slots})
 
     def adopt(self, drawn: Handover, tag: str) -> dict[str, str]:
         """Take in pages another copy of this canvas drew; their names here, by theirs.
@@ -250,6 +260,8 @@ class KitCanvas(SafeCanvas):
             self.page_names.append(here)
             self.page_chars[here] = chars
             self.sizes[here] = size
+            if name in drawn.slots:
+                self.page_slots[here] = drawn.slots[name]
             renamed[name] = here
         return renamed
 
@@ -296,16 +308,6 @@ def canvas_maker(fallback: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @dataclass
-class Mark:
-    """An outline entry of a packet: a title and the page (by name) it opens at."""
-
-    title: str
-    page: str
-    top: float | None = None
-    children: list[Mark] = field(default_factory=list)
-
-
-@dataclass
 class Label:
     """A page-label range of a packet.
 
@@ -343,6 +345,7 @@ class Handover:
         objects: The named objects (forms, images) made since the checkpoint.
         form_chars: Characters those forms draw, by form name and font.
         pid: The process that drew them (pages drawn here need no adopting).
+        slots: Page-number slots of the pages that have them, by the worker's name.
 
     """
 
@@ -350,6 +353,7 @@ class Handover:
     objects: dict[str, Any]
     form_chars: dict[str, dict[str, set[str]]]
     pid: int
+    slots: dict[str, list[Slot]] = field(default_factory=dict)
 
 
 class _Borrowed(dict):  # type: ignore[type-arg]
@@ -420,18 +424,26 @@ def write_packet(kit: KitCanvas, pages: list[str], *, title: str, marks: list[Ma
     source = kit._doc
     doc = _PacketDocument(source, prefix)
     used: dict[str, set[str]] = {}
-    for name in pages:
+    for number, name in enumerate(pages, 1):
         for font, chars in kit.page_chars[name].items():
             used.setdefault(font, set()).update(chars)
+        for slot in kit.page_slots.get(name, ()):
+            used.setdefault(slot.font, set()).update(pagenumbers.characters(slot, number))
     _fonts(source, doc, used)
-    for name in pages:
+    save = PDFStream(content=b"q\n")
+    restore = PDFStream(content=b"\nQ\n")
+    for number, name in enumerate(pages, 1):
         page = source.idToObject[name]
+        if name in kit.page_slots:
+            # The packet's own copy of a shared page, with its number in this packet.
+            page = pagenumbers.stamp(page, kit.page_slots[name], number, source, _split,
+                                     save, restore, doc.Reference)
         # The page tree a page belongs to is this file's (the page may be in another).
         page.Parent = None
         doc.adopt(name, page)
         doc.Pages.pages.append(page)
     cat = doc.Catalog
-    cat.Outlines = _outline(doc, marks) if marks else None
+    cat.Outlines = outline(doc, marks) if marks else None
     cat.setPageMode("UseOutlines" if marks else None)
     # Rulers and gauges must print at actual size.
     cat.ViewerPreferences = PDFDictionary({"PrintScaling": PDFName("None")})
@@ -549,42 +561,3 @@ def _packed_stream(packed: bytes, length1: int | None) -> PDFStream:
     if length1 is not None:
         entries["Length1"] = length1
     return PDFStream(PDFDictionary(entries), packed)
-
-
-
-
-def _outline(doc: _PacketDocument, marks: list[Mark]) -> PDFDictionary:
-    """The outline tree as PDF dictionaries (every entry open)."""
-    counter = [0]
-
-    def new() -> tuple[PDFDictionary, PDFObjectReference]:
-        counter[0] += 1
-        item = PDFDictionary({})
-        return item, doc.Reference(item, f"{doc.prefix}outline{counter[0]}")
-
-    def fill(parent: PDFDictionary, parent_ref: PDFObjectReference, kids: list[Mark]) -> int:
-        made = [(mark, *new()) for mark in kids]
-        total = 0
-        for i, (mark, item, _ref) in enumerate(made):
-            item.dict["Title"] = PDFString(mark.title)
-            item.dict["Parent"] = parent_ref
-            page = PDFObjectReference(mark.page)
-            item.dict["Dest"] = PDFArray(
-                [page, PDFName("XYZ"), pdfdoc.PDFnull, mark.top, pdfdoc.PDFnull]
-                if mark.top is not None else [page, PDFName("Fit")])
-            if i:
-                item.dict["Prev"] = made[i - 1][2]
-            if i + 1 < len(made):
-                item.dict["Next"] = made[i + 1][2]
-            below = fill(item, made[i][2], mark.children) if mark.children else 0
-            total += 1 + below
-        if made:
-            parent.dict["First"] = made[0][2]
-            parent.dict["Last"] = made[-1][2]
-            parent.dict["Count"] = total
-        return total
-
-    root = PDFDictionary({"Type": PDFName("Outlines")})
-    ref = doc.Reference(root, f"{doc.prefix}outlines")
-    fill(root, ref, marks)
-    return root

@@ -17,9 +17,10 @@ from reportlab.platypus import Flowable
 
 from generator.core import fonts
 from generator.core.units import MM
+from generator.pages.furniture import Furniture
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import Paper
-from generator.pages.pages import Block, Document, Furniture, GridBlock, Spacer
+from generator.pages.pages import Block, Document, GridBlock, Spacer
 
 
 def styles() -> dict[str, ParagraphStyle]:

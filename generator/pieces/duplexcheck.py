@@ -17,8 +17,8 @@ from generator.core import fonts
 from generator.core.units import MM
 from generator.pages import wordwrap
 from generator.pages.component import Bookmark, Component
+from generator.pages.furniture import Furniture, finish_page
 from generator.pages.layout import Paper, new_canvas, page_size, safe_box
-from generator.pages.pages import Furniture, finish_page
 from generator.pieces.imposition import Duplex, mirrored
 
 SCALE_MM = 8

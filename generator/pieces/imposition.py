@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core import fonts
 from generator.core.errors import RenderError
 from generator.core.units import MM
-from generator.pages import branding, calibration, kitdoc
+from generator.pages import branding, calibration, kitdoc, pagenumbers
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size
 from generator.pieces.mirror import Axis, mirror_art
@@ -548,10 +548,15 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
     y = sprue.margin + 1.2 * MM
     room = page_w - 2 * sprue.margin
     page_label = f"page {number + 1}"
+    # In a packet the number is the packet's, stamped as it is written: room for three
+    # digits is kept whatever the number is.
+    stamped = pagenumbers.number_slot(c, page_w - sprue.margin, y, fonts.REGULAR,
+                                      fonts.MIN_SIZE, gray=0.25)
     if sheet.face == "front" and sheet.slots:
         # The pieces are cut to scale: a bar to measure before cutting, by the page number.
         right = (page_w - sprue.margin - FOOTER_GAP
-                 - fonts.string_width(page_label, fonts.REGULAR, fonts.MIN_SIZE))
+                 - fonts.string_width(pagenumbers.PREFIX + "888" if stamped else page_label,
+                                      fonts.REGULAR, fonts.MIN_SIZE))
         calibration.draw_footer_bar(c, right, y, fonts.REGULAR, fonts.MIN_SIZE)
         room -= calibration.footer_bar_width(fonts.REGULAR, fonts.MIN_SIZE) + FOOTER_GAP
     footer = branding.footer(footer)
@@ -567,7 +572,8 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
         if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) <= room - 20 * MM:
             break
     c.drawString(sprue.margin + indent, y, left)
-    c.drawRightString(page_w - sprue.margin, y, page_label)
+    if not stamped:
+        c.drawRightString(page_w - sprue.margin, y, page_label)
 
 
 def as_component(imposed: Imposed, key: str, title: str, label: str) -> Component:

@@ -217,5 +217,28 @@ def test_the_note_names_each_run_and_how_to_print_on_paper_alone() -> None:
     assert lines[0].startswith("Print all 12 pages single-sided, at 100 % scale")
     assert lines[1:4] == ["Pages 1–5: single-sided on paper (to read).",
                           "Pages 6–12: single-sided on card (cards, and pieces to cut out).",
-                          "Page numbers here count from the first page of the file; your "
-                          "PDF viewer may show section labels (Card-1) beside them."]
+                          "Page numbers here are the ones printed at the foot of each "
+                          "page, counted from the first page of the file; your PDF "
+                          "viewer may show section labels (Card-1) beside them."]
+
+
+PAGE_NUMBER = re.compile(r"(?<![\w-])page (\d+)\b")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_page_numbers_run_through_each_packet(scenario: str) -> None:
+    """Every printed page carries its place in the packet, the number its note gives.
+
+    The pages are drawn once per build and shared by the packets, each of which stamps
+    its own numbers: the same Action Card page is "page 15" in one packet and
+    "page 12" in another, and a section's own count ("Card-1") is never printed.
+    """
+    for paper, name, labels, texts in packets(scenario):
+        for n, (label, text) in enumerate(zip(labels, texts, strict=True), 1):
+            if label == "Blank":
+                assert PAGE_NUMBER.findall(text) == [], (paper, name, n)
+                continue
+            found = PAGE_NUMBER.findall(text)
+            if label.startswith("Note-"):  # the note names pages itself ("then page 21")
+                found = found[-1:]
+            assert found == [str(n)], (paper, name, n, label, text[-80:])

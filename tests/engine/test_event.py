@@ -415,7 +415,7 @@ def _forms(page: pdfium.PdfPage) -> list[tuple[float, ...]]:
 
 def test_an_svg_logo_is_on_the_cover_and_every_page(svg_event: Path) -> None:
     from generator.pages.canvasdoc import CanvasDoc
-    from generator.pages.pages import FOOTER_LOGO
+    from generator.pages.furniture import FOOTER_LOGO
 
     head = CanvasDoc("a4", "", "")
     right, top = (head.box.x + head.box.width) / MM, head.y / MM

@@ -110,15 +110,23 @@ def test_no_page_is_drawn_twice(drawn: tuple[pipeline.Kit, int]) -> None:
     inserted = sum(1 for spec in kit.packets for p in sheet_layout(spec, kit.components)
                    if p.key is None or p.key == "print-note")
     assert pages == distinct + inserted
-    # A component in several packets is the same page objects in each.
+    # A component in several packets is the same drawing in each (its second content
+    # stream, between the packet's q and Q); only the stamped page number differs.
     card = kit.components["card"]
-    streams = []
+    streams, stamps = [], []
     for name in ("allied.pdf", "referee.pdf"):
         reader = PdfReader(io.BytesIO(kit.files[name]))
         labels = reader.page_labels
         first = labels.index("Card-1")
-        streams.append(reader.pages[first].get_contents().get_data())  # type: ignore[union-attr]
+        contents = reader.pages[first]["/Contents"]
+        parts = [ref.get_object().get_data() for ref in contents]
+        assert parts[0].strip() == b"q" and parts[2].strip() == b"Q"
+        streams.append(parts[1])
+        stamps.append((first, reader.pages[first].extract_text()))
     assert card.pages == 2 and streams[0] == streams[1]
+    assert stamps[0][0] != stamps[1][0]
+    for first, text in stamps:
+        assert text.rstrip().endswith(f"page {first + 1} · front"), text[-40:]
 
 
 def test_a_packet_is_no_bigger_than_its_pages_rendered_alone(
@@ -261,3 +269,32 @@ def test_font_subsets_are_deflated_once_and_kept_between_builds(
     third = Subsets()
     assert third.get(font, make("A2"))[0] == zlib.compress(b"A" * 100)
     assert third.get(cmap, make("B2"))[0] == zlib.compress(b"B2" * 100)  # dropped
+
+
+def test_a_stamped_page_number_sits_where_the_footer_keeps_it(
+        drawn: tuple[pipeline.Kit, int]) -> None:
+    """The number a packet stamps ends at the safe box's right edge, on the footer line,
+    in the footer's face and size, as the page's own number did when drawn alone."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from generator.core.units import MM
+    from generator.pages.furniture import FOOTER_BASELINE, FOOTER_SIZE
+    from generator.pages.layout import safe_box
+    from tests.pdftext import open_pages
+
+    kit, _ = drawn
+    box = safe_box("a4")
+    for name in ("allied.pdf", "referee.pdf"):
+        labels = PdfReader(io.BytesIO(kit.files[name])).page_labels
+        n = labels.index("Card-2")
+        page = open_pages(kit.files[name], advance=True, only=[n])[0]
+        stamp = f"page {n + 1} · back"
+        text = "".join(c["text"] for c in page.chars)
+        assert text.endswith(stamp)
+        chars = page.chars[-len(stamp):]
+        assert abs(chars[-1]["x1"] - box.right) < 0.01 * MM
+        baseline = page.height - (box.y + FOOTER_BASELINE)
+        assert all(abs(c["size"] - FOOTER_SIZE) < 0.01 for c in chars)
+        face = pdfmetrics.getFont(fonts.NARROW).face.name.decode()
+        assert all(c["fontname"].endswith(face) for c in chars), chars[0]["fontname"]
+        assert all(baseline - 3 < c["bottom"] < baseline + 3 for c in chars)

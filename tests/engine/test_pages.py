@@ -23,15 +23,14 @@ from generator.kit.pipeline import validated_library
 from generator.pages import wordwrap
 from generator.pages.calibration import calibration_height
 from generator.pages.canvasdoc import CanvasDoc
+from generator.pages.furniture import FOOTER_BASELINE, Furniture
 from generator.pages.grid import Grid
 from generator.pages.layout import Paper, SafeBox, new_canvas, safe_box
 from generator.pages.pages import (
-    FOOTER_BASELINE,
     Block,
     Columns,
     Document,
     Flow,
-    Furniture,
     GridBlock,
     KeepTogether,
     ParagraphBlock,

@@ -19,8 +19,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.units import MM
 from generator.pages.component import Bookmark, Component
+from generator.pages.furniture import Furniture, finish_page
 from generator.pages.layout import Paper, Pen, new_canvas, safe_box
-from generator.pages.pages import Furniture, finish_page
 from generator.rules.defaults import LABEL
 from generator.rulesets.modern_naval.derive import Unit
 from generator.rulesets.modern_naval.model import WeaponView

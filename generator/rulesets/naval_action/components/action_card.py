@@ -25,8 +25,8 @@ from generator.core.units import MM
 from generator.pages.cardlayout import CardGeometry, CardLayout, CardPage
 from generator.pages.cardlayout import layout_card as layout_pages
 from generator.pages.component import Component
+from generator.pages.furniture import Furniture
 from generator.pages.layout import Paper, Pen, SafeBox, safe_box
-from generator.pages.pages import Furniture
 from generator.pages.refcard import Section
 from generator.rules.defaults import note
 from generator.rulesets.naval_action.cardtables import Tables
@@ -74,7 +74,7 @@ def _furniture(tables: Tables) -> Furniture:
     return Furniture(line, lines=(note("a table the rule text uses but does not print, "
                                        "designed by quarterdeck to meet every limit the text "
                                        "sets; the referee may replace it."),), rule=True,
-                     number=lambda p: f"{LABEL}{p + 1} · {'front' if p == 0 else 'back'}")
+                     label=LABEL, suffix=lambda p: f" · {'front' if p == 0 else 'back'}")
 
 
 def layout_card(tables: Tables, paper: Paper) -> CardLayout:

@@ -19,8 +19,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.core.units import MM
 from generator.pages.component import Bookmark, Component
+from generator.pages.furniture import Furniture
 from generator.pages.layout import Paper, Pen, SafeBox
-from generator.pages.pages import Document, Furniture, Recorded, Spacer
+from generator.pages.pages import Document, Recorded, Spacer
 from generator.pages.refcard import arc_icon
 from generator.pages.sheetparts import CutLine, caption_box
 from generator.rulesets.naval_action import cardtables

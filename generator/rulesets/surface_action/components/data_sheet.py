@@ -16,8 +16,9 @@ from generator.core import fonts
 from generator.core.units import MM
 from generator.pages import wordwrap
 from generator.pages.component import Component
+from generator.pages.furniture import Furniture
 from generator.pages.layout import Paper, Pen
-from generator.pages.pages import Block, Document, Furniture, Recorded
+from generator.pages.pages import Block, Document, Recorded
 from generator.rulesets.surface_action.charts import Charts
 from generator.rulesets.surface_action.components.aids import inches_text
 from generator.rulesets.surface_action.derive import ShipView
