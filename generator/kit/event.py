@@ -171,6 +171,10 @@ def _single_process() -> Iterator[None]:
             os.environ["QUARTERDECK_JOBS"] = old
 
 
+DUPLEX_CHECK = "duplex-check"
+"""The shared component of the back-offset check sheet."""
+
+
 def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
            templates: Path | None, paper: Paper, scenario: str, number: int,
            seed: int, out: Staged) -> tuple[list[Pack], list[str]]:
@@ -181,6 +185,10 @@ def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | No
     folder = f"table-{number:02d}-{scenario}"
     packs = []
     for spec in kit.packets:
+        if set(spec.components) <= {DUPLEX_CHECK}:
+            # The back-offset check is per printer, not per table: an event prints it
+            # once, with the markers extra, not behind every table's cover.
+            continue
         side = side_name(kit, spec)
         with branding.branded(templates):
             cover, sections, sheets = cover_pages(partial(

@@ -193,13 +193,15 @@ def prepared(ruleset: Ruleset[Any], library: Library, request: Request, paper: P
     The build seed is set here, before the ruleset prepares, so ``--seed`` means the same
     in every ruleset (``generator.rules.dice.build_seed``), and the manifest's record of
     the seeds is written here alike for every kit: the build seed and the seed of each of
-    the recipe's dice sheets.
+    the recipe's dice sheets. So are the recipe's flags every ruleset means alike.
     """
     recipe = ruleset.recipe(request.command)
     seed = build_seed(options.seed, request.scenario or (
         f"class-{request.class_id}" if request.class_id else ruleset.name))
     ctx = ruleset.prepare(library, request, paper, dataclasses.replace(options, seed=seed))
     ctx.values.setdefault("ruleset", ruleset.name)
+    if options.sheets.duplex != "off":  # double-sided sheets: the back-offset check
+        ctx.flags.add("duplex")
     work = plan(recipe, ctx.sides, ctx.flags, ctx.values)
     ctx.record = {**seed_record(seed, [j.arg for j in work.jobs if j.name == DICE],
                                 bool(ctx.sides)), **ctx.record}

@@ -245,7 +245,7 @@ def test_fonts_are_not_duplicated(savo: BuildResult) -> None:
 def test_manifest_lists_every_file_with_hash(savo: BuildResult) -> None:
     manifest = json.loads(savo.manifest.read_text())
     files = {entry["file"]: entry for entry in manifest["files"]}
-    assert set(files) == {"japanese.pdf", "allied.pdf", "referee.pdf"}
+    assert set(files) == {"japanese.pdf", "allied.pdf", "referee.pdf", "back-offset-check.pdf"}
     for name, entry in files.items():
         data = (savo.folder / name).read_bytes()
         assert entry["sha256"] == hashlib.sha256(data).hexdigest()

@@ -72,8 +72,22 @@ def read_back(built: dict[str, BuildResult]) -> dict[Path, Packet]:
             for r in built.values() for name in sorted(r.files)}
 
 
+CHECK = "back-offset-check.pdf"
+"""A kit's back-offset check: one sheet, not a table's packet (tested on its own)."""
+
+
 def packets(read_back: dict[Path, Packet]) -> list[Packet]:
-    return list(read_back.values())
+    return [packet for path, packet in read_back.items() if path.name != CHECK]
+
+
+def test_every_kit_with_two_sided_pieces_has_its_back_offset_check(
+        built: dict[str, BuildResult], read_back: dict[Path, Packet]) -> None:
+    """The check sheet is a front and its back, labelled so, in every kit built duplex."""
+    for result in built.values():
+        packet = read_back[result.folder / CHECK]
+        assert packet.labels == ["Offset-1", "Offset-2"]
+        assert packet.texts[0].startswith("Back-offset check. Print this sheet double-sided")
+        assert packet.texts[1].startswith("Back of the offset check (flip on the long edge)")
 
 
 def section(label: str) -> str:
@@ -180,6 +194,8 @@ def test_table_wide_items_are_printed_once_per_table(built: dict[str, BuildResul
         shared = "Event cards" if scenario in ("guadalcanal-battleships", "river-plate") \
             else "Blank status master"
         for name in result.files:
+            if name == CHECK:
+                continue
             packet = read_back[result.folder / name]
             titles = packet.titles
             note = packet.texts[0].replace("\r\n", " ")

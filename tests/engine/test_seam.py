@@ -12,7 +12,7 @@ import pytest
 
 from generator.core.errors import DataError
 from generator.core.parallel import fork_safe
-from generator.kit.pipeline import BuildResult, build, build_markers, validated_library
+from generator.kit.pipeline import BuildResult, build, build_markers, prepared, validated_library
 from generator.kit.recipe import load_recipes, plan
 from generator.kit.seam import Request
 from generator.rulesets import REGISTRY, default_ruleset, default_scenario
@@ -93,8 +93,7 @@ def test_progress_total_is_the_recipe_length(kits: Kits, scenario: str) -> None:
     ruleset = REGISTRY[library.scenarios[scenario].model.ruleset]
     from generator.kit.seam import KitOptions
 
-    ctx = ruleset.prepare(library, Request("kit", scenario=scenario), "a4", KitOptions())
-    work = plan(ruleset.recipe("kit"), ctx.sides, ctx.flags, ctx.values)
+    _, work = prepared(ruleset, library, Request("kit", scenario=scenario), "a4", KitOptions())
     assert {total for _, total in calls} == {len(work.jobs)}
     assert len(calls) == len(work.jobs)
     assert sorted(step for step, _ in calls) == sorted(j.key for j in work.jobs)

@@ -178,8 +178,6 @@ class ModernNaval(Ruleset[Derived]):
         problems, warnings = self._problems(library, tables)
         derived = Derived(tables)
         ctx = Context(request, paper, options, data=derived)
-        if options.sheets.duplex != "off":  # the recipe's back-offset check
-            ctx.flags.add("duplex")
         if request.command == "class":
             if problems:
                 raise DataError(problems)

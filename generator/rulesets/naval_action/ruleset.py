@@ -145,8 +145,6 @@ class NavalAction(Ruleset[Derived]):
         else:
             derived.line = ("rules calculator" if request.command == "tables"
                             else derived.scale.describe())
-        if options.sheets.duplex != "off":
-            ctx.flags.add("duplex")
         ctx.values.update(scale=derived.scale.name, scale_text=derived.scale.describe())
         return ctx
 

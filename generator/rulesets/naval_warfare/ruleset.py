@@ -117,8 +117,6 @@ class NavalWarfare(Ruleset[Derived]):
         """The campaign's nations, teams, routes and card deal, with the tables in force."""
         derived = Derived(load_units(), *tables_in_force(options.tables))
         ctx = Context(request, paper, options, data=derived)
-        if options.sheets.duplex != "off":
-            ctx.flags.add("duplex")
         if request.command == "class":
             raise UsageError(f"{TITLE} has no ship classes to proof")
         if request.scenario is None:

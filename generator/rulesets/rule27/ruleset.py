@@ -117,11 +117,7 @@ class Rule27(Ruleset[Derived]):
         derived = Derived(scenario, tables, oob, layouts(oob.counter_size, tables),
                           oob.counter_size, oob.hex, f"quarterdeck · Rule 27 · {scenario.name}")
         ctx = Context(request, paper, options, data=derived)
-        if options.sheets.duplex != "off":  # the recipe's back-offset check
-            ctx.flags.add("duplex")
         ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
-        if options.sheets.duplex != "off":  # the markers recipe's back-offset check sheet
-            ctx.flags.add("duplex")
         return ctx
 
     def _class_proof(self, library: Library, request: Request, paper: Paper,

@@ -101,8 +101,6 @@ class SurfaceAction(Ruleset[Derived]):
         charts = load_charts(options.tables)
         derived = Derived(charts)
         ctx = Context(request, paper, options, data=derived)
-        if options.sheets.duplex != "off":
-            ctx.flags.add("duplex")
         if request.command == "class":
             assert request.class_id is not None
             cls: ShipClass = library.classes_of(NAME)[request.class_id].model

@@ -114,7 +114,7 @@ def test_oob_counters_and_their_ratings(kit: BuildResult) -> None:
 
 
 def test_packets_and_manifest(kit: BuildResult) -> None:
-    assert set(kit.files) == {"british.pdf", "italian.pdf", "referee.pdf"}
+    assert set(kit.files) == {"british.pdf", "italian.pdf", "referee.pdf", "back-offset-check.pdf"}
     referee = "\n".join(_text(kit.folder / "referee.pdf"))
     assert "Order of battle: Royal Navy" in referee and "Order of battle: Regia Marina" in referee
     assert "Cut on the grey lines" not in referee  # the referee gets no counter sheets

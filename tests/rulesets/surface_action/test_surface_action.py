@@ -257,7 +257,8 @@ def outline_titles(read: PdfReader) -> list[str]:
 
 
 def test_packets_hold_every_component(guadalcanal: Kit) -> None:
-    assert set(guadalcanal.files) == {"japanese.pdf", "american.pdf", "referee.pdf"}
+    assert set(guadalcanal.files) == {"japanese.pdf", "american.pdf", "referee.pdf",
+                                      "back-offset-check.pdf"}
     titles = outline_titles(reader("guadalcanal", "american.pdf"))
     # Run by run: pages to read, then fronts with their backs, then cut out of one side.
     assert titles == ["How to print this packet", "Briefing", "Data sheet: Task Force 64",
