@@ -229,6 +229,9 @@ class FaceLayout(_Strict):
     fields: list[FaceField] = Field(default_factory=list, max_length=60,
                                     description="What is drawn, in order (later on top).")
     back: DerivedBack | None = Field(None, description="A back derived from the front.")
+    ends: Literal["x", "y"] | None = Field(
+        None, description="The axis along which the piece has distinct ends (a bow and a "
+        "stern): its back is drawn so that, after the flip, each end backs itself.")
 
 
 # -- checks ----------------------------------------------------------------------------
@@ -585,4 +588,4 @@ def face_piece(layout: FaceLayout, values: Mapping[str, Value], piece_id: str, t
                         layout.back.add)
     width, height = layout.size
     return Piece(piece_id, title, width, height, front, back, quantity, group,
-                 fitter.of([piece_id]))
+                 fitter.of([piece_id]), ends=layout.ends)

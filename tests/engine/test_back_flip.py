@@ -1,7 +1,7 @@
 """A back matches its front after the flip; a folded back keeps the piece's size.
 
 Issue 29, items 1 and 2. Every two-sided piece of a NAVAL ACTION, a Surface Action, a
-modern naval and a Naval Warfare scenario is imposed in every duplex mode, on portrait
+modern naval, a Naval Warfare and a Rule 27 scenario is imposed in every duplex mode, on portrait
 and landscape sheets. The PDF is read back: each piece's *end bars* (filled rectangles
 running the full width or height of the piece against one of its edges, like a ship
 marker's bow bar) are located on the front page and on the back page, the back's are
@@ -11,6 +11,7 @@ carried through the physical flip (over the long or short edge, or the fold of
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,7 +38,8 @@ from tests.pdftext import Page, open_pages
 TOL = 0.01 * MM
 FLIP_CASES = {**CASES,
               "latakia-1973": ROOT / "generator/rulesets/modern_naval/sprues/markers.yaml",
-              "balance-1942": ROOT / "generator/rulesets/naval_warfare/sprues"}
+              "balance-1942": ROOT / "generator/rulesets/naval_warfare/sprues",
+              "mediterranean-1940": ROOT / "generator/rulesets/rule27/sprues"}
 """Every ruleset whose ``markers`` command prints two-sided pieces, and its sprues."""
 Box = tuple[float, float, float, float]
 """x0, x1, top, bottom in points (top measured from the page's top edge)."""
@@ -162,8 +164,9 @@ def test_each_back_lies_behind_its_front_after_the_flip(
             compared, directed, kinds = compared + one, directed + two, kinds | seen
     assert {"ship", "previous-turn"} <= kinds
     assert directed >= 2 * 24  # Savo Island's ships and previous-turn markers, twice
-    # Surface Action's hidden counters, modern contacts, Naval Warfare units compared too
-    assert {"blank", "contact", "unit"} <= kinds
+    # Surface Action's hidden counters, modern contacts, Naval Warfare units and Rule 27's
+    # ship, task-force, cargo and hit counters compared too
+    assert {"blank", "contact", "unit", "half", "tf", "cargo", "hit"} <= kinds
 
 
 def test_a_piece_with_ends_is_mirrored_only_where_the_flip_turns_them() -> None:
@@ -210,3 +213,33 @@ def test_duplex_off_folds_on_the_shared_cut_edge(
                     assert drawn, (front.piece.id, bleed)
                     folds += 1
     assert folds > 50
+
+
+def test_a_face_layout_declares_its_ends(tmp_path: Path) -> None:
+    """``ends: x`` in a YAML face layout makes the piece's back flip end for end: the
+    bar at the front's right end is drawn at the back's left end for a long-edge flip."""
+    from generator.pieces.faces import face_piece, load_faces
+
+    (tmp_path / "boat.yaml").write_text("""
+kind: faces
+faces:
+  boat:
+    size: 30mm x 10mm
+    ends: x
+    fields:
+      - {icon: rectangle, x: 28mm, y: 0mm, width: 2mm, height: 10mm, colour: "#000000"}
+    back:
+      from: front
+""")
+    layout = load_faces(tmp_path / "boat.yaml")["boat"]
+    assert layout.ends == "x"
+    piece = face_piece(layout, {}, "boat.1", "Boat", 1, "big")
+    assert piece.ends == "x"
+    imposed = impose([piece], small_sprue(), Options(duplex="long"), "t", "f")
+    pages = open_pages(imposed.pdf, geometry=True)
+    front, back = imposed.sheets[0].slots[0], imposed.sheets[1].slots[0]
+    (front_bar,) = _end_bars(pages[0], front)
+    (back_bar,) = _end_bars(pages[1], back, 1.5 * MM)
+    assert abs(front_bar[1] - (front.x + front.width)) < TOL  # the front's right end
+    assert abs(back_bar[0] - back.x) < TOL  # drawn at the back's left end
+    assert _same([front_bar], [_flip(back_bar, "long", pages[1], 0.0)])
