@@ -345,7 +345,8 @@ def track_text(track: Track) -> _BoxText:
                                       for n, t in (track.notes or {}).items()})
 
 
-def draw_track(c: Canvas, track: Track, x: float, top: float, width: float) -> list[TrackBox]:
+def draw_track(c: Canvas, track: Track, x: float, top: float, width: float,
+               inset: float = 0.0) -> list[TrackBox]:
     """Draw a track: its label, then its boxes edge to edge, numbered at the top.
 
     Args:
@@ -354,6 +355,8 @@ def draw_track(c: Canvas, track: Track, x: float, top: float, width: float) -> l
         x: Left edge.
         top: Top of the label row.
         width: Room across; the boxes wrap into more rows when they need to.
+        inset: How far the label keeps inside ``x`` and ``top`` (a track cut out as a
+            piece keeps its label inside the cut).
 
     Returns:
         Where every box landed.
@@ -364,10 +367,11 @@ def draw_track(c: Canvas, track: Track, x: float, top: float, width: float) -> l
     """
     boxes = track_boxes(track, x, top, width)
     text = track_text(track)
-    label = fit_label(track.label, fonts.BOLD, TRACK_LABEL, width, floor=fonts.MIN_SIZE)
+    label = fit_label(track.label, fonts.BOLD, TRACK_LABEL, width - 2 * inset,
+                      floor=fonts.MIN_SIZE)
     c.saveState()
     c.setFillColorRGB(0, 0, 0)
-    label.draw(c, x, label.bottom_baseline(top - TRACK_LABEL_ROW + CLEAR + TRACK_LINE))
+    label.draw(c, x + inset, label.bottom_baseline(top - TRACK_LABEL_ROW + CLEAR + TRACK_LINE))
     c.setLineWidth(TRACK_LINE)
     for box in boxes:
         c.rect(box.x, box.y, box.size, box.size, stroke=1, fill=0)

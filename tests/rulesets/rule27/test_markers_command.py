@@ -9,6 +9,7 @@ or both, ``--png`` and ``--tts`` write every face at the dpi asked.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -66,16 +67,20 @@ def test_default_long_edge_duplex_with_cut_lines_and_an_offset_check(out: Path) 
 
 
 def test_the_markers_are_the_kits_counters(out: Path, kits: object) -> None:
-    """The same counter fronts as the kit's side packet prints."""
+    """The same counters as the kit's side packet prints; the packet's sheet also has
+    the naval-step tracks in the room they leave, the counters alone have not."""
     folder = _markers(out / "same")
     kit = kits.build(SCENARIO)  # type: ignore[attr-defined]
     packet = open_pages(kit.folder / "british.pdf")
     fronts = [(n, p.text) for n, p in enumerate(packet, 1) if "Cut on the grey lines" in p.text]
-    # The same sheet; each file numbers it by its own place (the packet's page n).
+    # Each file numbers the sheet by its own place (the packet's page n).
     number, front = fronts[0]
     alone = open_pages(folder / "counters-british.pdf")[0].text
     assert front.endswith(f"page {number}") and alone.endswith("page 1")
-    assert alone.removesuffix("page 1") == front.removesuffix(f"page {number}")
+    ids = re.compile(r"\b(?:counter|hit|tf|cargo|track)\.[\w.-]+")
+    assert sorted(ids.findall(alone)) + ["track.exploitation", "track.movement"] == sorted(
+        ids.findall(front))
+    assert "Naval-step tracks" in front and "Naval-step tracks" not in alone
 
 
 def test_duplex_off_prints_the_backs_beside_the_fronts(out: Path) -> None:

@@ -12,7 +12,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from generator.aids.boardaids import BoardAids, TrackSpec, render_board_aids
-from generator.aids.boardparts import draw_hex_grid, hex_grid
+from generator.aids.boardparts import Track, draw_hex_grid, draw_track, hex_grid, track_height
 from generator.aids.strips import start_page
 from generator.core.safetext import markup, text
 from generator.core.units import MM
@@ -22,6 +22,7 @@ from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Bookmark, Component
 from generator.pages.grid import Grid, aligned
 from generator.pages.layout import SafeBox, new_canvas, page_size, safe_box
+from generator.pieces.pieces import Piece
 from generator.pieces.sprue import user_or_bundled
 from generator.rules.defaults import label
 from generator.rules.dice import percent
@@ -33,11 +34,15 @@ from generator.rulesets.rule27.registry import COMPONENTS
 from generator.rulesets.rule27.tables import NavalTables
 
 if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
     from generator.rulesets.rule27.ruleset import Derived
 
 ZONE_WORDS = {"adjacent": "its hex and every adjacent hex along a water route",
               "hex": "its own hex only", "none": "none"}
 TRACK_BOX = "40mm"
+TRACK_ROW = 4
+"""Boxes a row of a track cut out as a piece: 160 mm, inside A4's and Letter's margins."""
 """A naval-step box: the largest a track takes, room for a few stacks of counters (three
 half-inch counters across) and the page filled rather than left three quarters empty."""
 EXAMPLE_STACK = "8 NT, CL, DD"
@@ -59,6 +64,10 @@ def counters(ctx: Context[Derived], side: str | None) -> Rendered:
     pieces = [counter_piece(v, d.faces, d.tables, fitter) for v in d.oob.counters[side]]
     if ctx.request.command != "class":
         pieces += marker_pieces(side, ctx.sides[side], ctx)
+    if ctx.request.command == "kit":
+        # A side's packet has its tracks here, in the room the counters leave; the
+        # counters alone (`quarterdeck markers`, the PNG and TTS exports) have none.
+        pieces += track_pieces(d.tables)
     sprue = user_or_bundled(ctx.options.sprue, FOLDER / "sprues" / "counters.yaml",
                             "rule27/sprues/counters.yaml")
     return sheet_component(ctx, pieces, sprue, f"counters:{side}",
@@ -111,21 +120,44 @@ def rating(ctx: Context[Derived], arg: str | None) -> Component:
 # -- aids -------------------------------------------------------------------------------
 
 
+def track_specs(tables: NavalTables) -> list[TrackSpec]:
+    """The naval-step tracks: the movement phase's steps and the exploitation phase's."""
+    steps = tables.steps
+    return [TrackSpec.model_validate(dict(
+                label=f"{phase} phase: naval steps ({steps.hours} hours each)",
+                first=1, last=last, box=TRACK_BOX,
+                notes={i: f"{i * steps.hours} h" for i in range(1, last + 1)}))
+            for phase, last in (("Movement", steps.movement),
+                                ("Exploitation", steps.exploitation))]
+
+
+def track_pieces(tables: NavalTables) -> list[Piece]:
+    """The naval-step tracks as one-sided pieces, for the room a counter sheet leaves.
+
+    Each track is cut out whole (its label inside the cut, at most four boxes a row);
+    counters sit on its boxes. On a double-sided sheet nothing prints behind it.
+    """
+    pieces = []
+    for spec in track_specs(tables):
+        track = spec.track()
+        width = min(track.last - track.first + 1, TRACK_ROW) * track.box
+        height = track_height(track, width)
+
+        def art(c: Canvas, w: float, h: float, bleed: float, track: Track = track) -> None:
+            draw_track(c, track, 0.0, h, w, inset=1 * MM)
+
+        phase = spec.label.split(" ")[0].lower()
+        pieces.append(Piece(f"track.{phase}", f"{spec.label.split(':')[0]} track", width,
+                            height, art, None, 1, "track"))
+    return pieces
+
+
 @COMPONENTS("track")
 def track(ctx: Context[Derived], arg: str | None) -> Component:
     """The naval-step tracks: the movement phase's steps and the exploitation phase's."""
     d = ctx.data
-    steps = d.tables.steps
-    tracks = [TrackSpec.model_validate(dict(
-                  label=f"Movement phase: naval steps ({steps.hours} hours each)",
-                  first=1, last=steps.movement, box=TRACK_BOX,
-                  notes={i: f"{i * steps.hours} h" for i in range(1, steps.movement + 1)})),
-              TrackSpec.model_validate(dict(
-                  label=f"Exploitation phase: naval steps ({steps.hours} hours each)",
-                  first=1, last=steps.exploitation, box=TRACK_BOX,
-                  notes={i: f"{i * steps.hours} h" for i in range(1, steps.exploitation + 1)}))]
-    aids = BoardAids(kind="board-aids", title="Naval steps", hexes=None, tracks=tracks,
-                     sea=None)
+    aids = BoardAids(kind="board-aids", title="Naval steps", hexes=None,
+                     tracks=track_specs(d.tables), sea=None)
     rendered = render_board_aids(aids, ctx.paper, d.foot, key="track", label="Track-")
     # Counters sit on the track: it is cut out (or laid down whole), nothing on its back.
     return dataclasses.replace(rendered.component, cut_out=True)
