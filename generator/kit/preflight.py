@@ -377,7 +377,7 @@ def _fonts(pdf: pikepdf.Pdf, pages: list[pikepdf.Page],
             found += [(n, f"font {name}", "failure",
                        f"one name for {len(variants)} different font programs",
                        f"{len(variants)} programs named {name}",
-                       "one program per name (a unique subset tag for each subset)")
+                       "one program per name, each subset with its own tag")
                       for n in numbers]
     return found
 
