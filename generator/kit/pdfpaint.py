@@ -196,34 +196,46 @@ def _run(source: Any, resources: Any, state: _State, walk: _Walk, *, depth: int)
     """Interpret one content stream (a page's or a form's) from ``state``."""
     stack: list[_State] = []
     for operands, op in _instructions(source):
-        if op == "q":
-            stack.append(replace(state))
-        elif op == "Q":
-            if stack:
-                state = stack.pop()
-        elif op == "cm" and len(operands) == 6:
-            state.ctm = times(_matrix(operands), state.ctm)
-        elif op == "w" and operands:
-            state.line_width = float(operands[0])
-        elif op == "gs" and operands:
-            _extgstate(resource_of(resources, "/ExtGState", str(operands[0])), state)
-        elif op == "Tr" and operands:
-            state.render_mode = int(operands[0])
-        elif op in _COLOUR_OPS:
-            _set_colour(op, operands, resources, state)
-        elif op in ("Tj", "TJ", "'", '"'):
-            _text(state, walk)
-        elif op in ("S", "s", "B", "B*", "b", "b*"):
-            walk.marks.append(Mark("stroke", state.stroke,
-                                   width=state.line_width * thinnest(state.ctm)))
-        elif op == "sh" and operands:
-            shading = resource_of(resources, "/Shading", str(operands[0]))
-            if isinstance(shading, pikepdf.Object) and "/ColorSpace" in shading:
-                walk.marks.append(Mark("shading", colour_space(shading.ColorSpace, resources)))
-        elif op == "Do" and operands:
-            _do(str(operands[0]), resources, state, walk, depth=depth)
-        elif op == "INLINE IMAGE" and operands:
-            _image(operands[0].obj, resources, state, walk, "inline")
+        try:
+            state = _step(op, operands, resources, state, stack, walk, depth=depth)
+        except (TypeError, ValueError, IndexError):
+            # An operator with operands of the wrong kind (``(a) w``, ``/X 1 2 cm``): a
+            # renderer skips it, and so does the walk.
+            continue
+
+
+def _step(op: str, operands: list[Any], resources: Any, state: _State,
+          stack: list[_State], walk: _Walk, *, depth: int) -> _State:
+    """Apply one operator; the state after it (``Q`` brings back an earlier one)."""
+    if op == "q":
+        stack.append(replace(state))
+    elif op == "Q":
+        if stack:
+            state = stack.pop()
+    elif op == "cm" and len(operands) == 6:
+        state.ctm = times(_matrix(operands), state.ctm)
+    elif op == "w" and operands:
+        state.line_width = float(operands[0])
+    elif op == "gs" and operands:
+        _extgstate(resource_of(resources, "/ExtGState", str(operands[0])), state)
+    elif op == "Tr" and operands:
+        state.render_mode = int(operands[0])
+    elif op in _COLOUR_OPS:
+        _set_colour(op, operands, resources, state)
+    elif op in ("Tj", "TJ", "'", '"'):
+        _text(state, walk)
+    elif op in ("S", "s", "B", "B*", "b", "b*"):
+        walk.marks.append(Mark("stroke", state.stroke,
+                               width=state.line_width * thinnest(state.ctm)))
+    elif op == "sh" and operands:
+        shading = resource_of(resources, "/Shading", str(operands[0]))
+        if isinstance(shading, pikepdf.Dictionary | pikepdf.Stream) and "/ColorSpace" in shading:
+            walk.marks.append(Mark("shading", colour_space(shading.ColorSpace, resources)))
+    elif op == "Do" and operands:
+        _do(str(operands[0]), resources, state, walk, depth=depth)
+    elif op == "INLINE IMAGE" and operands:
+        _image(operands[0].obj, resources, state, walk, "inline")
+    return state
 
 
 _COLOUR_OPS = frozenset(("g", "G", "rg", "RG", "k", "K", "cs", "CS", "sc", "SC", "scn", "SCN"))

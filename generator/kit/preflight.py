@@ -134,25 +134,40 @@ def preflight(path: Path, standard: Standard = "any") -> Report:
     """Preflight one PDF file (see the module); raises ``Unreadable`` when it cannot."""
     shown = str(path)
     pdf = _open(path, shown)
-    with pdf:
-        raw: list[tuple[int, str, Severity, str, str, str]] = []
-        report = Report(shown)
-        report.pdfx = _declared(pdf)
-        pdfx = bool(report.pdfx) or standard == "pdfx4"
-        pages = [pikepdf.Page(p) for p in pdf.pages]
-        for number, page in enumerate(pages, start=1):
-            raw += [(number, *f) for f in _boxes(page)]
+    try:
+        with pdf:
+            report = _check(pdf, shown, standard)
+    except pikepdf.PdfError as error:  # damage qpdf finds only once an object is read
+        raise Unreadable(Problem(shown, 0, 0, "", f"found a damaged PDF "
+                                 f"({_reason(error, path)}), expected a PDF file")) from None
+    return report
+
+
+def _check(pdf: pikepdf.Pdf, shown: str, standard: Standard) -> Report:
+    """Every check of one open file (see the module)."""
+    raw: list[tuple[int, str, Severity, str, str, str]] = []
+    report = Report(shown)
+    report.pdfx = _declared(pdf)
+    pdfx = bool(report.pdfx) or standard == "pdfx4"
+    pages = [pikepdf.Page(p) for p in pdf.pages]
+    for number, page in enumerate(pages, start=1):
+        raw += [(number, *f) for f in _boxes(page)]
+        try:
             marks = paints(page)
-            report.colour_spaces |= {m.colour.label for m in marks if m.colour is not None}
-            raw += [(number, *f) for f in _marks(marks, pdfx=pdfx)]
-            if pdfx and any(m.colour is not None and m.colour.family == "DeviceRGB"
-                            for m in marks):
-                raw.append((number, "colour space", "failure", "DeviceRGB in a PDF/X file",
-                            "DeviceRGB", "the output intent's CMYK, gray or an ICC-based space"))
-        raw += _fonts(pdf, pages, report)
-        if pdfx:
-            raw += [(0, *f) for f in _pdfx(pdf, report.pdfx, standard)]
-        raw += [(0, *f) for f in _version(pdf, pdfx=pdfx)]
+        except pikepdf.PdfError as error:  # a content stream qpdf cannot tokenize
+            raw.append((number, "page content", "failure", "cannot be read",
+                        _reason(error, Path(shown)), "a content stream a RIP can read"))
+            marks = []
+        report.colour_spaces |= {m.colour.label for m in marks if m.colour is not None}
+        raw += [(number, *f) for f in _marks(marks, pdfx=pdfx)]
+        if pdfx and any(m.colour is not None and m.colour.family == "DeviceRGB"
+                        for m in marks):
+            raw.append((number, "colour space", "failure", "DeviceRGB in a PDF/X file",
+                        "DeviceRGB", "the output intent's CMYK, gray or an ICC-based space"))
+    raw += _fonts(pdf, pages, report)
+    if pdfx:
+        raw += [(0, *f) for f in _pdfx(pdf, report.pdfx, standard)]
+    raw += [(0, *f) for f in _version(pdf, pdfx=pdfx)]
     report.findings = _grouped(shown, raw)
     return report
 
@@ -179,8 +194,12 @@ def _open(path: Path, shown: str) -> pikepdf.Pdf:
         raise Unreadable(Problem(shown, 0, 0, "", "found an encrypted PDF that needs a "
                                  "password, expected an unencrypted PDF file")) from None
     except (pikepdf.PdfError, OSError, ValueError) as error:
-        reason = inert(str(error).removeprefix(str(path) + ": "), keep="")[:200]
-        raise unreadable(f"a damaged PDF ({reason})") from None
+        raise unreadable(f"a damaged PDF ({_reason(error, path)})") from None
+
+
+def _reason(error: Exception, path: Path) -> str:
+    """What qpdf said was wrong, without the file's name it starts with, safe to print."""
+    return _shown(str(error).removeprefix(str(path) + ": ")).rstrip("…")[:200]
 
 
 def _shown(value: Any) -> str:
@@ -247,9 +266,11 @@ def _box_text(box: tuple[float, float, float, float]) -> str:
 def _boxes(page: pikepdf.Page) -> list[Raw]:
     """The page's TrimBox and BleedBox: present, and nested in each other and the media."""
     found: list[Raw] = []
-    media = _box(page.mediabox)
+    media = _box(inherited(page.obj, "/MediaBox"))
     trim = _box(page.obj.get("/TrimBox"))
     bleed = _box(page.obj.get("/BleedBox"))
+    if media is None:
+        found.append(("MediaBox", "failure", "missing", "no MediaBox", "the sheet's size"))
     if trim is None:
         found.append(("TrimBox", "failure", "missing", "no TrimBox",
                       "the finished page size as a TrimBox"))
@@ -481,8 +502,8 @@ def _features(pdf: pikepdf.Pdf) -> dict[str, tuple[int, int]]:
         if not isinstance(obj, pikepdf.Dictionary | pikepdf.Stream):
             continue
         kind = obj.get("/Type")
-        if kind == "/ExtGState" and any(k in obj for k in ("/CA", "/ca", "/BM")) \
-                or "/SMask" in obj and obj.get("/SMask") != "/None":
+        if ((kind == "/ExtGState" and any(k in obj for k in ("/CA", "/ca", "/BM")))
+                or ("/SMask" in obj and obj.get("/SMask") != "/None")):
             found["transparency"] = (1, 4)
         elif kind == "/Group" and obj.get("/S") == "/Transparency":
             found["transparency"] = (1, 4)

@@ -297,6 +297,51 @@ def test_the_pdfx4_standard_asks_every_file_for_the_markers(tmp_path: Path) -> N
         "1 embedded; PDF/X: not declared"]
 
 
+@pytest.mark.parametrize(("change", "finding"), [
+    (lambda pdf: pdf.Root.OutputIntents[0].__delitem__("/DestOutputProfile"),
+     "OutputIntent: failure: no DestOutputProfile (found no ICC profile, expected the "
+     "printing condition's ICC profile)"),
+    (lambda pdf: pdf.Root.OutputIntents[0].__delitem__("/OutputConditionIdentifier"),
+     "OutputIntent: failure: no OutputConditionIdentifier (found none, expected the "
+     "printing condition's name (FOGRA39, CGATS TR 006...))"),
+    (lambda pdf: pdf.docinfo.__setitem__("/Trapped", pikepdf.Name("/True")),
+     "Trapped: failure: Info and XMP metadata disagree (found True and False, expected the "
+     "same value in both)"),
+    (lambda pdf: pdf.Root.__setitem__("/Version", pikepdf.Name("/1.7")),
+     "PDF version: failure: newer than PDF/X-4 allows (found 1.7, expected at most 1.6)"),
+])
+def test_each_pdfx_marker_is_checked(tmp_path: Path, change: Callable[[pikepdf.Pdf], None],
+                                     finding: str) -> None:
+    def setup(pdf: pikepdf.Pdf) -> None:
+        claim_pdfx(pdf, intent=True)
+        change(pdf)
+
+    page_pdf(tmp_path / "f.pdf", b"0 0 0 1 k " + TEXT, with_font, version="1.6", setup=setup)
+    code, out, _ = run(["preflight", "f.pdf"], tmp_path)
+    assert (code, out[:-1]) == (2, [f"f.pdf: document: {finding}"])
+
+
+def test_a_content_stream_that_cannot_be_read_is_a_failure(tmp_path: Path) -> None:
+    def broken(pdf: pikepdf.Pdf) -> None:
+        pdf.pages[0].obj.Contents = pdf.make_stream(b"not deflated",
+                                                    Filter=pikepdf.Name.FlateDecode)
+
+    page_pdf(tmp_path / "f.pdf", b"", setup=broken)
+    code, out, _ = run(["preflight", "f.pdf"], tmp_path)
+    assert code == 2
+    assert out[0].startswith("f.pdf: page 1: page content: failure: cannot be read (found ")
+    assert out[0].endswith(", expected a content stream a RIP can read)")
+
+
+def test_operands_of_the_wrong_kind_are_skipped(tmp_path: Path) -> None:
+    # Each bad operator is skipped as a renderer would; the good ones after it still count.
+    page_pdf(tmp_path / "f.pdf", b"/X 1 2 3 4 5 cm (a) w [1 2] G /Nope Do /Nope gs 0 0 0 1 K "
+             b"0.1 w 0 0 m 9 9 l S")
+    assert run(["preflight", "f.pdf"], tmp_path)[1][0] == (
+        "f.pdf: page 1: stroke: failure: hairline thinner than 0.25 pt (found 0.1 pt, expected "
+        "at least 0.25 pt)")
+
+
 def test_unreadable_files_are_located_errors(tmp_path: Path) -> None:
     (tmp_path / "notes.pdf").write_text("not a PDF at all")
     (tmp_path / "cut.pdf").write_bytes(b"%PDF-1.4\n1 0 obj <<")
