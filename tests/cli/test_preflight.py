@@ -179,12 +179,19 @@ def test_rich_black_text_and_thin_lines(tmp_path: Path) -> None:
     (b"1 0 0 0.2 0 0 cm 1 w 20 20 m 180 20 l S", "0.2 pt"),
     # A 0.5 pt line inside a form placed at 40%: 0.2 pt on paper.
     (b"q 0.4 0 0 0.4 0 0 cm /Fm0 Do Q", "0.2 pt"),
+    # The same form inside one whose own /Matrix halves it, placed at 80%: 0.2 pt.
+    (b"q 0.8 0 0 0.8 0 0 cm /Fm1 Do Q", "0.2 pt"),
 ])
 def test_hairlines_are_measured_on_paper(tmp_path: Path, content: bytes, found: str) -> None:
     def form(pdf: pikepdf.Pdf) -> dict[str, Any]:
         drawn = pdf.make_stream(b"0.5 w 0 0 m 100 0 l S", Type=pikepdf.Name.XObject,
                                 Subtype=pikepdf.Name.Form, BBox=[0, 0, 100, 100])
-        return {"/XObject": pikepdf.Dictionary(Fm0=drawn)}
+        outer = pdf.make_stream(b"/Fm0 Do", Type=pikepdf.Name.XObject,
+                                Subtype=pikepdf.Name.Form, BBox=[0, 0, 100, 100],
+                                Matrix=[0.5, 0, 0, 0.5, 0, 0],
+                                Resources=pikepdf.Dictionary(
+                                    XObject=pikepdf.Dictionary(Fm0=drawn)))
+        return {"/XObject": pikepdf.Dictionary(Fm0=drawn, Fm1=outer)}
 
     page_pdf(tmp_path / "f.pdf", b"0 0 0 1 K " + content, form)
     code, out, _ = run(["preflight", "f.pdf"], tmp_path)
