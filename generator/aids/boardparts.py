@@ -35,8 +35,9 @@ SQRT3 = math.sqrt(3.0)
 
 CLEAR = 0.4 * MM
 """Room kept between any text and the nearest line (beyond half the line's width)."""
-HEX_LINE, THIN_LINE = 0.5, 0.2
-"""Hex outline widths (points): normal, and thin for printing on transparency."""
+HEX_LINE, THIN_LINE = 0.5, 0.25
+"""Hex outline widths (points): normal, and thin for printing on transparency (0.25 pt,
+the thinnest line a print shop's preflight lets through)."""
 HEX_INK = Color(0.25, 0.25, 0.25)
 NUMBER_SIZE = 7.0
 """Preferred size of hex numbers; smaller hexes get smaller numbers, down to the floor."""

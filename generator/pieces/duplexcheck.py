@@ -108,7 +108,7 @@ def _target(c: Canvas, letter: str, x: float, y: float) -> None:
 
 def _scales(c: Canvas, letter: str, x: float, y: float) -> None:
     """A cross graduated every 0.5 mm, longer ticks every 1 and 4 mm, numbered every 4 mm."""
-    c.setLineWidth(0.2)
+    c.setLineWidth(0.25)  # the thinnest line a print shop prints reliably
     c.setStrokeColorRGB(0, 0, 0)
     reach = SCALE_MM * MM
     c.line(x - reach, y, x + reach, y)

@@ -232,7 +232,7 @@ def _mix(a: Any, b: Any, t: float) -> Any:
 
 
 def draw_silhouette(canvas: Canvas, sil: Silhouette, x: float, y: float, *, hull_fill: Any,
-                    ink: Any, turret_fill: Any, line_width: float = 0.2) -> None:
+                    ink: Any, turret_fill: Any, line_width: float = 0.25) -> None:
     """Draw a silhouette with its stern on the centreline at (x, y), bow towards +x.
 
     Order: hull, flight deck, barrels, catapults, island, funnels, then one filled
@@ -249,7 +249,8 @@ def draw_silhouette(canvas: Canvas, sil: Silhouette, x: float, y: float, *, hull
         hull_fill: Fill of the hull (a ReportLab colour).
         ink: Outline colour.
         turret_fill: Fill of the turrets.
-        line_width: Outline width in canvas units (0.2 pt for a marker).
+        line_width: Outline width in canvas units (0.25 pt for a marker: the thinnest line
+            a print shop's preflight lets through).
 
     """
     c = canvas

@@ -152,7 +152,7 @@ def test_thin_lines_for_film_are_hairlines_in_black() -> None:
     _, thin = render({"hexes": {"size": "16mm", "thin": True}})
     _, normal = render({"hexes": {"size": "16mm"}})
     # pdfium reads widths as 32-bit floats: to 1e-6 pt
-    assert {round(c["linewidth"], 6) for c in thin.pages[0].curves} == {0.2}
+    assert {round(c["linewidth"], 6) for c in thin.pages[0].curves} == {0.25}
     # black (pdfium reports a colour whose components are equal as one grey value)
     assert {tuple(c["stroking_color"]) for c in thin.pages[0].curves} == {(0.0,)}
     assert {round(c["linewidth"], 6) for c in normal.pages[0].curves} == {0.5}

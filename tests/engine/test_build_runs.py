@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -242,3 +243,16 @@ def test_page_numbers_run_through_each_packet(scenario: str) -> None:
             if label.startswith("Note-"):  # the note names pages itself ("then page 21")
                 found = found[-1:]
             assert found == [str(n)], (paper, name, n, label, text[-80:])
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_no_line_is_thinner_than_a_print_shop_prints(scenario: str, tmp_path: Path) -> None:
+    """Every stroke of every packet is at least 0.25 pt wide as printed (a print shop's
+    preflight fails a hairline; a transparency overlay's thin hexes included)."""
+    from generator.kit.preflight import preflight
+
+    for name, pdf in builds.kit(scenario).files.items():
+        path = tmp_path / name
+        path.write_bytes(pdf)
+        thin = [str(f) for f in preflight(path).findings if "hairline" in f.what]
+        assert thin == [], thin
