@@ -10,7 +10,9 @@ Two more things every file gets, for the same readers:
 
 * No standard font is named that the file does not embed. ReportLab starts each page by
   selecting its default font (Helvetica) when the canvas's initial font is one of the
-  standard 14; a canvas starting on the kit's own face selects nothing.
+  standard 14 (a canvas starting on the kit's own face selects nothing), and its
+  graphics renderer selects its own default font (Helvetica again) before it draws a
+  drawing, a logo or a silhouette: that default is the kit's regular face here.
 * A font subset's tag (the six letters before ``+`` in its name) is taken from what the
   subset holds, so two different subsets of one face never share a name, in a file or
   across files joined into one; the same subset gets the same name in every build.
@@ -24,7 +26,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from reportlab.graphics import shapes
 from reportlab.pdfbase import ttfonts
+
+from generator.core import fonts
 
 Box = tuple[float, float, float, float]
 """A page box as PDF writes it: left, bottom, right, top, in points."""
@@ -105,3 +110,7 @@ def _tagged_add_objects(font: Any, doc: Any) -> None:
 
 ttfonts.SUBSETN = _content_subsetn
 ttfonts.TTFont.addObjects = _tagged_add_objects
+
+# The graphics renderer's default font, selected before each drawing is drawn: the
+# kit's face (registered by every kit canvas), never an unembedded standard font.
+shapes.STATE_DEFAULTS["fontName"] = fonts.REGULAR

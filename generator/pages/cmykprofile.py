@@ -8,12 +8,12 @@ small and as plain as a profile can be, and says so in the file (its description
 the output intent's ``Info``): a print shop's RIP converts from it to its own press.
 
 The model is the ideal subtractive press on white paper, in sRGB's own terms: cyan,
-magenta and yellow each take away one sRGB primary, black takes away all three, and the
-grey part of every colour is printed with black alone (full grey component
-replacement: the grey is taken out of the coloured inks and printed in black). So sRGB
+magenta and yellow each filter one sRGB primary, black all three, and filters multiply
+(the naive conversion most viewers use to show CMYK without a profile). The grey part
+of every colour is printed with black alone (full grey component replacement). So sRGB
 black is black ink only, a grey is a tint of black, and a colour goes out and back
-through the profile unchanged (``to_cmyk`` and ``to_srgb`` invert each other). Total ink
-never exceeds 200 %, which every stock takes.
+through the profile unchanged (``to_cmyk`` and ``to_srgb`` invert each other). One of
+cyan, magenta and yellow is always zero, so total ink never exceeds 300 %.
 
 The profile is an ICC version 2.4 output profile (class ``prtr``): CMYK to Lab (``A2B0``)
 and Lab to CMYK (``B2A0``) as 16-bit lookup tables, a gamut table, the media white point,
@@ -26,7 +26,7 @@ import functools
 import struct
 from collections.abc import Callable, Iterator
 
-DESCRIPTION = "quarterdeck ideal CMYK (full GCR, 200% ink), computed, not characterized"
+DESCRIPTION = "quarterdeck ideal CMYK (full GCR, 300% ink), computed, not characterized"
 """What the profile says it is; the output intent repeats it."""
 CONDITION = "Custom"
 """The output intent's condition identifier: no registered characterization is claimed."""
@@ -49,15 +49,29 @@ LAB_GRID = 17
 
 def to_cmyk(rgb: tuple[float, float, float]) -> tuple[float, float, float, float]:
     """An sRGB colour (0..1 each) as the profile's inks (0..1 each), grey in black alone."""
-    c, m, y = (1.0 - v for v in rgb)
-    k = min(c, m, y)
-    return (c - k, m - k, y - k, k)
+    light = max(rgb)
+    if light <= 0.0:
+        return (0.0, 0.0, 0.0, 1.0)
+    c, m, y = (1.0 - v / light for v in rgb)
+    return (c, m, y, 1.0 - light)
 
 
 def to_srgb(cmyk: tuple[float, float, float, float]) -> tuple[float, float, float]:
     """The profile's inks (0..1 each) as the sRGB colour they print."""
     c, m, y, k = cmyk
-    return (max(0.0, 1 - c - k), max(0.0, 1 - m - k), max(0.0, 1 - y - k))
+    return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+
+
+def _neutral(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
+    """A colour within a hair of grey, made grey.
+
+    A grid point on the grey axis comes back from Lab a hair off grey; near black that
+    hair would be printed as a full colour ink under the black.
+    """
+    if max(rgb) - min(rgb) < 0.004:
+        grey = sum(rgb) / 3
+        return (grey, grey, grey)
+    return rgb
 
 
 def _linear(v: float) -> float:
@@ -134,6 +148,17 @@ def _from_lab16(point: tuple[float, ...]) -> tuple[float, float, float]:
             point[2] * 65535 / 256 - 128)
 
 
+def _ink_to_lab(ink: tuple[float, ...]) -> tuple[int, ...]:
+    """One point of the CMYK-to-Lab table."""
+    c, m, y, k = ink
+    return _lab16(srgb_to_lab(to_srgb((c, m, y, k))))
+
+
+def _lab_to_ink(lab: tuple[float, ...]) -> tuple[int, ...]:
+    """One point of the Lab-to-CMYK table."""
+    return tuple(map(_u16, to_cmyk(_neutral(lab_to_srgb(_from_lab16(lab))))))
+
+
 def _text_description(text: str) -> bytes:
     ascii_text = text.encode("ascii") + b"\0"
     return (b"desc" + bytes(4) + struct.pack(">I", len(ascii_text)) + ascii_text
@@ -151,10 +176,8 @@ def profile() -> bytes:
         (b"desc", _text_description(DESCRIPTION)),
         (b"cprt", b"text" + bytes(4) + COPYRIGHT.encode("ascii") + b"\0"),
         (b"wtpt", b"XYZ " + bytes(4) + b"".join(map(_s15, _D50))),
-        (b"A2B0", _lut16(4, 3, CMYK_GRID,
-                         lambda ink: _lab16(srgb_to_lab(to_srgb(ink))))),  # type: ignore[arg-type]
-        (b"B2A0", _lut16(3, 4, LAB_GRID,
-                         lambda lab: tuple(map(_u16, to_cmyk(lab_to_srgb(_from_lab16(lab))))))),
+        (b"A2B0", _lut16(4, 3, CMYK_GRID, _ink_to_lab)),
+        (b"B2A0", _lut16(3, 4, LAB_GRID, _lab_to_ink)),
         (b"gamt", _lut16(3, 1, 2, lambda lab: (0,))),
     ]
     offset = 128 + 4 + 12 * len(tags)
