@@ -188,7 +188,7 @@ def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | No
         inventory = piece_rows(sheets)
         pdf = join_pdfs([cover, kit.files[spec.filename]])
         if event.print_shop:  # the cover and its packet, recoloured as one file
-            pdf = pdfx.convert(pdf)
+            pdf = pdfx.convert(pdf, f"{event.name}: table {number}, {side}")
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
         name = f"{folder}/{spec.filename}"
         packs.append(Pack(paper, name, out.put(f"{paper}/{name}", pdf), pages, scenario,

@@ -289,13 +289,17 @@ def raw_objects(new: Any, write: Any, title: str, document_id: str) -> tuple[byt
 
 
 def _pdf_string(text: str) -> str:
-    """A PDF literal string of plain text (brackets and backslashes escaped)."""
-    escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-    return f"({escaped.encode('latin-1', 'replace').decode('latin-1')})"
+    """A PDF text string: plain ASCII as a literal, other text in UTF-16 (hex)."""
+    if text.isascii() and text.isprintable():
+        return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+    return "<" + ("\ufeff" + text).encode("utf-16-be").hex().upper() + ">"
 
 
-def convert(pdf: bytes) -> bytes:
-    """A finished PDF as a PDF/X-4 file in CMYK (see the module)."""
+def convert(pdf: bytes, title: str | None = None) -> bytes:
+    """A finished PDF as a PDF/X-4 file in CMYK (see the module).
+
+    PDF/X asks for a title: ``title``, else the file's own, else ``quarterdeck``.
+    """
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter(clone_from=reader)
     seen: set[int] = set()
@@ -307,7 +311,7 @@ def convert(pdf: bytes) -> bytes:
             page["/Group"].get_object()[NameObject("/CS")] = NameObject("/DeviceCMYK")
     ident = uuid_of(pdf)
     found: Any = reader.metadata or {}
-    title = str(found.get("/Title", "") or "")
+    title = title or str(found.get("/Title", "") or "") or "quarterdeck"
     metadata = DecodedStreamObject()
     metadata.set_data(xmp(title, ident))
     metadata[NameObject("/Type")] = NameObject("/Metadata")

@@ -274,7 +274,10 @@ def test_event_files_are_pdfx4(event: Path, name: str) -> None:
     ids = re.findall(r"<xmpMM:(?:Document|Instance)ID>uuid:([0-9a-f-]{36})<", xmp)
     assert len(ids) == 2
     assert "<pdf:Trapped>False</pdf:Trapped>" in xmp
-    assert reader.trailer["/Info"].get_object()["/Trapped"] == "/False"
+    info = reader.trailer["/Info"].get_object()
+    assert info["/Trapped"] == "/False"
+    assert info["/Title"]  # the same title in both places, as PDF/X asks
+    assert f'<rdf:li xml:lang="x-default">{info["/Title"]}</rdf:li>' in xmp
     for page in reader.pages:
         assert "/TrimBox" in page and "/BleedBox" in page
         resources = page["/Resources"].get_object()
