@@ -265,7 +265,9 @@ def _finish(event: Event, out: Staged, packs: list[Pack],
             for number in sorted({p.table for p in tables}):
                 parts = [p for p in tables if p.table == number]
                 name = f"{paper}/{parts[0].path.split('/')[0]}.pdf"
-                with out.writing(name) as path, StreamedPdf(path, shop) as combined:
+                title = (f"{event.name}: table {number} ({paper.upper()})"
+                         if shop is not None else None)
+                with out.writing(name) as path, StreamedPdf(path, title) as combined:
                     for part in parts:
                         combined.append(out.staging / paper / part.path, part.side,
                                         pad=blank if part.pages % 2 else None)
