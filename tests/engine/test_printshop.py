@@ -315,3 +315,24 @@ def test_print_shop_flag_on_tables_and_markers(tmp_path: Path) -> None:
         for path in files:
             header = path.read_bytes()[:8]
             assert header == (b"%PDF-1.6" if "--print-shop" in args else b"%PDF-1.3"), path
+
+
+def test_a_print_shop_file_is_the_same_bytes_every_time(kits: Kits) -> None:
+    data = (kits.build(SCENARIO).folder / "referee.pdf").read_bytes()
+    once = pdfx.convert(data)
+    assert pdfx.convert(data) == once
+    assert len(PdfReader(io.BytesIO(once)).pages) == len(PdfReader(io.BytesIO(data)).pages)
+
+
+def test_print_shop_in_an_event_file_is_true_or_false(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "convention.yaml").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^paper: .*$", "paper: [a4]\nprint_shop: maybe", text)
+    (tmp_path / "cup.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "branding").mkdir()
+    line = text.splitlines().index("print_shop: maybe") + 1
+    result = CliRunner().invoke(main, ["event", str(tmp_path / "cup.yaml"),
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert (f"cup.yaml:{line}:13: print_shop: found 'maybe', expected true or false"
+            in result.output)
+    assert "Traceback" not in result.output
