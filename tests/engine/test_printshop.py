@@ -336,3 +336,22 @@ def test_print_shop_in_an_event_file_is_true_or_false(tmp_path: Path) -> None:
     assert (f"cup.yaml:{line}:13: print_shop: found 'maybe', expected true or false"
             in result.output)
     assert "Traceback" not in result.output
+
+
+def test_an_rgb_image_is_converted_through_the_profile() -> None:
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    picture = Image.new("RGB", (2, 1))
+    picture.putpixel((0, 0), (0, 0, 0))
+    picture.putpixel((1, 0), (128, 128, 128))
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(100, 100), invariant=1)
+    canvas.drawImage(ImageReader(picture), 10, 10, 20, 10)
+    canvas.showPage()
+    canvas.save()
+    reader = PdfReader(io.BytesIO(pdfx.convert(buffer.getvalue())))
+    (ref,) = reader.pages[0]["/Resources"]["/XObject"].values()
+    image = ref.get_object()
+    assert image["/ColorSpace"] == "/DeviceCMYK"
+    assert image.get_data() == bytes((0, 0, 0, 255, 0, 0, 0, 127))  # black ink alone
