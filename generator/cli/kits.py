@@ -24,6 +24,7 @@ from generator.kit.options import (
     data_option,
     dpi_option,
     png_option,
+    print_shop_option,
     quiet_option,
     report,
     ruleset_option,
@@ -47,9 +48,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 @data_option
 @write_options
 @tables_options
+@print_shop_option
 def build(scenario: str | None, class_id: str | None, ship: str | None,
           rulesets: tuple[str, ...], quiet: bool, data: tuple[Path, ...], out: Path,
-          paper: str, tables: Path | None, seed: int | None, templates: Path | None) -> None:
+          paper: str, tables: Path | None, seed: int | None, templates: Path | None,
+          print_shop: bool) -> None:
     """Build SCENARIO's kit into OUT/<scenario>/ (default: the first ruleset's scenario).
 
     `quarterdeck list scenarios` shows the scenarios; `quarterdeck list rulesets` shows
@@ -63,7 +66,7 @@ def build(scenario: str | None, class_id: str | None, ship: str | None,
         raise UsageError("give a SCENARIO or --class, not both")
     if class_id is None and (ship or rulesets):
         raise UsageError(f"{'--ship' if ship else '--ruleset'} goes with --class ID")
-    options = KitOptions(tables, seed, templates=templates)
+    options = KitOptions(tables, seed, templates=templates, print_shop=print_shop)
     if class_id is not None:
         from generator.kit.pipeline import build_class
 
@@ -96,9 +99,10 @@ def build(scenario: str | None, class_id: str | None, ship: str | None,
 @data_option
 @write_options
 @tables_options
+@print_shop_option
 def tables(scenario: str | None, export: Path | None, data: tuple[Path, ...], out: Path,
            paper: str, tables: Path | None, seed: int | None,
-           templates: Path | None) -> None:
+           templates: Path | None, print_shop: bool) -> None:
     """Write the rules calculator's PDFs (card, resolution tables, dice, SCENARIO's matchups).
 
     Without SCENARIO: the Action Card, the resolution tables and a dice sheet in
@@ -115,7 +119,8 @@ def tables(scenario: str | None, export: Path | None, data: tuple[Path, ...], ou
         _seed_applies(scenario, data)
     report(build_tables(scenario, data=list(data), out=out,
                         paper=paper,  # type: ignore[arg-type]
-                        options=KitOptions(tables, seed, templates=templates)))
+                        options=KitOptions(tables, seed, templates=templates,
+                                           print_shop=print_shop)))
 
 
 def _seed_applies(scenario: str | None, data: tuple[Path, ...]) -> None:
@@ -265,7 +270,7 @@ def _offset(value: str | None) -> tuple[float, float]:
 @click.option("--bleed", is_flag=True, help="Run backgrounds 3 mm past the cut (the "
               "sprue's bleed) so a slightly-off cut leaves no white edge.")
 @click.option("--cut", type=click.Choice(["lines", "marks", "both"]), default=None,
-              help="Cut guides: lines on every edge, crop marks in the gutters, or both "
+              help="Cut guides: lines on every edge, crop marks at the sheet's edges, or both "
                    "(default: lines, or marks with --bleed).")
 @click.option("--back-offset", "back_offset", default=None, metavar="X,Y",
               help="Move the backs by X,Y mm to correct your printer (read it off "
@@ -280,9 +285,11 @@ def _offset(value: str | None) -> tuple[float, float]:
 @tables_option("marker sizes, colours, pool sizes...")
 @data_option
 @write_options
+@print_shop_option
 def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offset: str | None,
             sprue: Path | None, png: Path | None, dpi: int, tts: Path | None,
-            tables: Path | None, data: tuple[Path, ...], out: Path, paper: str) -> None:
+            tables: Path | None, data: tuple[Path, ...], out: Path, paper: str,
+            print_shop: bool) -> None:
     """Print SCENARIO's cut-out pieces: markers, counters or cards, one PDF per side.
 
     What the pieces are is the scenario's ruleset's (its `markers` recipe): ship
@@ -298,7 +305,8 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
     sheets = Options(paper=paper, duplex=duplex, bleed=bleed,  # type: ignore[arg-type]
                      cut=cut, back_offset=_offset(back_offset))  # type: ignore[arg-type]
     report(build_markers(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
-                         options=KitOptions(tables=tables, sheets=sheets, sprue=sprue),
+                         options=KitOptions(tables=tables, sheets=sheets, sprue=sprue,
+                                            print_shop=print_shop),
                          png=png, dpi=dpi, tts=tts))
 
 

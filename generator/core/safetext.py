@@ -20,6 +20,9 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
+from generator.core import fonts
+from generator.core.printboxes import PageBoxes
+
 __all__ = ["SafeCanvas", "Trusted", "clean", "markup", "text"]
 
 # A CSI or OSC escape sequence (``ESC [ 31 m``, ``ESC ] ... BEL``) is dropped whole, so
@@ -80,12 +83,25 @@ class _CleanText(PDFTextObject):  # type: ignore[misc]
         return super()._formatText(clean(text) if isinstance(text, str) else text)
 
 
-class SafeCanvas(Canvas):  # type: ignore[misc]
+class SafeCanvas(PageBoxes, Canvas):  # type: ignore[misc]
     """A canvas whose text never carries control characters or ANSI escape sequences.
 
     Text reaches a page from many drawers (paragraphs, grids, card faces, sheet headings);
     cleaning it here, where ReportLab turns text into page operators, covers them all.
+    Every page it ends has a trim and a bleed box (``PageBoxes``), and it starts on the
+    kit's regular face, so no page names a font the file does not embed.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """ReportLab's canvas, starting on the kit's regular face (see the class)."""
+        fonts.register()
+        kwargs.setdefault("initialFontName", fonts.REGULAR)
+        super().__init__(*args, **kwargs)
+
+    def showPage(self) -> None:  # noqa: N802 (ReportLab's name)
+        """End the page with its trim and bleed boxes."""
+        self._set_page_boxes()
+        super().showPage()
 
     def beginText(self, x: float = 0, y: float = 0,  # noqa: N802 (ReportLab's name)
                   direction: str | None = None) -> PDFTextObject:

@@ -61,7 +61,7 @@ from generator.kit.packets import print_sections, sheet_layout
 from generator.kit.pipeline import BuildResult, compose, validated_library
 from generator.kit.printnote import blank_page
 from generator.kit.seam import KitOptions, Request
-from generator.pages import branding
+from generator.pages import branding, pdfx
 from generator.pages.layout import Paper, page_size
 from generator.pages.pdfstream import StreamedPdf
 
@@ -143,7 +143,7 @@ def _tasks(library: Library, event: Event, logo: Any, brand: branding.Brand | No
         entry = build.scenario
         if build.extra is not None:
             tasks.append(partial(_extra, library, templates, build.paper, entry.id,
-                                 build.extra, out))
+                                 build.extra, out, event.print_shop))
             continue
         seed = (entry.seeds[build.index] if entry.seeds is not None
                 else table_seed(event.seed, entry.id, build.number))
@@ -195,6 +195,8 @@ def _table(library: Library, event: Event, logo: Any, brand: branding.Brand | No
                 cover_sheet, event, logo, brand, paper, kit, spec, number, side, seed))
         inventory = piece_rows(sheets)
         pdf = join_pdfs([cover, kit.files[spec.filename]])
+        if event.print_shop:  # the cover and its packet, recoloured as one file
+            pdf = pdfx.convert(pdf, f"{event.name}: table {number}, {side}")
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
         name = f"{folder}/{spec.filename}"
         packs.append(Pack(paper, name, out.put(f"{paper}/{name}", pdf), pages, scenario,
@@ -231,10 +233,11 @@ class Staged:
 
 
 def _extra(library: Library, templates: Path | None, paper: Paper, scenario: str,
-           command: Extra, out: Staged) -> tuple[list[Pack], list[str]]:
+           command: Extra, out: Staged, print_shop: bool) -> tuple[list[Pack], list[str]]:
     """A scenario's extra output (its tables, markers, aids) once for the whole event."""
     kit = compose(Request(command, scenario=scenario), library=library, paper=paper,
-                  options=KitOptions(templates=templates), note_pages=False, separate_runs=True)
+                  options=KitOptions(templates=templates, print_shop=print_shop),
+                  note_pages=False, separate_runs=True)
     packs = []
     for spec in kit.packets:
         layout = sheet_layout(spec, kit.components)
@@ -261,20 +264,28 @@ def _finish(event: Event, out: Staged, packs: list[Pack],
         by_paper.setdefault(pack.paper, []).append(pack)
     for paper, mine in by_paper.items():
         blank = blank_page(*page_size(paper))
+        shop = f"{event.name}: print-shop bundle ({paper.upper()})" if event.print_shop \
+            else None
+        if shop is not None:
+            blank = pdfx.convert(blank)
         tables = [p for p in mine if p.table]
         if event.combined:
             for number in sorted({p.table for p in tables}):
                 parts = [p for p in tables if p.table == number]
                 name = f"{paper}/{parts[0].path.split('/')[0]}.pdf"
-                with out.writing(name) as path, StreamedPdf(path) as combined:
+                title = (f"{event.name}: table {number} ({paper.upper()})"
+                         if shop is not None else None)
+                with out.writing(name) as path, StreamedPdf(path, title) as combined:
                     for part in parts:
                         combined.append(out.staging / paper / part.path, part.side,
                                         pad=blank if part.pages % 2 else None)
                 files[name] = (combined.pages, combined.sha256)
         name = f"{paper}/print-shop.pdf"
-        with out.writing(name) as path, StreamedPdf(path) as bundle:
+        with out.writing(name) as path, StreamedPdf(path, shop) as bundle:
             with branding.branded(templates):
                 summary = summary_pages(event, paper, mine)
+            if shop is not None:
+                summary = pdfx.convert(summary)
             bundle.append(summary, "Summary")
             for part in mine:
                 where = f"Table {part.table}" if part.table else "Extra"

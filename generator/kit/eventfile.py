@@ -76,6 +76,8 @@ class Event(Strict):
     seed: int = Field(default=1, ge=0, le=SEED_LIMIT)
     combined: bool = False
     """Also write one PDF per table holding all its packets, each behind its cover."""
+    print_shop: bool = False
+    """Write every PDF as a print-shop file: PDF/X-4, its colours in CMYK."""
     extras: list[Extra] = Field(default_factory=list, max_length=5)
     templates: str | None = Field(default=None, min_length=1, max_length=200)
     """A template folder next to the event file (its ``branding.yaml`` brands every page)."""

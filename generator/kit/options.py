@@ -159,6 +159,14 @@ def tables_options(func: F) -> F:
     return templates_option(func)
 
 
+def print_shop_option(func: F) -> F:
+    """``--print-shop``: PDF/X-4 files in CMYK, for a print shop (``print_shop``)."""
+    return click.option("--print-shop", "print_shop", is_flag=True,
+                        help="Write print-shop files (PDF/X-4): colours in CMYK through "
+                             "the kit's output profile, text and rules in black ink only "
+                             "(see docs/clubs.md).")(func)
+
+
 def templates_option(func: F) -> F:
     """``--templates DIR``: the user's Jinja2 templates, overriding bundled ones by name."""
     return click.option("--templates", "templates",

@@ -130,6 +130,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
     ``separate_runs`` each run is printed on its own, as an event's cover says.
     """
     options = options or KitOptions()
+    print_shop = options.print_shop
     if options.templates is None:  # nothing to set up: Jinja2 waits for the components
         using: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     else:
@@ -177,6 +178,10 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
     components = {key: r.component for key, r in rendered.items()}
     packets = _specs(work, components, options, layout)
     files = {spec.filename: written[spec.filename] for spec in packets}
+    if print_shop:  # PDF/X-4 in CMYK: each finished file rewritten (generator.pages.pdfx)
+        from generator.pages.pdfx import convert
+
+        files = {name: convert(data) for name, data in files.items()}
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *library.font_warnings]
     return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)

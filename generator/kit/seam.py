@@ -74,6 +74,8 @@ class KitOptions:
         templates: A folder of Jinja2 templates overriding bundled ones by name.
         values: Named choices a ruleset's own command passes to its ``prepare`` (a map's
             hex size, a counter size...), as the user wrote them.
+        print_shop: Write every PDF as a print-shop file (PDF/X-4 in CMYK,
+            ``--print-shop``; ``generator.pages.pdfx``).
 
     """
 
@@ -83,6 +85,7 @@ class KitOptions:
     sprue: Path | None = None
     templates: Path | None = None
     values: dict[str, str] = field(default_factory=dict)
+    print_shop: bool = False
 
 
 @dataclass(frozen=True)
@@ -253,15 +256,15 @@ def _too_large(pieces: list[Piece], sprue: Sprue, options: SheetOptions) -> Prob
     """
     from generator.core.units import MM
     from generator.pages.layout import page_size
-    from generator.pieces.imposition import FOOTER, HEADING, MARK_CLEAR, cut_mode, mark_reach
+    from generator.pieces.cropmarks import sheet_margin
+    from generator.pieces.imposition import FOOTER, HEADING, cut_mode
 
     landscape = sprue.orientation == "landscape"
     page_w, page_h = page_size(options.paper, landscape)
     bleed = sprue.bleed if options.bleed else 0.0
-    reach = mark_reach(cut_mode(options, sprue), sprue.gutter)
-    room_w = page_w - 2 * sprue.margin
-    room_h = page_h - 2 * sprue.margin - FOOTER - reach - HEADING - (
-        reach + MARK_CLEAR if reach else 0.0)
+    margin = sheet_margin(cut_mode(options, sprue), sprue.margin, bleed)
+    room_w = page_w - 2 * margin
+    room_h = page_h - 2 * margin - FOOTER - HEADING
     for piece in pieces:
         need_w, need_h = piece.width + 2 * bleed, piece.height + 2 * bleed
         if need_w > room_w + 1e-6 or need_h > room_h + 1e-6:
@@ -269,7 +272,7 @@ def _too_large(pieces: list[Piece], sprue: Sprue, options: SheetOptions) -> Prob
             with_bleed = " with its bleed" if bleed else ""
             return sprue.problem(("margin",), (
                 f"found room for {room_w / MM:.1f} x {max(room_h, 0) / MM:.1f} mm on "
-                f"{paper} inside the {sprue.margin / MM:g}mm margin, expected room for "
+                f"{paper} inside the {margin / MM:g}mm margin, expected room for "
                 f"piece '{piece.id}' ({need_w / MM:.1f} x {need_h / MM:.1f} mm{with_bleed}): "
                 "a smaller margin or bleed, the other orientation, or a smaller piece "
                 "(its size in --tables, where the ruleset's tables give it)"))

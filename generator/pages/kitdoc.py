@@ -36,9 +36,10 @@ from reportlab.pdfbase.pdfdoc import (
     PDFPageLabels,
     PDFStream,
 )
-from reportlab.pdfbase.ttfonts import SUBSETN, TTFont, makeToUnicodeCMap
+from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 
 from generator.core import fonts
+from generator.core.printboxes import subset_tag
 from generator.core.safetext import SafeCanvas
 from generator.pages import pagenumbers
 from generator.pages.outline import Mark, outline
@@ -506,8 +507,8 @@ def _add_subsets(font: TTFont, doc: _PacketDocument, wanted: list[int]) -> None:
     for n in wanted:
         subset = state.subsets[n]
         internal = font.getSubsetInternalName(n, doc)[1:]
-        base = (b"".join((SUBSETN(n), b"+", font.face.name, font.face.subfontNameX))
-                ).decode("pdfdoc")
+        face = font.face.name + font.face.subfontNameX
+        base = (subset_tag(face, subset) + b"+" + face).decode("pdfdoc")
         pdf_font = pdfdoc.PDFTrueTypeFont()
         pdf_font.__Comment__ = f"Font {font.fontName} subset {n}"
         pdf_font.Name = internal

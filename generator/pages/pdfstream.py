@@ -31,6 +31,8 @@ from pypdf.generic import (
     TextStringObject,
 )
 
+from generator.pages import pdfx
+
 _CATALOG, _PAGES = 1, 2
 """Object numbers kept for the catalog and the page tree (written last)."""
 
@@ -53,8 +55,13 @@ class StreamedPdf:
     caller writes into a staging folder that is thrown away).
     """
 
-    def __init__(self, path: Path) -> None:
-        """Open ``path`` for writing and write the header."""
+    def __init__(self, path: Path, print_shop: str | None = None) -> None:
+        """Open ``path`` for writing and write the header.
+
+        With ``print_shop`` (the file's title) the file is declared a print-shop file,
+        PDF/X-4 (``pdfx``): its parts must be print-shop files already.
+        """
+        self._print_shop = print_shop
         self._file: BinaryIO = path.open("wb")
         self._hash = hashlib.sha256()
         self._at = 0
@@ -66,7 +73,8 @@ class StreamedPdf:
         self._active: set[tuple[int, int]] = set()
         self.sha256 = ""
         """The finished file's SHA-256 (set by ``close``)."""
-        self._emit(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+        self._emit((pdfx.VERSION if print_shop is not None else b"%PDF-1.7")
+                   + b"\n%\xe2\xe3\xcf\xd3\n")
 
     @property
     def pages(self) -> int:
@@ -109,9 +117,14 @@ class StreamedPdf:
         kids = " ".join(f"{n} 0 R" for n in self._page_refs)
         self._object(_PAGES, f"<</Type /Pages /Count {self.pages} /Kids [{kids}]>>".encode())
         outlines = self._write_outline()
+        extra_catalog = extra_info = b""
+        if self._print_shop is not None:
+            extra_catalog, extra_info = pdfx.raw_objects(
+                self._new, self._object, self._print_shop, pdfx.uuid_of(self._hash.digest()))
         info = self._new()
-        self._object(info, b"<</Creator (quarterdeck) /Producer (quarterdeck)>>")
-        catalog = b"<</Type /Catalog /Pages 2 0 R"
+        self._object(info, b"<</Creator (quarterdeck) /Producer (quarterdeck)"
+                     + extra_info + b">>")
+        catalog = b"<</Type /Catalog /Pages 2 0 R" + extra_catalog
         if outlines:
             catalog += f" /Outlines {outlines} 0 R".encode()
         self._object(_CATALOG, catalog + b">>")

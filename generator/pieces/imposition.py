@@ -29,6 +29,7 @@ from generator.core.units import MM
 from generator.pages import branding, calibration, kitdoc, pagenumbers
 from generator.pages.component import Bookmark, Component
 from generator.pages.layout import Paper, new_canvas, page_size
+from generator.pieces.cropmarks import crop_marks, sheet_boxes, sheet_margin
 from generator.pieces.mirror import Axis, mirror_art
 from generator.pieces.pieces import Art, Piece, draw_face
 from generator.pieces.sprue import CutMode, Sprue
@@ -42,8 +43,6 @@ FOOTER = 5.0 * MM
 """Height kept at the bottom of each sheet for the printing note."""
 CUT_WIDTH = 0.3
 CUT_GREY = 0.55
-MARK_CLEAR = 0.3 * MM
-"""Crop marks start this far outside the bleed box, so they never touch the art."""
 FOOTER_GAP = 3.0 * MM
 """Space between the footer's parts (its note, the scale bar, the page number)."""
 ID_SIZE = 1.0
@@ -214,12 +213,11 @@ def layout(pieces: list[Piece], sprue: Sprue, options: Options) -> list[Sheet]:
     landscape = sprue.orientation == "landscape"
     page_w, page_h = page_size(options.paper, landscape)
     bleed = sprue.bleed if options.bleed else 0.0
-    # Crop marks reach into the gutter beyond each piece's bleed: headings and the
-    # footer keep clear of that reach, so no mark strikes through their text.
-    reach = mark_reach(cut_mode(options, sprue), sprue.gutter)
-    area = _Area(sprue.margin, sprue.margin + FOOTER + reach, page_w - sprue.margin,
-                 page_h - sprue.margin)
-    heading_room = HEADING + (reach + MARK_CLEAR if reach else 0.0)
+    # Crop marks lie in the band along the paper's edges, outside the margin: the
+    # pieces, headings and footer keep inside it, so no mark strikes through them.
+    margin = sheet_margin(cut_mode(options, sprue), sprue.margin, bleed)
+    area = _Area(margin, margin + FOOTER, page_w - margin, page_h - margin)
+    heading_room = HEADING
     gap = sprue.gutter + 2 * bleed
     _check_groups(pieces, sprue)
     two_sided = options.duplex != "off" and any(p.back for p in pieces)
@@ -309,12 +307,6 @@ def cut_mode(options: Options, sprue: Sprue) -> CutMode:
     return options.cut or ("marks" if options.bleed and sprue.cut == "lines" else sprue.cut)
 
 
-def mark_reach(cut: CutMode, gutter: float) -> float:
-    """How far crop marks reach beyond a piece's bleed box (0 when none are drawn)."""
-    mark = gutter / 2 - MARK_CLEAR
-    return gutter / 2 if cut in ("marks", "both") and mark > 0.5 * MM else 0.0
-
-
 def _check_fits(piece: Piece, area: _Area, bleed: float, heading: float) -> None:
     if (piece.width + 2 * bleed > area.right - area.x + 1e-6
             or piece.height + 2 * bleed + heading > area.top - area.y + 1e-6):
@@ -376,7 +368,9 @@ def impose(pieces: list[Piece], sprue: Sprue, options: Options, title: str,
                 c.translate(slot.x, slot.y)
                 art(c, slot.width, slot.height, 0.0)
                 c.restoreState()
-        _draw_cuts(c, sheet.slots, cut, ground, sprue.gutter)
+        _draw_cuts(c, sheet.slots, cut)
+        if sheet.slots:
+            c.print_boxes(*sheet_boxes(cut_boxes(sheet.slots), ground))
         _draw_folds(c, sheet.slots)
         _draw_ids(c, sheet.slots)
         for hx, hy, text in sheet.headings:
@@ -429,29 +423,8 @@ def cut_boxes(slots: list[Slot]) -> list[tuple[float, float, float, float]]:
     return out
 
 
-def crop_marks(slots: list[Slot], bleed: float, gutter: float,
-               ) -> list[tuple[float, float, float, float]]:
-    """Crop-mark strokes (x0, y0, x1, y1), two per trim corner of each outline to cut.
-
-    Each continues a trim edge outwards through the piece's half of the gutter, clear
-    of its bleed. A folded pair is one outline: its fold is not cut.
-    """
-    mark = gutter / 2 - MARK_CLEAR
-    if mark <= 0.5 * MM:
-        return []
-    start = bleed + MARK_CLEAR
-    out = []
-    for x, y, width, height in cut_boxes(slots):
-        for cx, sx in ((x, -1), (x + width, 1)):
-            for cy, sy in ((y, -1), (y + height, 1)):
-                out.append((cx + sx * start, cy, cx + sx * (start + mark), cy))
-                out.append((cx, cy + sy * start, cx, cy + sy * (start + mark)))
-    return out
-
-
-def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
-               gutter: float) -> None:
-    """Cut lines on every trim edge; crop marks in each piece's half of the gutter."""
+def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode) -> None:
+    """Cut lines on every trim edge; crop marks along the paper's edges."""
     c.saveState()
     c.setLineWidth(CUT_WIDTH)
     c.setStrokeGray(CUT_GREY if cut != "marks" else 0.0)
@@ -460,7 +433,8 @@ def _draw_cuts(c: Canvas, slots: list[Slot], cut: CutMode, bleed: float,
         for x, y, width, height in cut_boxes(slots):
             path.rect(x, y, width, height)
     if cut in ("marks", "both"):
-        for x0, y0, x1, y1 in crop_marks(slots, bleed, gutter):
+        width, height = c._pagesize
+        for x0, y0, x1, y1 in crop_marks(cut_boxes(slots), width, height):
             path.moveTo(x0, y0)
             path.lineTo(x1, y1)
     c.drawPath(path, stroke=1, fill=0)
@@ -545,23 +519,24 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
             note += " Fold each front and back on the dashed line between them."
     c.setFillColorRGB(0.25, 0.25, 0.25)
     c.setFont(fonts.REGULAR, fonts.MIN_SIZE)
-    y = sprue.margin + 1.2 * MM
-    room = page_w - 2 * sprue.margin
+    margin = sheet_margin(cut, sprue.margin, sprue.bleed if options.bleed else 0.0)
+    y = margin + 1.2 * MM
+    room = page_w - 2 * margin
     page_label = f"page {number + 1}"
     # In a packet the number is the packet's, stamped as it is written: room for three
     # digits is kept whatever the number is.
-    stamped = pagenumbers.number_slot(c, page_w - sprue.margin, y, fonts.REGULAR,
+    stamped = pagenumbers.number_slot(c, page_w - margin, y, fonts.REGULAR,
                                       fonts.MIN_SIZE, gray=0.25)
     if sheet.face == "front" and sheet.slots:
         # The pieces are cut to scale: a bar to measure before cutting, by the page number.
-        right = (page_w - sprue.margin - FOOTER_GAP
+        right = (page_w - margin - FOOTER_GAP
                  - fonts.string_width(pagenumbers.PREFIX + "888" if stamped else page_label,
                                       fonts.REGULAR, fonts.MIN_SIZE))
         calibration.draw_footer_bar(c, right, y, fonts.REGULAR, fonts.MIN_SIZE)
         room -= calibration.footer_bar_width(fonts.REGULAR, fonts.MIN_SIZE) + FOOTER_GAP
     footer = branding.footer(footer)
     indent = branding.logo_width(2.6 * MM)
-    branding.draw_logo(c, sprue.margin, y - 0.6 * MM, 2.6 * MM)
+    branding.draw_logo(c, margin, y - 0.6 * MM, 2.6 * MM)
     room -= indent
     # The printing note matters more than the kit's name: when both do not fit, the
     # note stays whole (after the club's name, when the sheets are branded).
@@ -571,9 +546,9 @@ def _draw_footer(c: Canvas, sheet: Sheet, footer: str, options: Options, sprue: 
                  fonts.clip_text(note, fonts.REGULAR, fonts.MIN_SIZE, room - 20 * MM)):
         if fonts.string_width(left, fonts.REGULAR, fonts.MIN_SIZE) <= room - 20 * MM:
             break
-    c.drawString(sprue.margin + indent, y, left)
+    c.drawString(margin + indent, y, left)
     if not stamped:
-        c.drawRightString(page_w - sprue.margin, y, page_label)
+        c.drawRightString(page_w - margin, y, page_label)
 
 
 def as_component(imposed: Imposed, key: str, title: str, label: str) -> Component:

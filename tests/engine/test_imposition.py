@@ -123,26 +123,32 @@ def test_art_lies_in_its_cell_and_cut_lines_on_cell_edges():
 
 
 def test_crop_marks_continue_the_trim_edges_outside_the_bleed():
+    """Every mark 5 mm long, on a trim edge's line, 3 mm clear of every trim, outside
+    every bleed box, and 3 mm in from the paper's edge; two at each distinct edge."""
     sp = sprue(gutter="6mm")
     imposed = impose(pieces(back=False)[:3], sp, Options(bleed=True, cut="marks"), "t", "")
     sheet = imposed.sheets[0]
-    doc = read(imposed.pdf)
-    page = doc[0]
+    page = read(imposed.pdf)[0]
     marks = [ln for ln in page.lines if grey(ln.get("stroking_color")) == 0.0]
-    assert len(marks) == 8 * len(sheet.slots)
+    xs = {round(e, 2) for s in sheet.slots for e in (s.x, s.x + s.width)}
+    ys = {round(e, 2) for s in sheet.slots for e in (s.y, s.y + s.height)}
+    assert len(marks) == 2 * (len(xs) + len(ys))
+    b = imposed.bleed
     for ln in marks:
         x0, x1 = ln["x0"], ln["x1"]
         y0, y1 = page.height - ln["bottom"], page.height - ln["top"]
-        on_edge = any(
-            (abs(y0 - y1) < 1e-6 and any(abs(y0 - e) < TOL for e in (s.y, s.y + s.height)))
-            or (abs(x0 - x1) < 1e-6 and any(abs(x0 - e) < TOL for e in (s.x, s.x + s.width)))
-            for s in sheet.slots)
-        assert on_edge
-        b = imposed.bleed - 1e-6
-        for s in sheet.slots:  # never inside any piece's bleed box
-            inside = (x0 > s.x - b and x1 < s.x + s.width + b
-                      and y0 > s.y - b and y1 < s.y + s.height + b)
-            assert not inside
+        assert abs(max(x1 - x0, y1 - y0) - 5 * MM) < TOL
+        if abs(y0 - y1) < TOL:  # horizontal: left or right of the block
+            assert any(abs(y0 - e) < TOL for e in ys)
+            assert min(x0, page.width - x1) >= 3 * MM - TOL
+        else:
+            assert any(abs(x0 - e) < TOL for e in xs)
+            assert min(y0, page.height - y1) >= 3 * MM - TOL
+        for s in sheet.slots:
+            gap_x = max(s.x - x1, x0 - (s.x + s.width), 0.0)
+            gap_y = max(s.y - y1, y0 - (s.y + s.height), 0.0)
+            assert max(gap_x, gap_y) >= 3 * MM - TOL  # clear of the trim
+            assert max(gap_x, gap_y) > b  # outside the bleed
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])

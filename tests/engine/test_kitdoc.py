@@ -63,7 +63,7 @@ def test_every_packet_embeds_each_font_subset_once(drawn: tuple[pipeline.Kit, in
         assert names, name
         assert len(names) == len(set(names)), (name, Counter(names).most_common(3))
         faces = {n.split("+", 1)[1] for n in names}
-        # The kit's four faces; each face's subsets are one set (AAAAAA, AAAAAB...).
+        # The kit's four faces; each subset is named by what it holds.
         assert faces <= {"PTSans-Regular", "PTSans-Bold", "PTSans-Narrow",
                          "PTSans-NarrowBold"}, (name, faces)
         assert len(names) <= 2 * len(faces), (name, names)

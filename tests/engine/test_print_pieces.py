@@ -18,12 +18,14 @@ from generator.core.units import MM
 from generator.kit.pipeline import run
 from generator.kit.seam import Request
 from generator.pages.autofit import LABEL_FLOOR, SAFE_INSET
+from generator.pages.layout import page_size
+from generator.pieces.cropmarks import crop_marks, sheet_margin
 from generator.pieces.imposition import (
     FOOTER,
     ID_SIZE,
     Imposed,
     Options,
-    crop_marks,
+    cut_boxes,
     cut_mode,
     fold_lines,
     impose,
@@ -124,17 +126,18 @@ def test_crop_marks_cross_no_heading_footer_or_piece(pieces: dict[str, list[Piec
         assert cut_mode(Options(bleed=True), sprue) == "marks"
         bleed = imposed.bleed
         for sheet in imposed.sheets:
-            marks = crop_marks(sheet.slots, bleed, sprue.gutter)
+            page_w, page_h = page_size("a4", sprue.orientation == "landscape")
+            marks = crop_marks(cut_boxes(sheet.slots), page_w, page_h)
             assert marks or not sheet.slots
             boxes = [(s.x - bleed, s.y - bleed, s.x + s.width + bleed,
                       s.y + s.height + bleed) for s in sheet.slots]
             for hx, hy, text in sheet.headings:
                 width = fonts.string_width(text, fonts.BOLD, 9)
                 boxes.append((hx, hy - 0.3 * 9, hx + width, hy + 9))
-            boxes.append((0, 0, 1000, sprue.margin + FOOTER - 0.5 * MM))  # the footer line
+            margin = sheet_margin("marks", sprue.margin, bleed)
+            boxes.append((0, margin, 1000, margin + FOOTER - 0.5 * MM))  # the footer line
             for seg in marks:
                 for box in boxes:
-                    # a mark starts just outside its own piece's bleed box
                     assert not _crosses(seg, (box[0] + 0.05, box[1] + 0.05,
                                               box[2] - 0.05, box[3] - 0.05)), (seg, box)
         # every front sheet has its heading, so headings were checked against the marks

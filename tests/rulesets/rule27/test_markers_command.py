@@ -49,9 +49,18 @@ def _squares(page: Page) -> Counter[float]:
 
 
 def _crop_marks(page: Page) -> int:
-    """Short straight strokes in the gutters: the crop marks."""
+    """Straight strokes 5 mm long: the crop marks."""
     return sum(1 for line in page.lines
-               if max(abs(line["x1"] - line["x0"]), abs(line["bottom"] - line["top"])) < 1 * MM)
+               if abs(max(abs(line["x1"] - line["x0"]), abs(line["bottom"] - line["top"]))
+                      - 5 * MM) < 0.01 * MM)
+
+
+def _edges(page: Page) -> int:
+    """Distinct trim edges of the counters (the counter-sized squares), across and down."""
+    squares = [r for r in page.rects if abs(r["width"] - SIZE * MM) < 0.01 * MM]
+    xs = {round(e, 1) for r in squares for e in (r["x0"], r["x1"])}
+    ys = {round(e, 1) for r in squares for e in (r["top"], r["bottom"])}
+    return len(xs) + len(ys)
 
 
 def test_default_long_edge_duplex_with_cut_lines_and_an_offset_check(out: Path) -> None:
@@ -97,14 +106,14 @@ def test_bleed_runs_the_grounds_past_the_cut_and_cut_both_adds_marks(out: Path) 
     squares = _squares(front)
     assert squares[round(SIZE + 2 * BLEED, 2)] == PIECES  # grounds, bleed on every side
     assert squares[SIZE] == PIECES  # cut lines, at the counter's size
-    assert _crop_marks(front) == 8 * PIECES  # two marks at each corner
+    assert _crop_marks(front) == 2 * _edges(front)  # each trim edge, at both ends
 
 
 def test_cut_marks_alone_draw_no_cut_lines(out: Path) -> None:
     folder = _markers(out / "marks", "--cut", "marks", "--duplex", "short")
     front = open_pages(folder / "counters-british.pdf", geometry=True)[0]
     assert _squares(front) == Counter({SIZE: PIECES})  # grounds only
-    assert _crop_marks(front) == 8 * PIECES
+    assert _crop_marks(front) == 2 * _edges(front)
 
 
 def test_png_and_tts_exports_hold_every_face_at_the_dpi(out: Path) -> None:
