@@ -74,8 +74,7 @@ class KitOptions:
         templates: A folder of Jinja2 templates overriding bundled ones by name.
         values: Named choices a ruleset's own command passes to its ``prepare`` (a map's
             hex size, a counter size...), as the user wrote them.
-        print_shop: Write every PDF as a print-shop file (PDF/X-4 in CMYK,
-            ``--print-shop``; ``generator.pages.pdfx``).
+        print_shop: Write print-shop files (``--print-shop``: ``pages.pdfx``).
 
     """
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import logging
 import re
 import zlib
 from typing import Any
@@ -301,7 +302,16 @@ def convert(pdf: bytes, title: str | None = None) -> bytes:
     PDF/X asks for a title: ``title``, else the file's own, else ``quarterdeck``.
     """
     reader = PdfReader(io.BytesIO(pdf))
-    writer = PdfWriter(clone_from=reader)
+    # pypdf counts the objects it copies against the source's trailer and warns on the
+    # terminal when the copy holds more (it writes its own, consistent, trailer): the
+    # warning says nothing to a user.
+    quiet = logging.getLogger("pypdf._writer")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        writer = PdfWriter(clone_from=reader)
+    finally:
+        quiet.setLevel(level)
     seen: set[int] = set()
     page: Any
     for page in writer.pages:
