@@ -23,6 +23,8 @@ from generator.data.library import Library
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
 from generator.kit.assemble import assemble_drawn
+from generator.kit.inventory import PIECES_JSON, inventory
+from generator.kit.online import ONLINE_FILE, Online, load_online
 from generator.kit.packets import EMPTY, PacketSpec, packet_pages
 from generator.kit.recipe import Job, Plan, plan
 from generator.kit.registry import default_scenario
@@ -45,6 +47,9 @@ from generator.rules.dice import build_seed, seed_record
 if TYPE_CHECKING:
     from generator.pages.kitdoc import KitCanvas
 
+
+INVENTORIED = ("kit", "markers")
+"""The requests whose output folder gets the kit's inventory, ``pieces.json``."""
 
 DICE = "dice"
 """The recipe name of a ruleset's pre-rolled dice sheet (``dice`` or ``dice:SIDE``)."""
@@ -84,6 +89,15 @@ class Kit:
     """Side id to side name, as the scenario gives them."""
     record: dict[str, Any] = field(default_factory=dict)
     """What the manifest should also say (the dice seeds in force)."""
+    sources: dict[str, list[Piece]] = field(default_factory=dict)
+    """Each component's pieces by component key, in plan order (for the inventory).
+    Without ``export`` their artwork is a blank stand-in: only their descriptions are kept."""
+    values: dict[str, str] = field(default_factory=dict)
+    """The recipe's names (scenario, scenario_name, scale...)."""
+    ruleset: str = ""
+    """The ruleset's registry name."""
+    online: Online | None = None
+    """The ruleset's ``online.yaml`` (dice, charts, board), None if it has none."""
 
 
 def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
@@ -179,11 +193,19 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
     files = {spec.filename: written[spec.filename] for spec in packets}
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *library.font_warnings]
-    return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
+    composed = Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
                                     for spec in packets}, packets, components,
                grouped(warnings), library.notices,
                _distinct_pieces(rendered.values()) if export else [], ruleset.title,
-               dict(ctx.sides), dict(ctx.record))
+               dict(ctx.sides), dict(ctx.record),
+               {key: list(one.pieces) for key, one in rendered.items()},
+               {k: str(v) for k, v in ctx.values.items()}, ruleset.name,
+               load_online(ruleset.folder, ruleset.name)
+               if (ruleset.folder / ONLINE_FILE).is_file() else None)
+    if request.command in INVENTORIED and only is None:
+        # Every build's inventory, for the exports and for whoever builds a module by hand.
+        composed.files[PIECES_JSON] = inventory(composed, composed.online).json_bytes()
+    return composed
 
 
 def prepared(ruleset: Ruleset[Any], library: Library, request: Request, paper: Paper,
@@ -250,7 +272,7 @@ def _draw(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, options: KitOpti
             files = assemble_drawn(kit, _specs(work, components, options, layout),
                                    components)
             if not pieces:
-                rendered = {key: dataclasses.replace(one, pieces=[])
+                rendered = {key: dataclasses.replace(one, pieces=described(one.pieces))
                             for key, one in rendered.items()}
             return rendered, files
     raise AssertionError("unreachable: the last attempt draws in this process")
@@ -307,8 +329,9 @@ def _draw_aside(ruleset: Ruleset[Any], ctx: Context[Any], jobs: list[Job]
     assert kit is not None
     since = kit.checkpoint()
     made = _render_group(ruleset, ctx, jobs, kit)
-    # Side by side is never used for an export: no pieces (see ``_draw``).
-    return ({key: dataclasses.replace(one, pieces=[]) for key, one in made.items()},
+    # Side by side is never used for an export: the pieces' descriptions only.
+    return ({key: dataclasses.replace(one, pieces=described(one.pieces))
+             for key, one in made.items()},
             kit.handover(since))
 
 
@@ -402,6 +425,20 @@ def empty_backs(one: Rendered) -> list[int]:
     backed = {piece.title for piece in one.pieces if piece.back is not None}
     return [2 * sheet + 1 for sheet, counts in enumerate(comp.inventory)
             if 2 * sheet + 1 < comp.pages and not backed & set(counts)]
+
+
+def _no_art(canvas: Any, width: float, height: float, bleed: float) -> None:
+    """The stand-in artwork of a described piece: draws nothing."""
+
+
+def described(pieces: list[Piece]) -> list[Piece]:
+    """The pieces with their artwork replaced by a stand-in that draws nothing.
+
+    A piece's artwork may be a closure, which cannot leave a forked worker; what it is
+    (id, title, size, copies, two-sided or not) can, and the kit's inventory needs no more.
+    """
+    return [dataclasses.replace(p, front=_no_art, back=None if p.back is None else _no_art)
+            for p in pieces]
 
 
 def _distinct_pieces(rendered: Any) -> list[Piece]:
