@@ -68,6 +68,8 @@ class BuildResult:
     """Other things written (PNG folders, TTS sheets), one line each."""
     pieces: list[Piece] = field(default_factory=list)
     """Every distinct piece on the kit's sheets (for PNG and Tabletop Simulator export)."""
+    inventory: bytes = b""
+    """The kit's ``pieces.json``, when its command writes one."""
 
 
 @dataclass
@@ -125,6 +127,7 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
     result.warnings = kit.warnings
     result.notices = kit.notices
     result.pieces = kit.pieces
+    result.inventory = kit.files.get(PIECES_JSON, b"")
     return result
 
 
@@ -508,6 +511,7 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
                   options: KitOptions | None = None, png: Path | None = None, dpi: int = 300,
                   tts: Path | None = None) -> BuildResult:
     """Write a scenario's marker sheets, and optionally every marker as PNG and TTS sheets."""
+    from generator.core.output import write_atomic
     from generator.pieces.export import export_pngs, export_tts
 
     export = png is not None or tts is not None
@@ -517,11 +521,15 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
     with transaction() as txn:
         result = run(Request("markers", scenario=scenario_id), data=data, out=out,
                      paper=paper, options=options, export=export)
+        # Each export folder gets the kit's inventory too: which image is whose, and how
+        # many copies, for whoever builds a module from the images.
         if png is not None:
             images = export_pngs(result.pieces, txn.stage(png, named=True), dpi)
-            result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi)")
+            write_atomic(txn.stage(png, named=True) / PIECES_JSON, result.inventory)
+            result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi, {PIECES_JSON})")
         if tts is not None:
             manifest = export_tts(result.pieces, txn.stage(tts, named=True), dpi)
+            write_atomic(txn.stage(tts, named=True) / PIECES_JSON, result.inventory)
             result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator "
                                   f"sheets and {manifest.file})")
     return result

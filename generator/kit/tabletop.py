@@ -41,7 +41,7 @@ def setup_positions(kit: Kit) -> list[Placement]:
 
 def build_vassal(scenario: str | None, *, data: list[Path] | None = None,
                  out: Path = DEFAULT_OUT) -> BuildResult:
-    """Write ``OUT/<scenario>.vmod`` and ``OUT/<scenario>.pieces.json``."""
+    """Write ``OUT/<scenario>.vmod`` and the kit's inventory, ``OUT/<scenario>.pieces.json``."""
     kit, inv = online_kit(scenario, data)
     name = inv.scenario or "kit"
     with transaction() as txn:
@@ -53,11 +53,28 @@ def build_vassal(scenario: str | None, *, data: list[Path] | None = None,
     result.exports.append(f"{out / (name + '.vmod')} (VASSAL {len(module.slots)} pieces in "
                           f"trays, {len(inv.of_kind('deck'))} decks, "
                           f"{len(inv.of_kind('chart'))} charts, pieces at {DPI} dpi)")
-    result.exports.append(str(out / f"{name}.{PIECES_JSON}"))
     return result
 
 
 def build_tts(scenario: str | None, *, data: list[Path] | None = None,
               out: Path | None = None) -> BuildResult:
-    """Write the Tabletop Simulator saved object and its images into ``out``."""
-    raise UsageError("not yet")
+    """Write the TTS saved object, its images and ``pieces.json`` into ``out``.
+
+    By default ``out`` is ``output/online/<scenario>-tts``.
+    """
+    from generator.kit.ttssave import write_save
+
+    kit, inv = online_kit(scenario, data)
+    name = inv.scenario or "kit"
+    out = out or DEFAULT_OUT / f"{name}-tts"
+    with transaction() as txn:
+        folder = txn.stage(out, named=True)
+        write_save(inv, kit.pieces, folder, out, name)
+        write_atomic(folder / PIECES_JSON, inv.json_bytes())
+    result = BuildResult(out, {}, out / PIECES_JSON, kit.warnings, kit.notices)
+    tiles = sum(item.copies for item in inv.of_kind("counter"))
+    result.exports.append(f"{out / (name + '.json')} (Tabletop Simulator saved object: "
+                          f"{tiles} tiles, {len(inv.of_kind('deck'))} decks, "
+                          f"{sum(d.copies for d in inv.of_kind('die'))} dice; copy it into "
+                          "Saves/Saved Objects)")
+    return result

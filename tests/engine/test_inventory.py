@@ -11,32 +11,35 @@ import pytest
 from generator.kit.inventory import PIECES_JSON
 from generator.kit.pipeline import run
 from generator.kit.seam import Request
+from tests.builds import kit
 
 KINDS = {"counter", "card", "deck", "chart", "board", "die"}
 
 
-def _markers(scenario: str, out: Path) -> tuple[dict[str, object], Counter[str]]:
-    """pieces.json of a markers build, and the sheets' own count of copies per title."""
-    result = run(Request("markers", scenario=scenario), out=out)
-    data = json.loads((result.folder / PIECES_JSON).read_text())
-    manifest = json.loads(result.manifest.read_text())
-    assert PIECES_JSON in [entry["file"] for entry in manifest["files"]]
-    from tests.builds import kit
-
+def _markers(scenario: str) -> tuple[dict[str, object], Counter[str]]:
+    """pieces.json of a scenario's markers, and the sheets' own count of copies per title."""
+    made = kit(scenario, command="markers")
     printed: Counter[str] = Counter()
-    for key, component in kit(scenario, command="markers").components.items():
+    for key, component in made.components.items():
         if key == "duplex-check":
             continue
         for sheet in component.inventory:
             printed.update(sheet)
-    return data, printed
+    return json.loads(made.files[PIECES_JSON]), printed
+
+
+def test_a_markers_build_writes_pieces_json_in_its_manifest(tmp_path: Path) -> None:
+    result = run(Request("markers", scenario="river-plate"), out=tmp_path)
+    manifest = json.loads(result.manifest.read_text())
+    assert PIECES_JSON in [entry["file"] for entry in manifest["files"]]
+    assert (result.folder / PIECES_JSON).read_bytes() == kit(
+        "river-plate", command="markers").files[PIECES_JSON]
 
 
 @pytest.mark.parametrize("scenario", ["komandorski", "river-plate", "balance-1942",
                                       "mediterranean-1940", "latakia-1973"])
-def test_pieces_json_counts_what_the_marker_sheets_print(scenario: str,
-                                                         tmp_path: Path) -> None:
-    data, printed = _markers(scenario, tmp_path)
+def test_pieces_json_counts_what_the_marker_sheets_print(scenario: str) -> None:
+    data, printed = _markers(scenario)
     listed: Counter[str] = Counter()
     for item in data["items"]:  # type: ignore[attr-defined]
         if item["kind"] in ("counter", "card"):
@@ -45,8 +48,8 @@ def test_pieces_json_counts_what_the_marker_sheets_print(scenario: str,
     assert sum(printed.values()) > 0
 
 
-def test_pieces_json_is_well_formed(tmp_path: Path) -> None:
-    data, _ = _markers("river-plate", tmp_path)
+def test_pieces_json_is_well_formed() -> None:
+    data, _ = _markers("river-plate")
     assert data["format"] == 1 and data["scenario"] == "river-plate"
     assert data["ruleset"] == "surface-action"
     sides = {side["id"]: side["name"] for side in data["sides"]}
@@ -74,17 +77,16 @@ def test_pieces_json_is_well_formed(tmp_path: Path) -> None:
     assert (die["title"], die["copies"], die["sides"]) == ("2d6", 2, 6)
 
 
-def test_a_shared_pool_is_the_tables_with_its_copies_added(tmp_path: Path) -> None:
-    data, _ = _markers("komandorski", tmp_path)
+def test_each_ships_markers_are_its_sides() -> None:
+    data, _ = _markers("komandorski")
     by_id = {item["id"]: item for item in data["items"]}  # type: ignore[attr-defined]
     ships = [item for item in by_id.values() if item["group"] == "ship"]
     assert ships and all(item["side"] in ("american", "japanese") for item in ships)
     assert all(len(item["faces"]) == 2 for item in ships)
 
 
-def test_a_build_writes_pieces_json_with_charts_and_the_board(tmp_path: Path) -> None:
-    result = run(Request("kit", scenario="balance-1942"), out=tmp_path)
-    data = json.loads((result.folder / PIECES_JSON).read_text())
+def test_a_build_writes_pieces_json_with_charts_and_the_board() -> None:
+    data = json.loads(kit("balance-1942").files[PIECES_JSON])
     kinds = Counter(item["kind"] for item in data["items"])
     assert kinds["board"] == 1 and kinds["chart"] == 2 and kinds["die"] == 1
     (board,) = [item for item in data["items"] if item["kind"] == "board"]
@@ -93,3 +95,18 @@ def test_a_build_writes_pieces_json_with_charts_and_the_board(tmp_path: Path) ->
     # Each team is dealt its own hand of Advantage cards: one deck per team.
     decks = [item for item in data["items"] if item["kind"] == "deck"]
     assert {deck["side"] for deck in decks} == {side["id"] for side in data["sides"]}
+
+
+def test_the_png_and_tts_exports_carry_the_inventory_naming_their_images(
+        tmp_path: Path) -> None:
+    from generator.kit.pipeline import build_markers
+
+    build_markers("mediterranean-1940", out=tmp_path / "out", png=tmp_path / "png",
+                  tts=tmp_path / "tts", dpi=72)
+    data = json.loads((tmp_path / "png" / PIECES_JSON).read_text())
+    assert (tmp_path / "tts" / PIECES_JSON).read_text() == json.dumps(
+        data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    faces = [face for item in data["items"] if item["kind"] in ("counter", "card")
+             for face in item["faces"]]
+    assert faces and sorted(faces) == sorted(
+        p.name for p in (tmp_path / "png").iterdir() if p.suffix == ".png")
