@@ -73,7 +73,8 @@ def write_vmod(inventory: Inventory, pieces: Sequence[Piece], files: dict[str, b
             module.images[entry.path] = (entry.width_px, entry.height_px)
     for item in inventory.of_kind("chart", "board"):
         _render_pages(item, files, images, module)
-    build, contents = build_file(inventory, _name(inventory), _description(inventory), setup)
+    build, contents = build_file(inventory, _name(inventory), _description(inventory),
+                                 module.images, setup)
     module.slots = contents.slots
     text = _help(inventory)
     buffer = io.BytesIO()
@@ -162,7 +163,8 @@ def _help(inventory: Inventory) -> str:
                      f"Measure button reads distances in {unit}"
                      f"{' (' + escape(scale) + ')' if scale else ''}.</p>")
     if inventory.hidden:
-        lines.append("<p>A side's pieces answer to its own player only.</p>")
+        lines.append("<p>A side's pieces answer to its own player only, and its matchup "
+                     "pages lie on its own desk, a window only that side sees.</p>")
     if inventory.of_kind("deck"):
         lines.append("<p>Each deck starts shuffled, face down; draw from it on the table.</p>")
     return "<html><body>" + "\n".join(lines) + "</body></html>\n"

@@ -233,13 +233,12 @@ MAP_PARTS = element("module.map.StackMetrics", 4, bottom="40,0", down="37,0", ex
 """The map's standard parts: stacking, scrolling, the piece menu, moving, zooming."""
 
 
-def table_map(inventory: Inventory, setup: Sequence[Placement], contents: Contents) -> str:
-    """The Table map: its board, the measuring thread, the decks and the at-start stacks."""
-    sea, thread = board(inventory)
+def _map(tag: str, name: str, board_xml: str, inner: str, **extra: object) -> str:
+    """A map (or a side's private map) with one board and its standard parts."""
     picker = opening("module.map.BoardPicker", 4, addColumnText="Add column",
                      addRowText="Add row", boardPrompt="Select board", slotHeight=125,
                      slotScale="0.2", slotWidth=350, title="Choose Boards")
-    return (opening("module.Map", 2, mapName="Table", allowMultiple="false",
+    return (opening(tag, 2, **extra, mapName=name, allowMultiple="false",
                     backgroundcolor="255,255,255", buttonName="", changeFormat="$message$",
                     color="255,0,0", createFormat="$pieceName$ put on the table *",
                     edgeHeight=0, edgeWidth=0, hideKey="", hotkey="", icon="",
@@ -248,14 +247,70 @@ def table_map(inventory: Inventory, setup: Sequence[Placement], contents: Conten
                     markUnmovedText="", moveKey="",
                     moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
                     moveWithinFormat="$pieceName$ moves *", showKey="", thickness=3)
-            + picker + sea + closing("module.map.BoardPicker", 4) + MAP_PARTS + thread
-            + decks(inventory, contents) + setup_stacks(inventory, setup, contents)
-            + closing("module.Map", 2))
+            + picker + board_xml + closing("module.map.BoardPicker", 4) + MAP_PARTS + inner
+            + closing(tag, 2))
+
+
+def table_map(inventory: Inventory, setup: Sequence[Placement], contents: Contents) -> str:
+    """The Table map: its board, the measuring thread, the decks and the at-start stacks."""
+    sea, thread = board(inventory)
+    return _map("module.Map", "Table", sea, thread + decks(inventory, contents)
+                + setup_stacks(inventory, setup, contents))
+
+
+def kept_apart(inventory: Inventory) -> list[Item]:
+    """The charts only their own side may see (its matchup pages, where packets hide them)."""
+    return [chart for chart in inventory.of_kind("chart")
+            if inventory.hidden and chart.side is not None]
+
+
+def desks(inventory: Inventory, contents: Contents,
+          sizes: dict[str, tuple[int, int]]) -> str:
+    """Each side's private desk: its own charts laid out page by page, seen by it only.
+
+    ``sizes`` gives each page image's size in pixels; the pages are pieces at the start,
+    side by side in a row, so a player reads them where they lie.
+    """
+    out = []
+    for side, name in inventory.sides.items():
+        pages = [(chart, face) for chart in kept_apart(inventory) if chart.side == side
+                 for face in chart.faces]
+        if not pages:
+            continue
+        gap = 40
+        width = sum(sizes[face][0] + gap for _, face in pages) + gap
+        height = max(sizes[face][1] for _, face in pages) + 2 * gap
+        desk = f"{name} desk"
+        stacks, x = [], gap
+        for number, (chart, face) in enumerate(pages, start=1):
+            w, h = sizes[face]
+            gpid = contents.next_gpid()
+            piece = add_piece([marker({"Kind": "chart", "Side": name, "PieceId": chart.id}),
+                               basic(face, f"{chart.title}, page {number}", str(gpid))])
+            stacks.append(opening("module.map.SetupStack", 4, name=f"{chart.title} {number}",
+                                  owningBoard=desk, x=x + w // 2, y=gap + h // 2,
+                                  useGridLocation="false", location="")
+                          + element("widget.PieceSlot", 6, piece, entryName=chart.title,
+                                    gpid=gpid, height=h, width=w)
+                          + closing("module.map.SetupStack", 4))
+            x += w + gap
+        board_xml = element("module.map.boardPicker.Board", 6, image="", name=desk,
+                            reversible="false", width=width, height=height,
+                            color="230,230,220")
+        out.append(_map("module.PrivateMap", desk, board_xml, "".join(stacks),
+                        side=escape_list([name]), visible="false", useBoards=""))
+    return "".join(out)
+
+
+def escape_list(values: Sequence[str]) -> str:
+    """A VASSAL string list (``StringArrayConfigurer``): comma-separated, commas escaped."""
+    return ",".join(value.replace(",", "\\,") for value in values)
 
 
 def charts(inventory: Inventory) -> str:
     """The chart window: a tab per page of the card, the tables and the matchup pages."""
-    found = inventory.of_kind("chart")
+    apart = {chart.id for chart in kept_apart(inventory)}
+    found = [chart for chart in inventory.of_kind("chart") if chart.id not in apart]
     if not found:
         return ""
     out = [opening("module.ChartWindow", 2, name="Charts", text="Charts",
@@ -290,8 +345,9 @@ GLOBAL_OPTIONS = element(
 
 
 def build_file(inventory: Inventory, name: str, description: str,
+               sizes: dict[str, tuple[int, int]],
                setup: Sequence[Placement] = ()) -> tuple[str, Contents]:
-    """The whole ``buildFile.xml`` and what it holds."""
+    """The whole ``buildFile.xml`` and what it holds (``sizes``: each image's, in px)."""
     contents = Contents()
     roster = "".join(f"    <entry>{escape(side)}</entry>\n" for side in inventory.sides.values())
     body = ("  <VASSAL.build.module.BasicCommandEncoder/>\n"
@@ -304,7 +360,7 @@ def build_file(inventory: Inventory, name: str, description: str,
             + closing("module.PlayerRoster", 2) + GLOBAL_OPTIONS
             + "  <VASSAL.build.module.Chatter/>\n" + prototypes()
             + trays(inventory, contents) + table_map(inventory, setup, contents)
-            + charts(inventory) + dice(inventory))
+            + desks(inventory, contents, sizes) + charts(inventory) + dice(inventory))
     head = attrs(ModuleOther1="", ModuleOther2="", VassalVersion=VASSAL_VERSION,
                  description=description, name=name, nextPieceSlotId=contents.gpid + 1,
                  version="1.0")

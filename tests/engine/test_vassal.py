@@ -63,7 +63,8 @@ def test_the_modules_pieces_are_the_inventorys_at_their_size(scenario: str,
         data = ElementTree.fromstring(archive.read("moduledata"))
         assert root.get("VassalVersion") == data.findtext("VassalVersion") == "3.7.0"
         assert f"{DPI} dpi" in root.get("description", "")
-        trays = [slot for slot in root.iter("VASSAL.build.widget.PieceSlot")]
+        trays = [slot for window in root.iter("VASSAL.build.module.PieceWindow")
+                 for slot in window.iter("VASSAL.build.widget.PieceSlot")]
         cards = [slot for slot in root.iter("VASSAL.build.widget.CardSlot")]
         in_trays = [_piece_id(slot.text or "") for slot in trays]
         in_decks = [_piece_id(slot.text or "") for slot in cards]
@@ -99,7 +100,8 @@ def test_naval_action_rolls_a_white_and_a_red_d6_and_the_thread_reads_cm(out: Pa
             root.iter("VASSAL.build.module.DiceButton")] == [("White d6", "6"), ("Red d6", "6")]
     (thread,) = root.iter("VASSAL.build.module.map.LOS_Thread")
     assert thread.get("scale") == "50" and thread.get("report") == "Measured $Range$ cm"
-    (board,) = root.iter("VASSAL.build.module.map.boardPicker.Board")
+    (table,) = [m for m in root.iter("VASSAL.build.module.Map") if m.get("mapName") == "Table"]
+    (board,) = table.iter("VASSAL.build.module.map.boardPicker.Board")
     assert (board.get("width"), board.get("height")) == ("9000", "6000")  # 180 x 120 cm
 
 
@@ -119,7 +121,8 @@ def test_naval_warfare_plays_on_its_route_chart(out: Path) -> None:
     path, _ = module("balance-1942", out)
     with zipfile.ZipFile(path) as archive:
         root = ElementTree.fromstring(archive.read("buildFile.xml"))
-        (board,) = root.iter("VASSAL.build.module.map.boardPicker.Board")
+        (table,) = root.iter("VASSAL.build.module.Map")
+        (board,) = table.iter("VASSAL.build.module.map.boardPicker.Board")
         image = board.get("image", "")
         assert image == "board.route-chart-control.1.png"
         with Image.open(io.BytesIO(archive.read(f"images/{image}"))) as page:
@@ -138,3 +141,24 @@ def test_vassal_itself_accepts_the_module(scenario: str, out: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:]
     assert last.startswith("RESULT: PASS (0 error(s), 0 warning(s), 0 note(s), "
                            "0 not exercised; mode=full"), last
+
+
+def test_each_sides_matchups_lie_on_a_desk_only_that_side_sees(out: Path) -> None:
+    path, inventory = module("komandorski", out)
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("buildFile.xml"))
+        names = set(archive.namelist())
+    desks = {desk.get("side"): desk for desk in root.iter("VASSAL.build.module.PrivateMap")}
+    assert sorted(desks) == ["Northern Force (5th Fleet)", "Task Group Mike"]
+    charts = {item["id"]: item for item in inventory["items"]  # type: ignore[attr-defined]
+              if item["kind"] == "chart"}
+    for side in inventory["sides"]:  # type: ignore[attr-defined]
+        desk = desks[side["name"]]
+        assert desk.get("visible") == "false"
+        pages = [re.findall(r"piece;;;([^;]+);", slot.text or "")[0]
+                 for slot in desk.iter("VASSAL.build.widget.PieceSlot")]
+        assert pages == list(charts[f"chart.matchups-{side['id']}"]["faces"])
+        assert all(f"images/{page}" in names for page in pages)
+    # The shared charts (the Action Card, the tables) are in the chart window, no matchups.
+    window = [c.get("fileName") for c in root.iter("VASSAL.build.widget.Chart")]
+    assert window and not [name for name in window if "matchups" in (name or "")]
