@@ -100,6 +100,9 @@ class Kit:
     """The ruleset's registry name."""
     online: Online | None = None
     """The ruleset's ``online.yaml`` (dice, charts, board), None if it has none."""
+    inventory: bytes = b""
+    """The kit's ``pieces.json`` (``generator.kit.inventory``), written beside its packets
+    by the commands that list their pieces (``INVENTORIED``); empty for the others."""
 
 
 def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
@@ -127,7 +130,7 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
     result.warnings = kit.warnings
     result.notices = kit.notices
     result.pieces = kit.pieces
-    result.inventory = kit.files.get(PIECES_JSON, b"")
+    result.inventory = kit.inventory
     return result
 
 
@@ -207,7 +210,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                if (ruleset.folder / ONLINE_FILE).is_file() else None)
     if request.command in INVENTORIED and only is None:
         # Every build's inventory, for the exports and for whoever builds a module by hand.
-        composed.files[PIECES_JSON] = inventory(composed, composed.online).json_bytes()
+        composed.inventory = inventory(composed, composed.online).json_bytes()
     return composed
 
 
@@ -538,8 +541,12 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
 def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:
     folder = out / kit.folder
     # Whole or not at all: staged beside the folder and swapped in (generator.core.output).
-    manifest = write_kit(folder, kit.files, kit.pages, {
+    files = {**kit.files, PIECES_JSON: kit.inventory} if kit.inventory else kit.files
+    manifest = write_kit(folder, files, kit.pages, {
         "generator": f"quarterdeck {__version__}", "kit": kit.folder, "paper": paper,
         **kit.record,
     })
-    return BuildResult(folder, dict(kit.pages), manifest)
+    result = BuildResult(folder, dict(kit.pages), manifest)
+    if kit.inventory:
+        result.exports.append(f"{folder / PIECES_JSON} (the kit's inventory)")
+    return result

@@ -101,8 +101,9 @@ def test_docs_reference_is_current(tmp_path: Path) -> None:
 COMMANDS = {"bombing", "build", "catalog", "check", "convert", "docs", "event", "export",
             "gauges", "import", "list", "markers", "merchant", "modern-odds", "naval-combat",
             "new-class", "new-scenario", "odds", "preview", "rule27", "rulers", "strings",
-            "tables", "watch"}
-"""Every command ``quarterdeck`` had before the package split, the rulesets' included."""
+            "tables", "tts", "vassal", "watch"}
+"""Every command ``quarterdeck`` had before the package split, the rulesets' included, and
+the online exports added since (``vassal``, ``tts``)."""
 
 
 def _every_command() -> dict[str, click.Command]:

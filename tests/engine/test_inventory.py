@@ -25,7 +25,7 @@ def _markers(scenario: str) -> tuple[dict[str, object], Counter[str]]:
             continue
         for sheet in component.inventory:
             printed.update(sheet)
-    return json.loads(made.files[PIECES_JSON]), printed
+    return json.loads(made.inventory), printed
 
 
 def test_a_markers_build_writes_pieces_json_in_its_manifest(tmp_path: Path) -> None:
@@ -33,7 +33,7 @@ def test_a_markers_build_writes_pieces_json_in_its_manifest(tmp_path: Path) -> N
     manifest = json.loads(result.manifest.read_text())
     assert PIECES_JSON in [entry["file"] for entry in manifest["files"]]
     assert (result.folder / PIECES_JSON).read_bytes() == kit(
-        "river-plate", command="markers").files[PIECES_JSON]
+        "river-plate", command="markers").inventory
 
 
 @pytest.mark.parametrize("scenario", ["komandorski", "river-plate", "balance-1942",
@@ -86,7 +86,7 @@ def test_each_ships_markers_are_its_sides() -> None:
 
 
 def test_a_build_writes_pieces_json_with_charts_and_the_board() -> None:
-    data = json.loads(kit("balance-1942").files[PIECES_JSON])
+    data = json.loads(kit("balance-1942").inventory)
     kinds = Counter(item["kind"] for item in data["items"])
     assert kinds["board"] == 1 and kinds["chart"] == 2 and kinds["die"] == 1
     (board,) = [item for item in data["items"] if item["kind"] == "board"]
