@@ -33,9 +33,15 @@ def online_kit(scenario: str | None, data: list[Path] | None = None) -> tuple[Ki
 
 
 def setup_positions(kit: Kit) -> list[Placement]:
-    """Starting positions from the scenario's ``setup:`` block (none yet: the hook)."""
-    # Scenarios do not give positions yet; when they do, the ruleset's context carries
-    # them and they become Placements here (one per piece id, in table cm).
+    """Starting positions from the scenario's ``setup:`` block: the hook for at-start stacks.
+
+    No bundled scenario gives positions yet, so this returns none. When scenarios carry a
+    ``setup:`` block, its positions become one ``Placement`` per piece: the piece's id as
+    in ``pieces.json`` (``ship.richmond``) and its x and y in cm from the sea board's
+    top-left corner. ``write_vmod`` puts each in an at-start stack on the table
+    (``vassalxml.setup_stacks``, tested in ``tests/engine/test_vassal.py``).
+    """
+    del kit  # read once scenarios give positions
     return []
 
 

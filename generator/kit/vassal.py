@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+from generator.core.errors import RenderError
 from generator.kit.inventory import Inventory, Item
 from generator.kit.vassalxml import DPI, VASSAL_VERSION, Placement, build_file, unit_of
 from generator.pieces.export import export_pngs
@@ -64,7 +65,16 @@ def write_vmod(inventory: Inventory, pieces: Sequence[Piece], files: dict[str, b
     Returns:
         The images and trays written.
 
+    Raises:
+        RenderError: A starting position names a piece the kit does not have, or a
+            piece fails to draw.
+        OutputError: The module cannot be written.
+
     """
+    known = {item.id for item in inventory.items}
+    for place in setup:  # before any drawing: a wrong id is the caller's, say so at once
+        if place.piece not in known:
+            raise RenderError(f"setup: piece {place.piece!r} is not in the kit")
     module = Module(path)
     images: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="quarterdeck-vmod-") as tmp:

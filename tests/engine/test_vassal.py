@@ -162,3 +162,31 @@ def test_each_sides_matchups_lie_on_a_desk_only_that_side_sees(out: Path) -> Non
     # The shared charts (the Action Card, the tables) are in the chart window, no matchups.
     window = [c.get("fileName") for c in root.iter("VASSAL.build.widget.Chart")]
     assert window and not [name for name in window if "matchups" in (name or "")]
+
+
+def test_starting_positions_become_at_start_stacks_on_the_sea(tmp_path: Path) -> None:
+    from generator.core.errors import RenderError
+    from generator.kit.tabletop import online_kit
+    from generator.kit.vassal import Placement, write_vmod
+
+    kit, inventory = online_kit("komandorski")
+    path = tmp_path / "setup.vmod"
+    write_vmod(inventory, kit.pieces, kit.files, path,
+               [Placement("ship.richmond", 20, 30), Placement("ship.nachi", 150, 90)])
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("buildFile.xml"))
+    (table,) = root.iter("VASSAL.build.module.Map")
+    stacks = [(s.get("owningBoard"), s.get("x"), s.get("y"), _piece_id(slot.text or ""))
+              for s in table.iter("VASSAL.build.module.map.SetupStack")
+              for slot in s.iter("VASSAL.build.widget.PieceSlot")]
+    # 50 px to the cm: 20 cm across and 30 cm down is (1000, 1500).
+    assert stacks == [("Open sea", "1000", "1500", "ship.richmond"),
+                      ("Open sea", "7500", "4500", "ship.nachi")]
+    if CHECKER.exists() and (shutil.which("xvfb-run") or os.environ.get("DISPLAY")):
+        done = subprocess.run([str(CHECKER), "--full", "--strict", str(path)],
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stdout[-3000:]
+    with pytest.raises(RenderError, match="setup: piece 'ship.nowhere' is not in the kit"):
+        write_vmod(inventory, kit.pieces, kit.files, tmp_path / "bad.vmod",
+                   [Placement("ship.nowhere", 1, 1)])
+    assert not (tmp_path / "bad.vmod").exists()
