@@ -23,6 +23,8 @@ from generator.data.library import Library
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
 from generator.kit.assemble import assemble_drawn
+from generator.kit.inventory import PIECES_JSON, inventory
+from generator.kit.online import ONLINE_FILE, Online, load_online
 from generator.kit.packets import EMPTY, PacketSpec, packet_pages
 from generator.kit.recipe import Job, Plan, plan
 from generator.kit.registry import default_scenario
@@ -46,6 +48,9 @@ if TYPE_CHECKING:
     from generator.pages.kitdoc import KitCanvas
 
 
+INVENTORIED = ("kit", "markers")
+"""The requests whose output folder gets the kit's inventory, ``pieces.json``."""
+
 DICE = "dice"
 """The recipe name of a ruleset's pre-rolled dice sheet (``dice`` or ``dice:SIDE``)."""
 
@@ -63,6 +68,8 @@ class BuildResult:
     """Other things written (PNG folders, TTS sheets), one line each."""
     pieces: list[Piece] = field(default_factory=list)
     """Every distinct piece on the kit's sheets (for PNG and Tabletop Simulator export)."""
+    inventory: bytes = b""
+    """The kit's ``pieces.json``, when its command writes one."""
 
 
 @dataclass
@@ -84,6 +91,18 @@ class Kit:
     """Side id to side name, as the scenario gives them."""
     record: dict[str, Any] = field(default_factory=dict)
     """What the manifest should also say (the dice seeds in force)."""
+    sources: dict[str, list[Piece]] = field(default_factory=dict)
+    """Each component's pieces by component key, in plan order (for the inventory).
+    Without ``export`` their artwork is a blank stand-in: only their descriptions are kept."""
+    values: dict[str, str] = field(default_factory=dict)
+    """The recipe's names (scenario, scenario_name, scale...)."""
+    ruleset: str = ""
+    """The ruleset's registry name."""
+    online: Online | None = None
+    """The ruleset's ``online.yaml`` (dice, charts, board), None if it has none."""
+    inventory: bytes = b""
+    """The kit's ``pieces.json`` (``generator.kit.inventory``), written beside its packets
+    by the commands that list their pieces (``INVENTORIED``); empty for the others."""
 
 
 def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
@@ -111,6 +130,7 @@ def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("o
     result.warnings = kit.warnings
     result.notices = kit.notices
     result.pieces = kit.pieces
+    result.inventory = kit.inventory
     return result
 
 
@@ -184,11 +204,19 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
         files = {name: convert(data) for name, data in files.items()}
     warnings = [*ctx.warnings, *(w for r in rendered.values() for w in r.warnings),
                 *library.font_warnings]
-    return Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
+    composed = Kit(work.folder, files, {spec.filename: packet_pages(spec, components)
                                     for spec in packets}, packets, components,
                grouped(warnings), library.notices,
                _distinct_pieces(rendered.values()) if export else [], ruleset.title,
-               dict(ctx.sides), dict(ctx.record))
+               dict(ctx.sides), dict(ctx.record),
+               {key: list(one.pieces) for key, one in rendered.items()},
+               {k: str(v) for k, v in ctx.values.items()}, ruleset.name,
+               load_online(ruleset.folder, ruleset.name)
+               if (ruleset.folder / ONLINE_FILE).is_file() else None)
+    if request.command in INVENTORIED and only is None:
+        # Every build's inventory, for the exports and for whoever builds a module by hand.
+        composed.inventory = inventory(composed, composed.online).json_bytes()
+    return composed
 
 
 def prepared(ruleset: Ruleset[Any], library: Library, request: Request, paper: Paper,
@@ -257,7 +285,7 @@ def _draw(ruleset: Ruleset[Any], ctx: Context[Any], work: Plan, options: KitOpti
             files = assemble_drawn(kit, _specs(work, components, options, layout),
                                    components)
             if not pieces:
-                rendered = {key: dataclasses.replace(one, pieces=[])
+                rendered = {key: dataclasses.replace(one, pieces=described(one.pieces))
                             for key, one in rendered.items()}
             return rendered, files
     raise AssertionError("unreachable: the last attempt draws in this process")
@@ -314,8 +342,9 @@ def _draw_aside(ruleset: Ruleset[Any], ctx: Context[Any], jobs: list[Job]
     assert kit is not None
     since = kit.checkpoint()
     made = _render_group(ruleset, ctx, jobs, kit)
-    # Side by side is never used for an export: no pieces (see ``_draw``).
-    return ({key: dataclasses.replace(one, pieces=[]) for key, one in made.items()},
+    # Side by side is never used for an export: the pieces' descriptions only.
+    return ({key: dataclasses.replace(one, pieces=described(one.pieces))
+             for key, one in made.items()},
             kit.handover(since))
 
 
@@ -411,6 +440,20 @@ def empty_backs(one: Rendered) -> list[int]:
             if 2 * sheet + 1 < comp.pages and not backed & set(counts)]
 
 
+def _no_art(canvas: Any, width: float, height: float, bleed: float) -> None:
+    """The stand-in artwork of a described piece: draws nothing."""
+
+
+def described(pieces: list[Piece]) -> list[Piece]:
+    """The pieces with their artwork replaced by a stand-in that draws nothing.
+
+    A piece's artwork may be a closure, which cannot leave a forked worker; what it is
+    (id, title, size, copies, two-sided or not) can, and the kit's inventory needs no more.
+    """
+    return [dataclasses.replace(p, front=_no_art, back=None if p.back is None else _no_art)
+            for p in pieces]
+
+
 def _distinct_pieces(rendered: Any) -> list[Piece]:
     """Every piece once; a pool on both sides (smoke, fires) adds up its quantities."""
     every: dict[str, Piece] = {}
@@ -478,6 +521,7 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
                   options: KitOptions | None = None, png: Path | None = None, dpi: int = 300,
                   tts: Path | None = None) -> BuildResult:
     """Write a scenario's marker sheets, and optionally every marker as PNG and TTS sheets."""
+    from generator.core.output import write_atomic
     from generator.pieces.export import export_pngs, export_tts
 
     export = png is not None or tts is not None
@@ -487,11 +531,15 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
     with transaction() as txn:
         result = run(Request("markers", scenario=scenario_id), data=data, out=out,
                      paper=paper, options=options, export=export)
+        # Each export folder gets the kit's inventory too: which image is whose, and how
+        # many copies, for whoever builds a module from the images.
         if png is not None:
             images = export_pngs(result.pieces, txn.stage(png, named=True), dpi)
-            result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi)")
+            write_atomic(txn.stage(png, named=True) / PIECES_JSON, result.inventory)
+            result.exports.append(f"{png}/ ({len(images)} PNGs at {dpi} dpi, {PIECES_JSON})")
         if tts is not None:
             manifest = export_tts(result.pieces, txn.stage(tts, named=True), dpi)
+            write_atomic(txn.stage(tts, named=True) / PIECES_JSON, result.inventory)
             result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator "
                                   f"sheets and {manifest.file})")
     return result
@@ -500,8 +548,12 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
 def _write(kit: Kit, out: Path, paper: Paper) -> BuildResult:
     folder = out / kit.folder
     # Whole or not at all: staged beside the folder and swapped in (generator.core.output).
-    manifest = write_kit(folder, kit.files, kit.pages, {
+    files = {**kit.files, PIECES_JSON: kit.inventory} if kit.inventory else kit.files
+    manifest = write_kit(folder, files, kit.pages, {
         "generator": f"quarterdeck {__version__}", "kit": kit.folder, "paper": paper,
         **kit.record,
     })
-    return BuildResult(folder, dict(kit.pages), manifest)
+    result = BuildResult(folder, dict(kit.pages), manifest)
+    if kit.inventory:
+        result.exports.append(f"{folder / PIECES_JSON} (the kit's inventory)")
+    return result

@@ -422,7 +422,8 @@ def card_pieces(deck: Deck, *, prefix: str = "card", group: str = "card",
         except TemplateError as exc:
             raise RenderError(f"{noun} '{card.id}': {exc.message}") from None
         pieces.append(Piece(f"{prefix}.{card.id}", card.title, deck.deck.width,
-                            deck.deck.height, front, back, card.quantity, group))
+                            deck.deck.height, front, back, card.quantity, group,
+                            deck=deck.deck.name))
     return pieces
 
 

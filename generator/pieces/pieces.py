@@ -44,6 +44,8 @@ class Piece:
             with its bow bar at one end), or None. Wherever the flip of the sheet (or
             the fold of a back printed beside its front) turns that axis over, the back
             is drawn mirrored along it, so each end's features lie behind the same end's.
+        deck: The name of the deck a card belongs to ("" for a counter or marker): an
+            online module shuffles a deck's cards into one face-down draw pile.
 
     Not frozen: a kit makes thousands, and a frozen dataclass is five times slower to
     create. Treat pieces as read-only.
@@ -60,6 +62,7 @@ class Piece:
     group: str = ""
     warnings: tuple[str, ...] = ()
     ends: Literal["x", "y"] | None = None
+    deck: str = ""
 
 
 def piece_warnings(pieces: Iterable[Piece]) -> list[str]:

@@ -101,9 +101,9 @@ def test_docs_reference_is_current(tmp_path: Path) -> None:
 COMMANDS = {"bombing", "build", "catalog", "check", "convert", "docs", "event", "export",
             "gauges", "import", "list", "markers", "merchant", "modern-odds", "naval-combat",
             "new-class", "new-scenario", "odds", "preflight", "preview", "rule27", "rulers",
-            "strings", "tables", "watch"}
+            "strings", "tables", "tts", "vassal", "watch"}
 """Every command ``quarterdeck`` had before the package split, the rulesets' included, and
-``preflight`` (issue 31) since."""
+those added since: ``preflight`` (issue 31), the online exports ``vassal`` and ``tts``."""
 
 
 def _every_command() -> dict[str, click.Command]:

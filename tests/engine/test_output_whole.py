@@ -346,7 +346,7 @@ def test_a_png_export_failure_leaves_the_previous_markers(
     assert first.exit_code == 0, first.output
     folder = tmp_path / "carrier-test" / "markers"
     sheets, images = _on_disk(folder), _on_disk(tmp_path / "png")
-    assert len(images) == 58
+    assert len(images) == 59  # 58 faces and the kit's inventory, pieces.json
 
     def fails(pieces: object, where: Path, dpi: int) -> list[object]:
         (where / "half.png").write_bytes(b"half")

@@ -247,11 +247,13 @@ def test_fonts_are_not_duplicated(savo: BuildResult) -> None:
 def test_manifest_lists_every_file_with_hash(savo: BuildResult) -> None:
     manifest = json.loads(savo.manifest.read_text())
     files = {entry["file"]: entry for entry in manifest["files"]}
-    assert set(files) == {"japanese.pdf", "allied.pdf", "referee.pdf", "back-offset-check.pdf"}
+    assert set(files) == {"japanese.pdf", "allied.pdf", "referee.pdf", "back-offset-check.pdf",
+                          "pieces.json"}
     for name, entry in files.items():
         data = (savo.folder / name).read_bytes()
         assert entry["sha256"] == hashlib.sha256(data).hexdigest()
-        assert entry["pages"] == len(PdfReader(savo.folder / name).pages)
+        pages = len(PdfReader(savo.folder / name).pages) if name.endswith(".pdf") else 0
+        assert entry["pages"] == pages
 
 
 def test_builds_are_byte_identical(savo: BuildResult, tmp_path: Path) -> None:

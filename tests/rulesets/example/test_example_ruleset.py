@@ -99,7 +99,7 @@ def test_registered_through_the_entry_point_group() -> None:
 
 def test_recipe_gives_each_side_its_packet(built: Path) -> None:
     assert sorted(p.name for p in built.iterdir() if p.name != MARKER) == [
-        "british.pdf", "german.pdf", "manifest.json", "referee.pdf"]
+        "british.pdf", "german.pdf", "manifest.json", "pieces.json", "referee.pdf"]
     pages = page_texts(built / "german.pdf")
     assert "How to print this packet" in pages[0]
     heads = [p.split("\n", 1)[0] for p in pages]

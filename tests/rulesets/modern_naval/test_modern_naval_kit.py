@@ -214,7 +214,8 @@ def test_side_crew_and_class_overrides() -> None:
 
 def test_each_side_sees_only_its_own_units(latakia: Path) -> None:
     assert sorted(p.name for p in latakia.iterdir() if p.name != MARKER) == [
-        "back-offset-check.pdf", "israel.pdf", "manifest.json", "syria.pdf", "umpire.pdf"]
+        "back-offset-check.pdf", "israel.pdf", "manifest.json", "pieces.json", "syria.pdf",
+        "umpire.pdf"]
     israel = "\n".join(_text(latakia / "israel.pdf"))
     syria = "\n".join(_text(latakia / "syria.pdf"))
     umpire = "\n".join(_text(latakia / "umpire.pdf"))
