@@ -28,7 +28,7 @@ def test_vassal_writes_the_module_and_leaves_the_users_files(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         f"wrote {out / 'mediterranean-1940.pieces.json'}",
-        f"wrote {out / 'mediterranean-1940.vmod'} (VASSAL 55 pieces in trays, 0 decks, "
+        f"wrote {out / 'mediterranean-1940.vmod'} (VASSAL 57 pieces in trays, 0 decks, "
         "3 charts, pieces at 127 dpi)"]
     assert (out / "mine.txt").read_text() == "kept"
     with zipfile.ZipFile(out / "mediterranean-1940.vmod") as archive:
