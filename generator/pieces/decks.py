@@ -97,8 +97,8 @@ class DeckInfo(Strict):
 
     name: str = Field(min_length=1, max_length=80,
                       description="The deck's name, e.g. 'Surface Action event deck'.")
-    card_width: CardLength = Field("63mm", description="Card width, e.g. '63mm' (30-200mm).")
-    card_height: CardLength = Field("88mm", description="Card height, e.g. '88mm' (30-200mm).")
+    card_width: CardLength = Field("2.5in", description="Card width, e.g. '2.5in' (30-200mm).")
+    card_height: CardLength = Field("3.5in", description="Card height, e.g. '3.5in' (30-200mm).")
     colour: str = Field("#1d2f4a", pattern=COLOUR,
                         description="Colour of the title band and the back, '#rrggbb'.")
     back_title: str = Field(min_length=1, max_length=40,

@@ -415,10 +415,11 @@ def test_every_card_is_printed_as_often_as_its_quantity(cards, deck):
     assert back_counts == counts  # every copy has its back behind it
 
 
-def test_cards_measure_63_by_88_mm_and_keep_everything_inside(cards):
+def test_cards_are_poker_size_and_keep_everything_inside(cards):
     cells, loose, _ = cards
     for cell in cells:
-        assert abs(cell.width - 63 * MM) <= TOL and abs(cell.height - 88 * MM) <= TOL, cell.id
+        # poker size, 2.5 x 3.5 in = 63.5 x 88.9 mm
+        assert abs(cell.width - 63.5 * MM) <= TOL and abs(cell.height - 88.9 * MM) <= TOL, cell.id
         # a back's ground runs half a gutter past its trim (clipped there): a back
         # printed a little off its front still reaches the cut
         slack = TOL + (BACK_GROUND if cell.id.endswith(".back") else 0.0)

@@ -1,4 +1,4 @@
-"""Surface Action event cards as pieces: 63 x 88 mm (poker size), one piece per card.
+"""Surface Action event cards as pieces: 63.5 x 88.9 mm (poker size), one piece per card.
 
 The shared deck renderer (``generator.pieces.decks``) sets the face: the title in a band, when
 the card is played (after an italic "When:") and what it does, as large as the card
@@ -8,7 +8,7 @@ night or by day.
 
 from __future__ import annotations
 
-from generator.core.units import MM
+from generator.core.units import INCH
 from generator.pieces import decks
 from generator.pieces.cardtext import TEXT_FLOOR
 from generator.pieces.pieces import Piece
@@ -16,8 +16,8 @@ from generator.rulesets.surface_action.events import time_tag
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "GROUP", "TEXT_FLOOR", "event_card_pieces"]
 
-CARD_WIDTH = 63 * MM
-CARD_HEIGHT = 88 * MM
+CARD_WIDTH = 2.5 * INCH  # poker size, 63.5 mm
+CARD_HEIGHT = 3.5 * INCH  # 88.9 mm
 GROUP = "event"
 
 
@@ -28,7 +28,7 @@ def event_card_pieces(deck: decks.Deck) -> list[Piece]:
         deck: The event deck.
 
     Returns:
-        The cards in deck order, at the deck's size (63 x 88 mm), group ``event``.
+        The cards in deck order, at the deck's size (63.5 x 88.9 mm), group ``event``.
 
     Raises:
         RenderError: A card's text cannot fit at 6.5 pt, or a title or the back's text
