@@ -66,7 +66,7 @@ def test_pieces_json_is_well_formed() -> None:
             assert item["width_mm"] > 0 and item["height_mm"] > 0
             assert item["faces"][0] == f"{item['id']}.png"
             assert item["faces"][1:] in ([], [f"{item['id']}.back.png"])
-    # The event deck: one deck the table shares, poker size (63.5 x 88.9 mm), its 43 cards all listed.
+    # The event deck: one deck the table shares, poker size (63.5 x 88.9 mm), 43 cards.
     (deck,) = [item for item in items if item["kind"] == "deck"]
     assert deck["side"] is None and (deck["width_mm"], deck["height_mm"]) == (63.5, 88.9)
     assert deck["copies"] == sum(by_id[card]["copies"] for card in deck["cards"]) == 43
