@@ -20,6 +20,7 @@ from generator.core.commandline import say
 from generator.core.errors import UsageError
 from generator.core.pathargs import SafePath
 from generator.kit.options import (
+    card_size_option,
     class_option,
     data_option,
     dpi_option,
@@ -286,10 +287,11 @@ def _offset(value: str | None) -> tuple[float, float]:
 @data_option
 @write_options
 @print_shop_option
+@card_size_option
 def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offset: str | None,
             sprue: Path | None, png: Path | None, dpi: int, tts: Path | None,
             tables: Path | None, data: tuple[Path, ...], out: Path, paper: str,
-            print_shop: bool) -> None:
+            print_shop: bool, card_size: str) -> None:
     """Print SCENARIO's cut-out pieces: markers, counters or cards, one PDF per side.
 
     What the pieces are is the scenario's ruleset's (its `markers` recipe): ship
@@ -303,7 +305,8 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
     from generator.pieces.imposition import Options
 
     sheets = Options(paper=paper, duplex=duplex, bleed=bleed,  # type: ignore[arg-type]
-                     cut=cut, back_offset=_offset(back_offset))  # type: ignore[arg-type]
+                     cut=cut, back_offset=_offset(back_offset),  # type: ignore[arg-type]
+                     card_size=card_size)  # type: ignore[arg-type]
     report(build_markers(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
                          options=KitOptions(tables=tables, sheets=sheets, sprue=sprue,
                                             print_shop=print_shop),

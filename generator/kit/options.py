@@ -167,6 +167,14 @@ def print_shop_option(func: F) -> F:
                              "(see docs/clubs.md).")(func)
 
 
+def card_size_option(func: F) -> F:
+    """``--card-size``: the standard size decks print at (``decks.CARD_SIZES``)."""
+    return click.option("--card-size", "card_size", default="poker", show_default=True,
+                        type=click.Choice(["poker", "mini", "tarot"]),
+                        help="Card size of decks: poker 63.5 x 88.9 mm, mini 44 x 63 mm, "
+                             "tarot 70 x 120 mm.")(func)
+
+
 def templates_option(func: F) -> F:
     """``--templates DIR``: the user's Jinja2 templates, overriding bundled ones by name."""
     return click.option("--templates", "templates",

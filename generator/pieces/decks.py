@@ -393,6 +393,25 @@ def card_back(info: DeckInfo) -> Art:
     return art
 
 
+CARD_SIZES: dict[str, tuple[str, str]] = {
+    "poker": ("2.5in", "3.5in"),  # 63.5 x 88.9 mm
+    "mini": ("44mm", "63mm"),
+    "tarot": ("70mm", "120mm"),
+}
+"""The standard card sizes a user may print a deck at (``--card-size``): width, height."""
+
+
+def sized(deck: D, size: str) -> D:
+    """``deck`` printed at one of the ``CARD_SIZES``.
+
+    Its text is set again at that size when its pieces are made: a text that does not
+    fit is a fit error naming the card.
+    """
+    width, height = CARD_SIZES[size]
+    info = deck.deck.model_copy(update={"card_width": width, "card_height": height})
+    return deck.model_copy(update={"deck": info})
+
+
 def card_pieces(deck: Deck, *, prefix: str = "card", group: str = "card",
                 tables: Mapping[str, Value] | None = None, tag: TagRule | None = None,
                 noun: str = "card") -> list[Piece]:

@@ -35,6 +35,7 @@ from generator.pieces.pieces import Art, Piece, draw_face
 from generator.pieces.sprue import CutMode, Sprue
 
 Duplex = Literal["long", "short", "off"]
+CardSize = Literal["poker", "mini", "tarot"]
 Face = Literal["front", "back"]
 
 HEADING = 6.0 * MM
@@ -61,6 +62,7 @@ class Options:
         cut: Cut guides; None takes the sprue's default.
         back_offset: The printer's measured misalignment of the back (x, y in points,
             as read on the offset-calibration page); backs are moved by it.
+        card_size: The size decks are printed at (``decks.CARD_SIZES``).
 
     """
 
@@ -69,6 +71,7 @@ class Options:
     bleed: bool = False
     cut: CutMode | None = None
     back_offset: tuple[float, float] = (0.0, 0.0)
+    card_size: CardSize = "poker"
 
 
 @dataclass(frozen=True)

@@ -281,3 +281,35 @@ def test_values_are_bounded(tmp_path: Path) -> None:
         f"{path}:15:7: cards.0.values: found a mapping, expected 'sight' to be a number or "
         "up to 200 characters of text",
     ]
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+def test_card_size_prints_every_deck_at_that_size(size: str) -> None:
+    """``--card-size``: Surface Action's event cards and Naval Warfare's advantage cards
+    are cut to the standard size asked for, read back from the sheets to 0.01 mm."""
+    from generator.core.units import MM, parse_length
+    from generator.kit.pipeline import compose
+    from generator.kit.seam import KitOptions, Request
+    from generator.pieces.cardtext import FitError
+    from generator.pieces.decks import CARD_SIZES
+    from generator.pieces.imposition import Options
+    from tests.pdftext import open_pages
+
+    width, height = (parse_length(v) for v in CARD_SIZES[size])
+    expected = {"poker": (63.5, 88.9), "mini": (44.0, 63.0), "tarot": (70.0, 120.0)}[size]
+    assert (round(width / MM, 2), round(height / MM, 2)) == expected
+    options = KitOptions(sheets=Options(card_size=size))  # type: ignore[arg-type]
+    kit = compose(Request("markers", scenario="river-plate"), options=options, export=True)
+    cards = [p for p in kit.pieces if p.group == "event"]
+    assert cards and all((p.width, p.height) == (width, height) for p in cards)
+    page = open_pages(kit.files["event-cards.pdf"], geometry=True, only=[0])[0]
+    cut = [r for r in page.rects if abs(r["width"] - width) < 0.01 * MM
+           and abs(r["height"] - height) < 0.01 * MM]
+    assert cut, size  # the cut outline of each card on the first sheet
+    if size == "mini":  # the advantage cards' back text needs more than 44 x 63 mm
+        with pytest.raises(FitError, match="card back text .* does not fit the card"):
+            compose(Request("kit", scenario="balance-1942"), options=options, export=True)
+        return
+    nw = compose(Request("kit", scenario="balance-1942"), options=options, export=True)
+    advantage = [p for p in nw.pieces if p.group == "advantage"]
+    assert advantage and all((p.width, p.height) == (width, height) for p in advantage)

@@ -29,6 +29,7 @@ from generator.kit.seam import (
 from generator.kit.shipkit import SHEET_PREVIEWS, ship_kinds
 from generator.pages.component import Component
 from generator.pages.layout import Paper
+from generator.pieces import decks
 from generator.pieces.sprue import Sprue, user_or_bundled
 from generator.rules.dice import in_force, owner_seed
 from generator.rulesets.surface_action import resolve
@@ -393,7 +394,7 @@ def _events(ctx: Context[Derived], arg: str | None) -> Rendered:
     from generator.rulesets.surface_action.components.event_cards import event_card_pieces
     from generator.rulesets.surface_action.events import load_deck
 
-    cards = event_card_pieces(load_deck())
+    cards = event_card_pieces(decks.sized(load_deck(), ctx.options.sheets.card_size))
     sprue = _sprue(None, "cards")
     if ctx.paper == "letter":
         # Letter is too short for three rows of poker cards (cards.yaml): turned, it

@@ -62,7 +62,8 @@ def advantage_cards(ctx: Context[Derived], team: str | None) -> Component | Rend
         pdf, pages = doc.finish()
         return Component(f"advantage-cards:{team}", f"Advantage Cards: {name}",
                          f"{team.upper()}-Cards-", pdf, pages)
-    pieces = decks.card_pieces(dealt, prefix=f"advantage.{team}", group="advantage")
+    pieces = decks.card_pieces(decks.sized(dealt, ctx.options.sheets.card_size),
+                               prefix=f"advantage.{team}", group="advantage")
     return sheet_component(ctx, pieces, sprue, f"advantage-cards:{team}",
                            f"Advantage Cards: {name}", f"{team.upper()}-Cards-",
                            f"{d.foot} · {name}")
