@@ -283,6 +283,10 @@ def _offset(value: str | None) -> tuple[float, float]:
 @dpi_option(72, 1200, 300, help="PNG resolution (written into each file).")
 @click.option("--tts", type=SafePath(path_type=Path, file_okay=False), default=None,
               help="Also write Tabletop Simulator deck sheets (10 x 7, last slot hidden).")
+@click.option("--pod", type=SafePath(path_type=Path, file_okay=False), default=None,
+              help="Also write print-on-demand files: per deck and counter set, one face a "
+                   "page (fronts and backs alternating) and one PNG a face, with 3 mm bleed, "
+                   "and a listing of copies.")
 @tables_option("marker sizes, colours, pool sizes...")
 @data_option
 @write_options
@@ -291,7 +295,7 @@ def _offset(value: str | None) -> tuple[float, float]:
 def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offset: str | None,
             sprue: Path | None, png: Path | None, dpi: int, tts: Path | None,
             tables: Path | None, data: tuple[Path, ...], out: Path, paper: str,
-            print_shop: bool, card_size: str) -> None:
+            print_shop: bool, card_size: str, pod: Path | None) -> None:
     """Print SCENARIO's cut-out pieces: markers, counters or cards, one PDF per side.
 
     What the pieces are is the scenario's ruleset's (its `markers` recipe): ship
@@ -310,7 +314,7 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
     report(build_markers(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
                          options=KitOptions(tables=tables, sheets=sheets, sprue=sprue,
                                             print_shop=print_shop),
-                         png=png, dpi=dpi, tts=tts))
+                         png=png, dpi=dpi, tts=tts, pod=pod))
 
 
 COMMANDS = [build, tables, markers, rulers, strings, gauges]

@@ -519,12 +519,17 @@ def build_aids(kind: Command, scenario_id: str | None = None, *,
 def build_markers(scenario_id: str, *, data: list[Path] | None = None,
                   out: Path = Path("output"), paper: Paper = "a4",
                   options: KitOptions | None = None, png: Path | None = None, dpi: int = 300,
-                  tts: Path | None = None) -> BuildResult:
-    """Write a scenario's marker sheets, and optionally every marker as PNG and TTS sheets."""
+                  tts: Path | None = None, pod: Path | None = None) -> BuildResult:
+    """Write a scenario's marker sheets, and optionally the pieces as exports.
+
+    ``png``: every face as a PNG; ``tts``: Tabletop Simulator sheets; ``pod``:
+    print-on-demand files (one face a page and one image a face, with bleed).
+    """
     from generator.core.output import write_atomic
     from generator.pieces.export import export_pngs, export_tts
+    from generator.pieces.pod import LISTING, export_pod
 
-    export = png is not None or tts is not None
+    export = png is not None or tts is not None or pod is not None
     # One transaction: the sheets, the PNGs and the TTS sheets are put in place together
     # once every one of them is written, so a failed export leaves the old kit whole. The
     # export folders are the user's: written into file by file, never swapped.
@@ -542,6 +547,10 @@ def build_markers(scenario_id: str, *, data: list[Path] | None = None,
             write_atomic(txn.stage(tts, named=True) / PIECES_JSON, result.inventory)
             result.exports.append(f"{tts}/ ({len(manifest.sheets)} Tabletop Simulator "
                                   f"sheets and {manifest.file})")
+        if pod is not None:
+            sets = export_pod(result.pieces, txn.stage(pod, named=True), dpi)
+            result.exports.append(f"{pod}/ ({len(sets)} print-on-demand sets, one face a "
+                                  f"page and one image a face with bleed, {LISTING})")
     return result
 
 
