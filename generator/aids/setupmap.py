@@ -45,8 +45,9 @@ SYMBOL_MM = (2.6, 1.1)
 """A ship's symbol (length, beam) when her outline at the map's scale would be smaller."""
 MARGIN = 9 * MM
 """Room left of and under the table for the grid's numbers."""
-TEXT_ROOM = 62 * MM
-"""Room kept under the map for the scale bars and the first lines of the lay-out text."""
+TEXT_ROOM = 52 * MM
+"""Room kept under the map for the scale bars, the legend and the ranges (plus a line or
+two per group, added where the map is drawn)."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,8 @@ class MapInput:
 
 
 def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: str,
-                     footer: str, key: str, label: str = "Map-") -> Component:
+                     footer: str, key: str, label: str = "Map-",
+                     master: str | None = None) -> Component:
     """One page: the table at a stated scale, then how to lay it out.
 
     Args:
@@ -122,6 +124,7 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
         footer: Footer text.
         key: Component key.
         label: Page-label prefix.
+        master: What the rules call the game master (``referee``, ``umpire``).
 
     Returns:
         The component.
@@ -134,9 +137,12 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
     width, depth = table_size(setup, scale)
     width_yd, depth_yd = width * scale.yards_per_unit, depth * scale.yards_per_unit
     room_w = doc.box.width - MARGIN - 2 * MM
-    room_h = doc.room - TEXT_ROOM - 14 * MM
+    groups = [g for g in placements(setup, scale) if g.seen_by(viewer)]
+    # Room under the map for the bars, the legend and a paragraph per group and the ranges.
+    text_room = TEXT_ROOM + 7 * MM * len(groups)
+    room_h = max(doc.room - text_room - 14 * MM, doc.room / 3)
     frame_scale = map_yards_per_cm(width_yd, depth_yd, room_w, room_h)
-    known = ("the referee's map: every group" if viewer is None else
+    known = (f"the {master or 'referee'}'s map: every group" if viewer is None else
              "your own groups, and only the enemy groups your side knows of")
     doc.paragraph(
         f"Map scale <b>1 cm = {frame_scale:,} yd</b>. The table is "
@@ -145,7 +151,6 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
         f"{yards_text(depth_yd)}) at {safe(scale.describe())}; north is the table's top "
         f"edge. This is {known}.")
     doc.space(3)
-    groups = [g for g in placements(setup, scale) if g.seen_by(viewer)]
     colour = {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(data.sides)}
     map_w, map_h = width_yd / frame_scale * CM, depth_yd / frame_scale * CM
     frame = MapFrame(doc.box.x + MARGIN + (room_w - map_w) / 2, doc.y - 6 * MM - map_h,
@@ -158,14 +163,19 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
     edge.rect(frame.x, frame.y, map_w, map_h)
     c.clipPath(edge, stroke=0, fill=0)
     _land(c, frame, setup)
-    _places(c, frame, setup, rings=True)
+    _places(c, frame, setup, True, width_yd)
     for group in groups:
         _arcs(c, frame, scale, setup, group)
     c.restoreState()
-    _places(c, frame, setup, rings=False)
+    _land_names(c, frame, setup)
+    _places(c, frame, setup, False, width_yd)
     symbols = False
+    taken: list[Box] = []
     for group in groups:
-        symbols |= _group(c, frame, scale, group, colour[group.side], data.lengths_ft)
+        symbols |= _group(c, frame, scale, group, colour[group.side], data.lengths_ft, taken)
+    for group in groups:
+        _name(c, frame, scale, group, colour[group.side], taken,
+              (doc.box.x, doc.box.x + doc.box.width))
     _compass(c, frame.x + map_w, frame.y + map_h + 1.5 * MM)
     doc.y = frame.y - MARGIN
     _scale_bars(doc, frame, scale, width)
@@ -223,15 +233,23 @@ def _land(c: Canvas, frame: MapFrame, setup: Setup) -> None:
             c.setFillColor(LAND)
         c.drawPath(path, stroke=1, fill=1)
         c.setDash()
-        if land.name:
-            cx = sum(p[0] for p in points) / len(points)
-            cy = sum(p[1] for p in points) / len(points)
-            c.setFillColor(colors.Color(0.3, 0.22, 0.1))
-            c.setFont(fonts.NARROW_BOLD, 7.5)
-            c.drawCentredString(cx, cy - 1 * MM, land.name)
 
 
-def _places(c: Canvas, frame: MapFrame, setup: Setup, rings: bool) -> None:
+def _land_names(c: Canvas, frame: MapFrame, setup: Setup) -> None:
+    """Each land's name, at its ``label_at`` or the middle of its corners (not clipped)."""
+    k = frame.points_per_yard
+    c.setFillColor(colors.Color(0.3, 0.22, 0.1))
+    c.setFont(fonts.NARROW_BOLD, 7.5)
+    for land in setup.land:
+        if not land.name:
+            continue
+        x, y = land.label_at or (sum(p[0] for p in land.outline) / len(land.outline),
+                                 sum(p[1] for p in land.outline) / len(land.outline))
+        c.drawCentredString(frame.x + setup.yards(x) * k, frame.y + setup.yards(y) * k - 1 * MM,
+                            land.name)
+
+
+def _places(c: Canvas, frame: MapFrame, setup: Setup, rings: bool, width_yd: float) -> None:
     """Named points: their rings (``rings``, drawn clipped), or their marks, arrows, names."""
     k = frame.points_per_yard
     c.setStrokeColor(colors.Color(0.2, 0.2, 0.2))
@@ -253,13 +271,15 @@ def _places(c: Canvas, frame: MapFrame, setup: Setup, rings: bool) -> None:
             # The ring's name sits on the ring, south-east of its middle, off the island.
             r = setup.yards(place.radius) * k
             anchor_x, anchor_y = x + r * 0.5 + 1 * MM, y - r * 0.866 + 1 * MM
+        west_half = setup.yards(place.at[0]) * 2 <= width_yd
         if place.pointer is not None:
             dx, dy = unit_vector(place.pointer)
             tip = (x + 10 * MM * dx, y + 10 * MM * dy)
             _arrow(c, (x, y), tip, 0.8)
-            anchor_x, anchor_y = x - 1.5 * MM, y + 1.5 * MM
+            # A pointer's name reads on the table: to the right of a point in its west half.
+            anchor_x, anchor_y = x + (1.5 * MM if west_half else -1.5 * MM), y + 1.5 * MM
         c.setFont(fonts.NARROW, 7)
-        if anchor_x < x:  # a pointer's name reads on the table, ending at the point
+        if anchor_x < x:
             c.drawRightString(anchor_x, anchor_y, place.name)
         else:
             c.drawString(anchor_x, anchor_y, place.name)
@@ -318,9 +338,13 @@ def _arcs(c: Canvas, frame: MapFrame, scale: Scale, setup: Setup, group: GroupPl
                             arc.label)
 
 
+Box = tuple[float, float, float, float]
+"""x0, y0, x1, y1 on the page."""
+
+
 def _group(c: Canvas, frame: MapFrame, scale: Scale, group: GroupPlace,
-           colour: colors.Color, lengths: Mapping[str, float]) -> bool:
-    """A group's ships, heading arrow, arcs and name; True if any ship is a symbol."""
+           colour: colors.Color, lengths: Mapping[str, float], taken: list[Box]) -> bool:
+    """A group's ships and heading arrow (their boxes added to ``taken``); True for symbols."""
     symbols = False
     step = 0.0
     if len(group.ships) > 1:
@@ -352,18 +376,43 @@ def _group(c: Canvas, frame: MapFrame, scale: Scale, group: GroupPlace,
     c.setFillColor(colour)
     _arrow(c, (lead[0] + 2 * MM * dx, lead[1] + 2 * MM * dy),
            (lead[0] + 9 * MM * dx, lead[1] + 9 * MM * dy), 0.7)
-    # The name sits on the side away from the heading arrow, off the column.
-    side_x = -dy if dx >= 0 else dy
-    side_y = dx if dx >= 0 else -dx
-    c.setFillColor(colour)
-    c.setFont(fonts.NARROW_BOLD, 7.5)
-    label = f"{group.name} {group.heading:g}° {group.speed_kn:g} kn"
-    lx, ly = lead[0] + 3 * MM * side_x, lead[1] + 3 * MM * side_y
-    if side_x < 0:
-        c.drawRightString(lx, ly, label)
-    else:
-        c.drawString(lx, ly, label)
+    for ship in group.ships:
+        x, y = frame.at(scale, ship.x, ship.y)
+        taken.append((x - 1.5 * MM, y - 1.5 * MM, x + 1.5 * MM, y + 1.5 * MM))
+    ax, ay = lead[0] + 9 * MM * dx, lead[1] + 9 * MM * dy
+    taken.append((min(lead[0], ax), min(lead[1], ay), max(lead[0], ax), max(lead[1], ay)))
     return symbols
+
+
+def _name(c: Canvas, frame: MapFrame, scale: Scale, group: GroupPlace, colour: colors.Color,
+          taken: list[Box], page: tuple[float, float]) -> None:
+    """The group's name, course and speed, where it covers no other name, ship or arrow."""
+    lead = frame.at(scale, group.ships[0].x, group.ships[0].y)
+    dx, dy = unit_vector(group.heading)
+    label = f"{group.name} {group.heading:g}° {group.speed_kn:g} kn"
+    size = 7.5
+    width = c.stringWidth(label, fonts.NARROW_BOLD, size)
+    # Beside the leader, away from the arrow first, then the other side, below, above.
+    px, py = (-dy, dx) if dx >= 0 else (dy, -dx)
+    tries = [(lead[0] + d * px * MM, lead[1] + d * py * MM, px < 0)
+             for d in (3, -3, 6, -6)]
+    tries += [(lead[0] - width / 2, lead[1] - d * MM, False) for d in (5, -3, 8, -6, 11, -9)]
+    best = tries[0]
+    for x, y, right in tries:
+        x0 = x - width if right else x
+        box = (x0, y - 0.5 * MM, x0 + width, y + size * 0.8)
+        if x0 < page[0] or box[2] > page[1]:
+            continue
+        if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                   for b in taken):
+            best = (x, y, right)
+            break
+    x, y, right = best
+    x0 = x - width if right else x
+    taken.append((x0, y - 0.5 * MM, x0 + width, y + size * 0.8))
+    c.setFillColor(colour)
+    c.setFont(fonts.NARROW_BOLD, size)
+    c.drawString(x0, y, label)
 
 
 def _compass(c: Canvas, right: float, bottom: float) -> None:
@@ -456,11 +505,25 @@ def _layout_text(doc: CanvasDoc, data: MapInput, groups: Sequence[GroupPlace],
         doc.paragraph("<b>Starting ranges</b>: no enemy group is known to you at the start.")
 
 
-def scenario_map(data: MapInput, viewer: str | None, paper: Paper, scenario: str,
+def scenario_map(data: MapInput, arg: str | None, paper: Paper, scenario: str,
                  footer: str) -> Component:
-    """A packet's set-up map, keyed ``setup-map:SIDE`` (or ``setup-map`` for the referee)."""
-    who = data.sides.get(viewer, "referee") if viewer else "referee"
+    """A packet's set-up map for the recipe's ``setup-map:ARG``.
+
+    Args:
+        data: The block, scale, sides and lengths.
+        arg: A side id (that side's map) or the game master's word, ``referee`` or
+            ``umpire`` (every group).
+        paper: Paper size.
+        scenario: The scenario's name.
+        footer: Footer text, without the reader.
+
+    Returns:
+        The component, keyed ``setup-map:ARG``.
+
+    """
+    viewer = arg if arg in data.sides else None
+    reader = data.sides[viewer] if viewer else (arg or "referee")
     return render_setup_map(data, viewer, paper, f"Set-up map: {scenario}",
-                            f"{footer} · {who}",
-                            f"setup-map:{viewer}" if viewer else "setup-map",
-                            f"{viewer.upper()}-Map-" if viewer else "Map-")
+                            f"{footer} · {reader}", f"setup-map:{arg}" if arg else "setup-map",
+                            f"{viewer.upper()}-Map-" if viewer else "Map-",
+                            master=None if viewer else reader)

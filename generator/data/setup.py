@@ -73,6 +73,7 @@ class Land(Strict):
     name: str | None = Field(None, min_length=1, max_length=60, description="Printed on the map, e.g. 'Savo Island' (1-60 characters).")
     kind: Literal["land", "shoal"] = Field("land", description="land (ships may not enter) or shoal (drawn dashed).")
     outline: list[Point] = Field(min_length=3, max_length=200, description="Corner points [x, y] in the block's units from the south-west corner (3-200 points).")
+    label_at: Point | None = Field(None, description="Where its name is printed, [x, y] (default: the middle of its corners).")
 
 
 class Place(Strict):
@@ -101,7 +102,7 @@ class Group(Strict):
     ships: list[Annotated[str, Field(max_length=60)]] = Field(min_length=1, max_length=40, description="Ship names of that side, the leader first (1-40).")
     at: Point = Field(description="Leading ship's position [x, y] in the block's units from the south-west corner.")
     heading: Bearing = Field(description="Compass course, 0-359.9 (0 is north, the table's top edge).")
-    speed_kn: float = Field(ge=0, le=60, description="Speed in knots at the start, 0-60.")
+    speed_kn: float = Field(ge=0, le=1000, description="Speed in knots at the start, 0-1000 (aircraft fly fast).")
     formation: Literal["line-ahead", "line-abreast"] = Field("line-ahead", description="line-ahead (each ship astern of the one before) or line-abreast (each to starboard of the one before).")
     spacing: float | None = Field(None, gt=0, le=20_000, description="Distance between ships in the block's units (default 600 yd).")
     hidden: bool = Field(False, description="Shown only to its own side (and the referee) unless known_to names another side.")
@@ -140,6 +141,7 @@ class Setup(Strict):
     groups: list[Group] = Field(min_length=1, max_length=40, description="Each group's starting position (1-40).")
     wind: Wind | None = Field(None, description="Wind, where the rules use it.")
     light: Light | None = Field(None, description="Sun or moon, where the rules use it.")
+    unverified: list[Annotated[str, Field(max_length=1000)]] = Field(default_factory=list, max_length=40, description="Positions, courses or distances no source confirmed, and where sources disagree which was chosen (at most 40 lines).")
 
     @model_validator(mode="after")
     def _names_once(self) -> Setup:
@@ -289,6 +291,8 @@ def setup_problems(setup: Setup, doc: Any, scale: Scale, rosters: Mapping[str, S
     for li, land in enumerate(setup.land):
         for pi, point in enumerate(land.outline):
             check_point(point, (*loc, "land", li, "outline", pi))
+        if land.label_at is not None:
+            check_point(land.label_at, (*loc, "land", li, "label_at"))
     for pi, place in enumerate(setup.places):
         check_point(place.at, (*loc, "places", pi, "at"))
     sides = list(rosters)

@@ -290,8 +290,7 @@ def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
     assert d.scenario is not None and d.scenario.setup is not None
     data = MapInput(d.scenario.setup, table_scale(d.tables),
                     {s.id: s.name for s in d.scenario.sides}, d.lengths_ft)
-    viewer = arg if arg in ctx.sides else None  # "umpire": every group
-    return scenario_map(data, viewer, ctx.paper, d.scenario.name,
+    return scenario_map(data, arg, ctx.paper, d.scenario.name,
                         f"quarterdeck · {ModernNaval.title} · {d.scenario.name}")
 
 

@@ -279,8 +279,7 @@ def _setup_map(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
                     for ref, v in zip(s.ships, d.views[s.id], strict=True)})
     data = MapInput(d.scenario.setup, d.scale, {s.id: s.name for s in d.scenario.sides},
                     lengths)
-    viewer = arg if arg in ctx.sides else None  # "referee": every group
-    return scenario_map(data, viewer, ctx.paper, d.scenario.name,
+    return scenario_map(data, arg, ctx.paper, d.scenario.name,
                         f"quarterdeck · NAVAL ACTION · {d.scenario.name}")
 
 

@@ -229,8 +229,7 @@ def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
                for ref, v in zip(s.ships, views[s.id], strict=True)}
     data = MapInput(scenario.setup, table_scale(_d(ctx).charts),
                     {s.id: s.name for s in scenario.sides}, lengths)
-    viewer = arg if arg in ctx.sides else None  # "referee": every formation
-    return scenario_map(data, viewer, ctx.paper, scenario.name,
+    return scenario_map(data, arg, ctx.paper, scenario.name,
                         f"quarterdeck · Surface Action · {scenario.name}")
 
 
