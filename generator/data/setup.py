@@ -153,6 +153,10 @@ class Setup(Strict):
         return value if self.units == "yd" else convert(value, self.units, "yd")
 
 
+SETUP_MODELS: list[type[Strict]] = [Setup, Table, Land, Place, Group, Arc, Wind, Light]
+"""The block's models, for each ruleset's schema reference page."""
+
+
 def table_length(value: float | str, scale: Scale) -> float:
     """A table dimension in the scale's table units (cm or in)."""
     if not isinstance(value, str):
