@@ -457,8 +457,10 @@ def _legend(doc: CanvasDoc, data: MapInput, groups: Sequence[GroupPlace], viewer
     """Side colours, what the marks mean, wind and light."""
     shown = [s for s in data.sides if viewer is None or s == viewer
              or any(g.side == s for g in groups)]
+    # A side's map calls the others "enemy": a side's name may be a ship's (Graf Spee).
     keys = "; ".join(f"<font color='#{colour[s].hexval()[2:]}'><b>"
-                     f"{safe(data.sides[s])}</b></font>" for s in shown)
+                     f"{safe(data.sides[s]) if viewer in (None, s) else 'enemy'}</b></font>"
+                     for s in shown)
     parts = [f"Ships: {keys}. Each group is drawn from its leading ship, with an arrow on "
              "its course and its speed beside its name"]
     if symbols:
@@ -490,8 +492,11 @@ def _layout_text(doc: CanvasDoc, data: MapInput, groups: Sequence[GroupPlace],
             spacing = (f", {how} {yards_text(step * scale.yards_per_unit)} "
                        f"({units_text(step, unit)}) apart")
         side = "" if viewer else f" ({safe(data.sides[group.side])})"
+        # An enemy group a side knows of is a position and a number of ships, not names.
+        ships = (', '.join(s.name for s in group.ships) if viewer in (None, group.side) else
+                 f"enemy, {len(group.ships)} ship{'s' if len(group.ships) != 1 else ''}")
         doc.paragraph(
-            f"<b>{safe(group.name)}</b>{side}: {safe(', '.join(s.name for s in group.ships))}. "
+            f"<b>{safe(group.name)}</b>{side}: {safe(ships)}. "
             f"Leader {units_text(lead.x, unit)} from the west edge and "
             f"{units_text(lead.y, unit)} from the south edge, course {group.heading:g}°, "
             f"{group.speed_kn:g} kn{spacing}.")

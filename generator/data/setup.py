@@ -316,6 +316,14 @@ def setup_problems(setup: Setup, doc: Any, scale: Scale, rosters: Mapping[str, S
                                             f"expected another side's id ({', '.join(others)})"
                                             f"{did_you_mean(known, others)}"))
         roster = list(rosters[group.side])
+        if group.known_to or not group.hidden:
+            # Other sides read this name on their maps: it must not give away a ship.
+            named = [r for r in roster if re.search(rf"(?<!\w){re.escape(r)}(?!\w)", group.name)]
+            if named:
+                problems.append(doc.problem((*here, "name"), f"found '{group.name}', expected "
+                                            f"a name that names none of the group's ships "
+                                            f"(other sides' maps show it; it names "
+                                            f"{', '.join(named)})"))
         for si, name in enumerate(group.ships):
             match = next((r for r in roster if (same or str.__eq__)(name, r)), None)
             if match is None:

@@ -116,7 +116,12 @@ def test_every_map_draws_its_table_scale_bars_ships_and_land_where_the_data_puts
                 near = [h for h in hulls if abs((h["x0"] + h["x1"]) / 2 - x) < 0.5 * MM
                         and abs((h["top"] + h["bottom"]) / 2 - top) < 0.5 * MM]
                 assert near, f"{scenario}/{name}: {ship.name} not drawn at her position"
-        # What the reader may not know is not on the page.
+        # What the reader may not know is not on the page: hidden groups, enemy ships' names.
+        for group in seen:
+            if viewer is not None and group.side != viewer:
+                for ship in group.ships:
+                    assert not re.search(rf"\b{re.escape(ship.name)}\b", page.text), \
+                        (name, ship.name)
         hidden = [g for g in placements(setup, scale) if not g.seen_by(viewer)]
         for group in hidden:
             assert group.name not in page.text, (name, group.name)
@@ -145,7 +150,9 @@ def test_a_side_sees_only_its_own_hidden_groups_and_the_referee_sees_all() -> No
     assert "referee's map: every group" in referee
     # Sheffield: the Neptune had held contact for hours, so the British pickets are known.
     argentina = _map_page("sheffield-1982", "argentina.pdf").text.replace("\n", " ")
-    assert "Sheffield" in argentina and "Neptune" in argentina
+    assert "Centre picket" in argentina and "Neptune" in argentina
+    # An enemy group a side knows of is a position and a count, never ship names.
+    assert "Centre picket: enemy, 1 ship." in argentina and "Sheffield" not in argentina
     assert "umpire's map" in _map_page("sheffield-1982", "umpire.pdf").text.replace("\n", " ")
 
 
@@ -204,7 +211,9 @@ def test_a_bad_setup_block_gives_located_messages(tmp_path: Path,
         "at: [15000, 36000]": "at: [15000, 76000]",
         "      ships: [Jarvis]": "      ships: [Jarvis, Blue]",
         "      ships: [Patterson, Bagley]": "      ships: [Paterson, Bagley]",
-        "      at: [12100, 28200]": "      at: [2000, 28200]"})
+        "      at: [12100, 28200]": "      at: [2000, 28200]",
+        "      hidden: true\n      arcs:": "      hidden: true\n      known_to: [japanese]\n"
+                                          "      arcs:"})
     code, lines = _check(tmp_path, monkeypatch)
     assert code == 2
     assert lines == [
@@ -215,9 +224,11 @@ def test_a_bad_setup_block_gives_located_messages(tmp_path: Path,
         "savo-bad.yaml:134:15: setup.groups.2.ships.0: found 'Paterson', expected a ship of "
         "side 'allied' (Canberra, Chicago, Bagley, Patterson, Vincennes, Quincy, Astoria, "
         "Helm, Wilson, Blue, Ralph Talbot, Jarvis); did you mean 'Patterson'?",
+        "savo-bad.yaml:157:13: setup.groups.5.name: found 'Picket Blue', expected a name that "
+        "names none of the group's ships (other sides' maps show it; it names Blue)",
         "savo-bad.yaml:160:11: setup.groups.5.at: found [15000, 76000], expected a point on "
         "the table (x 0-60,000, y 0-45,000 yd)",
-        "savo-bad.yaml:174:23: setup.groups.7.ships.1: found 'Blue' again, expected each ship "
+        "savo-bad.yaml:175:23: setup.groups.7.ships.1: found 'Blue' again, expected each ship "
         "in one group (she is in 'Picket Blue')",
     ]
 
