@@ -147,8 +147,13 @@ def _min_items(info: Any) -> int:
     return max((getattr(m, "min_length", 0) or 0 for m in info.metadata), default=0)
 
 
-def _model_lines(model: type[BaseModel], fixed: dict[str, str], indent: int) -> list[str]:
-    """YAML lines for ``model``: required fields as placeholders, optional ones commented."""
+def _model_lines(model: type[BaseModel], fixed: dict[str, str], indent: int,
+                 expand: frozenset[str] = frozenset()) -> list[str]:
+    """YAML lines for ``model``: required fields as placeholders, optional ones commented.
+
+    An optional field named in ``expand`` (a scenario's ``setup`` block) is written out as
+    if it were required, so the designer fills it in or deletes it.
+    """
     pad = " " * indent
     lines: list[str] = []
     for name, info in model.model_fields.items():
@@ -157,6 +162,10 @@ def _model_lines(model: type[BaseModel], fixed: dict[str, str], indent: int) -> 
         annotation, _ = _unwrap(info.annotation)
         if key in fixed:
             lines.append(f"{pad}{key}: {fixed[key]}")
+            continue
+        if key in expand and _is_model(annotation):
+            lines.append(f"{pad}{key}:  # {description} Delete the block to print no map.")
+            lines += _model_lines(annotation, {}, indent + 2)
             continue
         if not info.is_required():
             lines.append(f"{pad}# {key}: ...  # {description}"[:160].rstrip())
@@ -200,7 +209,8 @@ def model_scenario_yaml(model: type[BaseModel], name: str, title: str,
             "are",
             "# optional fields: remove the '#' and give a value to use one. Then run:",
             f"#     quarterdeck check {scenario_id}.yaml"]
-    body = _model_lines(model, {"id": scenario_id, "ruleset": name}, 0)
+    body = _model_lines(model, {"id": scenario_id, "ruleset": name}, 0,
+                        frozenset({"setup"}))
     return "\n".join([*head, *body]) + "\n"
 
 

@@ -49,6 +49,7 @@ class Packet(Strict):
     when: list[str] = Field(default_factory=list, max_length=8, description="Flags that must hold ('scenario', 'duplex'; '!flag' for 'not').")
     contents: list[str] = Field(min_length=1, max_length=MAX_ITEMS, description="Component items in page order.")
     note: str | None = Field(None, max_length=400, description="A line for the packet's print note, e.g. where the items printed once per table are.")
+    needs: dict[str, str] = Field(default_factory=dict, max_length=8, description="Component name to a flag it is printed only under, e.g. {setup-map: setup} (a scenario without a set-up block has no map).")
 
     @field_validator("contents")
     @classmethod
@@ -201,6 +202,8 @@ def plan(recipe: Recipe, sides: Mapping[str, str], flags: set[str],
             keys: list[str] = []
             for item in packet.contents:
                 name, _, arg = item.partition(":")
+                if name in packet.needs and packet.needs[name] not in flags:
+                    continue
                 args: list[str | None]
                 if arg == "*":
                     args = list(sides)

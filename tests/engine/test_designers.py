@@ -104,6 +104,10 @@ SCENARIO_FILLS = {
                      "allied", "Allies", "new-orleans", "Astoria",
                      "japanese", "Japanese", "takao", "Takao",
                      "Both lines of ships meet.", "Sink more than you lose.",
+                     # The set-up block: the table, then one group (name, side, ship,
+                     # position, course, speed).
+                     "180", "120", "Allied line", "allied", "Astoria", "[30000, 20000]",
+                     "90", "20",
                      "'Test source (test): the order of battle'"],
 }
 

@@ -11,14 +11,17 @@ per unit), the scenario's ``conditions`` and the page ``foot``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
 from generator.core.errors import DataError, Problem, UsageError
+from generator.core.scales import Scale, parse_scale
 from generator.core.suggest import did_you_mean, fold
 from generator.data.roster import find_ship, requested_ship
+from generator.data.setup import setup_problems
 from generator.kit.seam import Context, KitOptions, Request, Ruleset
 from generator.pages.component import Component
 from generator.pages.layout import Paper
@@ -55,6 +58,14 @@ class Derived:
     """Side id -> its dummy contact markers (the scenario's, else the markers table's)."""
     known: dict[str, bool] = field(default_factory=dict)
     """Side id -> whether it knows the enemy order of battle (matchups name classes)."""
+    lengths_ft: dict[str, float] = field(default_factory=dict)
+    """Ship name -> her length in feet (the set-up map's outlines; aircraft have none)."""
+
+
+def table_scale(tables: DataTables) -> Scale:
+    """The ground scale (metres per cm of table) as a ``Scale``, through ``parse_scale``."""
+    yards = Fraction(str(tables.rating.metres_per_cm)) / Fraction("0.9144")
+    return parse_scale(f"{yards.numerator}/{yards.denominator} yd per cm")
 
 
 def _weapon_problems(doc: Any, loc: tuple[Any, ...], fits: Any, tables: DataTables,
@@ -139,6 +150,9 @@ def _scenario_problems(entry: Entry, library: Library, tables: DataTables,
         if side.id == "umpire":
             problems.append(doc.problem(("sides", si, "id"), "found 'umpire', expected a side "
                                         "id other than 'umpire' (the umpire's packet)"))
+    if scenario.setup is not None:
+        rosters = {s.id: [ref.name for ref in s.units] for s in scenario.sides}
+        problems += setup_problems(scenario.setup, doc, table_scale(tables), rosters)
     return problems, warnings
 
 
@@ -202,10 +216,11 @@ class ModernNaval(Ruleset[Derived]):
                 if ref.class_ in aircraft:
                     cls, name = aircraft[ref.class_].model, ref.name
                 else:
-                    cls = ships[ref.class_].model
-                    ship = find_ship(cls, ref.name)
+                    vessel: ModernClass = ships[ref.class_].model
+                    ship = find_ship(vessel, ref.name)
                     assert ship is not None  # checked above
-                    name = ship.name
+                    cls, name = vessel, ship.name
+                    derived.lengths_ft[ref.name] = vessel.length_m / 0.3048
                 crew = ref.crew if ref.crew is not None else side.crew
                 units.append(derive.unit(cls, name, side.id, tables, crew, ref.weapons,
                                          ref.note, ref.altitude))
@@ -222,6 +237,8 @@ class ModernNaval(Ruleset[Derived]):
         derived.foot = (f"quarterdeck · {self.title} · {scenario.name} · "
                         f"{scenario.date_label or scenario.date.isoformat()}")
         ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
+        if scenario.setup is not None:
+            ctx.flags.add("setup")
         return ctx
 
     def _class(self, library: Library, request: Request, ctx: Context[Derived],
@@ -260,6 +277,19 @@ def _cards(ctx: Context[Derived], side: str | None) -> Component:
     return render_cards(d.units[side], ctx.paper, f"Unit cards: {name}", f"{d.foot} · {name}",
                         f"cards:{side}", f"{side.upper()}-Card-", d.tables.rating.metres_per_cm,
                         context_tables(ctx.options))
+
+
+@COMPONENTS("setup-map")
+def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
+    """The table at a stated scale with every group a packet's reader may know of."""
+    from generator.aids.setupmap import MapInput, scenario_map
+
+    d = _d(ctx)
+    assert d.scenario is not None and d.scenario.setup is not None
+    data = MapInput(d.scenario.setup, table_scale(d.tables),
+                    {s.id: s.name for s in d.scenario.sides}, d.lengths_ft)
+    return scenario_map(data, arg, ctx.paper, d.scenario.name,
+                        f"quarterdeck · {ModernNaval.title} · {d.scenario.name}")
 
 
 @COMPONENTS("briefing")

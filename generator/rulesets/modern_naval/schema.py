@@ -19,6 +19,7 @@ from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_v
 
 from generator.core.suggest import did_you_mean
 from generator.data.datamodel import Line, Nation, Ship, SideBase, Strict, once
+from generator.data.setup import Setup
 from generator.data.shipclass import ModernSystem, ModernWeapon, ShipType
 
 SIZES = ("very-small", "small", "medium", "large", "very-large")
@@ -276,6 +277,7 @@ class Scenario(Strict):
     visibility_cm: int = Field(ge=1, le=500, description="Tactical visibility in cm, set at game set-up.")
     sides: list[Side] = Field(min_length=2, max_length=4, description="The sides.")
     starting_conditions: str = Field(max_length=4000, description="The whole set-up (umpire only).")
+    setup: Setup | None = Field(None, description="The table, its coast and each group's starting position, course and speed: printed as the set-up map (see docs/designers.md).")
     special_rules: list[Line] = Field(default_factory=list, max_length=40, description="Rules every player reads.")
     victory: str = Field(max_length=4000, description="Victory conditions every player reads.")
     sources: list[Line] = Field(min_length=1, max_length=40, description="Where the order of battle came from.")

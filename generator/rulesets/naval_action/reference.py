@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from generator.data.schemadoc import sections
+from generator.data.setup import SETUP_MODELS
 from generator.pages.templating import render_text
 from generator.rulesets.naval_action import schema
 from generator.rulesets.naval_action.rules import load_rules
@@ -15,6 +16,7 @@ CLASS_MODELS: list[type[BaseModel]] = [
 ]
 SCENARIO_MODELS: list[type[BaseModel]] = [
     schema.Scenario, schema.Side, schema.ShipRef, schema.Special,
+    *SETUP_MODELS,
 ]
 
 

@@ -6,10 +6,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.core.errors import Problem
+from generator.core.scales import parse_scale
 from generator.core.suggest import fold
 from generator.data.images import class_image_problems
 from generator.data.images import class_images as images_of
 from generator.data.roster import Loc, check_roster, check_scenarios, check_side_ref, find_ship
+from generator.data.setup import setup_problems
 from generator.rulesets.naval_action.schema import Scenario, ShipClass, ShipRef
 
 if TYPE_CHECKING:
@@ -37,6 +39,9 @@ def check_scenario(entry: Entry, library: Library) -> tuple[list[Problem], list[
     side_ids = [s.id for s in scenario.sides]
     for gi, group in enumerate(scenario.air_groups):
         problems.extend(check_side_ref(doc, ("air_groups", gi, "side"), group.side, side_ids))
+    if scenario.setup is not None:
+        rosters = {s.id: [ref.name for ref in s.ships] for s in scenario.sides}
+        problems.extend(setup_problems(scenario.setup, doc, parse_scale(scenario.scale), rosters))
     return problems, warnings
 
 

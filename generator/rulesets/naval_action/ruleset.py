@@ -134,6 +134,8 @@ class NavalAction(Ruleset[Derived]):
             with cardtables.using(tables):
                 derived.views = self._views(library, scenario, derived.scale)
             ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
+            if scenario.setup is not None:
+                ctx.flags.add("setup")
         elif request.classes:
             with cardtables.using(tables):
                 derived.views = {"classes": self._class_views(library, list(request.classes),
@@ -262,6 +264,21 @@ def _briefing(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     assert d.scenario is not None
     side = next((s for s in d.scenario.sides if s.id == arg), None)
     return render_briefing(d.scenario, side, d.views, ctx.paper)
+
+
+@component("setup-map")
+def _setup_map(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
+    """The table at a stated scale with every group a packet's reader may know of."""
+    from generator.aids.setupmap import MapInput, scenario_map
+
+    assert d.scenario is not None and d.scenario.setup is not None
+    lengths = {v.name: v.cls.length_ft for views in d.views.values() for v in views}
+    lengths.update({ref.name: v.cls.length_ft for s in d.scenario.sides
+                    for ref, v in zip(s.ships, d.views[s.id], strict=True)})
+    data = MapInput(d.scenario.setup, d.scale, {s.id: s.name for s in d.scenario.sides},
+                    lengths)
+    return scenario_map(data, arg, ctx.paper, d.scenario.name,
+                        f"quarterdeck · NAVAL ACTION · {d.scenario.name}")
 
 
 @component("sheets")

@@ -21,6 +21,7 @@ from generator.data.datamodel import (
     Strict,
     once,
 )
+from generator.data.setup import Setup
 from generator.data.shipclass import AAGuns, Aircraft, Position
 from generator.data.shipclass import Armor as FactArmor
 from generator.data.shipclass import GunBattery as FactBattery
@@ -186,6 +187,7 @@ class Scenario(Strict):
     strength_ratio: bool = Field(False, description="Use the comparative-strength ratio (rule text IV): the stronger side's losses score their CS times the ratio of the sides' totals, to the weaker side's advantage. Default false: every loss scores its plain CS.")
     victory: str = Field(max_length=4000, description="Victory notes every player reads; must not name ships (at most 4000 characters).")
     air_groups: list[AirGroup] = Field(default_factory=list, max_length=20, description="Aircraft from outside the scenario's ships; each gets 6-plane element markers.")
+    setup: Setup | None = Field(None, description="The table, its land and each group's starting position, course and speed: printed as the set-up map (see docs/designers.md).")
     sources: list[Line] = Field(min_length=1, max_length=40, description="Where the order of battle came from; 1-40 lines of at most 1000 characters.")
 
     @field_validator("scale")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from generator.data.schemadoc import sections
+from generator.data.setup import SETUP_MODELS
 from generator.pages.templating import render_text
 from generator.rulesets.surface_action import schema
 
@@ -15,6 +16,7 @@ CLASS_MODELS: list[type[BaseModel]] = [
 SCENARIO_MODELS: list[type[BaseModel]] = [
     schema.Scenario, schema.Weapons, schema.Weapon, schema.Side, schema.ShipRef,
     schema.Special, schema.Cards, schema.HitChecks, schema.HitCheck,
+    *SETUP_MODELS,
 ]
 
 

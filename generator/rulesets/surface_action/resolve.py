@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from generator.core.errors import Problem
 from generator.core.suggest import did_you_mean
 from generator.data.roster import Loc, check_roster, check_scenarios
+from generator.data.setup import setup_problems
 from generator.rulesets.surface_action.charts import load_charts
+from generator.rulesets.surface_action.components.aids import table_scale
 from generator.rulesets.surface_action.schema import CARRIERS, Scenario, ShipClass, ShipRef
 
 if TYPE_CHECKING:
@@ -62,6 +64,10 @@ def check_scenario(entry: Entry, library: Library) -> tuple[list[Problem], list[
                                     f"a night sighting range of {night.night_min_in:g} to "
                                     f"{night.night_max_in:g} inches"))
     problems.extend(_formations(entry))
+    if scenario.setup is not None:
+        rosters = {s.id: [ref.name for ref in s.ships] for s in scenario.sides}
+        problems.extend(setup_problems(scenario.setup, doc, table_scale(load_charts()),
+                                       rosters))
     return problems, warnings
 
 

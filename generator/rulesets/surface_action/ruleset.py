@@ -127,6 +127,8 @@ class SurfaceAction(Ruleset[Derived]):
         derived.foot = (f"quarterdeck · Surface Action · {scenario.name} · "
                         f"{scenario.date_label or scenario.date.isoformat()}")
         ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
+        if scenario.setup is not None:
+            ctx.flags.add("setup")
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
@@ -211,6 +213,23 @@ def _briefing(ctx: Context[Derived], arg: str | None) -> Component:
     scenario = _scenario_of(ctx)
     side = next((s for s in scenario.sides if s.id == arg), None)
     return render_briefing(scenario, side, _d(ctx).views, ctx.paper, _d(ctx).foot)
+
+
+@COMPONENTS("setup-map")
+def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
+    """The table at a stated scale with every formation a packet's reader may know of."""
+    from generator.aids.setupmap import MapInput, scenario_map
+    from generator.rulesets.surface_action.components.aids import table_scale
+
+    scenario = _scenario_of(ctx)
+    assert scenario.setup is not None
+    views = _d(ctx).views
+    lengths = {ref.name: v.cls.facts.length_ft for s in scenario.sides
+               for ref, v in zip(s.ships, views[s.id], strict=True)}
+    data = MapInput(scenario.setup, table_scale(_d(ctx).charts),
+                    {s.id: s.name for s in scenario.sides}, lengths)
+    return scenario_map(data, arg, ctx.paper, scenario.name,
+                        f"quarterdeck · Surface Action · {scenario.name}")
 
 
 @COMPONENTS("sheets")

@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from generator.data.datamodel import NATION_NAMES, Line, Nation, Ship, SideBase, Strict, once
+from generator.data.setup import Setup
 
 __all__ = ["NATION_NAMES", "Nation", "Ship"]
 
@@ -310,6 +311,7 @@ class Scenario(Strict):
     sides: list[Side] = Field(min_length=2, max_length=8, description="The sides (two to eight).")
     hit_checks: dict[Nation, HitChecks] = Field(default_factory=dict, description="Explosion and fire checks after M and S hits, by navy of the ship hit (default: the ruleset's table).")
     starting_conditions: str = Field(max_length=4000, description="The whole set-up (referee's packet only; at most 4000 characters).")
+    setup: Setup | None = Field(None, description="The table, its land and each formation's starting position, course and speed: printed as the set-up map (see docs/designers.md).")
     special_rules: list[Line] = Field(default_factory=list, max_length=40, description="Conditions every player reads; at most 40 lines of 1000 characters.")
     victory: str = Field(max_length=4000, description="Victory conditions every player reads (at most 4000 characters).")
     sources: list[Line] = Field(min_length=1, max_length=40, description="Where the order of battle came from; 1-40 lines of at most 1000 characters.")

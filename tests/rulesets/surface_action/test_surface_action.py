@@ -261,7 +261,8 @@ def test_packets_hold_every_component(guadalcanal: Kit) -> None:
                                       "back-offset-check.pdf"}
     titles = outline_titles(reader("guadalcanal", "american.pdf"))
     # Run by run: pages to read, then fronts with their backs, then cut out of one side.
-    assert titles == ["How to print this packet", "Briefing", "Data sheet: Task Force 64",
+    assert titles == ["How to print this packet", "Briefing", "Set-up map",
+                      "Data sheet: Task Force 64",
                       "Matchups: Task Force 64", "Resolution tables", "Pre-rolled dice",
                       "Reference card", "Counters: Task Force 64", "Turn guides",
                       "Ruler · 1 in = 1,000 yd"]
@@ -287,7 +288,7 @@ def test_data_sheet_rows_come_from_the_class_files(guadalcanal: Kit) -> None:
 
 def test_hit_boxes_per_ship(guadalcanal: Kit) -> None:
     """P 3, M 2, S 2, T 2 with torpedoes, F 5 (A 2 on carriers): 14 boxes, 12 without tubes."""
-    page = pages("guadalcanal", "japanese.pdf", geometry=True)[2]  # after note and briefing
+    page = pages("guadalcanal", "japanese.pdf", geometry=True)[3]  # after note, briefing, map
     rows = {w["text"]: w["top"] for w in page.layout_words() if w["text"] in
             ("Atago", "Kirishima")}
     for name, count in (("Atago", 14), ("Kirishima", 12)):
