@@ -190,6 +190,7 @@ def _class_kit(tmp: Path, bait: Path) -> tuple[Poisoned, Callable[[Poisoned], No
     scen = yaml.safe_load(
         (ROOT / "shipdata/naval_action/scenarios/savo-island.yaml").read_text("utf-8"))
     scen["id"] = "poison-test"
+    scen.pop("setup", None)  # it places ships this test takes out of the roster
 
     def write(d: Poisoned) -> None:
         # The class fights at Savo (status sheet, catalog, matchups, markers, rosters).
@@ -208,12 +209,27 @@ def _scenario(ruleset: str, file: str, scenario_id: str,
         data = tmp / "data"
         data.mkdir()
         scen = yaml.safe_load((ROOT / f"shipdata/{ruleset}/scenarios/{file}").read_text("utf-8"))
-        # Ship names refer to the class's ships: the class (poisoned alike) names them.
+        # Ship names refer to the class's ships: the class (poisoned alike) names them. The
+        # set-up names the roster's ships: it follows the roster (see ``write``).
+        placed = re.compile(r"setup\.groups\.\d+\.ships\.\d+")
+        roster = {s["id"]: [u["name"] for u in s.get("ships", s.get("units", []))]
+                  for s in scen.get("sides", [])}
+        placed_ships = [list(g["ships"]) for g in scen.get("setup", {}).get("groups", [])]
         doc = Poisoned(scen, bait).poison(
-            skip=skip or (lambda path: re.fullmatch(r"sides\.\d+\.ships\.\d+\.name", path)
-                          is not None))
+            skip=lambda path: placed.fullmatch(path) is not None or (
+                skip(path) if skip else re.fullmatch(r"sides\.\d+\.ships\.\d+\.name", path)
+                is not None))
 
         def write(d: Poisoned) -> None:
+            # Each placed ship keeps naming her roster entry, poisoned or not.
+            now = {s["id"]: [u["name"] for u in s.get("ships", s.get("units", []))]
+                   for s in d.data.get("sides", [])}
+            for group, ships in zip(d.data.get("setup", {}).get("groups", []), placed_ships,
+                                    strict=True):
+                side = group["side"]
+                if side in roster and side in now:
+                    group["ships"] = [now[side][roster[side].index(n)]
+                                      if n in roster[side] else n for n in ships]
             dump(d.data, data / file)
 
         return doc, write, lambda: build(scenario_id, data=[data], out=tmp / "out")
