@@ -165,11 +165,11 @@ def export_pngs(pieces: Sequence[Piece], folder: Path, dpi: int = 300) -> list[E
 
     """
     _check_dpi(dpi)
-    distinct = _distinct(pieces)
+    distinct = distinct_pieces(pieces)
     entries: list[ExportedImage] = []
     jobs: list[RasterJob] = []
     for piece in distinct:
-        width_px, height_px = _pixel_size(piece.width, piece.height, dpi, f"piece {piece.id!r}")
+        width_px, height_px = pixel_size(piece.width, piece.height, dpi, f"piece {piece.id!r}")
         faces: list[tuple[Face, Art]] = [("front", piece.front)]
         if piece.back is not None:
             faces.append(("back", piece.back))
@@ -190,7 +190,7 @@ def _check_dpi(dpi: int) -> None:
         raise UsageError(f"dpi must be a whole number from {DPI_MIN} to {DPI_MAX}, not {dpi!r}")
 
 
-def _distinct(pieces: Sequence[Piece]) -> list[Piece]:
+def distinct_pieces(pieces: Sequence[Piece]) -> list[Piece]:
     """The pieces with repeats removed, in first-appearance order; ids must be unique."""
     seen: dict[str, Piece] = {}
     for piece in pieces:
@@ -221,7 +221,7 @@ def _check_file_names(entries: Sequence[ExportedImage]) -> None:
         owners[key] = entry
 
 
-def _pixel_size(width: float, height: float, dpi: int, label: str) -> tuple[int, int]:
+def pixel_size(width: float, height: float, dpi: int, label: str) -> tuple[int, int]:
     """Pixel size of a trim box: ``round(mm * dpi / 25.4)`` on each axis."""
     # Go through millimetres on purpose: the size is defined (and tested) that way, and
     # the two float paths can round differently on an exact half pixel.
@@ -305,12 +305,12 @@ def export_tts(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
     """
     _check_dpi(dpi)
     hidden_art = hidden if hidden is not None else question_mark_face
-    _distinct(pieces)  # same id checks as the PNGs, so the two exports agree on ids
+    distinct_pieces(pieces)  # same id checks as the PNGs, so the two exports agree on ids
     groups: dict[tuple[float, float], list[Piece]] = {}
     for piece in pieces:
         if piece.quantity < 0:
             raise RenderError(f"piece {piece.id!r} has a negative quantity")
-        _pixel_size(piece.width, piece.height, dpi, f"piece {piece.id!r}")
+        pixel_size(piece.width, piece.height, dpi, f"piece {piece.id!r}")
         key = (round(piece.width / MM, 2), round(piece.height / MM, 2))
         groups.setdefault(key, []).extend([piece] * piece.quantity)
 
@@ -321,7 +321,7 @@ def export_tts(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
     def need(kind: str, name: str, art: Art, size_of: Piece) -> None:
         if (kind, name) not in job_index:
             label = f"hidden face for {name} cards" if kind == "hidden" else f"{kind} of {name}"
-            width_px, height_px = _pixel_size(size_of.width, size_of.height, dpi, label)
+            width_px, height_px = pixel_size(size_of.width, size_of.height, dpi, label)
             job_index[(kind, name)] = len(jobs)
             jobs.append(RasterJob(label, art, size_of.width, size_of.height, width_px, height_px))
 
@@ -332,7 +332,7 @@ def export_tts(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
             continue
         size_name = f"{width_mm:.2f}x{height_mm:.2f}mm"
         first = copies[0]
-        natural = _pixel_size(first.width, first.height, dpi, f"piece {first.id!r}")
+        natural = pixel_size(first.width, first.height, dpi, f"piece {first.id!r}")
         need("hidden", size_name, hidden_art, first)
         for number, start in enumerate(range(0, len(copies), per_sheet), start=1):
             on_sheet = tuple(copies[start:start + per_sheet])
@@ -452,5 +452,5 @@ def _compose(layout: _Layout, cells: Sequence[bytes | None], dpi: int) -> bytes:
         sheet.paste(image, (column * card_w, row * card_h))
     # Store the effective resolution: a scaled-down sheet has fewer pixels per inch.
     first = layout.pieces[0]
-    effective = dpi * card_w / _pixel_size(first.width, first.height, dpi, "")[0]
+    effective = dpi * card_w / pixel_size(first.width, first.height, dpi, "")[0]
     return png_bytes(sheet, round(effective, 3))

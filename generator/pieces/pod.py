@@ -24,7 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core.output import write_atomic
 from generator.core.safetext import SafeCanvas
 from generator.core.units import MM
-from generator.pieces.export import _distinct, _pixel_size
+from generator.pieces.export import distinct_pieces, pixel_size
 from generator.pieces.pieces import Art, Piece
 from generator.pieces.rasterise import RasterJob, render_jobs
 
@@ -55,7 +55,7 @@ def _bled(art: Art, bleed: float) -> Art:
 def sets_of(pieces: Sequence[Piece]) -> dict[str, list[Piece]]:
     """The pieces by set: each deck, then each kind of counter or marker, in order."""
     out: dict[str, list[Piece]] = {}
-    for piece in _distinct(pieces):
+    for piece in distinct_pieces(pieces):
         out.setdefault(piece.deck or piece.group or "pieces", []).append(piece)
     return out
 
@@ -89,7 +89,7 @@ def export_pod(pieces: Sequence[Piece], folder: Path, dpi: int = 300,
                             invariant=1)
         for number, piece in enumerate(members, 1):
             w, h = piece.width + 2 * bleed, piece.height + 2 * bleed
-            px = _pixel_size(w, h, dpi, f"piece {piece.id!r}")
+            px = pixel_size(w, h, dpi, f"piece {piece.id!r}")
             front = f"front-{number:03d}.png"
             back = ("back.png" if shared else f"back-{number:03d}.png") if piece.back else ""
             faces = [(front, piece.front)]
