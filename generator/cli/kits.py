@@ -292,10 +292,11 @@ def _offset(value: str | None) -> tuple[float, float]:
 @write_options
 @print_shop_option
 @card_size_option
+@quiet_option
 def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offset: str | None,
             sprue: Path | None, png: Path | None, dpi: int, tts: Path | None,
             tables: Path | None, data: tuple[Path, ...], out: Path, paper: str,
-            print_shop: bool, card_size: str, pod: Path | None) -> None:
+            print_shop: bool, card_size: str, pod: Path | None, quiet: bool) -> None:
     """Print SCENARIO's cut-out pieces: markers, counters or cards, one PDF per side.
 
     What the pieces are is the scenario's ruleset's (its `markers` recipe): ship
@@ -314,7 +315,7 @@ def markers(scenario: str, duplex: str, bleed: bool, cut: str | None, back_offse
     report(build_markers(scenario, data=list(data), out=out, paper=paper,  # type: ignore[arg-type]
                          options=KitOptions(tables=tables, sheets=sheets, sprue=sprue,
                                             print_shop=print_shop),
-                         png=png, dpi=dpi, tts=tts, pod=pod))
+                         png=png, dpi=dpi, tts=tts, pod=pod), quiet)
 
 
 COMMANDS = [build, tables, markers, rulers, strings, gauges]

@@ -215,3 +215,15 @@ def test_emoji_codes_in_user_text_are_printed_as_typed(tribal: Path) -> None:
     listed, odds = _listed_and_asked(tribal, "Maori :warning:", "tribal-x:Second Ship")
     assert re.search(r"│ tribal-x +│ naval-action +│ Tribal :fire: +│ UK +│ DD +│", listed)
     assert odds.startswith("Maori :warning: (Tribal :fire: DD) firing at Second Ship")
+
+
+def test_markers_quiet_lists_no_files_but_writes_them(tmp_path: Path) -> None:
+    """``markers -q`` says nothing on success, like ``build -q``, and still writes the kit."""
+    loud = run("markers", "savo-island", "--out", str(tmp_path / "loud"))
+    quiet = run("markers", "savo-island", "-q", "--out", str(tmp_path / "quiet"))
+    assert loud.exit_code == quiet.exit_code == 0, quiet.output
+    assert "wrote " in loud.output and quiet.output == ""
+    written = sorted(p.name for p in (tmp_path / "quiet" / "savo-island" / "markers").iterdir())
+    assert written == sorted(p.name for p in
+                             (tmp_path / "loud" / "savo-island" / "markers").iterdir())
+    assert "back-offset-check.pdf" in written
