@@ -11,13 +11,21 @@ starting ranges, all computed from the same ``placements`` the map draws.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.aids.maplabels import AROUND, CENTRED, LabelPlacer, Request, place_and_draw
+from generator.aids.maptext import MapInput as MapInput  # the rulesets' import, kept here
+from generator.aids.maptext import (
+    layout_paragraphs,
+    legend_text,
+    measure,
+    units_text,
+    yards_text,
+)
 from generator.core import fonts
 from generator.core.safetext import text as safe
 from generator.core.scales import Scale
@@ -26,7 +34,6 @@ from generator.data.setup import (
     GroupPlace,
     Setup,
     placements,
-    starting_ranges,
     table_size,
     unit_vector,
 )
@@ -51,9 +58,13 @@ SYMBOL_MM = (2.6, 1.1)
 """A ship's symbol (length, beam) when her outline at the map's scale would be smaller."""
 MARGIN = 9 * MM
 """Room left of and under the table for the grid's numbers."""
-TEXT_ROOM = 52 * MM
-"""Room kept under the map for the scale bars, the legend and the ranges (plus a line or
-two per group, added where the map is drawn)."""
+MAP_TOP = 6 * MM
+"""Room over the table for the north arrow."""
+BARS = 15 * MM
+"""The two scale bars and the space under them."""
+LEGEND_SPACE = 1.5 * MM
+PARAGRAPH_ROOM = 12 * MM
+"""The scale paragraph over the map (two lines) and a little to spare."""
 
 
 @dataclass(frozen=True)
@@ -95,28 +106,6 @@ def _bar_units(width_units: float, unit: str) -> float:
     return max((s for s in steps if s <= width_units / 3), default=steps[0])
 
 
-def yards_text(yards: float) -> str:
-    """Yards with a thousands comma, rounded to 10 yd."""
-    return f"{round(yards, -1):,.0f} yd"
-
-
-def units_text(units: float, unit: str) -> str:
-    """Table units to 0.1."""
-    return f"{units:,.1f}".rstrip("0").rstrip(".") + f" {unit}"
-
-
-@dataclass
-class MapInput:
-    """What a ruleset hands the map: its block, scale, sides and ships' lengths."""
-
-    setup: Setup
-    scale: Scale
-    sides: Mapping[str, str]
-    """Side id to the side's name, in the scenario's order."""
-    lengths_ft: Mapping[str, float]
-    """Ship name to her length in feet (ships without one are drawn as symbols)."""
-
-
 def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: str,
                      footer: str, key: str, label: str = "Map-",
                      master: str | None = None) -> Component:
@@ -144,9 +133,13 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
     width_yd, depth_yd = width * scale.yards_per_unit, depth * scale.yards_per_unit
     room_w = doc.box.width - MARGIN - 2 * MM
     groups = [g for g in placements(setup, scale) if g.seen_by(viewer)]
-    # Room under the map for the bars, the legend and a paragraph per group and the ranges.
-    text_room = TEXT_ROOM + 7 * MM * len(groups)
-    room_h = max(doc.room - text_room - 14 * MM, doc.room / 3)
+    colour = {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(data.sides)}
+    # Room under the map for the grid's numbers, the bars and the text, measured (with the
+    # longest legend: whether ships are symbols depends on the scale being chosen).
+    below = layout_paragraphs(data, groups, viewer)
+    legend = [(legend_text(data, groups, viewer, colour, True), "small", 0.0)]
+    text_room = MARGIN + BARS + measure(doc, legend) + LEGEND_SPACE + measure(doc, below)
+    room_h = max(doc.room - text_room - MAP_TOP - 3 * MM - PARAGRAPH_ROOM, doc.room / 3)
     frame_scale = map_yards_per_cm(width_yd, depth_yd, room_w, room_h)
     known = (f"the {master or 'referee'}'s map: every group" if viewer is None else
              "your own groups, and only the enemy groups your side knows of")
@@ -157,9 +150,8 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
         f"{yards_text(depth_yd)}) at {safe(scale.describe())}; north is the table's top "
         f"edge. This is {known}.")
     doc.space(3)
-    colour = {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(data.sides)}
     map_w, map_h = width_yd / frame_scale * CM, depth_yd / frame_scale * CM
-    frame = MapFrame(doc.box.x + MARGIN + (room_w - map_w) / 2, doc.y - 6 * MM - map_h,
+    frame = MapFrame(doc.box.x + MARGIN + (room_w - map_w) / 2, doc.y - MAP_TOP - map_h,
                      frame_scale)
     c = doc.canvas
     _table(c, frame, scale, width, depth)
@@ -183,8 +175,11 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
     _compass(c, frame.x + map_w, frame.y + map_h + 1.5 * MM)
     doc.y = frame.y - MARGIN
     _scale_bars(doc, frame, scale, width)
-    _legend(doc, data, groups, viewer, colour, symbols)
-    _layout_text(doc, data, groups, viewer)
+    doc.paragraph(legend_text(data, groups, viewer, colour, symbols))
+    doc.space(LEGEND_SPACE / MM)
+    for text, style, before in below:
+        doc.space(before)
+        doc.paragraph(text, style)
     return doc.component(key, "Set-up map", label)
 
 
@@ -404,7 +399,8 @@ def _name(frame: MapFrame, scale: Scale, group: GroupPlace, colour: colors.Color
     dx, dy = unit_vector(group.heading)
     # Abeam is clear of the course arrow (ahead) and of the line of ships (astern).
     order = sorted(AROUND, key=lambda d: abs(d[0] * dx + d[1] * dy) / math.hypot(*d))
-    anchors = [ships[0]] + ([ships[len(ships) // 2]] if len(ships) > 2 else [])
+    # The leader first; then the middle and the last ship, so a long line has room.
+    anchors = list(dict.fromkeys([ships[0], ships[len(ships) // 2], ships[-1]]))
     return Request(f"{group.name} {group.heading:g}° {group.speed_kn:g} kn",
                    fonts.NARROW_BOLD, 7.5, colour, anchors, order)
 
@@ -443,78 +439,7 @@ def _scale_bars(doc: CanvasDoc, frame: MapFrame, scale: Scale, width: float) -> 
         c.drawCentredString(x, y - 3 * MM, left)
         c.drawString(x + length + 1.5 * MM, y + 0.3 * MM, right)
         doc.y -= 7 * MM
-    doc.space(1)
-
-
-def _legend(doc: CanvasDoc, data: MapInput, groups: Sequence[GroupPlace], viewer: str | None,
-            colour: Mapping[str, colors.Color], symbols: bool) -> None:
-    """Side colours, what the marks mean, wind and light."""
-    shown = [s for s in data.sides if viewer is None or s == viewer
-             or any(g.side == s for g in groups)]
-    # A side's map calls the others "enemy": a side's name may be a ship's (Graf Spee).
-    keys = "; ".join(f"<font color='#{colour[s].hexval()[2:]}'><b>"
-                     f"{safe(data.sides[s]) if viewer in (None, s) else 'enemy'}</b></font>"
-                     for s in shown)
-    parts = [f"Ships: {keys}. Each group is drawn from its leading ship, with an arrow on "
-             "its course and its speed beside its name"]
-    if symbols:
-        parts.append("ships too small to draw at this scale are shown as symbols, not to "
-                     "scale")
-    if data.setup.wind:
-        wind = data.setup.wind
-        parts.append(f"wind from {wind.from_:g}°"
-                     + (f" at {wind.knots:g} kn" if wind.knots is not None else ""))
-    if data.setup.light:
-        light = data.setup.light
-        parts.append(f"{light.source} bearing {light.bearing:g}°"
-                     + (f" ({safe(light.note)})" if light.note else ""))
-    doc.paragraph("; ".join(parts) + ".")
-    doc.space(1.5)
-
-
-def _layout_text(doc: CanvasDoc, data: MapInput, groups: Sequence[GroupPlace],
-                 viewer: str | None) -> None:
-    """Where to put each group, from the west and south edges, and the starting ranges."""
-    scale, unit = data.scale, data.scale.unit
-    doc.paragraph("Laying out the table", "h2")
-    for group in groups:
-        lead = group.ships[0]
-        spacing = ""
-        if len(group.ships) > 1:
-            step = math.hypot(group.ships[1].x - lead.x, group.ships[1].y - lead.y)
-            how = "in line ahead" if group.formation == "line-ahead" else "in line abreast"
-            spacing = (f", {how} {yards_text(step * scale.yards_per_unit)} "
-                       f"({units_text(step, unit)}) apart")
-        side = "" if viewer else f" ({safe(data.sides[group.side])})"
-        # An enemy group a side knows of is a position and a number of ships, not names.
-        ships = (', '.join(s.name for s in group.ships) if viewer in (None, group.side) else
-                 f"enemy, {len(group.ships)} ship{'s' if len(group.ships) != 1 else ''}")
-        doc.paragraph(
-            f"<b>{safe(group.name)}</b>{side}: {safe(ships)}. "
-            f"Leader {units_text(lead.x, unit)} from the west edge and "
-            f"{units_text(lead.y, unit)} from the south edge, course {group.heading:g}°, "
-            f"{group.speed_kn:g} kn{spacing}.")
-    places = []
-    for place in data.setup.places:
-        x, y = (data.setup.yards(v) / scale.yards_per_unit for v in place.at)
-        ring = (f"a ring of {yards_text(data.setup.yards(place.radius))} "
-                f"({units_text(data.setup.yards(place.radius) / scale.yards_per_unit, unit)})"
-                " round the point " if place.radius else "")
-        arrow = f", arrow on {place.pointer:g}°" if place.pointer is not None else ""
-        places.append(f"{safe(place.name)}: {ring}{units_text(x, unit)} from the west edge "
-                      f"and {units_text(y, unit)} from the south edge{arrow}")
-    if places:
-        # What the victory conditions measure from, placed as the groups are.
-        doc.space(1)
-        doc.paragraph("<b>Places</b>: " + "; ".join(places) + ".")
-    ranges = starting_ranges(groups, scale)
-    doc.space(1)
-    if ranges:
-        doc.paragraph("<b>Starting ranges</b> (closest ships): " + "; ".join(
-            f"{safe(r.first)} to {safe(r.second)} {yards_text(r.yards)} "
-            f"({units_text(r.units, unit)})" for r in ranges) + ".")
-    elif viewer is not None:
-        doc.paragraph("<b>Starting ranges</b>: no enemy group is known to you at the start.")
+    doc.y -= BARS - 14 * MM
 
 
 def scenario_map(data: MapInput, arg: str | None, paper: Paper, scenario: str,
