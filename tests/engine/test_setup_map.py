@@ -10,6 +10,7 @@ groups hidden from it. A bad ``setup:`` block gives located messages.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -273,3 +274,39 @@ def test_rule_27_prints_every_force_s_starting_base(library: object) -> None:
         for force in side.forces:
             assert force.base, force.name
             assert f"{force.name} (starts at {force.base}" in text
+
+
+def test_savo_places_cape_esperance_tulagi_and_lunga_point_where_a_referee_can_measure(
+        library: object) -> None:
+    setup: Setup = library.scenarios["savo-island"].model.setup  # type: ignore[attr-defined]
+    places = {p.name: p for p in setup.places}
+    ring = places["20,000 yd from Savo"]
+    assert ring.radius == 20000
+    # Cape Esperance is a corner of Guadalcanal's coast, about 19,900 yd from Savo on 225°.
+    cape = places["Cape Esperance"]
+    coast = next(land for land in setup.land if land.name == "Guadalcanal")
+    assert tuple(cape.at) in [tuple(p) for p in coast.outline]
+    dx, dy = cape.at[0] - ring.at[0], cape.at[1] - ring.at[1]
+    assert math.hypot(dx, dy) == pytest.approx(19_900, abs=100)
+    assert math.degrees(math.atan2(dx, dy)) % 360 == pytest.approx(225, abs=1)
+    # Each anchorage's arrow stands on the table's edge, on the line from Savo to it, and
+    # points along that line; the anchorage lies beyond, at the distance its name gives.
+    width, depth = table_size(setup, parse_scale("tabletop"))
+    for name, bearing, yards in (("Tulagi 40,200 yd from Savo", 84, 40_200),
+                                 ("Lunga Point 41,500 yd from Savo", 141, 41_500)):
+        place = places[name]
+        assert place.pointer == bearing
+        x, y = place.at
+        assert x in (0, width * 1000 / 3) or y in (0, depth * 1000 / 3), name
+        dx, dy = x - ring.at[0], y - ring.at[1]
+        assert math.degrees(math.atan2(dx, dy)) % 360 == pytest.approx(bearing, abs=1), name
+        assert math.hypot(dx, dy) < yards, name
+    text = _map_page("savo-island", "referee.pdf").text.replace("\n", " ")
+    assert ("Places: 20,000 yd from Savo: a ring of 20,000 yd (60 cm) round the point 90 cm "
+            "from the west edge and 81 cm from the south edge; Cape Esperance: 48 cm from the "
+            "west edge and 38.4 cm from the south edge; Tulagi 40,200 yd from Savo: 180 cm "
+            "from the west edge and 90 cm from the south edge, arrow on 84°; Lunga Point "
+            "41,500 yd from Savo: 155.1 cm from the west edge and 0 cm from the south edge, "
+            "arrow on 141°.") in text
+    for side in ("japanese.pdf", "allied.pdf"):
+        assert "Tulagi 40,200 yd from Savo" in _map_page("savo-island", side).text
