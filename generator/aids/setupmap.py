@@ -4,8 +4,11 @@ Shared by every tactical ruleset: a ruleset hands over its scenario's ``setup:``
 (``generator.data.setup``), the scale it is played at, its sides and its ships' lengths.
 The referee's map shows every group; a side's map shows its own groups and those the
 block says it knows. Under the map, the text a referee lays the table out from: each
-group's distance from the west and south edges, its course, speed and formation, and the
-starting ranges, all computed from the same ``placements`` the map draws.
+group's distance from the west and south edges, its course, speed and formation, each
+place, and the starting ranges, all computed from the same ``placements`` the map draws
+(``generator.aids.maptext``, measured first so the map leaves it room on the page). Every
+mark is recorded as it is drawn and the names are placed last, clear of all of them
+(``generator.aids.maplabels``).
 """
 
 from __future__ import annotations
