@@ -4,19 +4,31 @@ Shared by every tactical ruleset: a ruleset hands over its scenario's ``setup:``
 (``generator.data.setup``), the scale it is played at, its sides and its ships' lengths.
 The referee's map shows every group; a side's map shows its own groups and those the
 block says it knows. Under the map, the text a referee lays the table out from: each
-group's distance from the west and south edges, its course, speed and formation, and the
-starting ranges, all computed from the same ``placements`` the map draws.
+group's distance from the west and south edges, its course, speed and formation, each
+place, and the starting ranges, all computed from the same ``placements`` the map draws
+(``generator.aids.maptext``, measured first so the map leaves it room on the page). Every
+mark is recorded as it is drawn and the names are placed last, clear of all of them
+(``generator.aids.maplabels``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.aids.maplabels import AROUND, CENTRED, LabelPlacer, Request, place_and_draw
+from generator.aids.maptext import MapInput as MapInput  # the rulesets' import, kept here
+from generator.aids.maptext import (
+    layout_paragraphs,
+    legend_text,
+    measure,
+    units_text,
+    yards_text,
+)
 from generator.core import fonts
 from generator.core.safetext import text as safe
 from generator.core.scales import Scale
@@ -25,7 +37,6 @@ from generator.data.setup import (
     GroupPlace,
     Setup,
     placements,
-    starting_ranges,
     table_size,
     unit_vector,
 )
@@ -41,13 +52,22 @@ SIDE_COLOURS = (colors.Color(0.72, 0.1, 0.1), colors.Color(0.1, 0.25, 0.6),
 WATER = colors.Color(0.9, 0.95, 1.0)
 LAND = colors.Color(0.86, 0.8, 0.64)
 GRID = colors.Color(0.68, 0.76, 0.86)
+MARK = colors.Color(0.2, 0.2, 0.2)
+"""Places, rings, arcs and their names."""
+LAND_TEXT = colors.Color(0.3, 0.22, 0.1)
+DOT = 0.7 * MM
+"""A named point's dot (radius)."""
 SYMBOL_MM = (2.6, 1.1)
 """A ship's symbol (length, beam) when her outline at the map's scale would be smaller."""
 MARGIN = 9 * MM
 """Room left of and under the table for the grid's numbers."""
-TEXT_ROOM = 52 * MM
-"""Room kept under the map for the scale bars, the legend and the ranges (plus a line or
-two per group, added where the map is drawn)."""
+MAP_TOP = 6 * MM
+"""Room over the table for the north arrow."""
+BARS = 15 * MM
+"""The two scale bars and the space under them."""
+LEGEND_SPACE = 1.5 * MM
+PARAGRAPH_ROOM = 12 * MM
+"""The scale paragraph over the map (two lines) and a little to spare."""
 
 
 @dataclass(frozen=True)
@@ -89,28 +109,6 @@ def _bar_units(width_units: float, unit: str) -> float:
     return max((s for s in steps if s <= width_units / 3), default=steps[0])
 
 
-def yards_text(yards: float) -> str:
-    """Yards with a thousands comma, rounded to 10 yd."""
-    return f"{round(yards, -1):,.0f} yd"
-
-
-def units_text(units: float, unit: str) -> str:
-    """Table units to 0.1."""
-    return f"{units:,.1f}".rstrip("0").rstrip(".") + f" {unit}"
-
-
-@dataclass
-class MapInput:
-    """What a ruleset hands the map: its block, scale, sides and ships' lengths."""
-
-    setup: Setup
-    scale: Scale
-    sides: Mapping[str, str]
-    """Side id to the side's name, in the scenario's order."""
-    lengths_ft: Mapping[str, float]
-    """Ship name to her length in feet (ships without one are drawn as symbols)."""
-
-
 def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: str,
                      footer: str, key: str, label: str = "Map-",
                      master: str | None = None) -> Component:
@@ -138,9 +136,13 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
     width_yd, depth_yd = width * scale.yards_per_unit, depth * scale.yards_per_unit
     room_w = doc.box.width - MARGIN - 2 * MM
     groups = [g for g in placements(setup, scale) if g.seen_by(viewer)]
-    # Room under the map for the bars, the legend and a paragraph per group and the ranges.
-    text_room = TEXT_ROOM + 7 * MM * len(groups)
-    room_h = max(doc.room - text_room - 14 * MM, doc.room / 3)
+    colour = {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(data.sides)}
+    # Room under the map for the grid's numbers, the bars and the text, measured (with the
+    # longest legend: whether ships are symbols depends on the scale being chosen).
+    below = layout_paragraphs(data, groups, viewer)
+    legend = [(legend_text(data, groups, viewer, colour, True), "small", 0.0)]
+    text_room = MARGIN + BARS + measure(doc, legend) + LEGEND_SPACE + measure(doc, below)
+    room_h = max(doc.room - text_room - MAP_TOP - 3 * MM - PARAGRAPH_ROOM, doc.room / 3)
     frame_scale = map_yards_per_cm(width_yd, depth_yd, room_w, room_h)
     known = (f"the {master or 'referee'}'s map: every group" if viewer is None else
              "your own groups, and only the enemy groups your side knows of")
@@ -151,36 +153,36 @@ def render_setup_map(data: MapInput, viewer: str | None, paper: Paper, title: st
         f"{yards_text(depth_yd)}) at {safe(scale.describe())}; north is the table's top "
         f"edge. This is {known}.")
     doc.space(3)
-    colour = {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(data.sides)}
     map_w, map_h = width_yd / frame_scale * CM, depth_yd / frame_scale * CM
-    frame = MapFrame(doc.box.x + MARGIN + (room_w - map_w) / 2, doc.y - 6 * MM - map_h,
+    frame = MapFrame(doc.box.x + MARGIN + (room_w - map_w) / 2, doc.y - MAP_TOP - map_h,
                      frame_scale)
     c = doc.canvas
     _table(c, frame, scale, width, depth)
-    # Land, rings and arcs stop at the table's edge; names and arrows may run past it.
+    placer = LabelPlacer((frame.x, frame.y, frame.x + map_w, frame.y + map_h))
+    # Land, rings and arcs stop at the table's edge; arrows may run past it.
     c.saveState()
     edge = c.beginPath()
     edge.rect(frame.x, frame.y, map_w, map_h)
     c.clipPath(edge, stroke=0, fill=0)
-    _land(c, frame, setup)
-    _places(c, frame, setup, True, width_yd)
-    for group in groups:
-        _arcs(c, frame, scale, setup, group)
+    _land(c, frame, setup, placer)
+    _rings(c, frame, setup, placer)
+    arc_labels = [r for group in groups for r in _arcs(c, frame, scale, setup, group, placer)]
     c.restoreState()
-    _land_names(c, frame, setup)
-    _places(c, frame, setup, False, width_yd)
+    place_labels = _places(c, frame, setup, placer)
     symbols = False
-    taken: list[Box] = []
     for group in groups:
-        symbols |= _group(c, frame, scale, group, colour[group.side], data.lengths_ft, taken)
-    for group in groups:
-        _name(c, frame, scale, group, colour[group.side], taken,
-              (doc.box.x, doc.box.x + doc.box.width))
+        symbols |= _group(c, frame, scale, group, colour[group.side], data.lengths_ft, placer)
+    # Every mark is recorded: now the names, the groups' first (they matter most).
+    place_and_draw(c, placer, [*(_name(frame, scale, g, colour[g.side]) for g in groups),
+                               *place_labels, *arc_labels, *_land_names(frame, setup)])
     _compass(c, frame.x + map_w, frame.y + map_h + 1.5 * MM)
     doc.y = frame.y - MARGIN
     _scale_bars(doc, frame, scale, width)
-    _legend(doc, data, groups, viewer, colour, symbols)
-    _layout_text(doc, data, groups, viewer)
+    doc.paragraph(legend_text(data, groups, viewer, colour, symbols))
+    doc.space(LEGEND_SPACE / MM)
+    for text, style, before in below:
+        doc.space(before)
+        doc.paragraph(text, style)
     return doc.component(key, "Set-up map", label)
 
 
@@ -213,8 +215,8 @@ def _table(c: Canvas, frame: MapFrame, scale: Scale, width: float, depth: float)
     c.drawString(x1 + 3.5 * MM, frame.y - 3 * MM, scale.unit)
 
 
-def _land(c: Canvas, frame: MapFrame, setup: Setup) -> None:
-    """Islands filled, shoals dashed, each named at its middle."""
+def _land(c: Canvas, frame: MapFrame, setup: Setup, placer: LabelPlacer) -> None:
+    """Islands filled, shoals dashed (their outlines recorded: no name may cross one)."""
     k = frame.points_per_yard
     for land in setup.land:
         points = [(frame.x + setup.yards(x) * k, frame.y + setup.yards(y) * k)
@@ -233,61 +235,72 @@ def _land(c: Canvas, frame: MapFrame, setup: Setup) -> None:
             c.setFillColor(LAND)
         c.drawPath(path, stroke=1, fill=1)
         c.setDash()
+        placer.polyline(points, closed=True)
 
 
-def _land_names(c: Canvas, frame: MapFrame, setup: Setup) -> None:
-    """Each land's name, at its ``label_at`` or the middle of its corners (not clipped)."""
+def _land_names(frame: MapFrame, setup: Setup) -> list[Request]:
+    """Each land's name, centred on its ``label_at`` or the middle of its corners if free."""
     k = frame.points_per_yard
-    c.setFillColor(colors.Color(0.3, 0.22, 0.1))
-    c.setFont(fonts.NARROW_BOLD, 7.5)
+    out = []
     for land in setup.land:
         if not land.name:
             continue
         x, y = land.label_at or (sum(p[0] for p in land.outline) / len(land.outline),
                                  sum(p[1] for p in land.outline) / len(land.outline))
-        c.drawCentredString(frame.x + setup.yards(x) * k, frame.y + setup.yards(y) * k - 1 * MM,
-                            land.name)
+        out.append(Request(land.name, fonts.NARROW_BOLD, 7.5, LAND_TEXT,
+                           [(frame.x + setup.yards(x) * k, frame.y + setup.yards(y) * k)],
+                           (CENTRED, *AROUND)))
+    return out
 
 
-def _places(c: Canvas, frame: MapFrame, setup: Setup, rings: bool, width_yd: float) -> None:
-    """Named points: their rings (``rings``, drawn clipped), or their marks, arrows, names."""
+def _rings(c: Canvas, frame: MapFrame, setup: Setup, placer: LabelPlacer) -> None:
+    """Each place's ring (a victory condition's distance), drawn clipped to the table."""
     k = frame.points_per_yard
-    c.setStrokeColor(colors.Color(0.2, 0.2, 0.2))
-    c.setFillColor(colors.Color(0.2, 0.2, 0.2))
+    c.setStrokeColor(MARK)
+    c.setFillColor(MARK)
     c.setLineWidth(0.6)
+    for place in setup.places:
+        if place.radius:
+            centre = (frame.x + setup.yards(place.at[0]) * k,
+                      frame.y + setup.yards(place.at[1]) * k)
+            c.setDash(3, 2)
+            c.circle(*centre, setup.yards(place.radius) * k, stroke=1, fill=0)
+            c.setDash()
+            placer.circle(centre, setup.yards(place.radius) * k)
+
+
+def _places(c: Canvas, frame: MapFrame, setup: Setup, placer: LabelPlacer) -> list[Request]:
+    """Named points: their marks and pointer arrows drawn, their names to be placed."""
+    k = frame.points_per_yard
+    c.setStrokeColor(MARK)
+    c.setFillColor(MARK)
+    c.setLineWidth(0.6)
+    out = []
     for place in setup.places:
         x = frame.x + setup.yards(place.at[0]) * k
         y = frame.y + setup.yards(place.at[1]) * k
-        if rings:
-            if place.radius:
-                c.setDash(3, 2)
-                c.circle(x, y, setup.yards(place.radius) * k, stroke=1, fill=0)
-                c.setDash()
-            continue
-        if not place.radius:  # a ring's middle is usually an island, already named
-            c.circle(x, y, 0.7 * MM, stroke=1, fill=1)
-        anchor_x, anchor_y = x + 1.5 * MM, y + 1 * MM
+        anchors: list[tuple[float, float]] = [(x, y)]
         if place.radius:
-            # The ring's name sits on the ring, south-east of its middle, off the island.
+            # A ring's middle is usually an island, already named: name the ring on its line,
+            # south-east first, then round it.
             r = setup.yards(place.radius) * k
-            anchor_x, anchor_y = x + r * 0.5 + 1 * MM, y - r * 0.866 + 1 * MM
-        west_half = setup.yards(place.at[0]) * 2 <= width_yd
+            anchors = [(x + r * math.sin(math.radians(b)), y + r * math.cos(math.radians(b)))
+                       for b in (135, 225, 45, 315, 160, 200, 110, 250, 70, 290, 20, 340)]
+        else:
+            c.circle(x, y, DOT, stroke=1, fill=1)
+            placer.polygon([(x - DOT, y - DOT), (x + DOT, y - DOT), (x + DOT, y + DOT),
+                            (x - DOT, y + DOT)])
         if place.pointer is not None:
             dx, dy = unit_vector(place.pointer)
             tip = (x + 10 * MM * dx, y + 10 * MM * dy)
-            _arrow(c, (x, y), tip, 0.8)
-            # A pointer's name reads on the table: to the right of a point in its west half.
-            anchor_x, anchor_y = x + (1.5 * MM if west_half else -1.5 * MM), y + 1.5 * MM
-        c.setFont(fonts.NARROW, 7)
-        if anchor_x < x:
-            c.drawRightString(anchor_x, anchor_y, place.name)
-        else:
-            c.drawString(anchor_x, anchor_y, place.name)
+            _arrow(c, (x, y), tip, 0.8, placer)
+        out.append(Request(place.name, fonts.NARROW, 7, MARK, anchors))
+    return out
 
 
 def _arrow(c: Canvas, start: tuple[float, float], tip: tuple[float, float],
-           width: float) -> None:
-    """A line with a filled head at ``tip``."""
+           width: float, placer: LabelPlacer | None = None) -> None:
+    """A line with a filled head at ``tip`` (recorded in ``placer`` when given)."""
     c.setLineWidth(width)
     c.line(*start, *tip)
     angle = math.atan2(tip[1] - start[1], tip[0] - start[0])
@@ -300,6 +313,9 @@ def _arrow(c: Canvas, start: tuple[float, float], tip: tuple[float, float],
     path.lineTo(*right)
     path.close()
     c.drawPath(path, stroke=0, fill=1)
+    if placer is not None:
+        placer.segment(start, tip)
+        placer.polygon([tip, left, right])
 
 
 def hull_points(cx: float, cy: float, heading: float, length: float,
@@ -312,39 +328,39 @@ def hull_points(cx: float, cy: float, heading: float, length: float,
             for a, b in shape]
 
 
-def _arcs(c: Canvas, frame: MapFrame, scale: Scale, setup: Setup, group: GroupPlace) -> None:
-    """A group's sighting or radar arcs around its leader, labelled."""
+def _arcs(c: Canvas, frame: MapFrame, scale: Scale, setup: Setup, group: GroupPlace,
+          placer: LabelPlacer) -> list[Request]:
+    """A group's sighting or radar arcs around its leader; their labels to be placed."""
     lead = frame.at(scale, group.ships[0].x, group.ships[0].y)
-    c.setStrokeColor(colors.Color(0.3, 0.3, 0.3))
-    c.setFillColor(colors.Color(0.3, 0.3, 0.3))
+    c.setStrokeColor(MARK)
+    out = []
     for arc in next((g.arcs for g in setup.groups if g.name == group.name), []):
         radius = setup.yards(arc.radius) * frame.points_per_yard
         c.setDash(1, 1.5)
         c.setLineWidth(0.5)
-        if arc.left == arc.right:
+        whole = arc.left == arc.right
+        extent = 360.0 if whole else (arc.right - arc.left) % 360
+        if whole:
             c.circle(*lead, radius, stroke=1, fill=0)
+            placer.circle(lead, radius)
         else:
             # ReportLab's arcs run anticlockwise from east; a compass runs clockwise from north.
             start = 90 - arc.right
-            extent = (arc.right - arc.left) % 360
             c.arc(lead[0] - radius, lead[1] - radius, lead[0] + radius, lead[1] + radius,
                   start, extent)
+            placer.arc(lead, radius, start, extent)
         c.setDash()
-        c.setFont(fonts.NARROW, 7)
-        # On the arc's middle bearing, just inside it.
-        middle = arc.left + ((arc.right - arc.left) % 360 or 360) / 2
-        mx, my = unit_vector(middle)
-        c.drawCentredString(lead[0] + (radius - 3 * MM) * mx, lead[1] + (radius - 3 * MM) * my,
-                            arc.label)
-
-
-Box = tuple[float, float, float, float]
-"""x0, y0, x1, y1 on the page."""
+        # On the arc's line: its middle bearing first, then along it either way.
+        bearings = [arc.left + extent * f for f in (0.5, 0.35, 0.65, 0.2, 0.8, 0.05, 0.95)]
+        out.append(Request(arc.label, fonts.NARROW, 7, MARK,
+                           [(lead[0] + radius * unit_vector(b)[0],
+                             lead[1] + radius * unit_vector(b)[1]) for b in bearings]))
+    return out
 
 
 def _group(c: Canvas, frame: MapFrame, scale: Scale, group: GroupPlace,
-           colour: colors.Color, lengths: Mapping[str, float], taken: list[Box]) -> bool:
-    """A group's ships and heading arrow (their boxes added to ``taken``); True for symbols."""
+           colour: colors.Color, lengths: Mapping[str, float], placer: LabelPlacer) -> bool:
+    """A group's ships and heading arrow (recorded in ``placer``); True if any is a symbol."""
     symbols = False
     step = 0.0
     if len(group.ships) > 1:
@@ -370,49 +386,26 @@ def _group(c: Canvas, frame: MapFrame, scale: Scale, group: GroupPlace,
         c.setStrokeColor(colors.black)
         c.setLineWidth(0.25)
         c.drawPath(path, stroke=1, fill=1)
+        placer.polygon(points)
     lead = frame.at(scale, group.ships[0].x, group.ships[0].y)
     dx, dy = unit_vector(group.heading)
     c.setStrokeColor(colour)
     c.setFillColor(colour)
     _arrow(c, (lead[0] + 2 * MM * dx, lead[1] + 2 * MM * dy),
-           (lead[0] + 9 * MM * dx, lead[1] + 9 * MM * dy), 0.7)
-    for ship in group.ships:
-        x, y = frame.at(scale, ship.x, ship.y)
-        taken.append((x - 1.5 * MM, y - 1.5 * MM, x + 1.5 * MM, y + 1.5 * MM))
-    ax, ay = lead[0] + 9 * MM * dx, lead[1] + 9 * MM * dy
-    taken.append((min(lead[0], ax), min(lead[1], ay), max(lead[0], ax), max(lead[1], ay)))
+           (lead[0] + 9 * MM * dx, lead[1] + 9 * MM * dy), 0.7, placer)
     return symbols
 
 
-def _name(c: Canvas, frame: MapFrame, scale: Scale, group: GroupPlace, colour: colors.Color,
-          taken: list[Box], page: tuple[float, float]) -> None:
-    """The group's name, course and speed, where it covers no other name, ship or arrow."""
-    lead = frame.at(scale, group.ships[0].x, group.ships[0].y)
+def _name(frame: MapFrame, scale: Scale, group: GroupPlace, colour: colors.Color) -> Request:
+    """The group's name, course and speed: beside its leader, abeam before ahead or astern."""
+    ships = [frame.at(scale, s.x, s.y) for s in group.ships]
     dx, dy = unit_vector(group.heading)
-    label = f"{group.name} {group.heading:g}° {group.speed_kn:g} kn"
-    size = 7.5
-    width = c.stringWidth(label, fonts.NARROW_BOLD, size)
-    # Beside the leader, away from the arrow first, then the other side, below, above.
-    px, py = (-dy, dx) if dx >= 0 else (dy, -dx)
-    tries = [(lead[0] + d * px * MM, lead[1] + d * py * MM, px < 0)
-             for d in (3, -3, 6, -6)]
-    tries += [(lead[0] - width / 2, lead[1] - d * MM, False) for d in (5, -3, 8, -6, 11, -9)]
-    best = tries[0]
-    for x, y, right in tries:
-        x0 = x - width if right else x
-        box = (x0, y - 0.5 * MM, x0 + width, y + size * 0.8)
-        if x0 < page[0] or box[2] > page[1]:
-            continue
-        if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
-                   for b in taken):
-            best = (x, y, right)
-            break
-    x, y, right = best
-    x0 = x - width if right else x
-    taken.append((x0, y - 0.5 * MM, x0 + width, y + size * 0.8))
-    c.setFillColor(colour)
-    c.setFont(fonts.NARROW_BOLD, size)
-    c.drawString(x0, y, label)
+    # Abeam is clear of the course arrow (ahead) and of the line of ships (astern).
+    order = sorted(AROUND, key=lambda d: abs(d[0] * dx + d[1] * dy) / math.hypot(*d))
+    # The leader first; then the middle and the last ship, so a long line has room.
+    anchors = list(dict.fromkeys([ships[0], ships[len(ships) // 2], ships[-1]]))
+    return Request(f"{group.name} {group.heading:g}° {group.speed_kn:g} kn",
+                   fonts.NARROW_BOLD, 7.5, colour, anchors, order)
 
 
 def _compass(c: Canvas, right: float, bottom: float) -> None:
@@ -449,65 +442,7 @@ def _scale_bars(doc: CanvasDoc, frame: MapFrame, scale: Scale, width: float) -> 
         c.drawCentredString(x, y - 3 * MM, left)
         c.drawString(x + length + 1.5 * MM, y + 0.3 * MM, right)
         doc.y -= 7 * MM
-    doc.space(1)
-
-
-def _legend(doc: CanvasDoc, data: MapInput, groups: Sequence[GroupPlace], viewer: str | None,
-            colour: Mapping[str, colors.Color], symbols: bool) -> None:
-    """Side colours, what the marks mean, wind and light."""
-    shown = [s for s in data.sides if viewer is None or s == viewer
-             or any(g.side == s for g in groups)]
-    # A side's map calls the others "enemy": a side's name may be a ship's (Graf Spee).
-    keys = "; ".join(f"<font color='#{colour[s].hexval()[2:]}'><b>"
-                     f"{safe(data.sides[s]) if viewer in (None, s) else 'enemy'}</b></font>"
-                     for s in shown)
-    parts = [f"Ships: {keys}. Each group is drawn from its leading ship, with an arrow on "
-             "its course and its speed beside its name"]
-    if symbols:
-        parts.append("ships too small to draw at this scale are shown as symbols, not to "
-                     "scale")
-    if data.setup.wind:
-        wind = data.setup.wind
-        parts.append(f"wind from {wind.from_:g}°"
-                     + (f" at {wind.knots:g} kn" if wind.knots is not None else ""))
-    if data.setup.light:
-        light = data.setup.light
-        parts.append(f"{light.source} bearing {light.bearing:g}°"
-                     + (f" ({safe(light.note)})" if light.note else ""))
-    doc.paragraph("; ".join(parts) + ".")
-    doc.space(1.5)
-
-
-def _layout_text(doc: CanvasDoc, data: MapInput, groups: Sequence[GroupPlace],
-                 viewer: str | None) -> None:
-    """Where to put each group, from the west and south edges, and the starting ranges."""
-    scale, unit = data.scale, data.scale.unit
-    doc.paragraph("Laying out the table", "h2")
-    for group in groups:
-        lead = group.ships[0]
-        spacing = ""
-        if len(group.ships) > 1:
-            step = math.hypot(group.ships[1].x - lead.x, group.ships[1].y - lead.y)
-            how = "in line ahead" if group.formation == "line-ahead" else "in line abreast"
-            spacing = (f", {how} {yards_text(step * scale.yards_per_unit)} "
-                       f"({units_text(step, unit)}) apart")
-        side = "" if viewer else f" ({safe(data.sides[group.side])})"
-        # An enemy group a side knows of is a position and a number of ships, not names.
-        ships = (', '.join(s.name for s in group.ships) if viewer in (None, group.side) else
-                 f"enemy, {len(group.ships)} ship{'s' if len(group.ships) != 1 else ''}")
-        doc.paragraph(
-            f"<b>{safe(group.name)}</b>{side}: {safe(ships)}. "
-            f"Leader {units_text(lead.x, unit)} from the west edge and "
-            f"{units_text(lead.y, unit)} from the south edge, course {group.heading:g}°, "
-            f"{group.speed_kn:g} kn{spacing}.")
-    ranges = starting_ranges(groups, scale)
-    doc.space(1)
-    if ranges:
-        doc.paragraph("<b>Starting ranges</b> (closest ships): " + "; ".join(
-            f"{safe(r.first)} to {safe(r.second)} {yards_text(r.yards)} "
-            f"({units_text(r.units, unit)})" for r in ranges) + ".")
-    elif viewer is not None:
-        doc.paragraph("<b>Starting ranges</b>: no enemy group is known to you at the start.")
+    doc.y -= BARS - 14 * MM
 
 
 def scenario_map(data: MapInput, arg: str | None, paper: Paper, scenario: str,

@@ -10,6 +10,7 @@ groups hidden from it. A bad ``setup:`` block gives located messages.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -129,7 +130,8 @@ def test_every_map_draws_its_table_scale_bars_ships_and_land_where_the_data_puts
                 assert not re.search(rf"\b{re.escape(ship.name)}\b", page.text), \
                     (name, ship.name)
         # Land is drawn inside the table (as the data check demands).
-        for land in (c for c in page.curves if _close(c["non_stroking_color"], LAND)):
+        for land in (c for c in page.curves
+                     if c["fill"] and _close(c["non_stroking_color"], LAND)):
             assert land["x0"] >= table["x0"] - 0.01 and land["x1"] <= table["x1"] + 0.01
             assert land["top"] >= table["top"] - 0.01 and land["bottom"] <= table["bottom"] + 0.01
 
@@ -217,18 +219,18 @@ def test_a_bad_setup_block_gives_located_messages(tmp_path: Path,
     code, lines = _check(tmp_path, monkeypatch)
     assert code == 2
     assert lines == [
-        "savo-bad.yaml:120:11: setup.groups.0.at: found a formation that runs off the table "
+        "savo-bad.yaml:130:11: setup.groups.0.at: found a formation that runs off the table "
         "('Kako' at -0.8, 88.5 cm), expected every ship on the table (180 × 135 cm)",
-        "savo-bad.yaml:126:13: setup.groups.1.side: found 'alied', expected a side id "
+        "savo-bad.yaml:136:13: setup.groups.1.side: found 'alied', expected a side id "
         "(japanese, allied); did you mean 'allied'?",
-        "savo-bad.yaml:134:15: setup.groups.2.ships.0: found 'Paterson', expected a ship of "
+        "savo-bad.yaml:144:15: setup.groups.2.ships.0: found 'Paterson', expected a ship of "
         "side 'allied' (Canberra, Chicago, Bagley, Patterson, Vincennes, Quincy, Astoria, "
         "Helm, Wilson, Blue, Ralph Talbot, Jarvis); did you mean 'Patterson'?",
-        "savo-bad.yaml:157:13: setup.groups.5.name: found 'Picket Blue', expected a name that "
+        "savo-bad.yaml:167:13: setup.groups.5.name: found 'Picket Blue', expected a name that "
         "names none of the group's ships (other sides' maps show it; it names Blue)",
-        "savo-bad.yaml:160:11: setup.groups.5.at: found [15000, 76000], expected a point on "
+        "savo-bad.yaml:170:11: setup.groups.5.at: found [15000, 76000], expected a point on "
         "the table (x 0-60,000, y 0-45,000 yd)",
-        "savo-bad.yaml:175:23: setup.groups.7.ships.1: found 'Blue' again, expected each ship "
+        "savo-bad.yaml:185:23: setup.groups.7.ships.1: found 'Blue' again, expected each ship "
         "in one group (she is in 'Picket Blue')",
     ]
 
@@ -241,13 +243,13 @@ def test_a_bad_value_is_refused_by_the_schema_with_its_place(
                                 "      speed_kn: 26": "      sped_kn: 26"})
     code, lines = _check(tmp_path, monkeypatch)
     assert code == 2
-    assert lines[0] == ("savo-bad.yaml:98:18: setup.table.width: found '6 furlongs', expected "
+    assert lines[0] == ("savo-bad.yaml:104:18: setup.table.width: found '6 furlongs', expected "
                         "a number of table units or a length such as '60000 yd', '30 km' or "
                         "'6 ft' (units: yd, m, km, nmi, cm, mm, in, ft)")
     assert lines[1:3] == [
-        "savo-bad.yaml:117:7: setup.groups.0.speed_kn: found nothing, expected a number "
+        "savo-bad.yaml:127:7: setup.groups.0.speed_kn: found nothing, expected a number "
         "(required)",
-        "savo-bad.yaml:121:16: setup.groups.0.heading: found 360, expected a number less "
+        "savo-bad.yaml:131:16: setup.groups.0.heading: found 360, expected a number less "
         "than 360"]
     assert "setup.groups.0.sped_kn: found unknown key 'sped_kn'" in " ".join(lines)
     assert "did you mean 'speed_kn'?" in " ".join(lines)
@@ -272,3 +274,39 @@ def test_rule_27_prints_every_force_s_starting_base(library: object) -> None:
         for force in side.forces:
             assert force.base, force.name
             assert f"{force.name} (starts at {force.base}" in text
+
+
+def test_savo_places_cape_esperance_tulagi_and_lunga_point_where_a_referee_can_measure(
+        library: object) -> None:
+    setup: Setup = library.scenarios["savo-island"].model.setup  # type: ignore[attr-defined]
+    places = {p.name: p for p in setup.places}
+    ring = places["20,000 yd from Savo"]
+    assert ring.radius == 20000
+    # Cape Esperance is a corner of Guadalcanal's coast, about 19,900 yd from Savo on 225°.
+    cape = places["Cape Esperance"]
+    coast = next(land for land in setup.land if land.name == "Guadalcanal")
+    assert tuple(cape.at) in [tuple(p) for p in coast.outline]
+    dx, dy = cape.at[0] - ring.at[0], cape.at[1] - ring.at[1]
+    assert math.hypot(dx, dy) == pytest.approx(19_900, abs=100)
+    assert math.degrees(math.atan2(dx, dy)) % 360 == pytest.approx(225, abs=1)
+    # Each anchorage's arrow stands on the table's edge, on the line from Savo to it, and
+    # points along that line; the anchorage lies beyond, at the distance its name gives.
+    width, depth = table_size(setup, parse_scale("tabletop"))
+    for name, bearing, yards in (("Tulagi 40,200 yd from Savo", 84, 40_200),
+                                 ("Lunga Point 41,500 yd from Savo", 141, 41_500)):
+        place = places[name]
+        assert place.pointer == bearing
+        x, y = place.at
+        assert x in (0, width * 1000 / 3) or y in (0, depth * 1000 / 3), name
+        dx, dy = x - ring.at[0], y - ring.at[1]
+        assert math.degrees(math.atan2(dx, dy)) % 360 == pytest.approx(bearing, abs=1), name
+        assert math.hypot(dx, dy) < yards, name
+    text = _map_page("savo-island", "referee.pdf").text.replace("\n", " ")
+    assert ("Places: 20,000 yd from Savo: a ring of 20,000 yd (60 cm) round the point 90 cm "
+            "from the west edge and 81 cm from the south edge; Cape Esperance: 48 cm from the "
+            "west edge and 38.4 cm from the south edge; Tulagi 40,200 yd from Savo: 180 cm "
+            "from the west edge and 90 cm from the south edge, arrow on 84°; Lunga Point "
+            "41,500 yd from Savo: 155.1 cm from the west edge and 0 cm from the south edge, "
+            "arrow on 141°.") in text
+    for side in ("japanese.pdf", "allied.pdf"):
+        assert "Tulagi 40,200 yd from Savo" in _map_page("savo-island", side).text
