@@ -93,7 +93,10 @@ def layout_paragraphs(data: MapInput, groups: Sequence[GroupPlace],
             how = "in line ahead" if group.formation == "line-ahead" else "in line abreast"
             spacing = (f", {how} {yards_text(step * scale.yards_per_unit)} "
                        f"({units_text(step, unit)}) apart")
-        side = "" if viewer else f" ({safe(data.sides[group.side])})"
+        side_name = data.sides[group.side]
+        # A side named "Northern Force (5th Fleet)" would print brackets in brackets.
+        side = ("" if viewer else f" · {safe(side_name)}" if "(" in side_name else
+                f" ({safe(side_name)})")
         # An enemy group a side knows of is a position and a number of ships, not names.
         ships = (', '.join(s.name for s in group.ships) if viewer in (None, group.side) else
                  f"enemy, {len(group.ships)} ship{'s' if len(group.ships) != 1 else ''}")
