@@ -198,6 +198,16 @@ def _scenario_copy(folder: Path, **replace: str) -> Path:
     return path
 
 
+def _line(before: int) -> int:
+    """A line of the Savo file's ``setup:`` block, numbered as when these tests were written.
+
+    The block's lines are counted from ``setup:`` (then line 102), so an edit to the
+    scenario's text above it does not break every expected message.
+    """
+    text = (ROOT / "shipdata/naval_action/scenarios/savo-island.yaml").read_text("utf-8")
+    return before - 102 + text.splitlines().index("setup:") + 1
+
+
 def _check(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[str]]:
     monkeypatch.chdir(folder)
     result = CliRunner().invoke(main, ["check", "savo-bad.yaml"])
@@ -219,18 +229,24 @@ def test_a_bad_setup_block_gives_located_messages(tmp_path: Path,
     code, lines = _check(tmp_path, monkeypatch)
     assert code == 2
     assert lines == [
-        "savo-bad.yaml:130:11: setup.groups.0.at: found a formation that runs off the table "
+        f"savo-bad.yaml:{_line(130)}:11: "
+        "setup.groups.0.at: found a formation that runs off the table "
         "('Kako' at -0.8, 88.5 cm), expected every ship on the table (180 × 135 cm)",
-        "savo-bad.yaml:136:13: setup.groups.1.side: found 'alied', expected a side id "
+        f"savo-bad.yaml:{_line(136)}:13: "
+        "setup.groups.1.side: found 'alied', expected a side id "
         "(japanese, allied); did you mean 'allied'?",
-        "savo-bad.yaml:144:15: setup.groups.2.ships.0: found 'Paterson', expected a ship of "
+        f"savo-bad.yaml:{_line(144)}:15: "
+        "setup.groups.2.ships.0: found 'Paterson', expected a ship of "
         "side 'allied' (Canberra, Chicago, Bagley, Patterson, Vincennes, Quincy, Astoria, "
         "Helm, Wilson, Blue, Ralph Talbot, Jarvis); did you mean 'Patterson'?",
-        "savo-bad.yaml:167:13: setup.groups.5.name: found 'Picket Blue', expected a name that "
+        f"savo-bad.yaml:{_line(167)}:13: "
+        "setup.groups.5.name: found 'Picket Blue', expected a name that "
         "names none of the group's ships (other sides' maps show it; it names Blue)",
-        "savo-bad.yaml:170:11: setup.groups.5.at: found [15000, 76000], expected a point on "
+        f"savo-bad.yaml:{_line(170)}:11: "
+        "setup.groups.5.at: found [15000, 76000], expected a point on "
         "the table (x 0-60,000, y 0-45,000 yd)",
-        "savo-bad.yaml:185:23: setup.groups.7.ships.1: found 'Blue' again, expected each ship "
+        f"savo-bad.yaml:{_line(185)}:23: "
+        "setup.groups.7.ships.1: found 'Blue' again, expected each ship "
         "in one group (she is in 'Picket Blue')",
     ]
 
@@ -243,13 +259,16 @@ def test_a_bad_value_is_refused_by_the_schema_with_its_place(
                                 "      speed_kn: 26": "      sped_kn: 26"})
     code, lines = _check(tmp_path, monkeypatch)
     assert code == 2
-    assert lines[0] == ("savo-bad.yaml:104:18: setup.table.width: found '6 furlongs', expected "
+    assert lines[0] == (f"savo-bad.yaml:{_line(104)}:18: "
+        "setup.table.width: found '6 furlongs', expected "
                         "a number of table units or a length such as '60000 yd', '30 km' or "
                         "'6 ft' (units: yd, m, km, nmi, cm, mm, in, ft)")
     assert lines[1:3] == [
-        "savo-bad.yaml:127:7: setup.groups.0.speed_kn: found nothing, expected a number "
+        f"savo-bad.yaml:{_line(127)}:7: "
+        "setup.groups.0.speed_kn: found nothing, expected a number "
         "(required)",
-        "savo-bad.yaml:131:16: setup.groups.0.heading: found 360, expected a number less "
+        f"savo-bad.yaml:{_line(131)}:16: "
+        "setup.groups.0.heading: found 360, expected a number less "
         "than 360"]
     assert "setup.groups.0.sped_kn: found unknown key 'sped_kn'" in " ".join(lines)
     assert "did you mean 'speed_kn'?" in " ".join(lines)
