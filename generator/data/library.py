@@ -232,7 +232,39 @@ def font_warnings(library: Library) -> list[str]:
                     chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
                     warnings.append(f"{entry.doc.display}: ship '{ship.name}' has {chars} that "
                                     "no bundled font can print; it would show as an empty box")
+    for entry in library.scenarios.values():
+        warnings.extend(_scenario_font_warnings(entry.doc))
     return warnings
+
+
+def _scenario_font_warnings(doc: Any) -> list[str]:
+    """Located warnings for a scenario's text that no bundled font can draw.
+
+    A scenario's briefings, set-up names and sources print as they are, so a character
+    such as the prime of 9\u2032S would print as an empty box on every packet.
+    """
+    from generator.core import fonts
+    from generator.data.yamlsource import dotted
+
+    found: list[str] = []
+
+    def walk(value: Any, loc: tuple[Any, ...]) -> None:
+        if isinstance(value, str):
+            missing = fonts.missing_characters(value)
+            if missing:
+                line, column = doc.mark(loc)
+                chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+                found.append(f"{doc.display}:{line}:{column}: {dotted(loc)}: has {chars} that "
+                             "no bundled font can print; it would show as an empty box")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*loc, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, (*loc, index))
+
+    walk(doc.data, ())
+    return found
 
 
 def validated_library(data: list[Path], key: Any = _NO_KEY) -> Library:
@@ -310,8 +342,9 @@ def summary(user_paths: list[Path] | tuple[Path, ...] = (), key: Any = _NO_KEY) 
 def _summed(user_paths: list[Path] | tuple[Path, ...], found: Key | None) -> Summary:
     """``summary`` made from the checked library (kept under ``found``)."""
     library = checked_library(user_paths, found)
+    # A glyph no font draws is the check's to report too, not only the build's.
     made = Summary(found, list(library.problems), list(library.notices),
-                   list(library.warnings))
+                   [*library.warnings, *library.font_warnings])
     if not made.problems:
         from generator.data.checkreport import rating_lines, user_class_ids
         from generator.data.shipclass import unrated_lines

@@ -329,3 +329,16 @@ def test_savo_places_cape_esperance_tulagi_and_lunga_point_where_a_referee_can_m
             "arrow on 141°.") in text
     for side in ("japanese.pdf", "allied.pdf"):
         assert "Tulagi 40,200 yd from Savo" in _map_page("savo-island", side).text
+
+
+def test_check_warns_of_scenario_text_no_font_can_print(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prime in a source's coordinates would print as an empty box: check says where."""
+    _scenario_copy(tmp_path, **{"9°06'S 160°09'E": "9°06′S 160°09′E"})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "savo-bad.yaml"])
+    assert result.exit_code == 0
+    text = (ROOT / "shipdata/naval_action/scenarios/savo-island.yaml").read_text("utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "'Tulagi'" in row)
+    assert (f"warning: savo-bad.yaml:{line}:5: sources.8: has '′' (U+2032) that no bundled "
+            "font can print; it would show as an empty box") in result.output.splitlines()
