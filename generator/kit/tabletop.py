@@ -13,7 +13,7 @@ from pathlib import Path
 
 from generator.core.errors import UsageError
 from generator.core.output import transaction, write_atomic
-from generator.kit.inventory import PIECES_JSON, Inventory, inventory
+from generator.kit.inventory import PIECES_JSON, Inventory, inventory, ship_pieces
 from generator.kit.pipeline import BuildResult, Kit, compose
 from generator.kit.registry import default_scenario
 from generator.kit.seam import Request
@@ -29,20 +29,20 @@ def online_kit(scenario: str | None, data: list[Path] | None = None) -> tuple[Ki
     if kit.online is None:
         raise UsageError(f"{kit.title} has no online.yaml: no dice, charts or board for an "
                          "online table")
+    # The ships' tokens are the inventory's too: their artwork goes with the others'.
+    kit.pieces.extend(ship_pieces(kit))
     return kit, inventory(kit, kit.online)
 
 
-def setup_positions(kit: Kit) -> list[Placement]:
-    """Starting positions from the scenario's ``setup:`` block: the hook for at-start stacks.
+def setup_positions(inv: Inventory) -> list[Placement]:
+    """Starting positions from the inventory: every piece with an ``at``, in its order.
 
-    No bundled scenario gives positions yet, so this returns none. When scenarios carry a
-    ``setup:`` block, its positions become one ``Placement`` per piece: the piece's id as
-    in ``pieces.json`` (``ship.richmond``) and its x and y in cm from the sea board's
-    top-left corner. ``write_vmod`` puts each in an at-start stack on the table
-    (``vassalxml.setup_stacks``, tested in ``tests/engine/test_vassal.py``).
+    The inventory's ``at`` is the set-up map's own position of a ship (mm from the table's
+    top-left corner); a ``Placement`` is in cm from the sea board's, the same corner.
+    A ship of a hidden group keeps ``hidden``: she starts on her side's plot.
     """
-    del kit  # read once scenarios give positions
-    return []
+    return [Placement(item.id, item.at[0] / 10, item.at[1] / 10, item.start_hidden)
+            for item in inv.items if item.at is not None]
 
 
 def build_vassal(scenario: str | None, *, data: list[Path] | None = None,
@@ -53,7 +53,7 @@ def build_vassal(scenario: str | None, *, data: list[Path] | None = None,
     with transaction() as txn:
         folder = txn.stage(out, named=True)
         module = write_vmod(inv, kit.pieces, kit.files, folder / f"{name}.vmod",
-                            setup_positions(kit))
+                            setup_positions(inv))
         write_atomic(folder / f"{name}.{PIECES_JSON}", inv.json_bytes())
     result = BuildResult(out, {}, out / f"{name}.{PIECES_JSON}", kit.warnings, kit.notices)
     result.exports.append(f"{out / (name + '.vmod')} (VASSAL {len(module.slots)} pieces in "
