@@ -9,6 +9,7 @@ Their output folders are the user's: written into file by file, never swapped
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from generator.core.errors import UsageError
@@ -62,25 +63,38 @@ def build_vassal(scenario: str | None, *, data: list[Path] | None = None,
     return result
 
 
+def image_base(url: str) -> str:
+    """``--image-url``: an http(s) address the images folder is uploaded to, as given."""
+    if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", url):
+        raise UsageError(f"--image-url: found '{url}', expected the http:// or https:// "
+                         "address of the folder the images are uploaded to, e.g. "
+                         "https://example.org/savo-island-tts/")
+    return url if url.endswith("/") else url + "/"
+
+
 def build_tts(scenario: str | None, *, data: list[Path] | None = None,
-              out: Path | None = None) -> BuildResult:
+              out: Path | None = None, image_url: str | None = None) -> BuildResult:
     """Write the TTS saved object, its images and ``pieces.json`` into ``out``.
 
-    By default ``out`` is ``output/online/<scenario>-tts``.
+    By default ``out`` is ``output/online/<scenario>-tts`` and the save names its images
+    by ``file:///`` paths there; with ``image_url`` it names them under that address,
+    where the user uploads the folder (its subfolders as they are).
     """
     from generator.kit.ttssave import write_save
 
+    base = image_base(image_url) if image_url is not None else None
     kit, inv = online_kit(scenario, data)
     name = inv.scenario or "kit"
     out = out or DEFAULT_OUT / f"{name}-tts"
     with transaction() as txn:
         folder = txn.stage(out, named=True)
-        write_save(inv, kit.pieces, folder, out, name)
+        write_save(inv, kit.pieces, folder, base or out, name)
         write_atomic(folder / PIECES_JSON, inv.json_bytes())
     result = BuildResult(out, {}, out / PIECES_JSON, kit.warnings, kit.notices)
     tiles = sum(item.copies for item in inv.of_kind("counter"))
     result.exports.append(f"{out / (name + '.json')} (Tabletop Simulator saved object: "
                           f"{tiles} tiles, {len(inv.of_kind('deck'))} decks, "
                           f"{sum(d.copies for d in inv.of_kind('die'))} dice; copy it into "
-                          "Saves/Saved Objects)")
+                          "Saves/Saved Objects"
+                          + (f"; upload the folder's images to {base})" if base else ")"))
     return result
