@@ -54,8 +54,8 @@ class Item:
         id: Stable id; a piece's is the printed piece's id (``ship.chokai``).
         title: What a player calls it.
         kind: ``counter`` (markers and counters), ``token`` (a ship's token for an online
-            table, printed on no sheet), ``card``, ``deck`` (the cards of one deck for one
-            side), ``chart``, ``board`` or ``die``.
+            table: no sheet prints it, only ``vassal`` and ``tts`` draw it), ``card``,
+            ``deck`` (the cards of one deck for one side), ``chart``, ``board`` or ``die``.
         side: The side id whose component holds it, or None when the table shares it.
         width_mm: Trim width (a die: 0).
         height_mm: Trim height.

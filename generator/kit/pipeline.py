@@ -23,7 +23,7 @@ from generator.data.library import Library
 from generator.data.library import raters as raters  # re-exported
 from generator.data.library import validated_library as validated_library  # re-exported
 from generator.kit.assemble import assemble_drawn
-from generator.kit.inventory import PIECES_JSON, inventory, ship_pieces
+from generator.kit.inventory import PIECES_JSON, inventory
 from generator.kit.online import ONLINE_FILE, Online, load_online
 from generator.kit.packets import EMPTY, PacketSpec, packet_pages
 from generator.kit.recipe import Job, Plan, plan
@@ -218,8 +218,6 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                load_online(ruleset.folder, ruleset.name)
                if (ruleset.folder / ONLINE_FILE).is_file() else None)
     composed.setup = ctx.setup
-    if export:  # the ships' tokens pieces.json lists are exported with the other pieces
-        composed.pieces.extend(ship_pieces(composed))
     if request.command in INVENTORIED and only is None:
         # Every build's inventory, for the exports and for whoever builds a module by hand.
         composed.inventory = inventory(composed, composed.online).json_bytes()

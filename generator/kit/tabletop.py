@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator.core.errors import UsageError
 from generator.core.output import transaction, write_atomic
-from generator.kit.inventory import PIECES_JSON, Inventory, inventory
+from generator.kit.inventory import PIECES_JSON, Inventory, inventory, ship_pieces
 from generator.kit.pipeline import BuildResult, Kit, compose
 from generator.kit.registry import default_scenario
 from generator.kit.seam import Request
@@ -30,6 +30,9 @@ def online_kit(scenario: str | None, data: list[Path] | None = None) -> tuple[Ki
     if kit.online is None:
         raise UsageError(f"{kit.title} has no online.yaml: no dice, charts or board for an "
                          "online table")
+    # The ships' tokens (an online table's only: no sheet prints them) are drawn with the
+    # other pieces, so the module and the save carry their images.
+    kit.pieces.extend(ship_pieces(kit))
     return kit, inventory(kit, kit.online)
 
 

@@ -106,7 +106,7 @@ def test_the_png_and_tts_exports_carry_the_inventory_naming_their_images(
     data = json.loads((tmp_path / "png" / PIECES_JSON).read_text())
     assert (tmp_path / "tts" / PIECES_JSON).read_text() == json.dumps(
         data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    faces = [face for item in data["items"] if item["kind"] in ("counter", "token", "card")
+    faces = [face for item in data["items"] if item["kind"] in ("counter", "card")
              for face in item["faces"]]
     assert faces and sorted(faces) == sorted(
         p.name for p in (tmp_path / "png").iterdir() if p.suffix == ".png")
@@ -133,13 +133,3 @@ def test_pieces_json_places_every_ship_where_the_set_up_puts_her() -> None:
     assert ships and all(item["at"] is not None for item in ships)
     assert all(item["at"] is None for item in items if item["group"] != "ship")
 
-
-def test_a_markers_png_export_draws_the_ships_tokens(tmp_path: Path) -> None:
-    from generator.kit.pipeline import build_markers
-
-    build_markers("river-plate", out=tmp_path / "out", png=tmp_path / "png", dpi=72)
-    data = json.loads((tmp_path / "png" / PIECES_JSON).read_text())
-    tokens = [item for item in data["items"] if item["kind"] == "token"]
-    assert len(tokens) == 4
-    for token in tokens:
-        assert (tmp_path / "png" / token["faces"][0]).is_file()
