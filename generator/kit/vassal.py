@@ -15,7 +15,9 @@ VASSAL version it is written for, 3.7.0) and ``images/``. It holds, from the inv
   in a chart window; the dice as dice buttons; the sides as a player roster; the traits
   every piece shares as prototypes.
 
-At-start stacks come from scenario positions when a scenario gives them (``Setup``).
+At-start stacks come from the inventory's starting positions (a scenario's ``setup:``,
+the set-up map's own numbers): each ship on the table, or, in a hidden group, on her
+side's plot, a private copy of the sea board.
 """
 
 from __future__ import annotations
@@ -172,6 +174,14 @@ def _help(inventory: Inventory) -> str:
                      f"{board.get('height', 120)} cm, the table the game is played on. The "
                      f"Measure button reads distances in {unit}"
                      f"{' (' + escape(scale) + ')' if scale else ''}.</p>")
+    placed = [item for item in inventory.items if item.at is not None]
+    if placed:
+        lines.append("<p>Each ship starts on the table where the scenario's set-up map puts "
+                     "her.</p>")
+    if any(item.start_hidden for item in placed):
+        lines.append("<p>A ship of a hidden group starts on her side's plot, a copy of the "
+                     "sea board only that side sees; move her to the same place on the table "
+                     "when the rules reveal her.</p>")
     if inventory.hidden:
         lines.append("<p>A side's pieces answer to its own player only, and its matchup "
                      "pages lie on its own desk, a window only that side sees.</p>")
