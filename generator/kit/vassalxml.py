@@ -24,6 +24,7 @@ from generator.kit.vassaltraits import (
     mask,
     prototype,
     restricted,
+    rotate,
 )
 
 VASSAL_VERSION = "3.7.0"
@@ -103,10 +104,26 @@ def unit_of(inventory: Inventory) -> str:
 
 # ---- pieces ---------------------------------------------------------------------------
 
-def piece_traits(item: Item, inventory: Inventory, gpid: int) -> list[Trait]:
-    """A piece's traits, outermost first: its flip or mask, its owner, its properties."""
+def course_angle(heading: float) -> float:
+    """VASSAL's rotation (degrees anticlockwise) that puts a piece on a compass course.
+
+    The piece's bow is its right-hand end (east, as a ship marker's); a course counts
+    degrees clockwise from north. The result lies in [-180, 180).
+    """
+    return round((90.0 - heading + 180.0) % 360.0 - 180.0, 4)
+
+
+def piece_traits(item: Item, inventory: Inventory, gpid: int,
+                 at_start: bool = False) -> list[Trait]:
+    """A piece's traits, outermost first: its turn, its flip or mask, its owner, its properties.
+
+    A ship the scenario places turns to any course (Ctrl+R); ``at_start``, she starts on
+    her set-up course.
+    """
     side_name = inventory.sides.get(item.side or "", "")
     traits: list[Trait] = []
+    if item.heading is not None:  # outermost: the turn carries every layer inside it
+        traits.append(rotate(course_angle(item.heading) if at_start else 0.0))
     if item.kind == "card":
         traits.append(mask(item.faces[-1]))
     elif len(item.faces) > 1:
@@ -121,10 +138,10 @@ def piece_traits(item: Item, inventory: Inventory, gpid: int) -> list[Trait]:
 
 
 def slot(item: Item, inventory: Inventory, contents: Contents, indent: int,
-         tag: str = "widget.PieceSlot") -> str:
+         tag: str = "widget.PieceSlot", at_start: bool = False) -> str:
     """A piece slot (or a deck's card slot) holding one piece at its size."""
     gpid = contents.next_gpid()
-    return element(tag, indent, add_piece(piece_traits(item, inventory, gpid)),
+    return element(tag, indent, add_piece(piece_traits(item, inventory, gpid, at_start)),
                    entryName=item.title, gpid=gpid, height=px(item.height_mm),
                    width=px(item.width_mm))
 
@@ -230,7 +247,7 @@ def setup_stacks(inventory: Inventory, setup: Sequence[Placement], contents: Con
         out.append(opening("module.map.SetupStack", 4, name=item.title,
                            owningBoard=on, x=px(10 * place.x), y=px(10 * place.y),
                            useGridLocation="false", location=""))
-        out.append(slot(item, inventory, contents, 6))
+        out.append(slot(item, inventory, contents, 6, at_start=True))
         out.append(closing("module.map.SetupStack", 4))
     return "".join(out)
 

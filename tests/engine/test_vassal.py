@@ -334,6 +334,24 @@ def test_a_ship_with_no_counter_of_her_own_gets_a_token_like_the_maps_marker(
             want = (round(red.red * 255), round(red.green * 255), round(red.blue * 255))
             assert rgb.getpixel((35, 8)) == want  # 7 mm in, 1.6 mm down: the hull
             assert rgb.getpixel((1, 1)) != want
+    # Each starts on her course: VASSAL turns pieces anticlockwise from their bow at the
+    # right-hand end (east), so 180° (south) is -90 and 0° (north) is 90; in the tray, 0.
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("buildFile.xml"))
+    turns = {}
+    for stack in root.iter("VASSAL.build.module.map.SetupStack"):
+        for slot in stack.iter("VASSAL.build.widget.PieceSlot"):
+            text = slot.text or ""
+            if text.startswith("+/null/rotate;1;82,130;Rotate;;;Course;;;;;true"):
+                state = re.split(r"(?<!\\)/", text)[3]
+                turns[_piece_id(text)] = float(state.split("\t")[0])
+    assert turns == {"token.german.admiral-graf-spee": -90.0, "token.british.exeter": 90.0,
+                     "token.british.ajax": 90.0, "token.british.achilles": 90.0}
+    trays = [slot.text or "" for slot in root.iter("VASSAL.build.widget.PieceSlot")
+             if "token." in (slot.text or "") and slot not in
+             [s for st in root.iter("VASSAL.build.module.map.SetupStack") for s in st]]
+    assert len(trays) == 4 and all(
+        re.split(r"(?<!\\)/", text)[3].startswith("0.0\t") for text in trays)
     # NAVAL ACTION prints a marker per ship: its own markers start, no tokens.
     _, savo = module("savo-island", out)
     kinds = {i["kind"] for i in savo["items"] if i["at"] is not None}  # type: ignore[attr-defined]
