@@ -177,7 +177,7 @@ def _help(inventory: Inventory) -> str:
     placed = [item for item in inventory.items if item.at is not None]
     if placed:
         lines.append("<p>Each ship starts on the table where the scenario's set-up map puts "
-                     "her.</p>")
+                     "her, on her course; Ctrl+R turns her to a new one.</p>")
     if any(item.start_hidden for item in placed):
         lines.append("<p>A ship of a hidden group starts on her side's plot, a copy of the "
                      "sea board only that side sees; move her to the same place on the table "
