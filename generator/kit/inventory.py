@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Literal
 from generator.core.units import MM
 from generator.kit.online import Online
 from generator.kit.packets import sheet_layout
-from generator.kit.shiptokens import own_piece, ship_tokens, starts, table_mm, token_id
+from generator.kit.shiptokens import (
+    land_mm,
+    own_piece,
+    ship_tokens,
+    starts,
+    table_mm,
+    token_id,
+)
 
 if TYPE_CHECKING:
     from generator.kit.pipeline import Kit
@@ -199,7 +206,8 @@ def inventory(kit: Kit, online: Online | None = None) -> Inventory:
         board = online.board.model_dump()
         if kit.setup is not None:  # the scenario's table, at its scale
             width, depth = table_mm(kit.setup)
-            board.update(width=round(width / 10, 2), height=round(depth / 10, 2))
+            board.update(width=round(width / 10, 2), height=round(depth / 10, 2),
+                         land=land_mm(kit.setup))
         scale = kit.values.get("scale")
         if scale and not online.board.scale:
             board["scale"] = scale

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 TOKEN_MM = (24.0, 9.0)
 """A ship token's size (length, beam): long enough for a name, a bar like a ship marker."""
 TOKEN_GROUP = "ship-token"
+SEA = "70,110,150"
+"""The open sea's colour on an online table (red, green, blue)."""
+SHOAL = (150, 185, 205)
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,56 @@ def table_mm(setup: MapInput) -> tuple[float, float]:
     width, depth = table_size(setup.setup, setup.scale)
     per_unit = 10.0 if setup.scale.unit == "cm" else 25.4
     return width * per_unit, depth * per_unit
+
+
+def land_mm(setup: MapInput) -> list[dict[str, object]]:
+    """The set-up's land and shoals as the map draws them, for an online table.
+
+    Each outline is in mm of table from the top-left corner (x east, y south), with the
+    land's name and kind.
+    """
+    per_unit = 10.0 if setup.scale.unit == "cm" else 25.4
+    _, depth = table_mm(setup)
+    block = setup.setup
+    scale = per_unit / setup.scale.yards_per_unit  # mm of table per yard of sea
+    return [{"name": land.name or "", "kind": land.kind,
+             "outline": [[round(block.yards(x) * scale, 2),
+                          round(depth - block.yards(y) * scale, 2)] for x, y in land.outline]}
+            for land in block.land]
+
+
+def sea_png(board: dict[str, object], size: tuple[int, int], dpi: float,
+            ) -> tuple[bytes, tuple[int, int]]:
+    """The table's sea with the board's land and shoals (``land_mm``), as a PNG.
+
+    Args:
+        board: The inventory's board, its ``land`` outlines in mm from the top-left corner.
+        size: The image's size in pixels (the table's size at ``dpi``).
+        dpi: Pixels per inch of table.
+
+    Returns:
+        The PNG's bytes and its size.
+
+    """
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from generator.aids.setupmap import LAND
+
+    land_rgb = [round(LAND.red * 255), round(LAND.green * 255), round(LAND.blue * 255)]
+    # A palette image: a table-sized board is tens of millions of pixels of a few colours.
+    image = Image.new("P", size, 0)
+    image.putpalette([*(int(v) for v in SEA.split(",")), *land_rgb, *SHOAL, 60, 50, 30])
+    draw = ImageDraw.Draw(image)
+    scale = dpi / 25.4
+    lands = board.get("land")
+    for land in lands if isinstance(lands, list) else []:
+        points = [(x * scale, y * scale) for x, y in land["outline"]]
+        draw.polygon(points, fill=1 if land["kind"] == "land" else 2, outline=3)
+    out = io.BytesIO()
+    image.save(out, "PNG", dpi=(dpi, dpi), compress_level=6)
+    return out.getvalue(), image.size
 
 
 def starts(setup: MapInput) -> list[Start]:

@@ -10,9 +10,10 @@ images folder), it names them there, so every player's TTS can fetch them:
   ``quarterdeck markers --tts``), the last slot the hidden face;
 - each side's counters and markers (and the table's) in a bag, one two-sided tile per
   copy, its front and back the PNGs ``export_pngs`` writes, scaled to its printed size;
-- each ship the scenario places (the inventory's ``at``, the set-up map's positions) as a
-  tile on the table where she starts, on her course, the table's middle at TTS's origin;
-  a ship of a hidden group stays in her side's bag;
+- on a tactical ruleset's sea board (a locked tile the size of the table, with the
+  set-up's land), each ship the scenario places (the inventory's ``at``, the set-up map's
+  positions) as a tile where she starts, on her course, the table's middle at TTS's
+  origin; a ship of a hidden group stays in her side's bag;
 - the dice the rules roll.
 """
 
@@ -25,6 +26,7 @@ from urllib.parse import quote
 
 from generator.core.output import write_atomic
 from generator.kit.inventory import Inventory, Item
+from generator.kit.shiptokens import sea_png
 from generator.pieces.export import export_pngs, export_tts
 from generator.pieces.pieces import Piece
 
@@ -32,6 +34,9 @@ DPI = 200
 """Tiles and cards are drawn at 200 dpi: sharp when zoomed in, and sheets stay small."""
 TTS_INCH = 1.0
 """A tile at scale 1 is an inch across in TTS's units; tiles are scaled by their size."""
+SEA_DPI = 20
+"""The sea board's image: a flat sea and coastlines need few pixels; TTS stretches it."""
+SEA_FILE = "board.sea.png"
 DICE = {4: "Die_4", 6: "Die_6", 8: "Die_8", 10: "Die_10", 12: "Die_12", 20: "Die_20"}
 COLORS = {"white": (1.0, 1.0, 1.0), "red": (0.8, 0.1, 0.1), "black": (0.1, 0.1, 0.1),
           "blue": (0.1, 0.3, 0.8), "green": (0.1, 0.6, 0.2), "yellow": (0.9, 0.8, 0.1)}
@@ -103,6 +108,8 @@ def saved_object(inventory: Inventory, pieces: Sequence[Piece], folder: Path,
     counters = inventory.of_kind("counter", "token")
     export_pngs([by_id[item.id] for item in counters], folder, DPI)
     objects: list[dict[str, object]] = []
+    if inventory.board.get("kind") == "sea":
+        objects.append(_sea(inventory, folder, public))
     bags: dict[str | None, list[dict[str, object]]] = {}
     for item in counters:
         copies = item.copies
@@ -128,6 +135,24 @@ def saved_object(inventory: Inventory, pieces: Sequence[Piece], folder: Path,
             "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
+
+
+def _sea(inventory: Inventory, folder: Path, public: Public) -> dict[str, object]:
+    """The table: a locked tile of the sea (and the set-up's land), its middle at the origin."""
+    width = float(str(inventory.board.get("width", 180))) / 2.54
+    depth = float(str(inventory.board.get("height", 120))) / 2.54
+    data, _ = sea_png(inventory.board, (round(width * SEA_DPI), round(depth * SEA_DPI)),
+                      SEA_DPI)
+    write_atomic(folder / SEA_FILE, data)
+    url = _url(public, SEA_FILE)
+    transform = _transform(0.0, 0.0, round(width * TTS_INCH, 4))
+    transform["posY"] = 0.5  # under the pieces, which settle onto it
+    return {"Name": "Custom_Tile", "Nickname": "Sea", "Description": "board.sea",
+            "Locked": True, "Transform": transform,
+            "CustomImage": {"ImageURL": url, "ImageSecondaryURL": url, "ImageScalar": 1.0,
+                            "WidthScale": 0.0,
+                            "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False,
+                                           "Stretch": True}}}
 
 
 def _deck(deck: Item, inventory: Inventory, by_id: dict[str, Piece], folder: Path,

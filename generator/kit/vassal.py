@@ -32,7 +32,16 @@ from pathlib import Path
 
 from generator.core.errors import RenderError
 from generator.kit.inventory import Inventory, Item
-from generator.kit.vassalxml import DPI, VASSAL_VERSION, Placement, build_file, unit_of
+from generator.kit.shiptokens import sea_png
+from generator.kit.vassalxml import (
+    DPI,
+    SEA_IMAGE,
+    VASSAL_VERSION,
+    Placement,
+    build_file,
+    sea_size,
+    unit_of,
+)
 from generator.pieces.export import export_pngs
 from generator.pieces.pieces import Piece
 
@@ -85,6 +94,8 @@ def write_vmod(inventory: Inventory, pieces: Sequence[Piece], files: dict[str, b
             module.images[entry.path] = (entry.width_px, entry.height_px)
     for item in inventory.of_kind("chart", "board"):
         _render_pages(item, files, images, module)
+    if inventory.board.get("land") and not inventory.of_kind("board"):
+        _sea_board(inventory, images, module)
     build, contents = build_file(inventory, _name(inventory), _description(inventory),
                                  module.images, setup)
     module.slots = contents.slots
@@ -134,6 +145,13 @@ def _render_pages(item: Item, files: dict[str, bytes], images: dict[str, bytes],
         image.convert("RGB").save(out, "PNG", dpi=(dpi, dpi), compress_level=1)
         images[name] = out.getvalue()
         module.images[name] = image.size
+
+
+def _sea_board(inventory: Inventory, images: dict[str, bytes], module: Module) -> None:
+    """The sea board's image: the open sea with the set-up's land and shoals, at ``DPI``."""
+    data, size = sea_png(inventory.board, sea_size(inventory), DPI)
+    images[SEA_IMAGE] = data
+    module.images[SEA_IMAGE] = size
 
 
 def _name(inventory: Inventory) -> str:

@@ -14,6 +14,7 @@ from html import escape
 from generator.core.errors import RenderError
 from generator.core.scales import parse_scale
 from generator.kit.inventory import Inventory, Item
+from generator.kit.shiptokens import SEA
 from generator.kit.vassaltraits import (
     Trait,
     add_piece,
@@ -30,10 +31,11 @@ from generator.kit.vassaltraits import (
 VASSAL_VERSION = "3.7.0"
 DPI = 127
 """Pieces and the sea board are drawn at 127 dpi: 50 pixels to the centimetre exactly."""
-SEA = "70,110,150"
 PIECE_PROTOTYPE = "Piece"
 CARD_PROTOTYPE = "Card"
 SEA_BOARD = "Open sea"
+SEA_IMAGE = "board.sea.png"
+"""The sea board's image, when the set-up has land to show on it."""
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,8 @@ def board(inventory: Inventory, name: str = SEA_BOARD) -> tuple[str, str]:
     unit = unit_of(inventory)
     per_unit = DPI / 2.54 if unit == "cm" else float(DPI)
     width, height = sea_size(inventory)
-    sea = element("module.map.boardPicker.Board", 6, image="", name=name,
+    image = SEA_IMAGE if inventory.board.get("land") else ""
+    sea = element("module.map.boardPicker.Board", 6, image=image, name=name,
                   reversible="false", width=width, height=height, color=SEA)
     thread = element(
         "module.map.LOS_Thread", 4, threadName="Measure", hotkey="",

@@ -96,7 +96,16 @@ def test_the_scenarios_ships_start_on_the_table_where_the_set_up_puts_them(out: 
     assert (exeter["posX"], exeter["posZ"], exeter["rotY"]) == (-8.0, -1.0, 90.0)
     assert spee["scaleX"] == pytest.approx(24 / 25.4)
     placed = {i["id"] for i in inventory["items"] if i["at"] is not None}  # type: ignore[attr-defined]
-    assert set(tiles) == placed
+    assert set(tiles) == placed | {"board.sea"}
+    # Under them the table: a locked sea tile 72 in across (48 in deep, its image's shape)
+    # with its middle at the origin.
+    (sea,) = [o for o in save["ObjectStates"]  # type: ignore[attr-defined]
+              if o.get("Description") == "board.sea"]
+    assert sea["Locked"] is True and sea["CustomImage"]["CustomTile"]["Stretch"] is True
+    assert (sea["Transform"]["posX"], sea["Transform"]["posZ"]) == (0.0, 0.0)
+    assert sea["Transform"]["scaleX"] == 72.0
+    with Image.open(_file(sea["CustomImage"]["ImageURL"])) as image:
+        assert image.size == (72 * 20, 48 * 20)
     in_bags = [t["Description"] for o in save["ObjectStates"]  # type: ignore[attr-defined]
                if o["Name"] == "Bag" for t in o["ContainedObjects"]]
     assert not placed & set(in_bags)

@@ -372,3 +372,38 @@ def test_without_a_set_up_the_sea_is_online_yamls() -> None:
     # With it: 72 x 48 in at 1,000 yd to the inch is 182.88 x 121.92 cm.
     full = inventory(made, made.online)
     assert (full.board["width"], full.board["height"]) == (182.88, 121.92)
+
+
+def test_the_sea_board_shows_the_set_ups_land_where_the_map_draws_it(out: Path) -> None:
+    from generator.aids.setupmap import LAND
+    from generator.kit.vassalxml import SEA
+
+    path, inventory = module("sunda-strait", out)
+    board = inventory["board"]  # type: ignore[index]
+    lands = {land["name"]: land for land in board["land"]}
+    # Babi Island's first corner, 33,000 yd east and 20,000 yd north on a 60,000 yd (180 cm)
+    # by 120 cm table: 99 cm from the west edge and 60 cm from the north edge.
+    assert lands["Babi Island"]["outline"][0] == [990.0, 600.0]
+    assert lands["Babi Island"]["kind"] == "land"
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("buildFile.xml"))
+        (table,) = root.iter("VASSAL.build.module.Map")
+        (sea,) = table.iter("VASSAL.build.module.map.boardPicker.Board")
+        assert sea.get("image") == "board.sea.png"
+        with Image.open(io.BytesIO(archive.read("images/board.sea.png"))) as image:
+            assert image.size == (9000, 6000)
+            rgb = image.convert("RGB")
+    land = (round(LAND.red * 255), round(LAND.green * 255), round(LAND.blue * 255))
+    outline = lands["Babi Island"]["outline"]
+    middle = (sum(p[0] for p in outline) / len(outline), sum(p[1] for p in outline) / len(outline))
+    assert rgb.getpixel((round(middle[0] * DPI / 25.4), round(middle[1] * DPI / 25.4))) == land
+    # Open sea where the Allied cruisers start, and Java along the south edge.
+    (perth,) = [i for i in inventory["items"] if i["id"] == "ship.perth"]  # type: ignore[attr-defined]
+    at = (round(perth["at"][0] * DPI / 25.4), round(perth["at"][1] * DPI / 25.4))
+    assert rgb.getpixel(at) == tuple(int(v) for v in SEA.split(","))
+    assert rgb.getpixel((4500, 5990)) == land
+    # A set-up without land keeps the plain sea board VASSAL draws itself.
+    path, inventory = module("komandorski", out)
+    assert inventory["board"]["land"] == []  # type: ignore[index]
+    with zipfile.ZipFile(path) as archive:
+        assert "images/board.sea.png" not in archive.namelist()
