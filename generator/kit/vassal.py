@@ -188,8 +188,12 @@ def _help(inventory: Inventory) -> str:
         "tray. Ctrl+F turns a two-sided piece over; Ctrl+D removes a piece.</p>",
     ]
     if not inventory.of_kind("board"):
-        lines.append(f"<p>The sea board is {board.get('width', 180)} by "
-                     f"{board.get('height', 120)} cm, the table the game is played on. The "
+        land = " with the set-up's land and shoals" if board.get("land") else ""
+        width = float(str(board.get("width", 180)))
+        height = float(str(board.get("height", 120)))
+        size = f"{width:g} by {height:g} cm" + (
+            f" ({width / 2.54:.4g} by {height / 2.54:.4g} in)" if unit == "in" else "")
+        lines.append(f"<p>The sea board is {size}{land}, the table the game is played on. The "
                      f"Measure button reads distances in {unit}"
                      f"{' (' + escape(scale) + ')' if scale else ''}.</p>")
     placed = [item for item in inventory.items if item.at is not None]

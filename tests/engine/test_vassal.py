@@ -390,6 +390,10 @@ def test_the_sea_board_shows_the_set_ups_land_where_the_map_draws_it(out: Path) 
         (table,) = root.iter("VASSAL.build.module.Map")
         (sea,) = table.iter("VASSAL.build.module.map.boardPicker.Board")
         assert sea.get("image") == "board.sea.png"
+        about = archive.read("help/about.html").decode()
+        assert ("The sea board is 180 by 120 cm with the set-up's land and shoals" in about
+                and "on her course; Ctrl+R turns her" in about
+                and "starts on her side's plot" in about)
         with Image.open(io.BytesIO(archive.read("images/board.sea.png"))) as image:
             assert image.size == (9000, 6000)
             rgb = image.convert("RGB")
