@@ -224,9 +224,14 @@ def ship_pieces(kit: Kit) -> list[Piece]:
     """
     if kit.setup is None:
         return []
-    counters = [(p.id, p.title, _side_of(key, kit.sides)) for key, drawn in kit.sources.items()
-                for p in drawn if not p.deck]
+    counters = _counters(kit)
     return ship_tokens(kit.setup, lambda start: own_piece(start, counters) is None)
+
+
+def _counters(kit: Kit) -> list[tuple[str, str, str | None]]:
+    """(id, title, side) of every counter the kit's components draw, each under its side."""
+    return [(p.id, p.title, _side_of(key, kit.sides)) for key, drawn in kit.sources.items()
+            for p in drawn if not p.deck]
 
 
 def _place(kit: Kit, pieces: dict[str, Item]) -> None:
@@ -239,11 +244,10 @@ def _place(kit: Kit, pieces: dict[str, Item]) -> None:
         pieces[token.id] = Item(token.id, token.title, "token", side_of[token.id],
                                 round(token.width / MM, 2), round(token.height / MM, 2),
                                 face_files(token.id, False), 1, group=token.group)
-    counters = [(item.id, item.title, item.side) for item in pieces.values()
-                if item.kind in ("counter", "token")]
+    counters = _counters(kit)
     for start in placed:
-        found = own_piece(start, counters)
-        assert found is not None  # a ship without a counter of her own has a token
+        # Her own counter, as ``ship_pieces`` found it, or else the token it drew for her.
+        found = own_piece(start, counters) or token_id(start.side, start.ship)
         pieces[found] = replace(pieces[found], at=(round(start.x_mm, 2), round(start.y_mm, 2)),
                                 heading=start.heading, start_hidden=start.hidden)
 

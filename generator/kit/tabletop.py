@@ -65,7 +65,7 @@ def build_vassal(scenario: str | None, *, data: list[Path] | None = None,
 
 
 def image_base(url: str) -> str:
-    """``--image-url``: an http(s) address the images folder is uploaded to, as given."""
+    """``--image-url``: the http(s) address the images folder is uploaded to, ending in /."""
     if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", url):
         raise UsageError(f"--image-url: found '{url}', expected the http:// or https:// "
                          "address of the folder the images are uploaded to, e.g. "
