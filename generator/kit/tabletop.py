@@ -69,7 +69,7 @@ def image_base(url: str) -> str:
     if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", url):
         raise UsageError(f"--image-url: found '{url}', expected the http:// or https:// "
                          "address of the folder the images are uploaded to, e.g. "
-                         "https://example.org/savo-island-tts/")
+                         "https://example.org/my-scenario-tts/")
     return url if url.endswith("/") else url + "/"
 
 

@@ -146,5 +146,5 @@ def test_a_bad_image_url_is_refused_before_anything_is_built(tmp_path: Path) -> 
     assert done.exit_code == 2
     assert ("--image-url: found 'ftp://example.org/kit', expected the http:// or https:// "
             "address of the folder the images are uploaded to, e.g. "
-            "https://example.org/savo-island-tts/") in done.output
+            "https://example.org/my-scenario-tts/") in done.output
     assert "Traceback" not in done.output and not (tmp_path / "x").exists()
