@@ -22,7 +22,8 @@ def vassal(scenario: str | None, out: Path, data: tuple[Path, ...]) -> None:
     """Write SCENARIO's VASSAL module, OUT/<scenario>.vmod (for VASSAL 3.7 and later).
 
     Each side's pieces in its own tray at their printed size, two-sided pieces turned
-    over with Ctrl+F, decks shuffled face down, the charts, the dice and the table.
+    over with Ctrl+F, decks shuffled face down, the charts, the dice and the table, with
+    every ship where the scenario's set-up map puts her.
     """
     from generator.kit.tabletop import build_vassal
 
