@@ -7,6 +7,10 @@ Nothing here derives an order of battle again. It is written as ``pieces.json`` 
 build and read by every export (the PNGs, the Tabletop Simulator save, the VASSAL module),
 so they all agree on ids, sides, copies and image names.
 
+Where the scenario gives a ``setup:`` block, each ship's piece carries where she starts
+(``at``, the set-up map's own numbers: ``generator.kit.shiptokens``), and a ship whose
+ruleset prints no counter of her gets a token; the table's size is the block's.
+
 What the kit cannot say for itself (the dice its rules roll, which components are charts,
 the playing surface) comes from the ruleset's ``online.yaml`` (``generator.kit.online``).
 """
@@ -21,15 +25,24 @@ from typing import TYPE_CHECKING, Literal
 from generator.core.units import MM
 from generator.kit.online import Online
 from generator.kit.packets import sheet_layout
+from generator.kit.shiptokens import (
+    land_mm,
+    own_piece,
+    ship_tokens,
+    starts,
+    table_mm,
+    token_id,
+)
 
 if TYPE_CHECKING:
     from generator.kit.pipeline import Kit
+    from generator.pieces.pieces import Piece
 
 PIECES_JSON = "pieces.json"
 FORMAT = 1
 """The version of ``pieces.json``'s layout, raised when a field changes meaning."""
 
-Kind = Literal["counter", "card", "deck", "chart", "board", "die"]
+Kind = Literal["counter", "token", "card", "deck", "chart", "board", "die"]
 
 
 @dataclass(frozen=True)
@@ -47,8 +60,9 @@ class Item:
     Attributes:
         id: Stable id; a piece's is the printed piece's id (``ship.chokai``).
         title: What a player calls it.
-        kind: ``counter`` (markers and counters), ``card``, ``deck`` (the cards of one
-            deck for one side), ``chart``, ``board`` or ``die``.
+        kind: ``counter`` (markers and counters), ``token`` (a ship's token for an online
+            table: no sheet prints it, only ``vassal`` and ``tts`` draw it), ``card``,
+            ``deck`` (the cards of one deck for one side), ``chart``, ``board`` or ``die``.
         side: The side id whose component holds it, or None when the table shares it.
         width_mm: Trim width (a die: 0).
         height_mm: Trim height.
@@ -61,6 +75,11 @@ class Item:
         pages: A chart's or board's pages in the kit's packets.
         sides: A die's faces.
         color: A die's colour.
+        at: Where the piece starts: (x, y) in mm of table from its north-west (top-left)
+            corner, x east and y south; None when the scenario does not place it.
+        heading: Its course at the start, compass degrees (with ``at``).
+        start_hidden: Its group is hidden from another side at the start, so an online
+            table keeps it in its side's tray (with ``at``: where its side puts it).
 
     """
 
@@ -78,6 +97,9 @@ class Item:
     pages: tuple[PageRef, ...] = ()
     sides: int = 0
     color: str = ""
+    at: tuple[float, float] | None = None
+    heading: float | None = None
+    start_hidden: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +126,7 @@ class Inventory:
             data["pages"] = [{"file": p.file, "page": p.page} for p in one.pages]
             data["faces"] = list(one.faces)
             data["cards"] = list(one.cards)
+            data["at"] = list(one.at) if one.at is not None else None
             return data
 
         return {"format": FORMAT, "scenario": self.scenario,
@@ -165,6 +188,7 @@ def inventory(kit: Kit, online: Online | None = None) -> Inventory:
                 item = replace(before, side=before.side if before.side == side else None,
                                copies=before.copies + piece.quantity)
             pieces[piece.id] = item
+    _place(kit, pieces)
     for item in pieces.values():
         if item.kind == "card":
             decks.setdefault((item.deck, item.side), []).append(item)
@@ -180,6 +204,10 @@ def inventory(kit: Kit, online: Online | None = None) -> Inventory:
         hidden = online.hidden
         items.extend(_documents(kit, online))
         board = online.board.model_dump()
+        if kit.setup is not None:  # the scenario's table, at its scale
+            width, depth = table_mm(kit.setup)
+            board.update(width=round(width / 10, 2), height=round(depth / 10, 2),
+                         land=land_mm(kit.setup))
         scale = kit.values.get("scale")
         if scale and not online.board.scale:
             board["scale"] = scale
@@ -187,6 +215,41 @@ def inventory(kit: Kit, online: Online | None = None) -> Inventory:
                           sides=die.sides, color=die.color) for die in online.dice)
     return Inventory(kit.values.get("scenario", ""), kit.values.get("scenario_name", ""),
                      kit.ruleset, kit.title, dict(kit.sides), tuple(items), hidden, board)
+
+
+def ship_pieces(kit: Kit) -> list[Piece]:
+    """The tokens of the scenario's ships that have no counter of their own.
+
+    None without a ``setup:`` block; their artwork is drawn when they are exported.
+    """
+    if kit.setup is None:
+        return []
+    counters = _counters(kit)
+    return ship_tokens(kit.setup, lambda start: own_piece(start, counters) is None)
+
+
+def _counters(kit: Kit) -> list[tuple[str, str, str | None]]:
+    """(id, title, side) of every counter the kit's components draw, each under its side."""
+    return [(p.id, p.title, _side_of(key, kit.sides)) for key, drawn in kit.sources.items()
+            for p in drawn if not p.deck]
+
+
+def _place(kit: Kit, pieces: dict[str, Item]) -> None:
+    """Add the ships' tokens to ``pieces`` and mark each ship's piece with where she starts."""
+    if kit.setup is None:
+        return
+    placed = starts(kit.setup)
+    side_of = {token_id(start.side, start.ship): start.side for start in placed}
+    for token in ship_pieces(kit):
+        pieces[token.id] = Item(token.id, token.title, "token", side_of[token.id],
+                                round(token.width / MM, 2), round(token.height / MM, 2),
+                                face_files(token.id, False), 1, group=token.group)
+    counters = _counters(kit)
+    for start in placed:
+        # Her own counter, as ``ship_pieces`` found it, or else the token it drew for her.
+        found = own_piece(start, counters) or token_id(start.side, start.ship)
+        pieces[found] = replace(pieces[found], at=(round(start.x_mm, 2), round(start.y_mm, 2)),
+                                heading=start.heading, start_hidden=start.hidden)
 
 
 def _documents(kit: Kit, online: Online) -> list[Item]:

@@ -45,6 +45,7 @@ from generator.pieces.pieces import Piece
 from generator.rules.dice import build_seed, seed_record
 
 if TYPE_CHECKING:
+    from generator.aids.setupmap import MapInput
     from generator.pages.kitdoc import KitCanvas
 
 
@@ -103,6 +104,9 @@ class Kit:
     inventory: bytes = b""
     """The kit's ``pieces.json`` (``generator.kit.inventory``), written beside its packets
     by the commands that list their pieces (``INVENTORIED``); empty for the others."""
+    setup: MapInput | None = None
+    """The scenario's set-up as its ruleset reads it (``Context.setup``): the inventory
+    places each ship where the set-up map draws her."""
 
 
 def run(request: Request, *, data: list[Path] | None = None, out: Path = Path("output"),
@@ -213,6 +217,7 @@ def compose(request: Request, *, data: list[Path] | None = None, paper: Paper = 
                {k: str(v) for k, v in ctx.values.items()}, ruleset.name,
                load_online(ruleset.folder, ruleset.name)
                if (ruleset.folder / ONLINE_FILE).is_file() else None)
+    composed.setup = ctx.setup
     if request.command in INVENTORIED and only is None:
         # Every build's inventory, for the exports and for whoever builds a module by hand.
         composed.inventory = inventory(composed, composed.online).json_bytes()

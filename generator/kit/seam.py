@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # imported where used: a ruleset loaded for `odds` needs no p
     import click
     from pydantic import BaseModel
 
+    from generator.aids.setupmap import MapInput
     from generator.data.library import Entry, Library
     from generator.kit.recipe import KitRecipes, Recipe
     from generator.pages.component import Component
@@ -130,6 +131,7 @@ class Context(Generic[D]):
         data: The ruleset's own derived data (views, tables, calculators): required, by
             keyword (``Context(request, paper, options, data=derived)``).
         record: Fields the manifest records for the kit (the seeds in force...).
+        setup: The set-up the map draws and an online table starts from (None: none).
 
     """
 
@@ -142,6 +144,7 @@ class Context(Generic[D]):
     warnings: list[str] = field(default_factory=list)
     data: D = field(kw_only=True)
     record: dict[str, Any] = field(default_factory=dict)
+    setup: MapInput | None = None
 
     def for_scenario(self, scenario_id: str, name: str, sides: Iterable[Any]) -> None:
         """Say the request is a scenario's, the same way in every ruleset.
@@ -309,8 +312,7 @@ class Calculator:
     Attributes:
         command: The ``quarterdeck`` command that asks it: ``odds`` (answered through
             ``Ruleset.odds``) or one of the ruleset's own ``commands()``.
-        asks: What a question gives it, shown where another command is asked instead
-            ("a stack and its bombing hits").
+        asks: What a question gives it, shown where another command is asked instead.
 
     """
 
@@ -369,15 +371,13 @@ class Ruleset(Generic[D]):
     the data layer call nothing else on a ruleset.
 
     Attributes:
-        name: Registry name (lower case and hyphens, ``my-rules``), also the
-            ``ruleset:`` of data files.
+        name: Registry name (``my-rules``), also the ``ruleset:`` of data files.
         title: Name as printed.
         folder: The ruleset's folder (``kit.yaml``, ``tables/``, ``sprues/``).
         data_kinds: Data file kinds this ruleset reads, ``kind:`` -> model; every ruleset
             has ``scenario`` and most ``ship-class``.
         components: The ruleset's component registry.
-        default_scenario: The scenario ``quarterdeck build`` builds when this is the
-            default ruleset.
+        default_scenario: What ``quarterdeck build`` builds when this is the default.
         order: Position in listings; the lowest is the default ruleset.
         templates: Folder name of the ruleset's templates under ``templates/``.
         override_tables: The bundled tables (file names in ``tables/``) that ``--tables``

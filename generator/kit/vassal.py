@@ -15,7 +15,9 @@ VASSAL version it is written for, 3.7.0) and ``images/``. It holds, from the inv
   in a chart window; the dice as dice buttons; the sides as a player roster; the traits
   every piece shares as prototypes.
 
-At-start stacks come from scenario positions when a scenario gives them (``Setup``).
+At-start stacks come from the inventory's starting positions (a scenario's ``setup:``,
+the set-up map's own numbers): each ship on the table, or, in a hidden group, on her
+side's plot, a private copy of the sea board.
 """
 
 from __future__ import annotations
@@ -30,7 +32,16 @@ from pathlib import Path
 
 from generator.core.errors import RenderError
 from generator.kit.inventory import Inventory, Item
-from generator.kit.vassalxml import DPI, VASSAL_VERSION, Placement, build_file, unit_of
+from generator.kit.shiptokens import sea_png
+from generator.kit.vassalxml import (
+    DPI,
+    SEA_IMAGE,
+    VASSAL_VERSION,
+    Placement,
+    build_file,
+    sea_size,
+    unit_of,
+)
 from generator.pieces.export import export_pngs
 from generator.pieces.pieces import Piece
 
@@ -83,6 +94,8 @@ def write_vmod(inventory: Inventory, pieces: Sequence[Piece], files: dict[str, b
             module.images[entry.path] = (entry.width_px, entry.height_px)
     for item in inventory.of_kind("chart", "board"):
         _render_pages(item, files, images, module)
+    if inventory.board.get("land") and not inventory.of_kind("board"):
+        _sea_board(inventory, images, module)
     build, contents = build_file(inventory, _name(inventory), _description(inventory),
                                  module.images, setup)
     module.slots = contents.slots
@@ -134,6 +147,13 @@ def _render_pages(item: Item, files: dict[str, bytes], images: dict[str, bytes],
         module.images[name] = image.size
 
 
+def _sea_board(inventory: Inventory, images: dict[str, bytes], module: Module) -> None:
+    """The sea board's image: the open sea with the set-up's land and shoals, at ``DPI``."""
+    data, size = sea_png(inventory.board, sea_size(inventory), DPI)
+    images[SEA_IMAGE] = data
+    module.images[SEA_IMAGE] = size
+
+
 def _name(inventory: Inventory) -> str:
     """The module's name: the scenario's, and the rules'."""
     return f"{inventory.scenario_name} ({inventory.ruleset_title})"
@@ -168,10 +188,22 @@ def _help(inventory: Inventory) -> str:
         "tray. Ctrl+F turns a two-sided piece over; Ctrl+D removes a piece.</p>",
     ]
     if not inventory.of_kind("board"):
-        lines.append(f"<p>The sea board is {board.get('width', 180)} by "
-                     f"{board.get('height', 120)} cm, the table the game is played on. The "
+        land = " with the set-up's land and shoals" if board.get("land") else ""
+        width = float(str(board.get("width", 180)))
+        height = float(str(board.get("height", 120)))
+        size = f"{width:g} by {height:g} cm" + (
+            f" ({width / 2.54:.4g} by {height / 2.54:.4g} in)" if unit == "in" else "")
+        lines.append(f"<p>The sea board is {size}{land}, the table the game is played on. The "
                      f"Measure button reads distances in {unit}"
                      f"{' (' + escape(scale) + ')' if scale else ''}.</p>")
+    placed = [item for item in inventory.items if item.at is not None]
+    if placed:
+        lines.append("<p>Each ship starts on the table where the scenario's set-up map puts "
+                     "her, on her course; Ctrl+R turns her to a new one.</p>")
+    if any(item.start_hidden for item in placed):
+        lines.append("<p>A ship of a hidden group starts on her side's plot, a copy of the "
+                     "sea board only that side sees; move her to the same place on the table "
+                     "when the rules reveal her.</p>")
     if inventory.hidden:
         lines.append("<p>A side's pieces answer to its own player only, and its matchup "
                      "pages lie on its own desk, a window only that side sees.</p>")

@@ -17,6 +17,7 @@ CTRL = 130
 """VASSAL's modifier code for Ctrl in a keystroke (``keycode,modifiers``)."""
 FLIP_KEY = f"{ord('F')},{CTRL}"
 DELETE_KEY = f"{ord('D')},{CTRL}"
+ROTATE_KEY = f"{ord('R')},{CTRL}"
 
 
 def encode(fields: Sequence[str | int | bool], delim: str) -> str:
@@ -70,6 +71,20 @@ def mask(back: str) -> Trait:
     fields: list[str | int | bool] = [FLIP_KEY, back, "Turn over", "G" + back, "Face down",
                                       "player:", "Peek", "", True, "", ""]
     return Trait("obs;" + encode(fields, ";"), encode(["null", ""], ";"))
+
+
+def rotate(angle: float) -> Trait:
+    """Free rotation (``FreeRotator``, one valid angle): Ctrl+R asks for a new angle.
+
+    VASSAL counts ``angle`` in degrees anticlockwise on the screen; ``FreeRotator``'s type
+    is the number of valid angles (1: any), the set-angle key and command, the random
+    rotation's key and command (none), the trait's name and description, then VASSAL
+    3.8's direct rotation (key, command, expression: none) and whether that expression
+    is a facing (its default, true).
+    """
+    fields: list[str | int | bool] = [1, ROTATE_KEY, "Rotate", "", "", "Course", "", "", "",
+                                      "", True]
+    return Trait("rotate;" + encode(fields, ";"), f"{angle:g}" if angle else "0.0")
 
 
 def restricted(sides: Sequence[str]) -> Trait:

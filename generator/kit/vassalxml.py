@@ -14,6 +14,7 @@ from html import escape
 from generator.core.errors import RenderError
 from generator.core.scales import parse_scale
 from generator.kit.inventory import Inventory, Item
+from generator.kit.shiptokens import SEA
 from generator.kit.vassaltraits import (
     Trait,
     add_piece,
@@ -24,24 +25,32 @@ from generator.kit.vassaltraits import (
     mask,
     prototype,
     restricted,
+    rotate,
 )
 
 VASSAL_VERSION = "3.7.0"
 DPI = 127
 """Pieces and the sea board are drawn at 127 dpi: 50 pixels to the centimetre exactly."""
-SEA = "70,110,150"
 PIECE_PROTOTYPE = "Piece"
 CARD_PROTOTYPE = "Card"
 SEA_BOARD = "Open sea"
+SEA_IMAGE = "board.sea.png"
+"""The sea board's image, when the set-up has land to show on it."""
 
 
 @dataclass(frozen=True)
 class Placement:
-    """A piece's position at the start (a scenario's ``setup:``), in table cm."""
+    """A piece's position at the start (a scenario's ``setup:``), in table cm.
+
+    ``x`` and ``y`` count from the sea board's top-left corner. A ``hidden`` piece (its
+    group is hidden from another side) starts on its own side's plot, a private copy of
+    the sea board, not on the shared table.
+    """
 
     piece: str
     x: float
     y: float
+    hidden: bool = False
 
 
 @dataclass
@@ -97,10 +106,26 @@ def unit_of(inventory: Inventory) -> str:
 
 # ---- pieces ---------------------------------------------------------------------------
 
-def piece_traits(item: Item, inventory: Inventory, gpid: int) -> list[Trait]:
-    """A piece's traits, outermost first: its flip or mask, its owner, its properties."""
+def course_angle(heading: float) -> float:
+    """VASSAL's rotation (degrees anticlockwise) that puts a piece on a compass course.
+
+    The piece's bow is its right-hand end (east, as a ship marker's); a course counts
+    degrees clockwise from north. The result lies in [-180, 180).
+    """
+    return round((90.0 - heading + 180.0) % 360.0 - 180.0, 4)
+
+
+def piece_traits(item: Item, inventory: Inventory, gpid: int,
+                 at_start: bool = False) -> list[Trait]:
+    """A piece's traits, outermost first: its turn, its flip or mask, its owner, its properties.
+
+    A ship the scenario places turns to any course (Ctrl+R); ``at_start``, she starts on
+    her set-up course.
+    """
     side_name = inventory.sides.get(item.side or "", "")
     traits: list[Trait] = []
+    if item.heading is not None:  # outermost: the turn carries every layer inside it
+        traits.append(rotate(course_angle(item.heading) if at_start else 0.0))
     if item.kind == "card":
         traits.append(mask(item.faces[-1]))
     elif len(item.faces) > 1:
@@ -115,10 +140,10 @@ def piece_traits(item: Item, inventory: Inventory, gpid: int) -> list[Trait]:
 
 
 def slot(item: Item, inventory: Inventory, contents: Contents, indent: int,
-         tag: str = "widget.PieceSlot") -> str:
+         tag: str = "widget.PieceSlot", at_start: bool = False) -> str:
     """A piece slot (or a deck's card slot) holding one piece at its size."""
     gpid = contents.next_gpid()
-    return element(tag, indent, add_piece(piece_traits(item, inventory, gpid)),
+    return element(tag, indent, add_piece(piece_traits(item, inventory, gpid, at_start)),
                    entryName=item.title, gpid=gpid, height=px(item.height_mm),
                    width=px(item.width_mm))
 
@@ -137,7 +162,7 @@ def prototypes() -> str:
 def trays(inventory: Inventory, contents: Contents) -> str:
     """A piece window per side, and one for the table's pieces, a tab per sheet group."""
     by_side: dict[str | None, list[Item]] = {}
-    for item in inventory.of_kind("counter"):
+    for item in inventory.of_kind("counter", "token"):
         by_side.setdefault(item.side, []).append(item)
     out = []
     for side, items in by_side.items():
@@ -162,7 +187,13 @@ def trays(inventory: Inventory, contents: Contents) -> str:
 
 # ---- the table ------------------------------------------------------------------------
 
-def board(inventory: Inventory) -> tuple[str, str]:
+def sea_size(inventory: Inventory) -> tuple[int, int]:
+    """The sea board's (width, height) in pixels: the table's size in cm at ``DPI``."""
+    return (px(10 * float(str(inventory.board.get("width", 180)))),
+            px(10 * float(str(inventory.board.get("height", 120)))))
+
+
+def board(inventory: Inventory, name: str = SEA_BOARD) -> tuple[str, str]:
     """The board element and the measuring thread (none on a page of the kit)."""
     pages = inventory.of_kind("board")
     if pages:
@@ -170,9 +201,9 @@ def board(inventory: Inventory) -> tuple[str, str]:
                         name=pages[0].title, reversible="false"), "")
     unit = unit_of(inventory)
     per_unit = DPI / 2.54 if unit == "cm" else float(DPI)
-    width = px(10 * float(str(inventory.board.get("width", 180))))
-    height = px(10 * float(str(inventory.board.get("height", 120))))
-    sea = element("module.map.boardPicker.Board", 6, image="", name=SEA_BOARD,
+    width, height = sea_size(inventory)
+    image = SEA_IMAGE if inventory.board.get("land") else ""
+    sea = element("module.map.boardPicker.Board", 6, image=image, name=name,
                   reversible="false", width=width, height=height, color=SEA)
     thread = element(
         "module.map.LOS_Thread", 4, threadName="Measure", hotkey="",
@@ -207,8 +238,9 @@ def decks(inventory: Inventory, contents: Contents) -> str:
     return "".join(out)
 
 
-def setup_stacks(inventory: Inventory, setup: Sequence[Placement], contents: Contents) -> str:
-    """At-start stacks at the scenario's starting positions (none until it gives them)."""
+def setup_stacks(inventory: Inventory, setup: Sequence[Placement], contents: Contents,
+                 on: str = SEA_BOARD) -> str:
+    """At-start stacks at the scenario's starting positions, on the board named ``on``."""
     by_id = {item.id: item for item in inventory.items}
     out = []
     for place in setup:
@@ -216,9 +248,9 @@ def setup_stacks(inventory: Inventory, setup: Sequence[Placement], contents: Con
         if item is None:
             raise RenderError(f"setup: piece {place.piece!r} is not in the kit")
         out.append(opening("module.map.SetupStack", 4, name=item.title,
-                           owningBoard=SEA_BOARD, x=px(10 * place.x), y=px(10 * place.y),
+                           owningBoard=on, x=px(10 * place.x), y=px(10 * place.y),
                            useGridLocation="false", location=""))
-        out.append(slot(item, inventory, contents, 6))
+        out.append(slot(item, inventory, contents, 6, at_start=True))
         out.append(closing("module.map.SetupStack", 4))
     return "".join(out)
 
@@ -255,7 +287,32 @@ def table_map(inventory: Inventory, setup: Sequence[Placement], contents: Conten
     """The Table map: its board, the measuring thread, the decks and the at-start stacks."""
     sea, thread = board(inventory)
     return _map("module.Map", "Table", sea, thread + decks(inventory, contents)
-                + setup_stacks(inventory, setup, contents))
+                + setup_stacks(inventory, [p for p in setup if not p.hidden], contents))
+
+
+def plot_name(side_name: str) -> str:
+    """A side's plot: its private copy of the sea board, for its hidden groups."""
+    return f"{side_name} plot"
+
+
+def plots(inventory: Inventory, setup: Sequence[Placement], contents: Contents) -> str:
+    """Each side's plot: a sea board only that side sees, with its hidden ships at start.
+
+    A hidden group is not on the shared table (a masked piece there would still give its
+    position away); its side keeps it on its plot until the rules reveal it, then moves
+    it to the table at the same place.
+    """
+    by_id = {item.id: item for item in inventory.items}
+    out = []
+    for side, name in inventory.sides.items():
+        own = [p for p in setup if p.hidden and by_id[p.piece].side == side]
+        if not own or inventory.of_kind("board"):
+            continue
+        sea, thread = board(inventory, plot_name(name))
+        out.append(_map("module.PrivateMap", plot_name(name), sea,
+                        thread + setup_stacks(inventory, own, contents, plot_name(name)),
+                        side=escape_list([name]), visible="false", useBoards=""))
+    return "".join(out)
 
 
 def kept_apart(inventory: Inventory) -> list[Item]:
@@ -360,7 +417,8 @@ def build_file(inventory: Inventory, name: str, description: str,
             + closing("module.PlayerRoster", 2) + GLOBAL_OPTIONS
             + "  <VASSAL.build.module.Chatter/>\n" + prototypes()
             + trays(inventory, contents) + table_map(inventory, setup, contents)
-            + desks(inventory, contents, sizes) + charts(inventory) + dice(inventory))
+            + plots(inventory, setup, contents) + desks(inventory, contents, sizes)
+            + charts(inventory) + dice(inventory))
     head = attrs(ModuleOther1="", ModuleOther2="", VassalVersion=VASSAL_VERSION,
                  description=description, name=name, nextPieceSlotId=contents.gpid + 1,
                  version="1.0")

@@ -13,7 +13,7 @@ from generator.kit.pipeline import run
 from generator.kit.seam import Request
 from tests.builds import kit
 
-KINDS = {"counter", "card", "deck", "chart", "board", "die"}
+KINDS = {"counter", "token", "card", "deck", "chart", "board", "die"}
 
 
 def _markers(scenario: str) -> tuple[dict[str, object], Counter[str]]:
@@ -62,7 +62,7 @@ def test_pieces_json_is_well_formed() -> None:
         assert item["kind"] in KINDS
         assert item["side"] is None or item["side"] in sides
         assert item["copies"] >= 1
-        if item["kind"] in ("counter", "card"):
+        if item["kind"] in ("counter", "token", "card"):
             assert item["width_mm"] > 0 and item["height_mm"] > 0
             assert item["faces"][0] == f"{item['id']}.png"
             assert item["faces"][1:] in ([], [f"{item['id']}.back.png"])
@@ -110,3 +110,26 @@ def test_the_png_and_tts_exports_carry_the_inventory_naming_their_images(
              for face in item["faces"]]
     assert faces and sorted(faces) == sorted(
         p.name for p in (tmp_path / "png").iterdir() if p.suffix == ".png")
+
+
+def test_pieces_json_places_every_ship_where_the_set_up_puts_her() -> None:
+    data, _ = _markers("river-plate")
+    placed = {item["id"]: (item["kind"], item["at"], item["heading"], item["start_hidden"])
+              for item in data["items"] if item["at"] is not None}  # type: ignore[attr-defined]
+    # 1,000 yd to the inch on a 72 x 48 in table, mm from its top-left corner: Graf Spee
+    # 36,000 yd east and 41,000 yd north is 36 in across and 7 in down; Achilles follows
+    # Ajax (48,000 / 23,000 yd) 1,000 yd astern on a northerly course, 1 in further down.
+    assert placed == {
+        "token.german.admiral-graf-spee": ("token", [914.4, 177.8], 180.0, False),
+        "token.british.exeter": ("token", [711.2, 635.0], 0.0, False),
+        "token.british.ajax": ("token", [1219.2, 635.0], 0.0, False),
+        "token.british.achilles": ("token", [1219.2, 660.4], 0.0, False)}
+    assert (data["board"]["width"], data["board"]["height"]) == (182.88, 121.92)  # type: ignore[index]
+    # NAVAL ACTION prints a marker per ship: her own marker carries her start, no token.
+    komandorski, _ = _markers("komandorski")
+    items = komandorski["items"]  # type: ignore[attr-defined]
+    assert not [item for item in items if item["kind"] == "token"]
+    ships = [item for item in items if item["group"] == "ship"]
+    assert ships and all(item["at"] is not None for item in ships)
+    assert all(item["at"] is None for item in items if item["group"] != "ship")
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -80,3 +81,70 @@ def test_the_dice_are_the_rules(out: Path) -> None:
     save, _ = saved("river-plate", out / "river-plate")
     dice = [o["Name"] for o in save["ObjectStates"] if o["Name"].startswith("Die_")]  # type: ignore[attr-defined]
     assert dice == ["Die_6", "Die_6"]  # two dice, added
+
+
+def test_the_scenarios_ships_start_on_the_table_where_the_set_up_puts_them(out: Path) -> None:
+    save, inventory = saved("river-plate", out / "river-plate")
+    tiles = {o["Description"]: o["Transform"] for o in save["ObjectStates"]  # type: ignore[attr-defined]
+             if o["Name"] == "Custom_Tile"}
+    # TTS counts inches from the table's middle, x east and z north; the 72 x 48 in table's
+    # set-up puts Graf Spee 36 in from the west edge and 7 in from the north, on 180°, and
+    # Exeter 28 in from the west and 25 in from the north, on 0°. Bows are the images'
+    # right-hand ends (east when upright, at 180°): a course turns them clockwise.
+    spee, exeter = tiles["token.german.admiral-graf-spee"], tiles["token.british.exeter"]
+    assert (spee["posX"], spee["posZ"], spee["rotY"]) == (0.0, 17.0, 270.0)
+    assert (exeter["posX"], exeter["posZ"], exeter["rotY"]) == (-8.0, -1.0, 90.0)
+    assert spee["scaleX"] == pytest.approx(24 / 25.4)
+    placed = {i["id"] for i in inventory["items"] if i["at"] is not None}  # type: ignore[attr-defined]
+    assert set(tiles) == placed | {"board.sea"}
+    # Under them the table: a locked sea tile 72 in across (48 in deep, its image's shape)
+    # with its middle at the origin.
+    (sea,) = [o for o in save["ObjectStates"]  # type: ignore[attr-defined]
+              if o.get("Description") == "board.sea"]
+    assert sea["Locked"] is True and sea["CustomImage"]["CustomTile"]["Stretch"] is True
+    assert (sea["Transform"]["posX"], sea["Transform"]["posZ"]) == (0.0, 0.0)
+    assert sea["Transform"]["scaleX"] == 72.0
+    with Image.open(_file(sea["CustomImage"]["ImageURL"])) as image:
+        assert image.size == (72 * 20, 48 * 20)
+    in_bags = [t["Description"] for o in save["ObjectStates"]  # type: ignore[attr-defined]
+               if o["Name"] == "Bag" for t in o["ContainedObjects"]]
+    assert not placed & set(in_bags)
+
+
+def test_a_hidden_groups_ships_stay_in_their_sides_bag(out: Path) -> None:
+    save, inventory = saved("sheffield-1982", out / "sheffield")
+    hidden = {i["id"] for i in inventory["items"] if i["start_hidden"]}  # type: ignore[attr-defined]
+    assert hidden == {"token.argentina.2-p-112-proni-leston"}
+    on_table = {o["Description"] for o in save["ObjectStates"]  # type: ignore[attr-defined]
+                if o["Name"] == "Custom_Tile"}
+    bags = {o["Nickname"]: [t["Description"] for t in o["ContainedObjects"]]
+            for o in save["ObjectStates"] if o["Name"] == "Bag"}  # type: ignore[attr-defined]
+    assert not hidden & on_table
+    assert "token.argentina.2-p-112-proni-leston" in bags["Argentine naval aviation pieces"]
+
+
+def test_image_url_names_the_uploaded_folder_instead_of_this_machines(tmp_path: Path) -> None:
+    build_tts("river-plate", out=tmp_path, image_url="https://example.org/clubs/river-plate")
+    text = (tmp_path / "river-plate.json").read_text()
+    urls = re.findall(r'"(?:ImageURL|ImageSecondaryURL|FaceURL|BackURL)": "([^"]+)"', text)
+    assert urls and "file:" not in text
+    base = "https://example.org/clubs/river-plate/"
+    for url in urls:
+        assert url.startswith(base), url
+        # Every address names a file the command wrote, under the folder to upload.
+        assert (tmp_path / unquote(url.removeprefix(base))).is_file(), url
+    assert any("/deck-1/" in url for url in urls)
+
+
+def test_a_bad_image_url_is_refused_before_anything_is_built(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli.main import main
+
+    done = CliRunner().invoke(main, ["tts", "river-plate", "--out", str(tmp_path / "x"),
+                                     "--image-url", "ftp://example.org/kit"])
+    assert done.exit_code == 2
+    assert ("--image-url: found 'ftp://example.org/kit', expected the http:// or https:// "
+            "address of the folder the images are uploaded to, e.g. "
+            "https://example.org/my-scenario-tts/") in done.output
+    assert "Traceback" not in done.output and not (tmp_path / "x").exists()

@@ -36,6 +36,7 @@ from generator.rulesets.modern_naval.schema import (
 )
 
 if TYPE_CHECKING:
+    from generator.aids.setupmap import MapInput
     from generator.data.library import Entry, Library
 
 NAME = "modern-naval"
@@ -239,6 +240,7 @@ class ModernNaval(Ruleset[Derived]):
         ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
         if scenario.setup is not None:
             ctx.flags.add("setup")
+            ctx.setup = _map_input(derived)
         return ctx
 
     def _class(self, library: Library, request: Request, ctx: Context[Derived],
@@ -279,16 +281,23 @@ def _cards(ctx: Context[Derived], side: str | None) -> Component:
                         context_tables(ctx.options))
 
 
+def _map_input(d: Derived) -> MapInput:
+    """The scenario's set-up as the map draws it and the online table places it."""
+    from generator.aids.setupmap import MapInput
+
+    assert d.scenario is not None and d.scenario.setup is not None
+    return MapInput(d.scenario.setup, table_scale(d.tables),
+                    {s.id: s.name for s in d.scenario.sides}, d.lengths_ft)
+
+
 @COMPONENTS("setup-map")
 def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
     """The table at a stated scale with every group a packet's reader may know of."""
-    from generator.aids.setupmap import MapInput, scenario_map
+    from generator.aids.setupmap import scenario_map
 
     d = _d(ctx)
-    assert d.scenario is not None and d.scenario.setup is not None
-    data = MapInput(d.scenario.setup, table_scale(d.tables),
-                    {s.id: s.name for s in d.scenario.sides}, d.lengths_ft)
-    return scenario_map(data, arg, ctx.paper, d.scenario.name,
+    assert d.scenario is not None and ctx.setup is not None
+    return scenario_map(ctx.setup, arg, ctx.paper, d.scenario.name,
                         f"quarterdeck · {ModernNaval.title} · {d.scenario.name}")
 
 

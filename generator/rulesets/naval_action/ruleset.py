@@ -36,6 +36,7 @@ from generator.rulesets.naval_action.odds import Calculator
 from generator.rulesets.naval_action.schema import Scenario, ShipClass
 
 if TYPE_CHECKING:  # the page engine is imported by the components that draw
+    from generator.aids.setupmap import MapInput
     from generator.core.errors import Problem
     from generator.data.library import Library
     from generator.pages.component import Component
@@ -136,6 +137,7 @@ class NavalAction(Ruleset[Derived]):
             ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
             if scenario.setup is not None:
                 ctx.flags.add("setup")
+                ctx.setup = _map_input(derived)
         elif request.classes:
             with cardtables.using(tables):
                 derived.views = {"classes": self._class_views(library, list(request.classes),
@@ -266,18 +268,25 @@ def _briefing(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
     return render_briefing(d.scenario, side, d.views, ctx.paper)
 
 
-@component("setup-map")
-def _setup_map(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
-    """The table at a stated scale with every group a packet's reader may know of."""
-    from generator.aids.setupmap import MapInput, scenario_map
+def _map_input(d: Derived) -> MapInput:
+    """The scenario's set-up as the map draws it and the online table places it."""
+    from generator.aids.setupmap import MapInput
 
     assert d.scenario is not None and d.scenario.setup is not None
     lengths = {v.name: v.cls.length_ft for views in d.views.values() for v in views}
     lengths.update({ref.name: v.cls.length_ft for s in d.scenario.sides
                     for ref, v in zip(s.ships, d.views[s.id], strict=True)})
-    data = MapInput(d.scenario.setup, d.scale, {s.id: s.name for s in d.scenario.sides},
+    return MapInput(d.scenario.setup, d.scale, {s.id: s.name for s in d.scenario.sides},
                     lengths)
-    return scenario_map(data, arg, ctx.paper, d.scenario.name,
+
+
+@component("setup-map")
+def _setup_map(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
+    """The table at a stated scale with every group a packet's reader may know of."""
+    from generator.aids.setupmap import scenario_map
+
+    assert d.scenario is not None and ctx.setup is not None
+    return scenario_map(ctx.setup, arg, ctx.paper, d.scenario.name,
                         f"quarterdeck · NAVAL ACTION · {d.scenario.name}")
 
 

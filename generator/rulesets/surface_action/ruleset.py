@@ -38,6 +38,7 @@ from generator.rulesets.surface_action.derive import ShipView, ship_view
 from generator.rulesets.surface_action.schema import Scenario, ShipClass
 
 if TYPE_CHECKING:
+    from generator.aids.setupmap import MapInput
     from generator.core.errors import Problem
     from generator.data.library import Library
     from generator.rulesets.surface_action.ask import OddsIndex
@@ -129,6 +130,7 @@ class SurfaceAction(Ruleset[Derived]):
         ctx.for_scenario(scenario.id, scenario.name, scenario.sides)
         if scenario.setup is not None:
             ctx.flags.add("setup")
+            ctx.setup = _map_input(ctx)
         return ctx
 
     def _scenario(self, library: Library, scenario_id: str) -> tuple[Scenario, list[str]]:
@@ -215,10 +217,9 @@ def _briefing(ctx: Context[Derived], arg: str | None) -> Component:
     return render_briefing(scenario, side, _d(ctx).views, ctx.paper, _d(ctx).foot)
 
 
-@COMPONENTS("setup-map")
-def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
-    """The table at a stated scale with every formation a packet's reader may know of."""
-    from generator.aids.setupmap import MapInput, scenario_map
+def _map_input(ctx: Context[Derived]) -> MapInput:
+    """The scenario's set-up as the map draws it and the online table places it."""
+    from generator.aids.setupmap import MapInput
     from generator.rulesets.surface_action.components.aids import table_scale
 
     scenario = _scenario_of(ctx)
@@ -226,9 +227,18 @@ def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
     views = _d(ctx).views
     lengths = {ref.name: v.cls.facts.length_ft for s in scenario.sides
                for ref, v in zip(s.ships, views[s.id], strict=True)}
-    data = MapInput(scenario.setup, table_scale(_d(ctx).charts),
+    return MapInput(scenario.setup, table_scale(_d(ctx).charts),
                     {s.id: s.name for s in scenario.sides}, lengths)
-    return scenario_map(data, arg, ctx.paper, scenario.name,
+
+
+@COMPONENTS("setup-map")
+def _setup_map(ctx: Context[Derived], arg: str | None) -> Component:
+    """The table at a stated scale with every formation a packet's reader may know of."""
+    from generator.aids.setupmap import scenario_map
+
+    scenario = _scenario_of(ctx)
+    assert ctx.setup is not None
+    return scenario_map(ctx.setup, arg, ctx.paper, scenario.name,
                         f"quarterdeck · Surface Action · {scenario.name}")
 
 
