@@ -1,0 +1,168 @@
+"""What the pages show of the library: the scenarios by ruleset, their pictures, PDF pages.
+
+The library is the validated one every command reads (``validated_library``), the
+bundled data plus the server's data folders; a scenario or class is found by its id in
+it, never by a path from a request. A scenario's picture is the marker of its first
+ship's class (``kit.preview``), kept in the user cache (``generator.cache``) under the
+library's key, so it is drawn once per library and code. pdfium is not thread-safe:
+every use of it here holds one lock.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_PDFIUM = threading.Lock()
+"""pdfium (pypdfium2) is used by one thread at a time."""
+PREVIEW_SCALE = 1.5
+"""A page's preview: 1.5 pixels per point (108 dpi), legible on a laptop or a tablet."""
+THUMB_DPI = 72
+
+
+@dataclass(frozen=True)
+class Card:
+    """One scenario in the gallery."""
+
+    id: str
+    name: str
+    date: str
+    sides: tuple[str, ...]
+    ships: str
+
+
+@dataclass(frozen=True)
+class Shelf:
+    """One ruleset's scenarios."""
+
+    ruleset: str
+    title: str
+    cards: tuple[Card, ...]
+
+
+class Gallery:
+    """The scenarios by ruleset, their pictures, and the ids a form may suggest."""
+
+    def __init__(self, data: list[Path]) -> None:
+        self.data = data
+        self._lock = threading.Lock()
+
+    def _library(self) -> Any:
+        from generator.data.library import validated_library
+
+        return validated_library(list(self.data))
+
+    def listing(self) -> list[Shelf]:
+        """Every ruleset with its scenarios (a library with problems shows none)."""
+        from generator.core.errors import QuarterdeckError
+        from generator.data.library import summary
+
+        try:
+            found = summary(list(self.data))
+            library = self._library() if not found.problems else None
+        except QuarterdeckError:
+            return []
+        shelves = []
+        for name, listing in found.rulesets.items():
+            cards = []
+            for sid, owner, title, date, ships in found.scenarios:
+                if owner != name:
+                    continue
+                model = library.scenarios[sid].model if library is not None else None
+                sides = tuple(str(getattr(s, "name", "")) for s in getattr(model, "sides", ()))
+                cards.append(Card(sid, title, date, sides, ships))
+            shelves.append(Shelf(name, listing.title, tuple(cards)))
+        return shelves
+
+    def suggestions(self) -> dict[str, list[str]]:
+        """Ids a form offers as it is filled in: scenarios, rulesets and classes."""
+        from generator.core.errors import QuarterdeckError
+        from generator.data.library import summary
+
+        try:
+            found = summary(list(self.data))
+        except QuarterdeckError:
+            return {}
+        classes = sorted({cid for one in found.rulesets.values() for cid, *_ in one.classes})
+        return {"scenario": [s[0] for s in found.scenarios], "ruleset": list(found.rulesets),
+                "class_id": classes}
+
+    def thumbnail(self, scenario: str) -> bytes | None:
+        """The PNG of a scenario's first ship's marker, or None when it has none."""
+        from generator.cache import key, remember, slot
+        from generator.core.errors import QuarterdeckError
+        from generator.data.library import checked_key
+
+        try:
+            library = self._library()
+        except QuarterdeckError:
+            return None
+        entry = library.scenarios.get(scenario)
+        if entry is None:
+            return None
+        stamp = checked_key(list(self.data))
+        found = key("web-thumb", stamp, scenario) if stamp is not None else None
+
+        def make() -> bytes:
+            return self._draw(entry.model) or b""
+
+        with self._lock:  # one picture drawn at a time: they share the renderer
+            png = remember(slot("web-thumb", scenario), found, make, bytes)
+        return png or None
+
+    def _draw(self, model: Any) -> bytes | None:
+        from generator.core.errors import QuarterdeckError
+        from generator.kit.preview import preview
+
+        ruleset = str(getattr(model, "ruleset", "")) or None
+        for side in getattr(model, "sides", ()):
+            for ship in getattr(side, "ships", ()):
+                class_id = getattr(ship, "class_", None)
+                if not class_id:
+                    continue
+                try:
+                    with _PDFIUM:
+                        return preview(str(class_id), ruleset=ruleset, kind="marker",
+                                       dpi=THUMB_DPI, data=list(self.data)).png
+                except QuarterdeckError:
+                    return None
+        return None
+
+
+def page_count(path: Path) -> int:
+    """How many pages a PDF the server wrote has (0 when pdfium cannot open it)."""
+    import pypdfium2
+
+    with _PDFIUM:
+        try:
+            pdf = pypdfium2.PdfDocument(str(path))
+        except pypdfium2.PdfiumError:
+            return 0
+        try:
+            return len(pdf)
+        finally:
+            pdf.close()
+
+
+def page_png(path: Path, page: int) -> bytes | None:
+    """Page ``page`` (from 1) of a PDF the server wrote, as a PNG; None past its pages."""
+    import pypdfium2
+
+    cached = path.parent / f".preview-{path.name}-{page}.png"
+    if cached.is_file() and not cached.is_symlink():
+        return cached.read_bytes()
+    with _PDFIUM:
+        pdf = pypdfium2.PdfDocument(str(path))
+        try:
+            if not 1 <= page <= len(pdf):
+                return None
+            image = pdf[page - 1].render(scale=PREVIEW_SCALE).to_pil()
+        finally:
+            pdf.close()
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    cached.write_bytes(buffer.getvalue())
+    return buffer.getvalue()

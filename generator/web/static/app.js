@@ -1,0 +1,99 @@
+// quarterdeck serve: polls a job's progress, previews pages, checks a class as it is typed.
+"use strict";
+
+function pollJob() {
+  const box = document.getElementById("job");
+  if (!box || !["queued", "running"].includes(box.dataset.state)) return;
+  const bar = document.getElementById("bar");
+  const step = document.getElementById("step");
+  const state = document.getElementById("state");
+  const tick = async () => {
+    const reply = await fetch(box.dataset.status);
+    if (!reply.ok) return;
+    const job = await reply.json();
+    bar.max = Math.max(job.total, 1);
+    bar.value = job.done;
+    step.textContent = job.total ? `${job.done} of ${job.total}: ${job.step}` : job.step;
+    if (job.state === "done" || job.state === "failed") {
+      // The finished page lists the downloads and any messages.
+      window.location.reload();
+      return;
+    }
+    state.textContent = "Working";
+    setTimeout(tick, 400);
+  };
+  setTimeout(tick, 300);
+}
+
+function pagers() {
+  const figure = document.getElementById("preview");
+  if (!figure) return;
+  const image = document.getElementById("preview-img");
+  const caption = document.getElementById("preview-caption");
+  for (const form of document.querySelectorAll("form.pager")) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const page = form.querySelector("input").value;
+      const name = form.parentElement.querySelector("a").textContent;
+      image.src = `${form.dataset.src}${page}.png`;
+      image.alt = `Page ${page} of ${name}`;
+      caption.textContent = `${name}, page ${page}`;
+      figure.hidden = false;
+    });
+  }
+}
+
+function classEditor() {
+  const form = document.getElementById("class-form");
+  if (!form) return;
+  const text = document.getElementById("class-text");
+  const upload = document.getElementById("class-file");
+  const state = document.getElementById("check-state");
+  const list = document.getElementById("check-lines");
+  let timer = null;
+  let asked = 0;
+  const check = async () => {
+    const mine = ++asked;
+    state.textContent = "Checking…";
+    const body = new FormData();
+    body.append("text", text.value);
+    const reply = await fetch(form.action, {method: "POST", body});
+    if (mine !== asked) return;  // a later check is on its way
+    const answer = reply.ok ? await reply.json() : {ok: false, lines: [`error: ${reply.status}`]};
+    state.textContent = answer.ok ? "No problems." : "Problems found:";
+    list.replaceChildren(...answer.lines.map((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      if (/^\S+:\d+:\d+:/.test(line)) item.className = "located";
+      return item;
+    }));
+  };
+  text.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 600); });
+  upload.addEventListener("change", async () => {
+    if (upload.files.length) { text.value = await upload.files[0].text(); check(); }
+  });
+  document.getElementById("class-preview-button").addEventListener("click", async () => {
+    const figure = document.getElementById("class-preview");
+    const caption = document.getElementById("class-preview-caption");
+    const body = new FormData();
+    body.append("text", text.value);
+    const component = document.getElementById("class-component");
+    body.append("component", component.value);
+    caption.textContent = "Drawing…";
+    figure.hidden = false;
+    const reply = await fetch(form.dataset.preview, {method: "POST", body});
+    const answer = reply.ok ? await reply.json() : {ok: false, lines: [`error: ${reply.status}`]};
+    const image = document.getElementById("class-preview-img");
+    if (answer.ok && answer.png) {
+      image.src = `data:image/png;base64,${answer.png}`;
+      image.alt = `Preview: ${component.selectedOptions[0].textContent}`;
+      caption.textContent = answer.lines.join(" ");
+    } else {
+      image.removeAttribute("src");
+      caption.textContent = answer.lines.join("\n");
+    }
+  });
+  check();
+}
+
+document.addEventListener("DOMContentLoaded", () => { pollJob(); pagers(); classEditor(); });

@@ -1,0 +1,204 @@
+"""The clubs' event page and the designers' class editor.
+
+Both take a YAML file typed in or uploaded, put it in a folder of the server's own
+under a name the server chooses (``event.yaml``; ``<id>.yaml`` for a class, its id as
+strict as ``new-class`` wants it), and hand it to the same checks as the command line:
+the event to ``load_event`` (listing its tables before anything is built) and then to
+``quarterdeck event`` as a job; the class to ``quarterdeck check`` and
+``quarterdeck preview``, whose messages come back word for word, located in the file.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, abort, jsonify, redirect, render_template, request, url_for
+
+from generator.web.jobs import JobRefused, Jobs
+from generator.web.library import Gallery
+
+MAX_FILE = 256 * 1024
+"""The largest event or class file taken, in bytes."""
+CHECK_SECONDS = 60.0
+"""How long a check or a preview may take before it is stopped."""
+COMPONENTS = ("status", "marker", "counter", "card")
+"""What a class's preview may show: its status sheet, marker, counters, catalog card."""
+_CLASS_ID = re.compile(r"^id:\s*['\"]?([a-z0-9][a-z0-9-]{0,59})['\"]?\s*(#.*)?$", re.M)
+_CHECKS = threading.BoundedSemaphore(2)
+"""At most two checks or previews run at once."""
+
+
+def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> None:
+    """Add the event page and the class editor to ``app``."""
+    scratch = jobs.root.parent / "web-scratch"
+
+    @app.route("/event", methods=["GET", "POST"])
+    def event() -> Any:
+        text = _posted_text() if request.method == "POST" else _example_event(gallery)
+        if request.method == "GET" or request.form.get("action") != "build":
+            plan, problems = _plan(text, data, scratch) if request.method == "POST" \
+                else ([], [])
+            return render_template("event.html", text=text, plan=plan, problems=problems)
+        job_id, folder = jobs.folder()
+        (folder / "event.yaml").write_text(text, encoding="utf-8")
+        argv = ["--out", "."]
+        for one in data:
+            argv += ["--data", str(one)]
+        try:
+            job = jobs.start(job_id, folder, "event", "event", [*argv, "--", "event.yaml"],
+                             inputs=frozenset({"event.yaml"}))
+        except JobRefused as exc:
+            return render_template("event.html", text=text, plan=[], problems=[str(exc)]), 400
+        return redirect(url_for("job_page", job_id=job.id), code=303)
+
+    @app.get("/class")
+    def class_editor() -> str:
+        return render_template("class.html", text=_example_class(), components=COMPONENTS)
+
+    @app.post("/class/check")
+    def class_check() -> Response:
+        text = _posted_text()
+        with _scratch(scratch, text) as (folder, name):
+            if name is None:
+                return jsonify({"ok": False, "lines": [
+                    "class.yaml:1:1: id: found no id, expected 'id: ' and a lowercase id "
+                    "(letters, digits, hyphens)"], "status": 2})
+            status, out, err = _quarterdeck(folder, ["check", "--", name])
+        return jsonify({"ok": status == 0, "status": status,
+                        "lines": _lines(err) + _lines(out)})
+
+    @app.post("/class/preview")
+    def class_preview() -> Response:
+        text = _posted_text()
+        component = request.form.get("component", "status")
+        if component not in COMPONENTS:
+            abort(400, f"found component '{component[:40]}', expected one of "
+                       f"{', '.join(COMPONENTS)}")
+        with _scratch(scratch, text) as (folder, name):
+            if name is None:
+                abort(400, "found no id, expected 'id: ' and a lowercase id")
+            class_id = name.removesuffix(".yaml")
+            status, out, err = _quarterdeck(folder, [
+                "preview", "--component", component, "--png", "preview.png", "--dpi", "100",
+                "--data", name, "--", class_id])
+            png = (folder / "preview.png").read_bytes() \
+                if status == 0 and (folder / "preview.png").is_file() else b""
+        return jsonify({"ok": status == 0, "lines": _lines(err) + _lines(out),
+                        "png": base64.b64encode(png).decode() if png else ""})
+
+
+def _posted_text() -> str:
+    """The YAML a form sent: an uploaded file if there is one, else the text field."""
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        raw = upload.read(MAX_FILE + 1)
+    else:
+        raw = request.form.get("text", "").encode("utf-8")
+    if len(raw) > MAX_FILE:
+        abort(413)
+    return raw.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+class _scratch:  # noqa: N801 - used as a context manager, like a function
+    """A fresh folder holding the class as ``<id>.yaml`` (name None without an id)."""
+
+    def __init__(self, root: Path, text: str) -> None:
+        self.root, self.text = root, text
+        self.folder: Path | None = None
+
+    def __enter__(self) -> tuple[Path, str | None]:
+        import secrets
+
+        self.folder = self.root / secrets.token_hex(8)
+        self.folder.mkdir(parents=True)
+        found = _CLASS_ID.search(self.text)
+        name = f"{found.group(1)}.yaml" if found else None
+        if name is not None:
+            (self.folder / name).write_text(self.text, encoding="utf-8")
+        return self.folder, name
+
+    def __exit__(self, *exc: object) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _quarterdeck(folder: Path, argv: list[str]) -> tuple[int, str, str]:
+    """Run ``quarterdeck ARGV`` in ``folder``; its status, stdout and stderr."""
+    import os
+
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="100",
+               PYTHONIOENCODING="utf-8")
+    env.pop("QUARTERDECK_DEBUG", None)
+    with _CHECKS:
+        try:
+            done = subprocess.run([sys.executable, "-m", "generator", *argv], cwd=folder,
+                                  capture_output=True, text=True, encoding="utf-8",
+                                  errors="replace", timeout=CHECK_SECONDS, env=env,
+                                  stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return 124, "", f"error: the check ran over {CHECK_SECONDS:.0f} s and was stopped"
+    return done.returncode, done.stdout, done.stderr
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()][:200]
+
+
+def _plan(text: str, data: Sequence[Path], scratch: Path) -> tuple[list[dict[str, Any]],
+                                                                   list[str]]:
+    """The builds an event file asks for (table by table), or its located problems."""
+    from generator.core.errors import DataError, QuarterdeckError
+    from generator.data.library import validated_library
+    from generator.kit.eventfile import load_event, plan
+
+    import secrets
+
+    folder = scratch / secrets.token_hex(8)
+    folder.mkdir(parents=True)
+    path = folder / "event.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        event, _, _ = load_event(path, validated_library(list(data)))
+    except DataError as exc:
+        return [], [_relative(str(p), folder) for p in exc.problems]
+    except QuarterdeckError as exc:
+        return [], [_relative(str(exc), folder)]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    rows = [{"paper": b.paper, "table": b.number or "", "scenario": b.scenario.id,
+             "what": b.extra if b.extra else "kit"} for b in plan(event)]
+    return rows, []
+
+
+def _relative(message: str, folder: Path) -> str:
+    """A message about the scratch copy, naming the file as the user knows it."""
+    for form in (str(folder.resolve()), str(folder)):
+        message = message.replace(form + "/", "")
+    return re.sub(r"^\S*?event\.yaml", "event.yaml", message)
+
+
+def _example_event(gallery: Gallery) -> str:
+    """A small event file to start from: the first two scenarios of the library."""
+    shelves = gallery.listing()
+    ids = [card.id for shelf in shelves for card in shelf.cards][:2] or ["savo-island"]
+    lines = ["kind: event", "name: Club night", f"date: {datetime.date.today().isoformat()}",
+             "paper: [a4]", "seed: 1", "scenarios:"]
+    for n, sid in enumerate(ids):
+        lines += [f"  - id: {sid}", f"    tables: {2 if n == 0 else 1}"]
+    return "\n".join(lines) + "\n"
+
+
+def _example_class() -> str:
+    """A class file to start from: ``new-class``'s scaffold for a destroyer."""
+    from generator.kit.seam import new_class_yaml
+
+    return str(new_class_yaml("my-destroyer", "US", "DD"))

@@ -1,0 +1,355 @@
+"""``quarterdeck serve``'s pages through Flask's test client: forms, jobs, files, limits.
+
+Forms are made from the click commands, so the tests compare them with the commands'
+own declarations; jobs are the real command line, so their messages and answers are
+compared with the command line's, word for word.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import click
+import pypdfium2
+import pytest
+from click.testing import CliRunner
+
+from generator.cli.main import main
+from generator.web.app import MAX_UPLOAD, Settings, create_app
+from generator.web.forms import FormError, argv_of, form_of
+from generator.web.jobs import Jobs, Limits
+
+SMALL = "sheffield-1982"
+"""The bundled scenario that builds fastest (about 1.5 s)."""
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("serve")
+
+
+@pytest.fixture(scope="module")
+def client(out: Path):  # type: ignore[no-untyped-def]
+    return create_app(Settings(main, out)).test_client()
+
+
+def finished(client, location: str, seconds: float = 60) -> dict:  # type: ignore[no-untyped-def]
+    """Poll a job's status (as the page does) until it ends; every status seen."""
+    job_id = location.rstrip("/").rsplit("/", 1)[1]
+    end = time.monotonic() + seconds
+    seen = []
+    while time.monotonic() < end:
+        status = client.get(f"/jobs/{job_id}/status").get_json()
+        seen.append(status)
+        if status["state"] in ("done", "failed"):
+            status["seen"] = seen
+            return status
+        time.sleep(0.1)
+    raise AssertionError(f"job {job_id} did not end in {seconds} s")
+
+
+def command(name: str) -> click.Command:
+    found = main.get_command(click.Context(main), name)
+    assert found is not None
+    return found
+
+
+# --- forms: made from the commands' own parameters --------------------------------------
+
+def test_build_form_is_the_commands_options() -> None:
+    form = form_of(command("build"), "build")
+    fields = {f.name: f for f in form.fields}
+    assert list(fields) == ["scenario", "class_id", "ship", "paper", "seed", "print_shop"]
+    assert fields["paper"].kind == "select" and fields["paper"].choices == ("a4", "letter")
+    assert fields["paper"].default == "a4"
+    assert fields["print_shop"].kind == "checkbox"
+    assert fields["print_shop"].help == command("build").params[-1].help  # type: ignore[attr-defined]
+    # The server's own: data folder and output; paths a browser may not name: none shown.
+    assert form.takes_data and form.takes_out
+    assert not {"data", "out", "tables", "templates", "quiet", "rulesets"} & set(fields)
+
+
+def test_markers_form_ranges_and_extra_folders() -> None:
+    fields = {f.name: f for f in form_of(command("markers"), "markers").fields}
+    assert (fields["dpi"].kind, fields["dpi"].low, fields["dpi"].high) == ("number", 72, 1200)
+    assert fields["duplex"].choices == ("long", "short", "off")
+    assert fields["cut"].choices == ("lines", "marks", "both")
+    # Folders the command "also writes" are checkboxes into the job's folder; an input
+    # folder or file (--sprue, --tables) is not offered.
+    assert {n for n, f in fields.items() if f.kind == "also"} == {"png", "tts", "pod"}
+    assert "sprue" not in fields and "tables" not in fields
+
+
+def test_an_option_added_to_a_command_appears_by_itself() -> None:
+    @click.command()
+    @click.argument("scenario")
+    @click.option("--gloss", type=click.Choice(["matt", "satin"]), default="matt",
+                  help="Paper finish.")
+    @click.option("--copies", type=click.IntRange(1, 9), default=1, help="How many.")
+    def made(scenario: str, gloss: str, copies: int) -> None:
+        """Make it."""
+
+    fields = {f.name: f for f in form_of(made, "made").fields}
+    assert fields["gloss"].choices == ("matt", "satin") and fields["gloss"].help == "Paper finish."
+    assert (fields["copies"].low, fields["copies"].high) == (1, 9)
+    assert fields["scenario"].required
+
+
+def test_answers_become_the_command_line(tmp_path: Path) -> None:
+    build = command("build")
+    form = form_of(build, "build")
+    line = argv_of(build, form, {"scenario": SMALL, "paper": "letter", "print_shop": "on",
+                                 "seed": "", "class_id": ""}, tmp_path, [Path("/d")])
+    assert line == ["--paper=letter", "--print-shop", "--data", "/d", "--out", str(tmp_path),
+                    "--", SMALL]
+    # A value that looks like an option stays a value (after '--').
+    line = argv_of(build, form, {"scenario": "--help"}, tmp_path)
+    assert line[-2:] == ["--", "--help"]
+
+
+def test_a_refused_value_is_clicks_message_on_its_field(tmp_path: Path) -> None:
+    build = command("build")
+    with pytest.raises(FormError) as refused:
+        argv_of(build, form_of(build, "build"), {"scenario": SMALL, "seed": "12x"}, tmp_path)
+    assert refused.value.field == "seed"
+    assert refused.value.message == ("Invalid value for '--seed': found '12x', expected a "
+                                     "whole number from 0 to 999,999,999 or 'random'")
+
+
+# --- pages --------------------------------------------------------------------------------
+
+def test_gallery_lists_scenarios_by_ruleset_with_sides_and_dates(client) -> None:  # type: ignore[no-untyped-def]
+    page = client.get("/").get_data(as_text=True)
+    for title in ("NAVAL ACTION", "Surface Action", "Modern naval", "Rule 27"):
+        assert f">{title}</h2>" in page
+    assert "Battle of Savo Island" in page and "8/9 August 1942" in page
+    assert "Japanese Striking Force v " in page
+    # A ruleset's own command shows on its own scenarios only.
+    shelves = re.split(r'<section aria-labelledby="shelf-', page)
+    rule27 = next(s for s in shelves if s.startswith("rule-27"))
+    others = [s for s in shelves[1:] if not s.startswith("rule-27")]
+    assert "/run/rule27?" in rule27 and not any("/run/rule27?" in s for s in others)
+    # Every field of every form has its label.
+    form = client.get(f"/run/markers?scenario={SMALL}").get_data(as_text=True)
+    ids = re.findall(r'<(?:input|select|textarea)[^>]* id="([^"]+)"', form)
+    assert ids and all(f'<label for="{i}">' in form for i in ids)
+
+
+def test_thumbnail_is_a_png_of_a_marker(client) -> None:  # type: ignore[no-untyped-def]
+    got = client.get("/thumb/savo-island.png")
+    assert got.status_code == 200 and got.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert client.get("/thumb/nowhere.png").status_code == 404
+
+
+def test_build_job_progress_downloads_and_page_preview(client) -> None:  # type: ignore[no-untyped-def]
+    asked = client.post("/run/build", data={"scenario": SMALL, "paper": "letter"})
+    assert asked.status_code == 303
+    status = finished(client, asked.headers["Location"])
+    assert status["state"] == "done", status["messages"]
+    assert status["total"] > 1 and status["done"] == status["total"]
+    assert any(0 < s["done"] < s["total"] for s in status["seen"]) or len(status["seen"]) < 3
+    files = status["files"]
+    assert files[-1] == "kit.zip" and f"{SMALL}/manifest.json" in files
+    pdfs = [n for n in files if n.endswith(".pdf")]
+    assert pdfs
+    job = asked.headers["Location"]
+    archive = zipfile.ZipFile(io.BytesIO(client.get(f"{job}/files/{len(files) - 1}").data))
+    assert archive.namelist() == files[:-1]
+    first = files.index(pdfs[0])
+    download = client.get(f"{job}/files/{first}")
+    assert download.data == archive.read(pdfs[0])
+    pdf = pypdfium2.PdfDocument(download.data)
+    width, height = pdf[0].get_size()
+    assert (round(width), round(height)) == (612, 792)  # letter, as asked
+    png = client.get(f"{job}/files/{first}/page/1.png")
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png.data))
+    assert image.size == (round(width * 1.5), round(height * 1.5))
+    assert client.get(f"{job}/files/{first}/page/{len(pdf) + 1}.png").status_code == 404
+    page = client.get(job).get_data(as_text=True)
+    assert f'max="{len(pdf)}"' in page and "/tmp" not in page
+
+
+def test_a_failed_job_shows_the_commands_message(client) -> None:  # type: ignore[no-untyped-def]
+    asked = client.post("/run/build", data={"scenario": "savo-islnd"})
+    status = finished(client, asked.headers["Location"])
+    assert status["state"] == "failed" and status["files"] == []
+    assert status["messages"] == ["error: no scenario 'savo-islnd'; did you mean "
+                                  "'savo-island'?; `quarterdeck list scenarios` shows them"]
+    page = client.get(asked.headers["Location"]).get_data(as_text=True)
+    assert "Traceback" not in page and "did you mean" in page
+
+
+def test_a_bad_value_is_refused_before_any_job(client) -> None:  # type: ignore[no-untyped-def]
+    page = client.post("/run/build", data={"scenario": SMALL, "seed": "-1"})
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert 'class="field bad"' in text and "found &#39;-1&#39;, expected a whole number" in text
+
+
+def test_odds_answer_is_the_command_lines(client) -> None:  # type: ignore[no-untyped-def]
+    question = {"firer": "Chokai", "target": "Astoria", "scenario": "savo-island"}
+    asked = client.post("/run/odds", data=question)
+    status = finished(client, asked.headers["Location"])
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="100", PYTHONIOENCODING="utf-8")
+    terminal = subprocess.run([sys.executable, "-m", "generator", "odds", "--firer=Chokai",
+                               "--target=Astoria", "--scenario=savo-island"],
+                              capture_output=True, text=True, env=env, check=True)
+    assert status["output"] == terminal.stdout
+    assert "995/1296" in status["output"]  # one exact answer, as a fraction
+
+
+def test_requests_never_name_a_path(client) -> None:  # type: ignore[no-untyped-def]
+    for url in ("/jobs/../../etc/passwd", "/jobs/0123456789abcdef/files/0",
+                "/jobs/xyz/status", "/run/serve", "/run/check", "/thumb/..%2f..%2fx.png"):
+        got = client.get(url)
+        assert got.status_code == 404, url
+        assert "Traceback" not in got.get_data(as_text=True)
+
+
+def test_uploads_are_bounded(client) -> None:  # type: ignore[no-untyped-def]
+    big = io.BytesIO(b"x" * (MAX_UPLOAD + 1))
+    got = client.post("/event", data={"file": (big, "event.yaml"), "action": "plan"},
+                      content_type="multipart/form-data")
+    assert got.status_code == 413
+    assert "found a request over 512 KB, expected at most that" in got.get_data(as_text=True)
+
+
+# --- jobs: bounded in number and time -------------------------------------------------------
+
+def test_jobs_bounded_in_number_and_time(tmp_path: Path) -> None:
+    jobs = Jobs(tmp_path, Limits(running=1, kept=30, seconds=1))
+    one, folder = jobs.folder()
+    job = jobs.start(one, folder, "slow", "build", ["--out", ".", "--", "river-plate"])
+    two, other = jobs.folder()
+    from generator.web.jobs import JobRefused
+
+    with pytest.raises(JobRefused, match="found 1 jobs running, expected at most 1"):
+        jobs.start(two, other, "second", "build", ["--", SMALL])
+    assert not other.exists()
+    jobs.wait(job, 30)
+    assert job.state == "failed"
+    assert job.messages[-1] == "error: the job ran 1 s, expected at most that: it was stopped"
+
+
+# --- clubs: the event page --------------------------------------------------------------------
+
+EVENT = f"""kind: event
+name: Club night
+date: 2026-11-28
+paper: [a4]
+scenarios:
+  - id: {SMALL}
+    tables: 2
+"""
+
+
+def test_event_plan_lists_its_tables(client) -> None:  # type: ignore[no-untyped-def]
+    page = client.post("/event", data={"text": EVENT, "action": "plan"}).get_data(as_text=True)
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>", page)
+    assert rows == [("a4", "1", SMALL, "kit"), ("a4", "2", SMALL, "kit")]
+
+
+def test_event_problem_is_located_as_the_command_line_does(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import html
+
+    text = EVENT.replace(f"id: {SMALL}", "id: sheffield-1928")
+    page = client.post("/event", data={"text": text, "action": "plan"}).get_data(as_text=True)
+    shown = [html.unescape(item) for item in re.findall(r"<li>(.*?)</li>", page)]
+    (tmp_path / "event.yaml").write_text(text, encoding="utf-8")
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="100")
+    terminal = subprocess.run([sys.executable, "-m", "generator", "event", "event.yaml"],
+                              capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert terminal.returncode == 2
+    assert shown == terminal.stderr.splitlines()[:-1]  # less "error: 1 problem in the data"
+    assert shown[0].startswith("event.yaml:6:9: scenarios.0.id: found 'sheffield-1928', "
+                               "expected a scenario (quarterdeck list scenarios): ")
+
+
+def test_event_build_gives_bundle_and_inventory(client) -> None:  # type: ignore[no-untyped-def]
+    upload = io.BytesIO(EVENT.replace("tables: 2", "tables: 1").encode())
+    asked = client.post("/event", data={"file": (upload, "club.yaml"), "action": "build"},
+                        content_type="multipart/form-data")
+    status = finished(client, asked.headers["Location"], 120)
+    assert status["state"] == "done", status["messages"]
+    files = status["files"]
+    assert "club-night/a4/print-shop.pdf" in files and "club-night/inventory.csv" in files
+    assert "event.yaml" not in files  # the upload is the job's input, not its output
+    assert status["total"] >= 1 and status["done"] == status["total"]
+
+
+# --- designers: the class editor -------------------------------------------------------------
+
+def bundled_class(name: str) -> str:
+    from generator.kit.preview import class_file
+
+    return class_file(name, []).read_text(encoding="utf-8")
+
+
+def test_class_check_locates_problems_as_check_does(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    text = bundled_class("fletcher").replace("id: fletcher", "id: my-fletcher", 1)
+    broken = re.sub(r"(?m)^(\s*speed_kn:\s*)\d+", r"\g<1>fast", text, count=1)
+    assert broken != text
+    answer = client.post("/class/check", data={"text": broken}).get_json()
+    (tmp_path / "my-fletcher.yaml").write_text(broken, encoding="utf-8")
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="100")
+    terminal = subprocess.run([sys.executable, "-m", "generator", "check", "my-fletcher.yaml"],
+                              capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert terminal.returncode == 2 and answer["status"] == 2 and not answer["ok"]
+    assert answer["lines"] == [line for line in terminal.stderr.splitlines() if line.strip()]
+    assert re.match(r"my-fletcher\.yaml:\d+:\d+: speed_kn: found ", answer["lines"][0])
+
+
+def test_class_check_says_which_rulesets_rate_it(client) -> None:  # type: ignore[no-untyped-def]
+    text = bundled_class("fletcher").replace("id: fletcher", "id: my-fletcher", 1)
+    answer = client.post("/class/check", data={"text": text}).get_json()
+    assert answer["ok"], answer["lines"]
+    said = "\n".join(answer["lines"])
+    assert "my-fletcher" in said and "NAVAL ACTION" in said or "naval-action" in said
+
+
+def test_class_preview_is_a_png(client) -> None:  # type: ignore[no-untyped-def]
+    text = bundled_class("fletcher").replace("id: fletcher", "id: my-fletcher", 1)
+    answer = client.post("/class/preview", data={"text": text, "component": "marker"}).get_json()
+    assert answer["ok"], answer["lines"]
+    import base64
+
+    assert base64.b64decode(answer["png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    refused = client.post("/class/preview", data={"text": text, "component": "../x"})
+    assert refused.status_code == 400
+
+
+# --- the command ------------------------------------------------------------------------------
+
+def test_serve_refuses_a_remote_host_without_allow_remote() -> None:
+    got = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--no-browser"])
+    assert got.exit_code == 2
+    assert "--host: found '0.0.0.0', expected 127.0.0.1 (this computer) unless " \
+           "--allow-remote is given too" in got.output
+
+
+def test_serve_binds_locally_and_opens_no_browser_when_asked(monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    import waitress
+    import webbrowser
+
+    served: dict = {}
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, app=app))
+    monkeypatch.setattr(webbrowser, "open", lambda url: served.update(opened=url))
+    got = CliRunner().invoke(main, ["serve", "--no-browser", "--port", "8700",
+                                    "--out", str(tmp_path)])
+    assert got.exit_code == 0, got.output
+    assert (served["host"], served["port"]) == ("127.0.0.1", 8700) and "opened" not in served
+    assert "quarterdeck is at http://localhost:8700/" in got.output
+    got = CliRunner().invoke(main, ["serve", "--port", "8701", "--host", "0.0.0.0",
+                                    "--allow-remote", "--out", str(tmp_path)])
+    assert served["opened"] == "http://0.0.0.0:8701/" and served["host"] == "0.0.0.0"
+    assert "warning: serving on 0.0.0.0: anyone who can reach" in got.output
