@@ -8,7 +8,6 @@ import click
 
 from generator.core.commandline import say, warn
 from generator.core.errors import UsageError
-
 from generator.kit.options import data_option, out_option
 
 LOCAL = ("127.0.0.1", "localhost", "::1")

@@ -27,7 +27,7 @@ from flask import Flask, Response, abort, jsonify, redirect, render_template, re
 from werkzeug.exceptions import HTTPException
 
 from generator.web.forms import Form, FormError, argv_of, form_of
-from generator.web.jobs import Jobs, JobRefused, Limits
+from generator.web.jobs import JobRefused, Jobs, Limits
 from generator.web.library import Gallery, page_count, page_png
 
 MAX_UPLOAD = 512 * 1024

@@ -134,7 +134,7 @@ class Gallery:
 
 def page_count(path: Path) -> int:
     """How many pages a PDF the server wrote has (0 when pdfium cannot open it)."""
-    import pypdfium2
+    import pypdfium2  # type: ignore[import-untyped]
 
     with _PDFIUM:
         try:

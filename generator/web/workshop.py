@@ -100,12 +100,12 @@ def _posted_text() -> str:
     """The YAML a form sent: an uploaded file if there is one, else the text field."""
     upload = request.files.get("file")
     if upload is not None and upload.filename:
-        raw = upload.read(MAX_FILE + 1)
+        raw: bytes = upload.read(MAX_FILE + 1)
     else:
         raw = request.form.get("text", "").encode("utf-8")
     if len(raw) > MAX_FILE:
         abort(413)
-    return raw.decode("utf-8", "replace").replace("\r\n", "\n")
+    return str(raw.decode("utf-8", "replace")).replace("\r\n", "\n")
 
 
 class _scratch:  # noqa: N801 - used as a context manager, like a function
@@ -156,11 +156,11 @@ def _lines(text: str) -> list[str]:
 def _plan(text: str, data: Sequence[Path], scratch: Path) -> tuple[list[dict[str, Any]],
                                                                    list[str]]:
     """The builds an event file asks for (table by table), or its located problems."""
+    import secrets
+
     from generator.core.errors import DataError, QuarterdeckError
     from generator.data.library import validated_library
     from generator.kit.eventfile import load_event, plan
-
-    import secrets
 
     folder = scratch / secrets.token_hex(8)
     folder.mkdir(parents=True)

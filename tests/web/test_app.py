@@ -312,8 +312,9 @@ def test_class_check_says_which_rulesets_rate_it(client) -> None:  # type: ignor
     text = bundled_class("fletcher").replace("id: fletcher", "id: my-fletcher", 1)
     answer = client.post("/class/check", data={"text": text}).get_json()
     assert answer["ok"], answer["lines"]
-    said = "\n".join(answer["lines"])
-    assert "my-fletcher" in said and "NAVAL ACTION" in said or "naval-action" in said
+    assert "my-fletcher.yaml: 'my-fletcher' is rated by naval-action, surface-action, " \
+           "rule-27" in answer["lines"]
+    assert "  modern-naval cannot rate it: it rates missile-era classes only" in answer["lines"]
 
 
 def test_class_preview_is_a_png(client) -> None:  # type: ignore[no-untyped-def]
@@ -338,8 +339,9 @@ def test_serve_refuses_a_remote_host_without_allow_remote() -> None:
 
 def test_serve_binds_locally_and_opens_no_browser_when_asked(monkeypatch: pytest.MonkeyPatch,
                                                             tmp_path: Path) -> None:
-    import waitress
     import webbrowser
+
+    import waitress
 
     served: dict = {}
     monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, app=app))
