@@ -12,8 +12,9 @@ beside its field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
@@ -67,9 +68,14 @@ def _label(param: click.Parameter) -> str:
     return (param.human_readable_name or str(param.name)).lower().replace("_", " ")
 
 
+_UNSET = getattr(click.core, "UNSET", None)
+"""click 8.2+ marks a parameter with no default by this sentinel (never shown as a value)."""
+
+
 def _default(param: click.Parameter) -> str:
     value = param.default
-    if value is None or callable(value) or isinstance(value, bool | tuple | list):
+    if value is None or value is _UNSET or callable(value) \
+            or isinstance(value, bool | tuple | list):
         return ""
     return str(value)
 
@@ -119,6 +125,7 @@ def form_of(command: click.Command, name: str,
             suggestions: Mapping[str, Sequence[str]] | None = None) -> Form:
     """The whole form of one command, its fields in the order the command declares them."""
     made = Form(name, (command.get_short_help_str(limit=120) or name).rstrip("."))
+    spoken = _spoken(command)
     for param in command.params:
         if param.name == "data":
             made.takes_data = True
@@ -128,8 +135,38 @@ def form_of(command: click.Command, name: str,
             continue
         one = field_of(param, suggestions or {})
         if one is not None:
-            made.fields.append(one)
+            made.fields.append(replace(one, help=spoken(one.help)))
+    made.title = spoken(made.title)
     return made
+
+
+_VERBS = ("Build", "Print", "Write", "for", "of")
+"""Words after which an argument's name reads as "the scenario" rather than "scenario"."""
+
+
+def _spoken(command: click.Command) -> Callable[[str], str]:
+    """Words for a page from a command's help: options by their field's label, no paths.
+
+    The help is written for a terminal (``--class``, ``SCENARIO``, ``OUT/<scenario>/``);
+    a page names its fields as it labels them and writes where the downloads are.
+    """
+    options = {opt: _label(p) for p in command.params if isinstance(p, click.Option)
+               for opt in p.opts if opt.startswith("--")}
+    arguments = [str(p.name) for p in command.params if isinstance(p, click.Argument)]
+
+    def said(text: str) -> str:
+        text = re.sub(r"(,| into) OUT/\S*?(?=[ )]|$)", "", text)
+        text = text.replace(" in the terminal", "")
+        text = re.sub(r"--[a-z][a-z0-9-]*",
+                      lambda m: f"'{options[m.group()]}'" if m.group() in options
+                      else m.group(), text)
+        for name in arguments:
+            upper = name.upper()
+            text = re.sub(rf"\b({'|'.join(_VERBS)}) {upper}\b", rf"\1 the {name}", text)
+            text = re.sub(rf"\b{upper}\b", name.replace("_", " "), text)
+        return text
+
+    return said
 
 
 class FormError(Exception):

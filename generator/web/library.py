@@ -2,10 +2,10 @@
 
 The library is the validated one every command reads (``validated_library``), the
 bundled data plus the server's data folders; a scenario or class is found by its id in
-it, never by a path from a request. A scenario's picture is the marker of its first
-ship's class (``kit.preview``), kept in the user cache (``generator.cache``) under the
-library's key, so it is drawn once per library and code. pdfium is not thread-safe:
-every use of it here holds one lock.
+it, never by a path from a request. A scenario's picture is a piece (marker, counter or
+card) of its first ship's class (``kit.preview``), kept in the user cache
+(``generator.cache``) under the library's key, so it is drawn once per library and code.
+pdfium is not thread-safe: every use of it here holds one lock.
 """
 
 from __future__ import annotations
@@ -20,7 +20,13 @@ _PDFIUM = threading.Lock()
 """pdfium (pypdfium2) is used by one thread at a time."""
 PREVIEW_SCALE = 1.5
 """A page's preview: 1.5 pixels per point (108 dpi), legible on a laptop or a tablet."""
-THUMB_DPI = 72
+THUMB_DPI = 150
+"""A scenario's picture is drawn at this resolution, then cropped to its first pieces."""
+PICTURED = ("marker", "counter", "card")
+"""The pieces a scenario's picture may show, in the order tried (not every ruleset has
+markers: a modern one prints cards)."""
+THUMB_WIDTH = 240
+"""A picture's width in pixels (twice the width it shows at, for sharp high-dpi screens)."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,7 @@ class Gallery:
                 "class_id": classes}
 
     def thumbnail(self, scenario: str) -> bytes | None:
-        """The PNG of a scenario's first ship's marker, or None when it has none."""
+        """The PNG of a scenario's first ship's piece (marker, counter or card), or None."""
         from generator.cache import key, remember, slot
         from generator.core.errors import QuarterdeckError
         from generator.data.library import checked_key
@@ -123,13 +129,39 @@ class Gallery:
                 class_id = getattr(ship, "class_", None)
                 if not class_id:
                     continue
-                try:
-                    with _PDFIUM:
-                        return preview(str(class_id), ruleset=ruleset, kind="marker",
-                                       dpi=THUMB_DPI, data=list(self.data)).png
-                except QuarterdeckError:
-                    return None
+                for kind in PICTURED:  # the first piece this ruleset prints
+                    try:
+                        with _PDFIUM:
+                            page = preview(str(class_id), ruleset=ruleset, kind=kind,
+                                           dpi=THUMB_DPI, data=list(self.data)).png
+                    except QuarterdeckError:
+                        continue
+                    return _cropped(page)
+                return None
         return None
+
+
+def _cropped(png: bytes) -> bytes:
+    """The top of a marker sheet (its first rows of pieces), trimmed and made small.
+
+    A whole sheet at a thumbnail's size is a grey smudge; its first pieces, the ship's
+    own marker among them, are what a player recognises.
+    """
+    from PIL import Image, ImageChops
+
+    sheet = Image.open(io.BytesIO(png)).convert("RGB")
+    top = sheet.crop((0, 0, sheet.width, sheet.height * 3 // 10))
+    ink = ImageChops.difference(top, Image.new("RGB", top.size, "white")).getbbox()
+    if ink is not None:
+        left, upper, right, lower = ink
+        top = top.crop((max(left - 6, 0), max(upper - 6, 0), min(right + 6, top.width),
+                        min(lower + 6, top.height)))
+    if top.width > THUMB_WIDTH:
+        top = top.resize((THUMB_WIDTH, max(1, round(top.height * THUMB_WIDTH / top.width))),
+                         Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    top.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
 
 
 def page_count(path: Path) -> int:

@@ -54,7 +54,8 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
         for one in data:
             argv += ["--data", str(one)]
         try:
-            job = jobs.start(job_id, folder, "event", "event", [*argv, "--", "event.yaml"],
+            job = jobs.start(job_id, folder, _event_title(text), "event",
+                             [*argv, "--", "event.yaml"],
                              inputs=frozenset({"event.yaml"}))
         except JobRefused as exc:
             return render_template("event.html", text=text, plan=[], problems=[str(exc)]), 400
@@ -69,9 +70,7 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
         text = _posted_text()
         with _scratch(scratch, text) as (folder, name):
             if name is None:
-                return jsonify({"ok": False, "lines": [
-                    "class.yaml:1:1: id: found no id, expected 'id: ' and a lowercase id "
-                    "(letters, digits, hyphens)"], "status": 2})
+                return jsonify({"ok": False, "lines": [_no_id(text)], "status": 2})
             status, out, err = _quarterdeck(folder, ["check", "--", name])
         return jsonify({"ok": status == 0, "status": status,
                         "lines": _lines(err) + _lines(out)})
@@ -131,6 +130,19 @@ class _scratch:  # noqa: N801 - used as a context manager, like a function
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def _no_id(text: str) -> str:
+    """The located message for a class file whose id the editor cannot name a file by."""
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith("id:"):
+            value = line[3:].split("#", 1)[0].strip()
+            column = len(line) - len(line[3:].lstrip()) + 1
+            shown = value[:60].encode("unicode_escape").decode("ascii")
+            return (f"class.yaml:{number}:{column}: id: found '{shown}', expected a lowercase "
+                    "id (letters, digits, hyphens; up to 60)")
+    return ("class.yaml:1:1: id: found no id, expected 'id: ' and a lowercase id (letters, "
+            "digits, hyphens)")
+
+
 def _quarterdeck(folder: Path, argv: list[str]) -> tuple[int, str, str]:
     """Run ``quarterdeck ARGV`` in ``folder``; its status, stdout and stderr."""
     import os
@@ -177,6 +189,15 @@ def _plan(text: str, data: Sequence[Path], scratch: Path) -> tuple[list[dict[str
     rows = [{"paper": b.paper, "table": b.number or "", "scenario": b.scenario.id,
              "what": b.extra if b.extra else "kit"} for b in plan(event)]
     return rows, []
+
+
+_EVENT_NAME = re.compile(r"^name:[ \t]*(['\"]?)([^\n#'\"]{1,80})\1[ \t]*(#.*)?$", re.M)
+
+
+def _event_title(text: str) -> str:
+    """A job's title for an event: its name when the file's own line says it plainly."""
+    found = _EVENT_NAME.search(text)
+    return f"Event: {found.group(2).strip()}" if found else "Event"
 
 
 def _relative(message: str, folder: Path) -> str:

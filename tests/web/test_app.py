@@ -154,7 +154,6 @@ def test_build_job_progress_downloads_and_page_preview(client) -> None:  # type:
     status = finished(client, asked.headers["Location"])
     assert status["state"] == "done", status["messages"]
     assert status["total"] > 1 and status["done"] == status["total"]
-    assert any(0 < s["done"] < s["total"] for s in status["seen"]) or len(status["seen"]) < 3
     files = status["files"]
     assert files[-1] == "kit.zip" and f"{SMALL}/manifest.json" in files
     pdfs = [n for n in files if n.endswith(".pdf")]
@@ -176,6 +175,28 @@ def test_build_job_progress_downloads_and_page_preview(client) -> None:  # type:
     assert client.get(f"{job}/files/{first}/page/{len(pdf) + 1}.png").status_code == 404
     page = client.get(job).get_data(as_text=True)
     assert f'max="{len(pdf)}"' in page and "/tmp" not in page
+
+
+def test_progress_lines_move_the_bar(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from generator.cli.progress import progress_bar
+    from generator.web.jobs import PROGRESS_ENV, Job
+
+    monkeypatch.setenv(PROGRESS_ENV, "lines")
+    with progress_bar("rendering", "{task.completed}/{task.total}") as update:
+        update(total=4)
+        update(advance=1, description="rendered\tuk")  # a tab is not a field separator
+        update(completed=3)
+    job = Job("0" * 16, "t", "build", [], Path("."))
+    jobs = Jobs(Path("."))
+    seen = []
+    # Split as a pipe is read, at newlines only (splitlines would split at the mark's \x1e).
+    for line in capsys.readouterr().err.split("\n")[:-1]:
+        jobs._heard(job, line + "\n")
+        seen.append((job.done, job.total, job.step))
+    assert seen == [(0, 4, "rendering"), (1, 4, "rendered uk"), (3, 4, "rendered uk")]
+    jobs._heard(job, "progress\t9\t9\tnot a mark\n")  # a message, never progress
+    assert (job.done, job.messages) == (3, ["progress\t9\t9\tnot a mark"])
 
 
 def test_a_failed_job_shows_the_commands_message(client) -> None:  # type: ignore[no-untyped-def]
@@ -213,6 +234,25 @@ def test_requests_never_name_a_path(client) -> None:  # type: ignore[no-untyped-
         got = client.get(url)
         assert got.status_code == 404, url
         assert "Traceback" not in got.get_data(as_text=True)
+
+
+def test_crafted_paths_get_located_messages(client) -> None:  # type: ignore[no-untyped-def]
+    import html
+
+    event = EVENT.replace("paper: [a4]\n", "paper: [a4]\nlogo: ../../etc/passwd\n")
+    page = client.post("/event", data={"text": event, "action": "plan"}).get_data(as_text=True)
+    assert [html.unescape(p) for p in re.findall(r"<li>(.*?)</li>", page)] == [
+        "event.yaml:5:7: logo: found '../../etc/passwd', expected a PNG or SVG inside the "
+        "event file's folder"]
+    answer = client.post("/class/check", data={
+        "text": "kind: ship-class\nid:  ../../etc/passwd  # mine\n"}).get_json()
+    assert answer == {"ok": False, "status": 2, "lines": [
+        "class.yaml:2:6: id: found '../../etc/passwd', expected a lowercase id (letters, "
+        "digits, hyphens; up to 60)"]}
+    asked = client.post("/run/build", data={"scenario": "../../etc/passwd"})
+    status = finished(client, asked.headers["Location"])
+    assert status["state"] == "failed" and status["files"] == []
+    assert status["messages"][0].startswith("error: no scenario '../../etc/passwd'")
 
 
 def test_uploads_are_bounded(client) -> None:  # type: ignore[no-untyped-def]

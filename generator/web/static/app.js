@@ -11,9 +11,10 @@ function pollJob() {
     const reply = await fetch(box.dataset.status);
     if (!reply.ok) return;
     const job = await reply.json();
-    bar.max = Math.max(job.total, 1);
-    bar.value = job.done;
-    step.textContent = job.total ? `${job.done} of ${job.total}: ${job.step}` : job.step;
+    // Until the command knows how much there is to do, the bar only says it is busy.
+    if (job.total) { bar.max = job.total; bar.value = job.done; } else bar.removeAttribute("value");
+    step.textContent = job.total ? `${job.done} of ${job.total}: ${job.step}`
+      : "Reading the ship data…";
     if (job.state === "done" || job.state === "failed") {
       // The finished page lists the downloads and any messages.
       window.location.reload();
@@ -41,6 +42,26 @@ function pagers() {
       figure.hidden = false;
     });
   }
+  // A finished build shows its first packet's first page at once.
+  const first = document.querySelector("form.pager");
+  if (first) first.requestSubmit();
+}
+
+function goTo(text, line, column) {
+  // Select LINE (both from 1) from COLUMN to its end, and scroll the textarea to it.
+  const full = text.value;
+  const lines = full.split("\n");
+  let at = 0;
+  for (let n = 0; n < Math.min(line - 1, lines.length); n++) at += lines[n].length + 1;
+  const row = lines[Math.min(line, lines.length) - 1] || "";
+  const start = at + Math.min(column - 1, row.length);
+  // The height of the text before the line, wrapped as the textarea wraps it.
+  text.value = full.substring(0, at);
+  const above = text.scrollHeight;
+  text.value = full;
+  text.focus();
+  text.setSelectionRange(start, at + row.length);
+  text.scrollTop = Math.max(0, above - text.clientHeight / 3);
 }
 
 function classEditor() {
@@ -63,8 +84,16 @@ function classEditor() {
     state.textContent = answer.ok ? "No problems." : "Problems found:";
     list.replaceChildren(...answer.lines.map((line) => {
       const item = document.createElement("li");
-      item.textContent = line;
-      if (/^\S+:\d+:\d+:/.test(line)) item.className = "located";
+      const place = /^\S+?:(\d+):(\d+):/.exec(line);
+      if (!place) { item.textContent = line; return item; }
+      // A located problem is a button: it puts the cursor on its line and column.
+      const go = document.createElement("button");
+      go.type = "button";
+      go.className = "located";
+      go.textContent = line;
+      go.addEventListener("click", () => goTo(text, Number(place[1]), Number(place[2])));
+      item.className = "located";
+      item.append(go);
       return item;
     }));
   };
