@@ -22,7 +22,7 @@ PREVIEW_SCALE = 1.5
 """A page's preview: 1.5 pixels per point (108 dpi), legible on a laptop or a tablet."""
 THUMB_DPI = 150
 """A scenario's picture is drawn at this resolution, then cropped to its first pieces."""
-PICTURED = ("marker", "counter", "card")
+PICTURED = ("marker", "counter", "cards", "card")
 """The pieces a scenario's picture may show, in the order tried (not every ruleset has
 markers: a modern one prints cards)."""
 THUMB_WIDTH = 240
@@ -127,6 +127,8 @@ class Gallery:
         for side in getattr(model, "sides", ()):
             for ship in getattr(side, "ships", ()):
                 class_id = getattr(ship, "class_", None)
+                if isinstance(ship, str) and ruleset is not None:
+                    class_id = self._class_of(ruleset, ship)  # a roster of ship names
                 if not class_id:
                     continue
                 for kind in PICTURED:  # the first piece this ruleset prints
@@ -138,6 +140,25 @@ class Gallery:
                         continue
                     return _cropped(page)
                 return None
+        return None
+
+
+    def _class_of(self, ruleset: str, name: str) -> str | None:
+        """The id of the ruleset's class that has a ship called ``name``, or None."""
+        from generator.core.errors import QuarterdeckError
+        from generator.core.suggest import fold
+
+        try:
+            classes = self._library().classes_of(ruleset)
+        except QuarterdeckError:
+            return None
+        wanted = fold(name)
+        for class_id, entry in classes.items():
+            # A shared class lists ships (with names); a counter class only ship_names.
+            names = [str(getattr(s, "name", s)) for s in getattr(entry.model, "ships", ())]
+            names += [str(n) for n in getattr(entry.model, "ship_names", None) or ()]
+            if any(fold(n) == wanted for n in names):
+                return str(class_id)
         return None
 
 

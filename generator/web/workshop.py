@@ -63,7 +63,8 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
 
     @app.get("/class")
     def class_editor() -> str:
-        return render_template("class.html", text=_example_class(), components=COMPONENTS)
+        return render_template("class.html", text=_example_class(), components=COMPONENTS,
+                               rulesets=gallery.suggestions().get("ruleset", []))
 
     @app.post("/class/check")
     def class_check() -> Response:
@@ -82,13 +83,18 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
         if component not in COMPONENTS:
             abort(400, f"found component '{component[:40]}', expected one of "
                        f"{', '.join(COMPONENTS)}")
+        ruleset = request.form.get("ruleset", "")
+        known = gallery.suggestions().get("ruleset", [])
+        if ruleset and ruleset not in known:
+            abort(400, f"found ruleset '{ruleset[:40]}', expected one of {', '.join(known)}")
         with _scratch(scratch, text) as (folder, name):
             if name is None:
                 abort(400, "found no id, expected 'id: ' and a lowercase id")
             class_id = name.removesuffix(".yaml")
+            whose = ["--ruleset", ruleset] if ruleset else []
             status, out, err = _quarterdeck(folder, [
-                "preview", "--component", component, "--png", "preview.png", "--dpi", "100",
-                "--data", name, "--", class_id])
+                "preview", "--component", component, *whose, "--png", "preview.png",
+                "--dpi", "100", "--data", name, "--", class_id])
             png = (folder / "preview.png").read_bytes() \
                 if status == 0 and (folder / "preview.png").is_file() else b""
         return jsonify({"ok": status == 0, "lines": _lines(err) + _lines(out),

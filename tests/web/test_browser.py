@@ -125,10 +125,11 @@ def shot(driver: Any, name: str) -> None:
     if not folder:
         return
     Path(folder).mkdir(parents=True, exist_ok=True)
-    for size, tag in ((TABLET, "tablet"), (LAPTOP, "laptop")):
+    for size, tag in ((LAPTOP, "laptop"), (TABLET, "tablet")):
         driver.set_window_size(*size)
         time.sleep(0.3)
         driver.save_screenshot(str(Path(folder) / f"{name}-{tag}.png"))
+    driver.set_window_size(*LAPTOP)
 
 
 def downloaded(folder: Path, link: WebElement) -> Path:
@@ -176,6 +177,7 @@ def test_player_builds_a_kit_and_downloads_it(browser: Any, server: str,
     until(lambda: browser.execute_script(
         "arguments[0].scrollIntoView(); return arguments[0].complete && "
         "arguments[0].naturalWidth > 0", image), say="the scenario's picture")
+    browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "home")
     card.click()
     assert browser.find_element(By.ID, "f-scenario").get_attribute("value") == SMALL
@@ -284,6 +286,17 @@ def test_designer_sees_a_typed_error_located_as_check_says(browser: Any, server:
     lines = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#check-lines li")]
     assert any(line.startswith("my-fletcher.yaml: 'my-fletcher' is rated by ")
                for line in lines), lines
+    # A clean file's status sheet is drawn by itself; choosing the marker draws that.
+    picture = browser.find_element(By.ID, "class-preview-img")
+
+    def drawn(what: str) -> bool:
+        return bool(picture.get_attribute("alt") == f"Preview: {what}" and
+                    browser.execute_script("return arguments[0].complete && "
+                                           "arguments[0].naturalWidth > 0", picture))
+
+    until(lambda: drawn("status sheet"), say="the status sheet's preview")
+    browser.find_element(By.CSS_SELECTOR, '#class-component option[value="marker"]').click()
+    until(lambda: drawn("marker"), say="the marker's preview")
     # Type a mistake at the end of the file: the check runs by itself as typing stops.
     text = browser.find_element(By.ID, "class-text")
     text.send_keys(Keys.CONTROL, Keys.END)
@@ -304,6 +317,7 @@ def test_designer_sees_a_typed_error_located_as_check_says(browser: Any, server:
     assert browser.switch_to.active_element == text
     assert browser.execute_script("const t = arguments[0]; return t.value.substring("
                                   "t.selectionStart, t.selectionEnd)", text) == "three"
+    browser.execute_script("window.scrollTo(0, 0)")
     shot(browser, "class")
 
 

@@ -82,6 +82,7 @@ function classEditor() {
     if (mine !== asked) return;  // a later check is on its way
     const answer = reply.ok ? await reply.json() : {ok: false, lines: [`error: ${reply.status}`]};
     state.textContent = answer.ok ? "No problems." : "Problems found:";
+    if (answer.ok) draw();  // the pieces follow the file each time it checks clean
     list.replaceChildren(...answer.lines.map((line) => {
       const item = document.createElement("li");
       const place = /^\S+?:(\d+):(\d+):/.exec(line);
@@ -101,16 +102,21 @@ function classEditor() {
   upload.addEventListener("change", async () => {
     if (upload.files.length) { text.value = await upload.files[0].text(); check(); }
   });
-  document.getElementById("class-preview-button").addEventListener("click", async () => {
+  const component = document.getElementById("class-component");
+  const ruleset = document.getElementById("class-ruleset");
+  let drawn = 0;
+  const draw = async () => {
+    const mine = ++drawn;
     const figure = document.getElementById("class-preview");
     const caption = document.getElementById("class-preview-caption");
     const body = new FormData();
     body.append("text", text.value);
-    const component = document.getElementById("class-component");
     body.append("component", component.value);
+    body.append("ruleset", ruleset.value);
     caption.textContent = "Drawing…";
     figure.hidden = false;
     const reply = await fetch(form.dataset.preview, {method: "POST", body});
+    if (mine !== drawn) return;  // a later drawing is on its way
     const answer = reply.ok ? await reply.json() : {ok: false, lines: [`error: ${reply.status}`]};
     const image = document.getElementById("class-preview-img");
     if (answer.ok && answer.png) {
@@ -121,8 +127,13 @@ function classEditor() {
       image.removeAttribute("src");
       caption.textContent = answer.lines.join("\n");
     }
-  });
+  };
+  document.getElementById("class-preview-button").addEventListener("click", draw);
+  component.addEventListener("change", draw);
+  ruleset.addEventListener("change", draw);
   check();
 }
 
-document.addEventListener("DOMContentLoaded", () => { pollJob(); pagers(); classEditor(); });
+document.addEventListener("DOMContentLoaded", () => {
+  pollJob(); pagers(); classEditor();
+});
