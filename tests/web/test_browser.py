@@ -317,7 +317,7 @@ def test_designer_sees_a_typed_error_located_as_check_says(browser: Any, server:
     assert browser.switch_to.active_element == text
     assert browser.execute_script("const t = arguments[0]; return t.value.substring("
                                   "t.selectionStart, t.selectionEnd)", text) == "three"
-    browser.execute_script("window.scrollTo(0, 0)")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", text)
     shot(browser, "class")
 
 

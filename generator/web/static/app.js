@@ -82,7 +82,11 @@ function classEditor() {
     if (mine !== asked) return;  // a later check is on its way
     const answer = reply.ok ? await reply.json() : {ok: false, lines: [`error: ${reply.status}`]};
     state.textContent = answer.ok ? "No problems." : "Problems found:";
-    if (answer.ok) draw();  // the pieces follow the file each time it checks clean
+    // The pieces follow the file each time it checks clean; otherwise they are marked
+    // as the file was when it last did.
+    const figure = document.getElementById("class-preview");
+    figure.classList.toggle("stale", !answer.ok);
+    if (answer.ok) draw();
     list.replaceChildren(...answer.lines.map((line) => {
       const item = document.createElement("li");
       const place = /^\S+?:(\d+):(\d+):/.exec(line);
