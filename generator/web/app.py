@@ -67,6 +67,9 @@ class Catalogue:
         self.calculators: list[str] = []
         self.owners: dict[str, str] = {}
         """A ruleset's own commands: the ruleset (its writers show on its scenarios only)."""
+        self.lacking: dict[str, set[str]] = {}
+        """Per ruleset, the writers it prints nothing for (``strings`` for modern naval):
+        its scenarios offer no link a player could only be refused by."""
 
     def _commands(self) -> dict[str, click.Command]:
         ctx = click.Context(self.root)
@@ -96,6 +99,10 @@ class Catalogue:
                     else:
                         continue
                     forms[name] = made
+                # A recipe set to None is an output the ruleset declines (kit.instead).
+                self.lacking = {r.name: {w for w in self.writers
+                                         if getattr(r.recipes, w, "absent") is None}
+                                for r in REGISTRY.values()}
                 self._forms = forms
             return self._forms
 
@@ -135,7 +142,7 @@ def create_app(settings: Settings) -> Flask:
         forms()
         return render_template("home.html", gallery=gallery.listing(),
                                writers=catalogue.writers, calculators=catalogue.calculators,
-                               owners=catalogue.owners)
+                               owners=catalogue.owners, lacking=catalogue.lacking)
 
     @app.get("/thumb/<scenario>.png")
     def thumb(scenario: str) -> Response:

@@ -142,6 +142,36 @@ def test_gallery_lists_scenarios_by_ruleset_with_sides_and_dates(client) -> None
     assert ids and all(f'<label for="{i}">' in form for i in ids)
 
 
+def test_a_ruleset_offers_only_the_aids_it_prints(client) -> None:  # type: ignore[no-untyped-def]
+    page = client.get("/").get_data(as_text=True)
+    shelves = re.split(r'<section aria-labelledby="shelf-', page)
+    modern = next(s for s in shelves if s.startswith("modern-naval"))
+    naval_action = next(s for s in shelves if s.startswith("naval-action"))
+    assert f"/run/gauges?scenario={SMALL}" in modern
+    assert "/run/strings?" not in modern and "/run/rulers?" not in modern
+    assert "/run/strings?scenario=savo-island" in naval_action
+
+
+def test_an_aid_at_a_chosen_scale_and_a_rulesets_calculator(client) -> None:  # type: ignore[no-untyped-def]
+    asked = client.post("/run/strings", data={"scenario": "savo-island",
+                                              "scale": "1000 yards per cm"})
+    status = finished(client, asked.headers["Location"])
+    assert status["state"] == "done", status["messages"]
+    pdfs = [n for n in status["files"] if n.endswith(".pdf")]
+    assert pdfs and all(n.startswith("savo-island/") for n in pdfs)
+    question = {"stack": "8 NT, CL, DD", "hits": "3"}
+    asked = client.post("/run/bombing", data=question)
+    answer = finished(client, asked.headers["Location"])
+    terminal = subprocess.run([sys.executable, "-m", "generator", "bombing",
+                               "--stack=8 NT, CL, DD", "--hits=3"], capture_output=True,
+                              text=True, env=dict(os.environ, NO_COLOR="1", TERM="dumb",
+                                                  COLUMNS="100", PYTHONIOENCODING="utf-8"),
+                              check=True)
+    assert answer["output"] == terminal.stdout
+    assert "NT/1             8    25.00%         -    25.00%   hit 1/4, sunk 1/4" \
+        in answer["output"].splitlines()
+
+
 def test_thumbnail_is_a_png_of_a_marker(client) -> None:  # type: ignore[no-untyped-def]
     got = client.get("/thumb/savo-island.png")
     assert got.status_code == 200 and got.data[:8] == b"\x89PNG\r\n\x1a\n"

@@ -43,7 +43,10 @@ TERMINAL = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="100",
                 PYTHONIOENCODING="utf-8")
 """How the command line is run to compare its words with the page's."""
 
-webdriver = pytest.importorskip("selenium.webdriver")
+if os.environ.get("CI") == "true":
+    from selenium import webdriver  # in CI a missing selenium fails, as chromium does
+else:
+    webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.by import By  # noqa: E402 - after the import check
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
@@ -55,6 +58,15 @@ def _missing() -> str | None:
         if not tool.exists():
             return f"no {tool} (apt-get install chromium chromium-driver)"
     return None
+
+
+def _need_a_browser() -> None:
+    """Skip when no browser can run here; fail instead under ``CI=true``."""
+    why = _missing()
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests need chromium in CI: {why}")
+        pytest.skip(why)
 
 
 @pytest.fixture(scope="module")
@@ -80,11 +92,7 @@ def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def browser(downloads: Path) -> Iterator[Any]:
     """Headless Chromium at a laptop's size, downloading into ``downloads`` unasked."""
-    why = _missing()
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests need chromium in CI: {why}")
-        pytest.skip(why)
+    _need_a_browser()
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
@@ -366,7 +374,13 @@ def test_every_page_labels_its_fields(browser: Any, server: str) -> None:
         assert unlabelled(browser) == [], page
 
 
-def test_no_browser_no_pass_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The check the browser fixture makes: a missing tool is named, with its install."""
+def test_no_browser_is_a_skip_here_and_a_failure_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", Path("/nowhere/chromium"))
-    assert _missing() == "no /nowhere/chromium (apt-get install chromium chromium-driver)"
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"^no /nowhere/chromium \(apt-get "
+                       r"install chromium chromium-driver\)$"):
+        _need_a_browser()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="^the browser tests need chromium in CI: "
+                       "no /nowhere/chromium"):
+        _need_a_browser()
