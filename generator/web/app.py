@@ -139,10 +139,11 @@ def create_app(settings: Settings) -> Flask:
 
     @app.get("/")
     def home() -> str:
-        forms()
+        offered = forms()
         return render_template("home.html", gallery=gallery.listing(),
                                writers=catalogue.writers, calculators=catalogue.calculators,
-                               owners=catalogue.owners, lacking=catalogue.lacking)
+                               owners=catalogue.owners, lacking=catalogue.lacking,
+                               titles={n: f.title for n, f in offered.items()})
 
     @app.get("/thumb/<scenario>.png")
     def thumb(scenario: str) -> Response:

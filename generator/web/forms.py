@@ -136,7 +136,7 @@ def form_of(command: click.Command, name: str,
         one = field_of(param, suggestions or {})
         if one is not None:
             made.fields.append(replace(one, help=spoken(one.help)))
-    made.title = spoken(made.title)
+    made.title = spoken(made.title, True)
     return made
 
 
@@ -144,7 +144,7 @@ _VERBS = ("Build", "Print", "Write", "for", "of")
 """Words after which an argument's name reads as "the scenario" rather than "scenario"."""
 
 
-def _spoken(command: click.Command) -> Callable[[str], str]:
+def _spoken(command: click.Command) -> Callable[..., str]:
     """Words for a page from a command's help: options by their field's label, no paths.
 
     The help is written for a terminal (``--class``, ``SCENARIO``, ``OUT/<scenario>/``);
@@ -153,8 +153,10 @@ def _spoken(command: click.Command) -> Callable[[str], str]:
     options = {opt: _label(p) for p in command.params if isinstance(p, click.Option)
                for opt in p.opts if opt.startswith("--")}
     arguments = [str(p.name) for p in command.params if isinstance(p, click.Argument)]
+    metavars = {str(p.name).upper(): _label(p) for p in command.params
+                if isinstance(p, click.Option)}
 
-    def said(text: str) -> str:
+    def said(text: str, title: bool = False) -> str:
         text = re.sub(r"(,| into) OUT/\S*?(?=[ )]|$)", "", text)
         text = text.replace(" in the terminal", "")
         text = re.sub(r"--[a-z][a-z0-9-]*",
@@ -164,6 +166,10 @@ def _spoken(command: click.Command) -> Callable[[str], str]:
             upper = name.upper()
             text = re.sub(rf"\b({'|'.join(_VERBS)}) {upper}\b", rf"\1 the {name}", text)
             text = re.sub(rf"\b{upper}\b", name.replace("_", " "), text)
+        if title:  # a summary names an option's value by its name: STACK, HITS
+            text = re.sub(r"\b[A-Z][A-Z_]+\b",
+                          lambda m: f"'{metavars[m.group()]}'" if m.group() in metavars
+                          else m.group(), text)
         return text
 
     return said

@@ -76,6 +76,20 @@ def test_build_form_is_the_commands_options() -> None:
     assert not {"data", "out", "tables", "templates", "quiet", "rulesets"} & set(fields)
 
 
+def test_forms_speak_to_players_not_to_a_terminal() -> None:
+    build = form_of(command("build"), "build")
+    assert build.title == "Build the scenario's kit (default: the first ruleset's scenario)"
+    assert {f.name: f.help for f in build.fields}["ship"] == \
+        "With 'class': which ship (default: the first)."
+    assert form_of(command("bombing"), "bombing").title == (
+        "Exact chances that each counter of 'stack' is hit, flipped or sunk by 'hits' bombs")
+    odds = form_of(command("odds"), "odds")
+    assert odds.title == "Answer one matchup exactly, or name the command that does"
+    # An option with no default (click's UNSET) shows an empty field, never a sentinel.
+    assert [f.default for f in odds.fields if f.name in ("firer", "target", "band")] == \
+        ["", "", ""]
+
+
 def test_markers_form_ranges_and_extra_folders() -> None:
     fields = {f.name: f for f in form_of(command("markers"), "markers").fields}
     assert (fields["dpi"].kind, fields["dpi"].low, fields["dpi"].high) == ("number", 72, 1200)
