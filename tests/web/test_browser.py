@@ -17,7 +17,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -168,6 +167,20 @@ def unlabelled(driver: Any) -> list[str]:
         ".map(e => e.id || e.outerHTML.slice(0, 80));")
 
 
+def terminal(args: list[str], cwd: Path | None = None) -> tuple[int, str, str]:
+    """What the command line says to ``quarterdeck ARGS`` (run in this process: faster)."""
+    from click.testing import CliRunner
+
+    old = os.getcwd()
+    os.chdir(cwd or old)
+    try:
+        result = CliRunner(env={k: TERMINAL[k] for k in ("NO_COLOR", "TERM", "COLUMNS")}) \
+            .invoke(main, args, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout, result.stderr
+
+
 def pdf_of(path: Path) -> Any:
     data = path.read_bytes()
     assert data[:5] == b"%PDF-", path
@@ -294,7 +307,8 @@ def test_designer_sees_a_typed_error_located_as_check_says(browser: Any, server:
     lines = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#check-lines li")]
     assert any(line.startswith("my-fletcher.yaml: 'my-fletcher' is rated by ")
                for line in lines), lines
-    # A clean file's status sheet is drawn by itself; choosing the marker draws that.
+    # A clean file's status sheet is drawn by itself (the other pieces' drawings are
+    # test_app's: each costs a command's run, and this file must stay fast).
     picture = browser.find_element(By.ID, "class-preview-img")
 
     def drawn(what: str) -> bool:
@@ -303,8 +317,6 @@ def test_designer_sees_a_typed_error_located_as_check_says(browser: Any, server:
                                            "arguments[0].naturalWidth > 0", picture))
 
     until(lambda: drawn("status sheet"), say="the status sheet's preview")
-    browser.find_element(By.CSS_SELECTOR, '#class-component option[value="marker"]').click()
-    until(lambda: drawn("marker"), say="the marker's preview")
     # Type a mistake at the end of the file: the check runs by itself as typing stops.
     text = browser.find_element(By.ID, "class-text")
     text.send_keys(Keys.CONTROL, Keys.END)
@@ -313,10 +325,9 @@ def test_designer_sees_a_typed_error_located_as_check_says(browser: Any, server:
     shown = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#check-lines li")]
     typed = str(browser.execute_script("return arguments[0].value", text))
     mine.write_text(typed, encoding="utf-8")
-    terminal = subprocess.run([sys.executable, "-m", "generator", "check", mine.name],
-                              capture_output=True, text=True, env=TERMINAL, cwd=tmp_path)
-    assert terminal.returncode == 2
-    assert shown == [line for line in terminal.stderr.splitlines() if line.strip()]
+    status, _, said = terminal(["check", mine.name], tmp_path)
+    assert status == 2
+    assert shown == [line for line in said.splitlines() if line.strip()]
     last = typed.rstrip("\n").count("\n") + 1
     assert shown[0] == f"my-fletcher.yaml:{last}:10: funnels: found 'three', expected a " \
         "whole number"
@@ -358,10 +369,8 @@ def test_odds_asked_from_the_keyboard_gets_the_exact_answer(browser: Any, server
     browser.find_element(By.ID, "f-scenario").send_keys(Keys.ENTER)
     answer = until(lambda: browser.find_element(By.ID, "answer"), say="the answer")
     shown = str(answer.get_attribute("textContent"))
-    terminal = subprocess.run([sys.executable, "-m", "generator", "odds",
-                               *(f"--{k}={v}" for k, v in question.items())],
-                              capture_output=True, text=True, env=TERMINAL, check=True)
-    assert shown == terminal.stdout
+    status, answered, _ = terminal(["odds", *(f"--{k}={v}" for k, v in question.items())])
+    assert status == 0 and shown == answered
     assert "995/1296" in shown
     shot(browser, "odds")
 
