@@ -225,6 +225,8 @@ def _subject(answers: dict[str, str]) -> str:
 
 def _said(exc: HTTPException) -> str:
     """An HTTP refusal in words (413 says how large a request may be)."""
+    if exc.code == 413 and str(exc.description).startswith("found "):
+        return str(exc.description)  # the server's own bound, already said in full
     if exc.code == 413:
         return (f"found a request over {MAX_UPLOAD // 1024} KB, expected at most that "
                 f"(and at most {MAX_PARTS} fields)")

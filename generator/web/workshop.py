@@ -109,7 +109,7 @@ def _posted_text() -> str:
     else:
         raw = request.form.get("text", "").encode("utf-8")
     if len(raw) > MAX_FILE:
-        abort(413)
+        abort(413, f"found a file over {MAX_FILE // 1024} KB, expected at most that")
     return str(raw.decode("utf-8", "replace")).replace("\r\n", "\n")
 
 

@@ -305,6 +305,14 @@ def test_uploads_are_bounded(client) -> None:  # type: ignore[no-untyped-def]
                       content_type="multipart/form-data")
     assert got.status_code == 413
     assert "found a request over 512 KB, expected at most that" in got.get_data(as_text=True)
+    # A file under the request's bound but over a file's, and a form of too many fields.
+    got = client.post("/class/check", data={"text": "a" * (300 * 1024)})
+    assert got.status_code == 413
+    assert "found a file over 256 KB, expected at most that" in got.get_data(as_text=True)
+    got = client.post("/event", data={f"x{n}": "1" for n in range(100)},
+                      content_type="multipart/form-data")
+    assert got.status_code == 413
+    assert "(and at most 64 fields)" in got.get_data(as_text=True)
 
 
 # --- jobs: bounded in number and time -------------------------------------------------------
