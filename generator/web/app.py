@@ -166,7 +166,7 @@ def create_app(settings: Settings) -> Flask:
         job_id, folder = jobs.folder()
         try:
             argv = argv_of(catalogue.command(name), form, answers, folder, settings.data)
-            job = jobs.start(job_id, folder, f"{name} {_subject(answers)}".strip(), name, argv)
+            job = jobs.start(job_id, folder, _title(name, answers, gallery), name, argv)
         except (FormError, JobRefused) as exc:
             import shutil
 
@@ -218,9 +218,12 @@ def create_app(settings: Settings) -> Flask:
     return app
 
 
-def _subject(answers: dict[str, str]) -> str:
-    """The scenario (or first answer) a job is about, for its title."""
-    return answers.get("scenario") or next((v for v in answers.values() if v), "")
+def _title(name: str, answers: dict[str, str], gallery: Gallery) -> str:
+    """A job's title: the command and what it is about (a scenario by its own name)."""
+    scenario = answers.get("scenario", "").strip()
+    named = gallery.names().get(scenario) if scenario else None
+    subject = named or scenario or next((v for v in answers.values() if v), "")
+    return f"{name}: {subject}" if subject else name
 
 
 def _said(exc: HTTPException) -> str:

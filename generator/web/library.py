@@ -83,6 +83,16 @@ class Gallery:
             shelves.append(Shelf(name, listing.title, tuple(cards)))
         return shelves
 
+    def names(self) -> dict[str, str]:
+        """Every scenario's name by its id (empty when the library has problems)."""
+        from generator.core.errors import QuarterdeckError
+        from generator.data.library import summary
+
+        try:
+            return {sid: title for sid, _, title, *_ in summary(list(self.data)).scenarios}
+        except QuarterdeckError:
+            return {}
+
     def suggestions(self) -> dict[str, list[str]]:
         """Ids a form offers as it is filled in: scenarios, rulesets and classes."""
         from generator.core.errors import QuarterdeckError

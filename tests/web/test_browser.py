@@ -213,6 +213,7 @@ def test_player_builds_a_kit_and_downloads_it(browser: Any, server: str,
     until(lambda: "/jobs/" in browser.current_url, say="the job's page")
     assert browser.find_element(By.TAG_NAME, "progress") is not None
     finished(browser)
+    assert browser.find_element(By.TAG_NAME, "h1").text == "build: Exocet day, South Atlantic"
     assert browser.find_element(By.ID, "state").text == "Done"
     bar = browser.find_element(By.ID, "bar")
     assert bar.get_attribute("value") == bar.get_attribute("max") != "1"
