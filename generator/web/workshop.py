@@ -185,7 +185,8 @@ def _plan(text: str, data: Sequence[Path], scratch: Path) -> tuple[list[dict[str
     path = folder / "event.yaml"
     path.write_text(text, encoding="utf-8")
     try:
-        event, _, _ = load_event(path, validated_library(list(data)))
+        library = validated_library(list(data))
+        event, _, _ = load_event(path, library)
     except DataError as exc:
         return [], [_relative(str(p), folder) for p in exc.problems]
     except QuarterdeckError as exc:
@@ -193,8 +194,17 @@ def _plan(text: str, data: Sequence[Path], scratch: Path) -> tuple[list[dict[str
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     rows = [{"paper": b.paper, "table": b.number or "", "scenario": b.scenario.id,
-             "what": b.extra if b.extra else "kit"} for b in plan(event)]
+             "what": f"extra: {b.extra}" if b.extra else _packets(library, b.scenario.id)}
+            for b in plan(event)]
     return rows, []
+
+
+def _packets(library: Any, scenario: str) -> str:
+    """A table's packets in words: one a side, by the side's name, and the referee's."""
+    entry = library.scenarios.get(scenario)
+    sides = [str(getattr(s, "name", "") or getattr(s, "id", ""))
+             for s in getattr(getattr(entry, "model", None), "sides", ()) or ()]
+    return " / ".join([*sides, "referee"]) if sides else "the kit"  # names hold commas
 
 
 _EVENT_NAME = re.compile(r"^name:[ \t]*(['\"]?)([^\n#'\"]{1,80})\1[ \t]*(#.*)?$", re.M)

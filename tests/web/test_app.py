@@ -347,7 +347,15 @@ scenarios:
 def test_event_plan_lists_its_tables(client) -> None:  # type: ignore[no-untyped-def]
     page = client.post("/event", data={"text": EVENT, "action": "plan"}).get_data(as_text=True)
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>", page)
-    assert rows == [("a4", "1", SMALL, "kit"), ("a4", "2", SMALL, "kit")]
+    packets = "Task force picket line / Argentine naval aviation / referee"
+    assert rows == [("a4", "1", SMALL, packets), ("a4", "2", SMALL, packets)]
+    assert "<p>2 builds: each table on each paper" in page
+    both = EVENT.replace("paper: [a4]", "paper: [a4, letter]\nextras: [tables]")
+    page = client.post("/event", data={"text": both, "action": "plan"}).get_data(as_text=True)
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>", page)
+    assert [(paper, table, what) for paper, table, _, what in rows] == [
+        ("a4", "1", packets), ("a4", "2", packets), ("a4", "", "extra: tables"),
+        ("letter", "1", packets), ("letter", "2", packets), ("letter", "", "extra: tables")]
 
 
 def test_event_problem_is_located_as_the_command_line_does(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -272,7 +272,8 @@ def test_club_plans_and_builds_an_event(browser: Any, server: str, downloads: Pa
     rows = until(lambda: browser.find_elements(By.CSS_SELECTOR, "#plan tbody tr"),
                  say="the event's tables")
     assert [[td.text for td in row.find_elements(By.TAG_NAME, "td")] for row in rows] == \
-        [["a4", "1", SMALL, "kit"], ["a4", "2", SMALL, "kit"]]
+        [["a4", str(n), SMALL, "Task force picket line / Argentine naval aviation / referee"]
+         for n in (1, 2)]
     assert unlabelled(browser) == []
     shot(browser, "event")
     browser.find_element(By.CSS_SELECTOR, 'button[value="build"]').click()
