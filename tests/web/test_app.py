@@ -455,3 +455,24 @@ def test_serve_binds_locally_and_opens_no_browser_when_asked(monkeypatch: pytest
                                     "--allow-remote", "--out", str(tmp_path)])
     assert served["opened"] == "http://0.0.0.0:8701/" and served["host"] == "0.0.0.0"
     assert "warning: serving on 0.0.0.0: anyone who can reach" in got.output
+
+
+def test_serve_refuses_a_missing_data_folder_and_a_taken_port(tmp_path: Path) -> None:
+    import socket
+
+    got = CliRunner().invoke(main, ["serve", "--no-browser", "--data", str(tmp_path / "no"),
+                                    "--out", str(tmp_path)])
+    assert got.exit_code == 2
+    assert f"--data: found '{tmp_path / 'no'}', expected an existing folder or file" \
+        in got.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        if port < 1024:  # serve takes 1024 and up; an ephemeral port always is
+            pytest.skip("the system gave a port below 1024")
+        got = CliRunner().invoke(main, ["serve", "--no-browser", "--port", str(port),
+                                        "--out", str(tmp_path)])
+    assert got.exit_code == 2 and "Traceback" not in got.output
+    assert f"--port: could not listen on 127.0.0.1:{port}: " in got.output
+    assert "expected a free port (try --port 8643)" in got.output
