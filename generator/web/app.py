@@ -60,6 +60,7 @@ class Catalogue:
     """
 
     def __init__(self, root: click.Group) -> None:
+        """Nothing is read yet: the forms are made at the first page."""
         self.root = root
         self._lock = threading.Lock()
         self._forms: dict[str, Form] | None = None
@@ -72,6 +73,7 @@ class Catalogue:
         its scenarios offer no link a player could only be refused by."""
 
     def _commands(self) -> dict[str, click.Command]:
+        """Every command of the group, by name."""
         ctx = click.Context(self.root)
         return {name: command for name in self.root.list_commands(ctx)
                 if (command := self.root.get_command(ctx, name)) is not None}
@@ -123,15 +125,18 @@ def create_app(settings: Settings) -> Flask:
     catalogue = Catalogue(settings.root)
 
     def forms() -> dict[str, Form]:
+        """The offered commands' forms, with the library's ids to suggest."""
         return catalogue.forms(gallery.suggestions())
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> tuple[str, int]:
         # Every refusal is a page that says what was wrong, in the site's own words.
+        """A refusal (404, 413...) as a page in the site's own words."""
         return render_template("error.html", code=exc.code, message=_said(exc)), exc.code or 500
 
     @app.errorhandler(Exception)
     def internal(exc: Exception) -> tuple[str, int]:  # never a traceback on a page
+        """Anything unexpected: a page saying so, the details in the log only."""
         app.logger.error("internal error: %s: %s", type(exc).__name__, exc)
         return render_template("error.html", code=500, message=(
             f"internal error: {type(exc).__name__}. This is a bug in quarterdeck; the "
@@ -139,6 +144,7 @@ def create_app(settings: Settings) -> Flask:
 
     @app.get("/")
     def home() -> str:
+        """The gallery of scenarios by ruleset, and the calculators."""
         offered = forms()
         return render_template("home.html", gallery=gallery.listing(),
                                writers=catalogue.writers, calculators=catalogue.calculators,
@@ -147,6 +153,7 @@ def create_app(settings: Settings) -> Flask:
 
     @app.get("/thumb/<scenario>.png")
     def thumb(scenario: str) -> Response:
+        """A scenario's picture (404 when it has none)."""
         png = gallery.thumbnail(scenario)
         if png is None:
             abort(404, "no picture for this scenario")
@@ -155,6 +162,7 @@ def create_app(settings: Settings) -> Flask:
 
     @app.route("/run/<name>", methods=["GET", "POST"])
     def command(name: str) -> Any:
+        """A command's form (GET), or its job started from the answers (POST)."""
         offered = forms()
         if name not in offered:
             abort(404, f"no command '{name}' here")
@@ -180,6 +188,7 @@ def create_app(settings: Settings) -> Flask:
 
     @app.get("/jobs/<job_id>")
     def job_page(job_id: str) -> str:
+        """A job's page: its progress, then its messages, answer and downloads."""
         job = jobs.get(job_id) or abort(404, "no such job (jobs are kept for a while)")
         pages = {n: page_count(job.folder / name) for n, name in enumerate(job.files)
                  if name.endswith(".pdf")} if job.state == "done" else {}
@@ -187,11 +196,13 @@ def create_app(settings: Settings) -> Flask:
 
     @app.get("/jobs/<job_id>/status")
     def job_status(job_id: str) -> Response:
+        """A job's state as JSON, for the page that polls it."""
         job = jobs.get(job_id) or abort(404, "no such job")
         return jsonify(job.summary())
 
     @app.get("/jobs/<job_id>/files/<int:number>")
     def job_file(job_id: str, number: int) -> Response:
+        """One file a finished job wrote, by its number in the job's list."""
         from flask import send_file
 
         job = jobs.get(job_id) or abort(404, "no such job")
@@ -203,6 +214,7 @@ def create_app(settings: Settings) -> Flask:
 
     @app.get("/jobs/<job_id>/files/<int:number>/page/<int:page>.png")
     def job_page_png(job_id: str, number: int, page: int) -> Response:
+        """One page of a PDF a finished job wrote, as a PNG preview."""
         job = jobs.get(job_id) or abort(404, "no such job")
         if job.state != "done" or not 0 <= number < len(job.files) \
                 or not job.files[number].endswith(".pdf"):

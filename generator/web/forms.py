@@ -62,6 +62,7 @@ class Form:
 
 
 def _label(param: click.Parameter) -> str:
+    """A parameter's label on the page: the option as typed, without dashes."""
     if isinstance(param, click.Option):
         longest = max(param.opts, key=len)
         return longest.lstrip("-").replace("-", " ")
@@ -73,6 +74,7 @@ _UNSET = getattr(click.core, "UNSET", None)
 
 
 def _default(param: click.Parameter) -> str:
+    """A parameter's default as a field shows it (empty when it has none)."""
     value = param.default
     if value is None or value is _UNSET or callable(value) \
             or isinstance(value, bool | tuple | list):
@@ -157,6 +159,7 @@ def _spoken(command: click.Command) -> Callable[..., str]:
                 if isinstance(p, click.Option)}
 
     def said(text: str, title: bool = False) -> str:
+        """``text`` in a page's words (``title``: a command's summary line)."""
         text = re.sub(r"(,| into) OUT/\S*?(?=[ )]|$)", "", text)
         text = text.replace(" in the terminal", "")
         text = re.sub(r"--[a-z][a-z0-9-]*",
@@ -179,6 +182,7 @@ class FormError(Exception):
     """A form's answer that its command refuses: the message and the field it belongs to."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
+        """``message`` as click words it; ``field`` the parameter it is about."""
         super().__init__(message)
         self.message = message
         self.field = field
@@ -249,6 +253,7 @@ def parse(command: click.Command, name: str, line: list[str]) -> None:
 
 
 def _message(exc: click.ClickException) -> str:
+    """The message click gives for a refused value, its user text made inert."""
     from generator.core.terminal import inert
 
     return inert(exc.format_message())

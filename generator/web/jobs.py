@@ -95,6 +95,7 @@ class Jobs:
 
     def __init__(self, root: Path, limits: Limits | None = None,
                  environment: dict[str, str] | None = None) -> None:
+        """Jobs kept under ``root``, within ``limits``, run in ``environment``."""
         self.root = root
         self.limits = limits or Limits()
         self._environment = environment
@@ -148,6 +149,7 @@ class Jobs:
             shutil.rmtree(old.folder, ignore_errors=True)
 
     def _environment_for(self) -> dict[str, str]:
+        """A job's environment: progress as lines, no colour, no traceback."""
         env = dict(self._environment if self._environment is not None else os.environ)
         env.update({PROGRESS_ENV: "lines", "NO_COLOR": "1", "TERM": "dumb",
                     "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"})
@@ -200,6 +202,7 @@ class Jobs:
             job.messages.append(line.rstrip("\n"))
 
     def _end(self, job: Job, status: int) -> None:
+        """Record how a job ended and list (and zip) the files it wrote."""
         job.status = status
         job.files = _listed(job.folder, job.inputs)
         if status == 0 and job.files:
@@ -211,6 +214,7 @@ class Jobs:
 
 
 def _read(stream: object, take: Callable[[str], None]) -> None:
+    """Hand each line of a job's pipe to ``take`` until the pipe closes."""
     for line in stream:  # type: ignore[attr-defined]
         take(line)
 

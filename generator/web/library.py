@@ -53,10 +53,12 @@ class Gallery:
     """The scenarios by ruleset, their pictures, and the ids a form may suggest."""
 
     def __init__(self, data: list[Path]) -> None:
+        """The gallery of the bundled library plus the ``data`` folders."""
         self.data = data
         self._lock = threading.Lock()
 
     def _library(self) -> Any:
+        """The validated library (raises ``QuarterdeckError`` with problems)."""
         from generator.data.library import validated_library
 
         return validated_library(list(self.data))
@@ -123,6 +125,7 @@ class Gallery:
         found = key("web-thumb", stamp, scenario) if stamp is not None else None
 
         def make() -> bytes:
+            """Draw the picture (empty bytes when there is none, so it is kept too)."""
             return self._draw(entry.model) or b""
 
         with self._lock:  # one picture drawn at a time: they share the renderer
@@ -130,6 +133,7 @@ class Gallery:
         return png or None
 
     def _draw(self, model: Any) -> bytes | None:
+        """The picture of a scenario's first ship that has a class, or None."""
         from generator.core.errors import QuarterdeckError
         from generator.kit.preview import preview
 

@@ -43,6 +43,7 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
 
     @app.route("/event", methods=["GET", "POST"])
     def event() -> Any:
+        """The event page: its file, the tables it makes (plan) or its job (build)."""
         text = _posted_text() if request.method == "POST" else _example_event(gallery)
         if request.method == "GET" or request.form.get("action") != "build":
             plan, problems = _plan(text, data, scratch) if request.method == "POST" \
@@ -63,11 +64,13 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
 
     @app.get("/class")
     def class_editor() -> str:
+        """The class editor, starting from ``new-class``'s scaffold."""
         return render_template("class.html", text=_example_class(), components=COMPONENTS,
                                rulesets=gallery.suggestions().get("ruleset", []))
 
     @app.post("/class/check")
     def class_check() -> Response:
+        """``quarterdeck check`` of the posted class: its lines and status."""
         text = _posted_text()
         with _scratch(scratch, text) as (folder, name):
             if name is None:
@@ -78,6 +81,7 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
 
     @app.post("/class/preview")
     def class_preview() -> Response:
+        """``quarterdeck preview`` of the posted class: a PNG and any lines."""
         text = _posted_text()
         component = request.form.get("component", "status")
         if component not in COMPONENTS:
@@ -117,10 +121,12 @@ class _scratch:  # noqa: N801 - used as a context manager, like a function
     """A fresh folder holding the class as ``<id>.yaml`` (name None without an id)."""
 
     def __init__(self, root: Path, text: str) -> None:
+        """A scratch folder under ``root`` for ``text`` (made on entry)."""
         self.root, self.text = root, text
         self.folder: Path | None = None
 
     def __enter__(self) -> tuple[Path, str | None]:
+        """Make the folder and write the class into it under its id."""
         import secrets
 
         self.folder = self.root / secrets.token_hex(8)
@@ -132,6 +138,7 @@ class _scratch:  # noqa: N801 - used as a context manager, like a function
         return self.folder, name
 
     def __exit__(self, *exc: object) -> None:
+        """Remove the folder and everything in it."""
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -168,6 +175,7 @@ def _quarterdeck(folder: Path, argv: list[str]) -> tuple[int, str, str]:
 
 
 def _lines(text: str) -> list[str]:
+    """The non-blank lines of a command's output, at most 200."""
     return [line for line in text.splitlines() if line.strip()][:200]
 
 

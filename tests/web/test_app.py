@@ -32,11 +32,13 @@ SMALL = "sheffield-1982"
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The server's output folder, shared by the module's jobs."""
     return tmp_path_factory.mktemp("serve")
 
 
 @pytest.fixture(scope="module")
 def client(out: Path):  # type: ignore[no-untyped-def]
+    """Flask's test client of an app over the bundled library."""
     return create_app(Settings(main, out)).test_client()
 
 
@@ -56,6 +58,7 @@ def finished(client, location: str, seconds: float = 60) -> dict:  # type: ignor
 
 
 def command(name: str) -> click.Command:
+    """The ``quarterdeck`` command called ``name``."""
     found = main.get_command(click.Context(main), name)
     assert found is not None
     return found
@@ -389,6 +392,7 @@ def test_event_build_gives_bundle_and_inventory(client) -> None:  # type: ignore
 # --- designers: the class editor -------------------------------------------------------------
 
 def bundled_class(name: str) -> str:
+    """The text of a bundled class file."""
     from generator.kit.preview import class_file
 
     return class_file(name, []).read_text(encoding="utf-8")

@@ -85,6 +85,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the browser downloads into, unasked."""
     return tmp_path_factory.mktemp("downloads")
 
 
@@ -145,6 +146,7 @@ def downloaded(folder: Path, link: WebElement) -> Path:
     link.click()
 
     def arrived() -> Path | None:
+        """The new file, once whole (no partial download left)."""
         new = [p for p in set(folder.iterdir()) - before if not p.name.endswith(".crdownload")
                and not p.name.startswith(".")]
         return new[0] if new and new[0].stat().st_size > 0 else None
@@ -182,6 +184,7 @@ def terminal(args: list[str], cwd: Path | None = None) -> tuple[int, str, str]:
 
 
 def pdf_of(path: Path) -> Any:
+    """A downloaded file read as a PDF (it must begin as one)."""
     data = path.read_bytes()
     assert data[:5] == b"%PDF-", path
     return pypdfium2.PdfDocument(data)
@@ -225,6 +228,7 @@ def test_player_builds_a_kit_and_downloads_it(browser: Any, server: str,
     preview = browser.find_element(By.ID, "preview-img")
 
     def shown(page: int) -> bool:
+        """Whether the preview shows ``page``, loaded."""
         return bool(preview.get_attribute("src").endswith(f"/page/{page}.png")
                     and browser.execute_script("return arguments[0].complete && "
                                                "arguments[0].naturalWidth > 0", preview))
@@ -314,6 +318,7 @@ def test_designer_sees_a_typed_error_located_as_check_says(browser: Any, server:
     picture = browser.find_element(By.ID, "class-preview-img")
 
     def drawn(what: str) -> bool:
+        """Whether the class preview shows ``what``, loaded."""
         return bool(picture.get_attribute("alt") == f"Preview: {what}" and
                     browser.execute_script("return arguments[0].complete && "
                                            "arguments[0].naturalWidth > 0", picture))
