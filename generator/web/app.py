@@ -226,7 +226,7 @@ def create_app(settings: Settings) -> Flask:
 
     from generator.web.workshop import register
 
-    register(app, jobs, gallery, settings.data)
+    register(app, jobs, gallery, settings.data, settings.root)
     return app
 
 

@@ -221,14 +221,29 @@ def argv_of(command: click.Command, form: Form, answers: Mapping[str, str],
             positional.append(value)
         else:  # --name=value: a value such as '-3' stays the option's value
             options.append(f"{_flag(param)}={value}")
-    extra: list[str] = []
-    for folder in data if form.takes_data else ():
-        extra += ["--data", str(folder)]
+    given: dict[str, str | list[str]] = {}
+    if form.takes_data:
+        given["data"] = [str(folder) for folder in data]
     if form.takes_out and job_folder is not None:
-        extra += ["--out", str(job_folder)]
+        given["out"] = str(job_folder)
+    extra = option_line(command, given)
     # Arguments after '--', so a value such as '-x' is a value, never an option.
     line = [*options, *extra, "--", *positional] if positional else [*options, *extra]
     parse(command, form.command, line)
+    return line
+
+
+def option_line(command: click.Command, values: Mapping[str, str | Sequence[str]]) -> list[str]:
+    """``--option=value`` for each named parameter of ``command``, as it spells the option.
+
+    A list repeats the option for each value. The server never writes an option's name
+    itself, so an option renamed in ``kit/options.py`` cannot drift from the pages.
+    """
+    params = {str(p.name): p for p in command.params}
+    line = []
+    for name, value in values.items():
+        for one in [value] if isinstance(value, str) else value:
+            line.append(f"{_flag(params[name])}={one}")
     return line
 
 

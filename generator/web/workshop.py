@@ -21,8 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import click
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request, url_for
 
+from generator.web.forms import option_line
 from generator.web.jobs import JobRefused, Jobs
 from generator.web.library import Gallery
 
@@ -37,9 +39,16 @@ _CHECKS = threading.BoundedSemaphore(2)
 """At most two checks or previews run at once."""
 
 
-def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> None:
-    """Add the event page and the class editor to ``app``."""
+def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path],
+             root: click.Group) -> None:
+    """Add the event page and the class editor to ``app`` (``root``: the commands)."""
     scratch = jobs.root.parent / "web-scratch"
+
+    def command(name: str) -> click.Command:
+        """The ``quarterdeck`` command called ``name`` (its options spell the line)."""
+        found = root.get_command(click.Context(root), name)
+        assert found is not None, name
+        return found
 
     @app.route("/event", methods=["GET", "POST"])
     def event() -> Any:
@@ -51,9 +60,7 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
             return render_template("event.html", text=text, plan=plan, problems=problems)
         job_id, folder = jobs.folder()
         (folder / "event.yaml").write_text(text, encoding="utf-8")
-        argv = ["--out", "."]
-        for one in data:
-            argv += ["--data", str(one)]
+        argv = option_line(command("event"), {"out": ".", "data": [str(d) for d in data]})
         try:
             job = jobs.start(job_id, folder, _event_title(text), "event",
                              [*argv, "--", "event.yaml"],
@@ -95,10 +102,11 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path]) -> 
             if name is None:
                 abort(400, "found no id, expected 'id: ' and a lowercase id")
             class_id = name.removesuffix(".yaml")
-            whose = ["--ruleset", ruleset] if ruleset else []
+            asked = {"kind": component, "png": "preview.png", "dpi": "100", "data": name}
+            if ruleset:
+                asked["ruleset"] = ruleset
             status, out, err = _quarterdeck(folder, [
-                "preview", "--component", component, *whose, "--png", "preview.png",
-                "--dpi", "100", "--data", name, "--", class_id])
+                "preview", *option_line(command("preview"), asked), "--", class_id])
             png = (folder / "preview.png").read_bytes() \
                 if status == 0 and (folder / "preview.png").is_file() else b""
         return jsonify({"ok": status == 0, "lines": _lines(err) + _lines(out),

@@ -124,7 +124,7 @@ def test_answers_become_the_command_line(tmp_path: Path) -> None:
     form = form_of(build, "build")
     line = argv_of(build, form, {"scenario": SMALL, "paper": "letter", "print_shop": "on",
                                  "seed": "", "class_id": ""}, tmp_path, [Path("/d")])
-    assert line == ["--paper=letter", "--print-shop", "--data", "/d", "--out", str(tmp_path),
+    assert line == ["--paper=letter", "--print-shop", "--data=/d", f"--out={tmp_path}",
                     "--", SMALL]
     # A value that looks like an option stays a value (after '--').
     line = argv_of(build, form, {"scenario": "--help"}, tmp_path)
