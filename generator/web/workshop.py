@@ -242,11 +242,13 @@ def _relative(message: str, folder: Path) -> str:
 def _example_event(gallery: Gallery) -> str:
     """A small event file to start from: the first two scenarios of the library."""
     shelves = gallery.listing()
-    ids = [card.id for shelf in shelves for card in shelf.cards][:2] or ["savo-island"]
+    ids = [card.id for shelf in shelves for card in shelf.cards][:2]
     lines = ["kind: event", "name: Club night", f"date: {datetime.date.today().isoformat()}",
              "paper: [a4]", "seed: 1", "scenarios:"]
     for n, sid in enumerate(ids):
         lines += [f"  - id: {sid}", f"    tables: {2 if n == 0 else 1}"]
+    if not ids:  # a library with problems lists none: say what goes here
+        lines += ["  - id: SCENARIO-ID   # one the Scenarios page shows", "    tables: 1"]
     return "\n".join(lines) + "\n"
 
 
