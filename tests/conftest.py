@@ -93,7 +93,7 @@ class Kits:
 # The files that take longest, run first. With ``--dist loadfile`` a file runs whole on one
 # worker; one started last leaves the other worker idle until it ends. (pyproject's
 # ``--no-loadscope-reorder`` keeps this order: xdist would order files by test count.)
-SLOW_FIRST = ("test_light_commands.py", "test_label_fitter.py", "test_event.py",
+SLOW_FIRST = ("test_light_commands.py", "test_browser.py", "test_label_fitter.py", "test_event.py",
               "test_text_is_text.py", "test_fuzz.py", "test_hardening_terminal.py",
               "test_example_ruleset.py", "test_kitdoc.py", "test_designers.py", "test_pdf.py",
               "test_surface_action.py", "test_hardening_templates.py", "test_calculator.py",

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from generator.cli.progress import progress_bar
+from generator.cli.progress import progress_bar, shown
 from generator.core.pathargs import SafePath
 from generator.kit.options import data_option, out_option, quiet_option, report
 
@@ -28,7 +27,7 @@ def event(event_file: Path, quiet: bool, out: Path, data: tuple[Path, ...]) -> N
     """
     from generator.kit.event import build_event
 
-    if quiet or not sys.stderr.isatty():
+    if not shown(quiet):
         result = build_event(event_file, data=list(data), out=out)
     else:
         with progress_bar("building the event", "{task.completed}/{task.total} builds") as update:

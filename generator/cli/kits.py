@@ -8,14 +8,13 @@ print, the pipeline says so.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from generator.cli.progress import progress_bar
+from generator.cli.progress import progress_bar, shown
 from generator.core.commandline import say
 from generator.core.errors import UsageError
 from generator.core.pathargs import SafePath
@@ -83,7 +82,7 @@ def build(scenario: str | None, class_id: str | None, ship: str | None,
                          paper=paper,  # type: ignore[arg-type]
                          options=options, progress=progress)
 
-    if quiet or not sys.stderr.isatty():
+    if not shown(quiet):
         result = run()
     else:
         with progress_bar("rendering", "{task.completed}/{task.total}") as update:

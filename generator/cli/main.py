@@ -17,7 +17,17 @@ from typing import Any
 import click
 
 from generator import __version__
-from generator.cli import calculators, data, events, kits, online, preflight, preview, rulesets
+from generator.cli import (
+    calculators,
+    data,
+    events,
+    kits,
+    online,
+    preflight,
+    preview,
+    rulesets,
+    serve,
+)
 from generator.cli.boundary import guarded
 
 
@@ -76,7 +86,7 @@ def main() -> None:
     """Turn naval-wargame ship data into printed kits (status sheets, catalogs, packets)."""
 
 
-for _module in (kits, calculators, data, preview, events, preflight, online):
+for _module in (kits, calculators, data, preview, events, preflight, online, serve):
     for _command in _module.COMMANDS:
         main.add_command(_command)
 

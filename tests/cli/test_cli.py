@@ -101,9 +101,10 @@ def test_docs_reference_is_current(tmp_path: Path) -> None:
 COMMANDS = {"bombing", "build", "catalog", "check", "convert", "docs", "event", "export",
             "gauges", "import", "list", "markers", "merchant", "modern-odds", "naval-combat",
             "new-class", "new-scenario", "odds", "preflight", "preview", "rule27", "rulers",
-            "strings", "tables", "tts", "vassal", "watch"}
+            "serve", "strings", "tables", "tts", "vassal", "watch"}
 """Every command ``quarterdeck`` had before the package split, the rulesets' included, and
-those added since: ``preflight`` (issue 31), the online exports ``vassal`` and ``tts``."""
+those added since: ``preflight`` (issue 31), the online exports ``vassal`` and ``tts``,
+``serve`` (issue 34)."""
 
 
 def _every_command() -> dict[str, click.Command]:
