@@ -34,6 +34,7 @@ from generator.pages import cmykprofile, pdfx
 from generator.pieces.cropmarks import MARK_EDGE, MARK_LENGTH, MARK_TRIM_CLEAR
 from generator.pieces.imposition import Options, cut_boxes, impose
 from tests.engine.test_imposition import pieces, read, sprue
+from tests.needs import need_tool
 from tests.paths import ROOT
 
 if TYPE_CHECKING:
@@ -290,8 +291,8 @@ def test_event_files_are_pdfx4(event: Path, name: str) -> None:
 
 def test_ghostscript_renders_a_print_shop_pack_without_a_warning(event: Path) -> None:
     gs = shutil.which("gs")
-    if gs is None:
-        pytest.skip("Ghostscript (gs) is not installed here; .ci/run installs it")
+    need_tool(None if gs else "Ghostscript (gs) is not installed here; .ci/run installs it")
+    assert gs is not None
     done = subprocess.run([gs, "-dNOPAUSE", "-dBATCH", "-dNOSAFER", "-sDEVICE=nullpage",
                            str(event / "table-01-savo-island.pdf")],
                           capture_output=True, text=True, timeout=120, check=False)

@@ -19,6 +19,7 @@ from PIL import Image
 
 from generator.kit.tabletop import build_vassal
 from generator.kit.vassal import DPI
+from tests.needs import need_tool
 
 SCENARIOS = ["balance-1942", "guadalcanal-battleships", "komandorski", "latakia-1973",
              "mediterranean-1940", "river-plate", "savo-island", "second-sirte",
@@ -136,11 +137,11 @@ def test_naval_warfare_plays_on_its_route_chart(out: Path) -> None:
             assert page.size == (round(210 * DPI / 25.4), round(297 * DPI / 25.4))
 
 
-@pytest.mark.skipif(not CHECKER.exists(), reason=f"no vmod-check at {CHECKER}")
-@pytest.mark.skipif(shutil.which("xvfb-run") is None and not os.environ.get("DISPLAY"),
-                    reason="vmod-check --full needs xvfb-run (apt-get install xvfb xauth)")
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_vassal_itself_accepts_the_module(scenario: str, out: Path) -> None:
+    need_tool(None if CHECKER.exists() else f"no vmod-check at {CHECKER}")
+    need_tool(None if shutil.which("xvfb-run") or os.environ.get("DISPLAY") else
+              "vmod-check --full needs xvfb-run (apt-get install xvfb xauth)")
     path, _ = module(scenario, out)
     done = subprocess.run([str(CHECKER), "--full", "--strict", str(path)],
                           capture_output=True, text=True, timeout=120, check=False)

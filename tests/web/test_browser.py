@@ -30,6 +30,7 @@ import pytest
 
 from generator.cli.main import main
 from generator.web.app import Settings, create_app
+from tests.needs import need_tool
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -61,11 +62,7 @@ def _missing() -> str | None:
 
 def _need_a_browser() -> None:
     """Skip when no browser can run here; fail instead under ``CI=true``."""
-    why = _missing()
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests need chromium in CI: {why}")
-        pytest.skip(why)
+    need_tool(_missing())
 
 
 @pytest.fixture(scope="module")
@@ -397,6 +394,6 @@ def test_no_browser_is_a_skip_here_and_a_failure_in_ci(monkeypatch: pytest.Monke
                        r"install chromium chromium-driver\)$"):
         _need_a_browser()
     monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="^the browser tests need chromium in CI: "
+    with pytest.raises(pytest.fail.Exception, match="^CI must have this tool: "
                        "no /nowhere/chromium"):
         _need_a_browser()
