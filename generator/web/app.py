@@ -30,8 +30,9 @@ from generator.web.forms import Form, FormError, argv_of, form_of
 from generator.web.jobs import JobRefused, Jobs, Limits
 from generator.web.library import Gallery, page_count, page_png
 
-MAX_UPLOAD = 512 * 1024
-"""The largest request (an uploaded event or class file) the server reads, in bytes."""
+MAX_UPLOAD = 640 * 1024
+"""The largest request the server reads, in bytes: an event file (256 KB), its logo
+(128 KB) and the logo kept from the plan's page (base64), with room to spare."""
 MAX_PARTS = 64
 """The most fields and files one form may send."""
 

@@ -30,6 +30,11 @@ from generator.web.library import Gallery
 
 MAX_FILE = 256 * 1024
 """The largest event or class file taken, in bytes."""
+MAX_LOGO = 128 * 1024
+"""The largest club logo taken with an event file, in bytes."""
+_LOGO_LINE = re.compile(r"^logo:[ \t]*(['\"]?)([^\n#'\"]{1,200}?)\1[ \t]*(#.*)?$", re.M)
+_LOGO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}\.(png|svg)$", re.I)
+"""A logo name the server writes an upload under: a plain file name, nothing more."""
 CHECK_SECONDS = 60.0
 """How long a check or a preview may take before it is stopped."""
 COMPONENTS = ("status", "marker", "counter", "card")
@@ -54,19 +59,31 @@ def register(app: Flask, jobs: Jobs, gallery: Gallery, data: Sequence[Path],
     def event() -> Any:
         """The event page: its file, the tables it makes (plan) or its job (build)."""
         text = _posted_text() if request.method == "POST" else _example_event(gallery)
+        logo, problem = _posted_logo(text) if request.method == "POST" else (None, None)
+        # The browser forgets a chosen file when the plan's page loads, so the page keeps
+        # the logo's bytes in a hidden field for the build that follows.
+        kept = {"logo_name": logo[0], "logo_data": base64.b64encode(logo[1]).decode()} \
+            if logo else {}
+        if problem is not None:
+            return render_template("event.html", text=text, plan=[], problems=[problem],
+                                   logo=kept), 400
         if request.method == "GET" or request.form.get("action") != "build":
-            plan, problems = _plan(text, data, scratch) if request.method == "POST" \
+            plan, problems = _plan(text, data, scratch, logo) if request.method == "POST" \
                 else ([], [])
-            return render_template("event.html", text=text, plan=plan, problems=problems)
+            return render_template("event.html", text=text, plan=plan, problems=problems,
+                                   logo=kept)
         job_id, folder = jobs.folder()
         (folder / "event.yaml").write_text(text, encoding="utf-8")
+        if logo:
+            (folder / logo[0]).write_bytes(logo[1])
         argv = option_line(command("event"), {"out": ".", "data": [str(d) for d in data]})
         try:
             job = jobs.start(job_id, folder, _event_title(text), "event",
                              [*argv, "--", "event.yaml"],
-                             inputs=frozenset({"event.yaml"}))
+                             inputs=frozenset({"event.yaml", *([logo[0]] if logo else [])}))
         except JobRefused as exc:
-            return render_template("event.html", text=text, plan=[], problems=[str(exc)]), 400
+            return render_template("event.html", text=text, plan=[], problems=[str(exc)],
+                                   logo=kept), 400
         return redirect(url_for("job_page", job_id=job.id), code=303)
 
     @app.get("/class")
@@ -123,6 +140,38 @@ def _posted_text() -> str:
     if len(raw) > MAX_FILE:
         abort(413, f"found a file over {MAX_FILE // 1024} KB, expected at most that")
     return str(raw.decode("utf-8", "replace")).replace("\r\n", "\n")
+
+
+def _posted_logo(text: str) -> tuple[tuple[str, bytes] | None, str | None]:
+    """The club logo sent with an event file, under the name its ``logo:`` line gives.
+
+    Returns the name and bytes (None when no logo came), or a located problem. The name
+    is the event file's own, so ``quarterdeck event`` finds the logo where the file says;
+    a name that is not a plain ``.png``/``.svg`` file name is not written, and the event
+    check then says what it expected of it.
+    """
+    upload = request.files.get("logo")
+    if upload is not None and upload.filename:
+        raw: bytes = upload.read(MAX_LOGO + 1)
+    else:
+        kept = request.form.get("logo_data", "")
+        if len(kept) > (MAX_LOGO + 2) // 3 * 4 + 4:
+            raw = b"x" * (MAX_LOGO + 1)
+        else:
+            try:
+                raw = base64.b64decode(kept, validate=True)
+            except ValueError:
+                raw = b""
+    if not raw:
+        return None, None
+    if len(raw) > MAX_LOGO:
+        return None, f"logo: found a file over {MAX_LOGO // 1024} KB, expected at most that"
+    named = _LOGO_LINE.search(text)
+    if named is None:
+        return None, ("event.yaml:1:1: logo: found an uploaded logo but no 'logo:' line, "
+                      "expected 'logo: FILE.png' (or .svg) naming it")
+    name = named.group(2).strip()
+    return ((name, raw) if _LOGO_NAME.match(name) else None), None
 
 
 class _scratch:  # noqa: N801 - used as a context manager, like a function
@@ -187,8 +236,8 @@ def _lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip()][:200]
 
 
-def _plan(text: str, data: Sequence[Path], scratch: Path) -> tuple[list[dict[str, Any]],
-                                                                   list[str]]:
+def _plan(text: str, data: Sequence[Path], scratch: Path,
+          logo: tuple[str, bytes] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """The builds an event file asks for (table by table), or its located problems."""
     import secrets
 
@@ -200,6 +249,8 @@ def _plan(text: str, data: Sequence[Path], scratch: Path) -> tuple[list[dict[str
     folder.mkdir(parents=True)
     path = folder / "event.yaml"
     path.write_text(text, encoding="utf-8")
+    if logo:
+        (folder / logo[0]).write_bytes(logo[1])
     try:
         library = validated_library(list(data))
         event, _, _ = load_event(path, library)

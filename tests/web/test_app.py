@@ -307,7 +307,8 @@ def test_uploads_are_bounded(client) -> None:  # type: ignore[no-untyped-def]
     got = client.post("/event", data={"file": (big, "event.yaml"), "action": "plan"},
                       content_type="multipart/form-data")
     assert got.status_code == 413
-    assert "found a request over 512 KB, expected at most that" in got.get_data(as_text=True)
+    assert f"found a request over {MAX_UPLOAD // 1024} KB, expected at most that" \
+        in got.get_data(as_text=True)
     # A file under the request's bound but over a file's, and a form of too many fields.
     got = client.post("/class/check", data={"text": "a" * (300 * 1024)})
     assert got.status_code == 413
@@ -387,6 +388,60 @@ def test_event_build_gives_bundle_and_inventory(client) -> None:  # type: ignore
     assert "club-night/a4/print-shop.pdf" in files and "club-night/inventory.csv" in files
     assert "event.yaml" not in files  # the upload is the job's input, not its output
     assert status["total"] >= 1 and status["done"] == status["total"]
+
+
+def _png(width: int = 60, height: int = 30) -> bytes:
+    """A small PNG logo."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 30, 30)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def test_event_logo_is_uploaded_kept_through_the_plan_and_printed(client) -> None:  # type: ignore[no-untyped-def]
+    import base64
+    import html
+
+    from pypdf import PdfReader
+
+    text = EVENT.replace("tables: 2", "tables: 1").replace(
+        "paper: [a4]", "paper: [a4]\nlogo: club-logo.png")
+    logo = _png()
+    page = client.post("/event", data={"text": text, "action": "plan",
+                                       "logo": (io.BytesIO(logo), "mine.png")},
+                       content_type="multipart/form-data").get_data(as_text=True)
+    assert "<tr><td>a4</td><td>1</td>" in page, page
+    kept = re.search(r'name="logo_data" value="([^"]*)"', page)
+    assert kept is not None and base64.b64decode(html.unescape(kept.group(1))) == logo
+    assert "Logo kept from before: club-logo.png" in page
+    # The build, posted from the plan's page: the file input is empty, the kept copy is not.
+    asked = client.post("/event", data={"text": text, "action": "build",
+                                        "logo_data": html.unescape(kept.group(1))})
+    status = finished(client, asked.headers["Location"], 120)
+    assert status["state"] == "done", status["messages"]
+    assert "club-logo.png" not in status["files"]  # the logo is an input, not an output
+    cover = next(name for name in status["files"] if name.endswith("print-shop.pdf"))
+    job = asked.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    number = status["files"].index(cover)
+    pdf = PdfReader(io.BytesIO(client.get(f"/jobs/{job}/files/{number}").data))
+    sizes = {(int(x["/Width"]), int(x["/Height"])) for p in pdf.pages
+             for x in (p["/Resources"].get("/XObject") or {}).values()
+             if x.get_object().get("/Subtype") == "/Image"}
+    assert (60, 30) in sizes
+
+
+def test_event_logo_without_a_logo_line_is_a_located_problem(client) -> None:  # type: ignore[no-untyped-def]
+    got = client.post("/event", data={"text": EVENT, "action": "plan",
+                                      "logo": (io.BytesIO(_png()), "mine.png")},
+                      content_type="multipart/form-data")
+    assert got.status_code == 400
+    assert ("event.yaml:1:1: logo: found an uploaded logo but no &#39;logo:&#39; line, "
+            "expected &#39;logo: FILE.png&#39; (or .svg) naming it") in got.get_data(as_text=True)
+    big = client.post("/event", data={"text": EVENT, "action": "plan",
+                                      "logo": (io.BytesIO(b"x" * (129 * 1024)), "big.png")},
+                      content_type="multipart/form-data")
+    assert "logo: found a file over 128 KB, expected at most that" in big.get_data(as_text=True)
 
 
 # --- designers: the class editor -------------------------------------------------------------
