@@ -13,8 +13,20 @@ from generator.core.parallel import can_fork, fork_map, fork_safe
 from generator.kit.pipeline import build
 
 
+def _alone() -> None:
+    """Fail with the culprits when another test left a thread running in this process.
+
+    ``fork_map`` forks only from a single-threaded process, so a leaked thread would
+    turn these tests' children into the parent without saying why.
+    """
+    import threading
+
+    assert threading.active_count() == 1, f"threads left running: {threading.enumerate()}"
+
+
 @pytest.mark.skipif(not fork_safe(), reason="needs fork")
 def test_results_come_back_in_order_from_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    _alone()
     monkeypatch.setenv("QUARTERDECK_JOBS", "3")
     parent = os.getpid()
     results = fork_map([lambda: ("a", os.getpid()), lambda: ("b", os.getpid()),
@@ -28,6 +40,7 @@ def test_results_come_back_in_order_from_children(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.skipif(not fork_safe(), reason="needs fork")
 def test_tasks_are_dealt_over_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two workers for five tasks: this process and one child, results still in order."""
+    _alone()
     monkeypatch.setenv("QUARTERDECK_JOBS", "2")
     parent = os.getpid()
     results = fork_map([lambda i=i: (i, os.getpid()) for i in range(5)])  # type: ignore[misc]

@@ -77,7 +77,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread = threading.Thread(target=served.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{port}"
+    # Stop every thread the server started: a test run later in this process forks
+    # (generator.core.parallel), which it only does when it is the only thread.
     served.close()
+    served.task_dispatcher.shutdown()  # type: ignore[union-attr]
+    thread.join(10)
+    assert not thread.is_alive()
 
 
 @pytest.fixture(scope="module")
