@@ -17,7 +17,7 @@ from reportlab.platypus import Paragraph
 from generator.core.safetext import text as safe
 from generator.core.scales import Scale
 from generator.core.units import MM
-from generator.data.setup import GroupPlace, Setup, starting_ranges
+from generator.data.setup import GroupPlace, Setup, placements, starting_ranges, table_size
 from generator.pages.canvasdoc import CanvasDoc
 
 Block = tuple[str, str, float]
@@ -127,3 +127,31 @@ def layout_paragraphs(data: MapInput, groups: Sequence[GroupPlace],
         out.append(("<b>Starting ranges</b>: no enemy group is known to you at the start.",
                     "small", 1.0))
     return out
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What a briefing says of the table: its size and the starting ranges its reader knows.
+
+    Plain text (a briefing's template escapes it), from the same ``placements`` the map
+    draws, so the briefing and the map cannot disagree.
+    """
+
+    size: str
+    """``180 cm × 135 cm (60,000 yd × 45,000 yd)``."""
+    ranges: list[str]
+    """``Japanese column to Southern group 24,160 yd (72.5 cm)``, closest ships, for the
+    groups the reader's map shows; empty when it shows no enemy group."""
+
+
+def table_facts(data: MapInput, viewer: str | None) -> TableFacts:
+    """The table's size and the starting ranges the side ``viewer`` (None: referee) knows."""
+    scale, unit = data.scale, data.scale.unit
+    width, depth = table_size(data.setup, scale)
+    size = (f"{units_text(width, unit)} × {units_text(depth, unit)} "
+            f"({yards_text(width * scale.yards_per_unit)} × "
+            f"{yards_text(depth * scale.yards_per_unit)})")
+    groups = [g for g in placements(data.setup, scale) if g.seen_by(viewer)]
+    ranges = [f"{r.first} to {r.second} {yards_text(r.yards)} ({units_text(r.units, unit)})"
+              for r in starting_ranges(groups, scale)]
+    return TableFacts(size, ranges)

@@ -342,3 +342,36 @@ def test_check_warns_of_scenario_text_no_font_can_print(tmp_path: Path,
     line = next(n for n, row in enumerate(text.splitlines(), 1) if "'Tulagi'" in row)
     assert (f"warning: savo-bad.yaml:{line}:5: sources.8: has '′' (U+2032) that no bundled "
             "font can print; it would show as an empty box") in result.output.splitlines()
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(("scenario", "ruleset"), list(SCENARIOS.items()))
+def test_each_briefing_names_the_table_and_the_ranges_its_map_gives(scenario: str,
+                                                                     ruleset: str) -> None:
+    """Issue 33 item 2: the briefing says the table's size and the starting ranges, the
+    same as the packet's own map (a side's: only the enemy groups it knows of)."""
+    from tests.builds import kit_texts
+
+    for name in kit(scenario).files:
+        if name.startswith("back-offset") or not name.endswith(".pdf"):
+            continue
+        texts = [_one_line(t) for t in kit_texts(scenario, name)]
+        (briefing,) = [t for t in texts if "The table " in t and "north at the top edge" in t]
+        (drawn,) = [t for t in texts if "Map scale" in t]
+        size = re.search(r"The table is (.+?\)) at ", drawn)
+        assert size is not None
+        assert f"The table {size.group(1)}, north at the top edge; the set-up map shows " \
+               "where " in briefing, name
+        on_map = re.search(r"Starting ranges \(closest ships\): (.+?)\.(?: |$)", drawn)
+        said = re.search(r"Starting ranges \(closest (?:ships|units)\): (.+?)\.(?: |$)",
+                         briefing)
+        if on_map is None:  # a side that knows of no enemy group at the start
+            assert said is None and name != f"{MASTER[ruleset]}.pdf", name
+            assert re.search(r"No enemy (group|formation|unit) is known to you at the "
+                             r"start\.", briefing), name
+        else:
+            assert said is not None, name
+            assert said.group(1) == on_map.group(1), name

@@ -308,8 +308,12 @@ def _briefing(ctx: Context[Derived], arg: str | None) -> Component:
 
     d = _d(ctx)
     assert d.scenario is not None, "the recipe names the briefing only with a scenario"
+    from generator.aids.maptext import table_facts
+
+    viewer = arg if any(s.id == arg for s in d.scenario.sides) else None
+    table = table_facts(ctx.setup, viewer) if ctx.setup is not None else None
     return render_briefing(d.scenario, arg, d.units, ctx.paper, d.foot, d.dummies,
-                           d.tables.rating.metres_per_cm)
+                           d.tables.rating.metres_per_cm, table)
 
 
 RULESET = ModernNaval()

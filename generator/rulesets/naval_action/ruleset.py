@@ -265,7 +265,10 @@ def _briefing(ctx: Context[Derived], d: Derived, arg: str | None) -> Component:
 
     assert d.scenario is not None
     side = next((s for s in d.scenario.sides if s.id == arg), None)
-    return render_briefing(d.scenario, side, d.views, ctx.paper)
+    from generator.aids.maptext import table_facts
+
+    table = table_facts(ctx.setup, side.id if side else None) if ctx.setup else None
+    return render_briefing(d.scenario, side, d.views, ctx.paper, table)
 
 
 def _map_input(d: Derived) -> MapInput:

@@ -214,7 +214,10 @@ def _briefing(ctx: Context[Derived], arg: str | None) -> Component:
 
     scenario = _scenario_of(ctx)
     side = next((s for s in scenario.sides if s.id == arg), None)
-    return render_briefing(scenario, side, _d(ctx).views, ctx.paper, _d(ctx).foot)
+    from generator.aids.maptext import table_facts
+
+    table = table_facts(ctx.setup, side.id if side else None) if ctx.setup else None
+    return render_briefing(scenario, side, _d(ctx).views, ctx.paper, _d(ctx).foot, table)
 
 
 def _map_input(ctx: Context[Derived]) -> MapInput:

@@ -6,6 +6,7 @@ and gives no enemy set-up: only what the scenario's author wrote in that side's 
 
 from __future__ import annotations
 
+from generator.aids.maptext import TableFacts
 from generator.core.safetext import markup
 from generator.core.units import MM
 from generator.pages.canvasdoc import CanvasDoc
@@ -47,6 +48,19 @@ def _forces(doc: CanvasDoc, side: Side, units: list[Unit], dummies: int) -> None
         doc.paragraph(markup("{t}", t=side.briefing), "body")
 
 
+def _table(doc: CanvasDoc, table: TableFacts, player: bool) -> None:
+    """The table's size and the starting ranges this packet's reader knows (the set-up map's)."""
+    doc.paragraph("The table", "h2")
+    whose = "your units start" if player else "every unit starts"
+    doc.paragraph(markup("{size}, north at the top edge; the set-up map shows where {w}.",
+                         size=table.size, w=whose), "body")
+    if table.ranges:
+        doc.paragraph(markup("Starting ranges (closest units): {r}.",
+                             r="; ".join(table.ranges)), "body")
+    elif player:
+        doc.paragraph("No enemy unit is known to you at the start.", "body")
+
+
 def _data_note(doc: CanvasDoc, metres_per_cm: float) -> None:
     """For the umpire: where the kit's chosen values come from and how to replace them.
 
@@ -66,7 +80,7 @@ def _data_note(doc: CanvasDoc, metres_per_cm: float) -> None:
 
 def render_briefing(scenario: Scenario, side_id: str | None, units: dict[str, list[Unit]],
                     paper: Paper, footer: str, dummies: dict[str, int],
-                    metres_per_cm: float = 0.0) -> Component:
+                    metres_per_cm: float = 0.0, table: TableFacts | None = None) -> Component:
     """A side's briefing, or the umpire's when ``side_id`` is not a side."""
     side = next((s for s in scenario.sides if s.id == side_id), None)
     who = side.name if side else "Umpire"
@@ -81,6 +95,8 @@ def render_briefing(scenario: Scenario, side_id: str | None, units: dict[str, li
     if side is None:
         doc.paragraph("Starting conditions", "h2")
         doc.paragraph(markup("{t}", t=scenario.starting_conditions), "body")
+    if table is not None:
+        _table(doc, table, side is not None)
     if scenario.special_rules:
         doc.paragraph("Special rules", "h2")
         for rule in scenario.special_rules:

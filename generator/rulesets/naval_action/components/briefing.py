@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.aids.maptext import TableFacts
 from generator.core.scales import parse_scale
 from generator.pages.component import Component
 from generator.pages.layout import Paper
@@ -57,7 +58,7 @@ def strength_ratio(totals: list[tuple[str, float]]) -> StrengthRatio | None:
 
 
 def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list[ShipView]],
-                    paper: Paper) -> Component:
+                    paper: Paper, table: TableFacts | None = None) -> Component:
     """Render a side's (or the referee's) briefing.
 
     Args:
@@ -65,6 +66,7 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
         side: The side whose packet this is, or None for the referee.
         views: Derived ships by side id.
         paper: Paper size.
+        table: The set-up's table size and the starting ranges this reader knows.
 
     Returns:
         The component.
@@ -85,6 +87,7 @@ def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list
         # Hidden information: a side reads only its own set-up, rules and orders.
         briefed_sides=shown,
         rules_for_sides=[(s.name, rule) for s in shown for rule in s.special_rules],
+        setup_facts=table,
     )
     who = side.name if side else "Referee"
     return prose_component(markup_to_flowables(text), paper, f"{scenario.name}: briefing",

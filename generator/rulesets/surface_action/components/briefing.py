@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from generator.aids.maptext import TableFacts
 from generator.pages.canvasdoc import CanvasDoc
 from generator.pages.component import Component
 from generator.pages.layout import Paper
@@ -36,11 +37,15 @@ def formations(views: Sequence[ShipView]) -> list[Formation]:
 
 
 def render_briefing(scenario: Scenario, side: Side | None, views: dict[str, list[ShipView]],
-                    paper: Paper, footer: str) -> Component:
-    """A side's briefing (its own ships and orders), or the referee's (``side`` None)."""
+                    paper: Paper, footer: str, table: TableFacts | None = None) -> Component:
+    """A side's briefing (its own ships and orders), or the referee's (``side`` None).
+
+    ``table``: the set-up's table size and the starting ranges this reader knows.
+    """
     shown = [side] if side else list(scenario.sides)
     text = render_text("surface_action/briefing.md.j2", scenario=scenario, side=side,
                        who=side.name if side else "Referee", shown_sides=shown,
+                       setup_facts=table,
                        formations={s.id: formations(views[s.id]) for s in shown})
     doc = CanvasDoc(paper, f"{scenario.name}: briefing", footer)
     markup_onto(doc, text)  # bullets and single lines are small print, as the data sheets are
