@@ -18,10 +18,10 @@ the playing surface) comes from the ruleset's ``online.yaml`` (``generator.kit.o
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
+from generator.core.slugs import slug
 from generator.core.units import MM
 from generator.kit.online import Online
 from generator.kit.packets import sheet_layout
@@ -141,11 +141,6 @@ class Inventory:
         """``pieces.json``'s bytes: sorted keys, so a rebuild writes the same file."""
         text = json.dumps(self.as_json(), indent=1, sort_keys=True, ensure_ascii=False)
         return (text + "\n").encode()
-
-
-def slug(text: str) -> str:
-    """Lower case words joined by hyphens, for ids made from titles and keys."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
 def face_files(piece_id: str, two_sided: bool) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from generator.aids.setupmap import SIDE_COLOURS, MapInput, hull_points
 from generator.core import fonts
+from generator.core.slugs import slug
 from generator.core.units import MM
 from generator.data.setup import placements, table_size
 from generator.pieces.pieces import Art, Piece
@@ -146,8 +147,6 @@ def own_piece(start: Start, counters: Iterable[tuple[str, str, str | None]]) -> 
 
 def token_id(side: str, ship: str) -> str:
     """A token's piece id: ``token.<side>.<ship>``, lower case and hyphens."""
-    from generator.kit.inventory import slug
-
     return f"token.{slug(side)}.{slug(ship)}"
 
 
