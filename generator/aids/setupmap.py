@@ -328,6 +328,23 @@ def hull_points(cx: float, cy: float, heading: float, length: float,
             for a, b in shape]
 
 
+def draw_hull(c: Canvas, points: list[tuple[float, float]], fill: colors.Color,
+              line_width: float) -> None:
+    """Fill a hull outline (``hull_points``) in ``fill`` with a black edge.
+
+    The map's ship and an online table's ship token are the same drawing.
+    """
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    c.setFillColor(fill)
+    c.setStrokeColor(colors.black)
+    c.setLineWidth(line_width)
+    c.drawPath(path, stroke=1, fill=1)
+
+
 def _arcs(c: Canvas, frame: MapFrame, scale: Scale, setup: Setup, group: GroupPlace,
           placer: LabelPlacer) -> list[Request]:
     """A group's sighting or radar arcs around its leader; their labels to be placed."""
@@ -376,16 +393,8 @@ def _group(c: Canvas, frame: MapFrame, scale: Scale, group: GroupPlace,
             length = SYMBOL_MM[0] * MM if not step else min(SYMBOL_MM[0] * MM, 0.9 * step)
             length = max(length, 1.2 * MM)
             beam = SYMBOL_MM[1] * MM * length / (SYMBOL_MM[0] * MM)
-        path = c.beginPath()
         points = hull_points(x, y, ship.heading, length, beam)
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        path.close()
-        c.setFillColor(colour)
-        c.setStrokeColor(colors.black)
-        c.setLineWidth(0.25)
-        c.drawPath(path, stroke=1, fill=1)
+        draw_hull(c, points, colour, 0.25)
         placer.polygon(points)
     lead = frame.at(scale, group.ships[0].x, group.ships[0].y)
     dx, dy = unit_vector(group.heading)

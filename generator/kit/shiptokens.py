@@ -20,11 +20,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from generator.aids.setupmap import SIDE_COLOURS, MapInput, hull_points
+from generator.aids.setupmap import SIDE_COLOURS, MapInput, draw_hull, hull_points
 from generator.core import fonts
 from generator.core.slugs import slug
 from generator.core.units import MM
 from generator.data.setup import placements, table_size
+from generator.pages.autofit import fit_label
 from generator.pieces.pieces import Art, Piece
 
 if TYPE_CHECKING:
@@ -169,24 +170,12 @@ def _face(name: str, colour: Color) -> Art:
     def art(c: Canvas, w: float, h: float, bleed: float) -> None:
         c.setFillColor(colors.Color(0.95, 0.95, 0.92))
         c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-        path = c.beginPath()
-        points = hull_points(w / 2, h / 2, 90, w - 1.6 * MM, h - 2.4 * MM)
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        path.close()
-        c.setFillColor(colour)
-        c.setStrokeColor(colors.black)
-        c.setLineWidth(0.4)
-        c.drawPath(path, stroke=1, fill=1)
-        size = 7.0
-        room = w - 6 * MM
-        width = c.stringWidth(name, fonts.NARROW_BOLD, size)
-        if width > room:
-            size = max(4.0, size * room / width)
+        draw_hull(c, hull_points(w / 2, h / 2, 90, w - 1.6 * MM, h - 2.4 * MM), colour, 0.4)
+        # The one label fitter: shrink to its floor, then the shortest honest form.
+        fitted = fit_label(name, fonts.NARROW_BOLD, 7.0, w - 6 * MM)
         c.setFillColor(colors.white)
-        c.setFont(fonts.NARROW_BOLD, size)
-        c.drawCentredString(w / 2, h / 2 - size * 0.35, name)
+        c.setFont(fonts.NARROW_BOLD, fitted.size)
+        c.drawCentredString(w / 2, h / 2 - fitted.size * 0.35, fitted.text)
 
     return art
 
