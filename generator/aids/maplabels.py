@@ -12,7 +12,7 @@ to its anchor. Everything is arithmetic in a fixed order, so builds stay byte-id
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from reportlab.lib import colors
@@ -232,25 +232,30 @@ class LabelPlacer:
         anchor, then every point of a 2 mm grid over the table, nearest first.
         """
         height = ascent - descent
-        spots: list[tuple[Point, Box]] = [
-            (anchor, _beside(anchor, width, height, gap, sx, sy))
-            for gap in GAPS if gap >= LEADER_FROM for anchor in request.anchors
-            for sx, sy in request.directions]
         anchor = request.anchors[0]
-        for radius in LEADER_RADII:
-            for k in range(LEADER_DIRECTIONS):
-                angle = 2 * math.pi * k / LEADER_DIRECTIONS
-                spots.append((anchor, _centred(anchor[0] + radius * math.cos(angle),
-                                               anchor[1] + radius * math.sin(angle),
-                                               width, height)))
-        f = self.frame
-        grid = [(f[0] + i * GRID_STEP, f[1] + j * GRID_STEP)
-                for i in range(int((f[2] - f[0]) / GRID_STEP) + 1)
-                for j in range(int((f[3] - f[1]) / GRID_STEP) + 1)]
-        grid.sort(key=lambda p: (round(math.hypot(p[0] - anchor[0], p[1] - anchor[1]), 6),
-                                 p[1], p[0]))
-        spots += [(anchor, _centred(x, y, width, height)) for x, y in grid]
-        for start, box in spots:
+
+        def spots() -> Iterator[tuple[Point, Box]]:
+            # Lazily, nearest kinds first: the grid (thousands of points, sorted) is only
+            # made for a label that found no room nearer.
+            for gap in (g for g in GAPS if g >= LEADER_FROM):
+                for start in request.anchors:
+                    for sx, sy in request.directions:
+                        yield start, _beside(start, width, height, gap, sx, sy)
+            for radius in LEADER_RADII:
+                for k in range(LEADER_DIRECTIONS):
+                    angle = 2 * math.pi * k / LEADER_DIRECTIONS
+                    yield anchor, _centred(anchor[0] + radius * math.cos(angle),
+                                           anchor[1] + radius * math.sin(angle), width, height)
+            f = self.frame
+            grid = [(f[0] + i * GRID_STEP, f[1] + j * GRID_STEP)
+                    for i in range(int((f[2] - f[0]) / GRID_STEP) + 1)
+                    for j in range(int((f[3] - f[1]) / GRID_STEP) + 1)]
+            grid.sort(key=lambda p: (round(math.hypot(p[0] - anchor[0], p[1] - anchor[1]), 6),
+                                     p[1], p[0]))
+            for x, y in grid:
+                yield anchor, _centred(x, y, width, height)
+
+        for start, box in spots():
             if self.free(box):
                 leader = _leader(start, box)
                 if self._clear_leader(leader):
