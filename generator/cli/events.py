@@ -30,10 +30,12 @@ def event(event_file: Path, quiet: bool, out: Path, data: tuple[Path, ...]) -> N
     if not shown(quiet):
         result = build_event(event_file, data=list(data), out=out)
     else:
-        with progress_bar("building the event", "{task.completed}/{task.total} builds") as update:
+        said = ["building the event"]  # the build just finished, shown with the count
+        with progress_bar(said[0], "{task.completed}/{task.total} builds") as update:
             result = build_event(event_file, data=list(data), out=out,
-                                 progress=lambda done, total: update(total=total,
-                                                                     completed=done))
+                                 progress=lambda done, total: update(
+                                     total=total, completed=done, description=said[0]),
+                                 announce=lambda built: said.__setitem__(0, f"built {built}"))
     report(result, quiet)
 
 

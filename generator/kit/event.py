@@ -44,7 +44,7 @@ from generator.core.output import transaction
 from generator.core.ownedfolders import MANIFEST, write_error
 from generator.core.parallel import fork_map
 from generator.data.library import Library
-from generator.kit.eventfile import Event, Extra, load_event, plan, slug, table_seed
+from generator.kit.eventfile import Build, Event, Extra, load_event, plan, slug, table_seed
 from generator.kit.eventprint import (
     Pack,
     cover_pages,
@@ -71,6 +71,7 @@ EventResult = BuildResult
 
 def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path("output"),
                 progress: Callable[[int, int], None] = lambda done, total: None,
+                announce: Callable[[str], None] = lambda built: None,
                 ) -> EventResult:
     """Build every table pack, extra, bundle and inventory an event file asks for.
 
@@ -84,6 +85,8 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
         out: Output root; the event's folder is made inside it.
         progress: Called with (builds done, builds in all): once before the first build
             and once as each build (one table on one paper, or one extra) finishes.
+        announce: Called with the build just finished, in words ("a4 · table 2 ·
+            savo-island", "a4 · tables of savo-island"), just before ``progress``.
 
     Raises:
         DataError: The event file or the data has problems (nothing is written).
@@ -103,10 +106,12 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
         with transaction() as txn:
             staged = Staged(txn.stage(root), root)
             tasks = _tasks(library, event, logo, brand, templates, staged)
+            names = [_build_name(build) for build in plan(event)]
             done = [0]
 
             def finished(index: int, result: tuple[list[Pack], list[str]]) -> None:
                 done[0] += 1
+                announce(names[index])
                 progress(done[0], len(tasks))
 
             progress(0, len(tasks))
@@ -132,6 +137,13 @@ def _missing_folders(folder: Path) -> list[Path]:
             break
         missing.append(candidate)
     return missing
+
+
+def _build_name(build: Build) -> str:
+    """One build of the event in words, for its progress display."""
+    if build.extra is not None:
+        return f"{build.paper} · {build.extra} of {build.scenario.id}"
+    return f"{build.paper} · table {build.number} · {build.scenario.id}"
 
 
 def _tasks(library: Library, event: Event, logo: Any, brand: branding.Brand | None,

@@ -162,8 +162,26 @@ def rebuilt(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("QUARTERDECK_JOBS", "2")
         result = build_event(event, out=out,
-                             progress=lambda done, total: calls.append((done, total)))
+                             progress=lambda done, total: calls.append((done, total)),
+                             announce=ANNOUNCED.append)
     return result.folder, out, calls
+
+
+ANNOUNCED: list[str] = []
+"""What ``rebuilt``'s build said of each build as it finished."""
+
+
+def test_each_build_is_announced_once_by_its_table_or_extra(
+        built: tuple[Path, Path], rebuilt: tuple[Path, Path, list[tuple[int, int]]]) -> None:
+    from generator.data.library import validated_library
+    from generator.kit.eventfile import load_event, plan
+
+    event, _, _ = load_event(built[1], validated_library([]))
+    expected = [f"{b.paper} · {b.extra} of {b.scenario.id}" if b.extra else
+                f"{b.paper} · table {b.number} · {b.scenario.id}" for b in plan(event)]
+    assert sorted(ANNOUNCED) == sorted(expected)
+    assert len(ANNOUNCED) == len(rebuilt[2]) - 1  # one per build; progress also said 0
+    assert "a4 · table 3 · komandorski" in ANNOUNCED
 
 
 def test_the_same_event_rebuilds_byte_for_byte(
