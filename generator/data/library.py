@@ -229,12 +229,17 @@ def font_warnings(library: Library) -> list[str]:
             for ship in getattr(named, "ships", []):
                 missing = fonts.missing_characters(ship.name)
                 if missing:
-                    chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-                    warnings.append(f"{entry.doc.display}: ship '{ship.name}' has {chars} that "
-                                    "no bundled font can print; it would show as an empty box")
+                    warnings.append(f"{entry.doc.display}: ship '{ship.name}' has "
+                                    f"{_unprintable(missing)}")
     for entry in library.scenarios.values():
         warnings.extend(_scenario_font_warnings(entry.doc))
     return warnings
+
+
+def _unprintable(missing: list[str]) -> str:
+    """The end of a glyph warning: the characters, by code point, and what they do."""
+    chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+    return f"{chars} that no bundled font can print; it would show as an empty box"
 
 
 def _scenario_font_warnings(doc: Any) -> list[str]:
@@ -253,9 +258,8 @@ def _scenario_font_warnings(doc: Any) -> list[str]:
             missing = fonts.missing_characters(value)
             if missing:
                 line, column = doc.mark(loc)
-                chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-                found.append(f"{doc.display}:{line}:{column}: {dotted(loc)}: has {chars} that "
-                             "no bundled font can print; it would show as an empty box")
+                found.append(f"{doc.display}:{line}:{column}: {dotted(loc)}: has "
+                             f"{_unprintable(missing)}")
         elif isinstance(value, dict):
             for key, item in value.items():
                 walk(item, (*loc, key))

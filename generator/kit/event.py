@@ -105,8 +105,9 @@ def build_event(path: Path, *, data: list[Path] | None = None, out: Path = Path(
     try:
         with transaction() as txn:
             staged = Staged(txn.stage(root), root)
-            tasks = _tasks(library, event, logo, brand, templates, staged)
-            names = [_build_name(build) for build in plan(event)]
+            builds = list(plan(event))
+            tasks = _tasks(library, event, builds, logo, brand, templates, staged)
+            names = [_build_name(build) for build in builds]
             done = [0]
 
             def finished(index: int, result: tuple[list[Pack], list[str]]) -> None:
@@ -146,12 +147,12 @@ def _build_name(build: Build) -> str:
     return f"{build.paper} · table {build.number} · {build.scenario.id}"
 
 
-def _tasks(library: Library, event: Event, logo: Any, brand: branding.Brand | None,
-           templates: Path | None, out: Staged,
+def _tasks(library: Library, event: Event, builds: list[Build], logo: Any,
+           brand: branding.Brand | None, templates: Path | None, out: Staged,
            ) -> list[Callable[[], tuple[list[Pack], list[str]]]]:
-    """One build per table and paper, and one per extra, scenario and paper."""
+    """One task per build of ``plan(event)``: a table on a paper, or an extra."""
     tasks: list[Callable[[], tuple[list[Pack], list[str]]]] = []
-    for build in plan(event):
+    for build in builds:
         entry = build.scenario
         if build.extra is not None:
             tasks.append(partial(_extra, library, templates, build.paper, entry.id,

@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,6 +82,25 @@ class Job:
         return {"id": self.id, "state": self.state, "done": self.done, "total": self.total,
                 "step": self.step, "messages": self.messages, "output": self.output,
                 "files": self.files, "title": self.title}
+
+
+QUARTERDECK = (sys.executable, "-m", "generator")
+"""How the server runs a ``quarterdeck`` command: this interpreter, this package."""
+
+
+def command_environment(base: Mapping[str, str] | None = None, *,
+                        progress: bool = False) -> dict[str, str]:
+    """The environment a command runs in for the server: plain text, never a traceback.
+
+    ``progress``: report progress as lines the server reads (a job), not a bar.
+    """
+    env = dict(os.environ if base is None else base)
+    env.update({"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "100",
+                "PYTHONIOENCODING": "utf-8"})
+    if progress:
+        env[PROGRESS_ENV] = "lines"
+    env.pop("QUARTERDECK_DEBUG", None)
+    return env
 
 
 def progress_line(done: int, total: int, step: str) -> str:
@@ -150,18 +169,14 @@ class Jobs:
 
     def _environment_for(self) -> dict[str, str]:
         """A job's environment: progress as lines, no colour, no traceback."""
-        env = dict(self._environment if self._environment is not None else os.environ)
-        env.update({PROGRESS_ENV: "lines", "NO_COLOR": "1", "TERM": "dumb",
-                    "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"})
-        env.pop("QUARTERDECK_DEBUG", None)  # a job never shows a traceback
-        return env
+        return command_environment(self._environment, progress=True)
 
     def _run(self, job: Job) -> None:
         """Run the job's process to its end (or its time limit), then list its files."""
         job.state = "running"
         try:
             process = subprocess.Popen(
-                [sys.executable, "-m", "generator", job.command, *job.argv],
+                [*QUARTERDECK, job.command, *job.argv],
                 cwd=job.folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env=self._environment_for(), text=True,
                 encoding="utf-8", errors="replace", start_new_session=True)

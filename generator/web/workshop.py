@@ -15,7 +15,6 @@ import datetime
 import re
 import shutil
 import subprocess
-import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ import click
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request, url_for
 
 from generator.web.forms import option_line
-from generator.web.jobs import JobRefused, Jobs
+from generator.web.jobs import QUARTERDECK, JobRefused, Jobs, command_environment
 from generator.web.library import Gallery
 
 MAX_FILE = 256 * 1024
@@ -150,22 +149,22 @@ def _posted_logo(text: str) -> tuple[tuple[str, bytes] | None, str | None]:
     a name that is not a plain ``.png``/``.svg`` file name is not written, and the event
     check then says what it expected of it.
     """
+    too_big = f"logo: found a file over {MAX_LOGO // 1024} KB, expected at most that"
     upload = request.files.get("logo")
     if upload is not None and upload.filename:
         raw: bytes = upload.read(MAX_LOGO + 1)
     else:
         kept = request.form.get("logo_data", "")
-        if len(kept) > (MAX_LOGO + 2) // 3 * 4 + 4:
-            raw = b"x" * (MAX_LOGO + 1)
-        else:
-            try:
-                raw = base64.b64decode(kept, validate=True)
-            except ValueError:
-                raw = b""
+        if len(kept) > (MAX_LOGO + 2) // 3 * 4:  # base64 of the largest logo taken
+            return None, too_big
+        try:
+            raw = base64.b64decode(kept, validate=True)
+        except ValueError:
+            raw = b""
     if not raw:
         return None, None
     if len(raw) > MAX_LOGO:
-        return None, f"logo: found a file over {MAX_LOGO // 1024} KB, expected at most that"
+        return None, too_big
     named = _LOGO_LINE.search(text)
     if named is None:
         return None, ("event.yaml:1:1: logo: found an uploaded logo but no 'logo:' line, "
@@ -215,17 +214,12 @@ def _no_id(text: str) -> str:
 
 def _quarterdeck(folder: Path, argv: list[str]) -> tuple[int, str, str]:
     """Run ``quarterdeck ARGV`` in ``folder``; its status, stdout and stderr."""
-    import os
-
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="100",
-               PYTHONIOENCODING="utf-8")
-    env.pop("QUARTERDECK_DEBUG", None)
     with _CHECKS:
         try:
-            done = subprocess.run([sys.executable, "-m", "generator", *argv], cwd=folder,
+            done = subprocess.run([*QUARTERDECK, *argv], cwd=folder,
                                   capture_output=True, text=True, encoding="utf-8",
-                                  errors="replace", timeout=CHECK_SECONDS, env=env,
-                                  stdin=subprocess.DEVNULL)
+                                  errors="replace", timeout=CHECK_SECONDS,
+                                  env=command_environment(), stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             return 124, "", f"error: the check ran over {CHECK_SECONDS:.0f} s and was stopped"
     return done.returncode, done.stdout, done.stderr
